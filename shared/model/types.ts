@@ -1,0 +1,111 @@
+/** The note model: Lithos KnowledgeDocument fields plus LCMA fields. */
+
+export const NOTE_TYPES = ['observation', 'agent_finding', 'summary', 'concept', 'task_record', 'hypothesis'] as const;
+export type NoteType = (typeof NOTE_TYPES)[number];
+
+export const ACCESS_SCOPES = ['agent_private', 'task', 'project', 'shared', 'user_private'] as const;
+export type AccessScope = (typeof ACCESS_SCOPES)[number];
+
+export const NOTE_STATUSES = ['active', 'archived', 'quarantined'] as const;
+export type NoteStatus = (typeof NOTE_STATUSES)[number];
+
+export const EDGE_TYPES = ['related_to', 'supports', 'contradicts', 'is_example_of', 'depends_on', 'analogy_to', 'derived_from'] as const;
+export type KnownEdgeType = (typeof EDGE_TYPES)[number];
+
+export const PROVENANCE_TYPES = ['human', 'agent', 'rule'] as const;
+export type ProvenanceType = (typeof PROVENANCE_TYPES)[number];
+
+/** Schema version written by this engine; notes without `schema_version` are version 1. */
+export const CURRENT_SCHEMA_VERSION = 2;
+
+/** Notes larger than this are indexed by title and metadata only (with a problem recorded). */
+export const MAX_NOTE_BYTES = 2 * 1024 * 1024;
+
+export type ProblemCode =
+  | 'yaml_malformed'
+  | 'frontmatter_not_mapping'
+  | 'wrong_type'
+  | 'unknown_enum'
+  | 'out_of_range'
+  | 'invalid_id'
+  | 'duplicate_id'
+  | 'binary_file'
+  | 'note_too_large'
+  | 'unreadable'
+  | 'encoding';
+
+/** Something wrong with a note that did not stop it from being indexed (listed by `lithos doctor`). */
+export interface NoteProblem {
+  path: string;
+  code: ProblemCode;
+  /** The frontmatter field concerned, when there is one. */
+  field?: string;
+  message: string;
+}
+
+export interface NoteLink {
+  /** The link exactly as written, e.g. `[[Target#Heading|shown]]`. */
+  raw: string;
+  /** Link target without heading/block/alias, e.g. `Target` or `folder/Target.md`. */
+  target: string;
+  heading?: string;
+  block?: string;
+  alias?: string;
+  embed: boolean;
+  kind: 'wiki' | 'markdown';
+  /** 0-based line in the body where it appears. */
+  line: number;
+}
+
+export interface NoteHeading {
+  level: number;
+  text: string;
+  /** 0-based line in the body. */
+  line: number;
+}
+
+export interface NoteSummaries {
+  short?: string;
+  long?: string;
+}
+
+/** Frontmatter after validation, with read-time defaults applied. Never written back implicitly. */
+export interface NoteMeta {
+  /** The frontmatter `id` when it is a valid UUID, else null (the engine's registry supplies one). */
+  id: string | null;
+  title: string;
+  author: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  /** Frontmatter tags plus inline #tags, without '#', de-duplicated, original case. */
+  tags: string[];
+  aliases: string[];
+  confidence: number;
+  contributors: string[];
+  source: string | null;
+  supersedes: string[];
+  schema_version: number;
+  namespace: string;
+  access_scope: AccessScope;
+  note_type: NoteType;
+  entities: string[];
+  status: NoteStatus;
+  summaries: NoteSummaries;
+}
+
+export interface ParsedNote {
+  path: string;
+  meta: NoteMeta;
+  /** Raw frontmatter mapping as parsed (empty when absent or malformed); unknown fields kept. */
+  frontmatter: Record<string, unknown>;
+  /** Whether the file had a frontmatter block at all. */
+  hasFrontmatter: boolean;
+  /** Markdown after the frontmatter block (the whole text when the YAML was malformed). */
+  body: string;
+  headings: NoteHeading[];
+  links: NoteLink[];
+  problems: NoteProblem[];
+  /** Hash of the full file content (see model/hash.ts). */
+  contentHash: string;
+  size: number;
+}

@@ -1,0 +1,91 @@
+/**
+ * Ports: the only way the engine talks to the world. Each has an Obsidian adapter (plugin/),
+ * a Node adapter (bridge/) and an in-memory twin (test/twins/). Shapes follow Obsidian's API
+ * (Vault, DataAdapter, FileManager.processFrontMatter) so the plugin adapters stay thin.
+ */
+
+/** A Markdown file as the vault lists it. Paths are vault-relative and '/'-separated. */
+export interface VaultFileStat {
+  path: string;
+  /** Modification time, ms since epoch. */
+  mtime: number;
+  /** Size in bytes. */
+  size: number;
+}
+
+export type VaultEvent =
+  | { kind: 'create'; path: string }
+  | { kind: 'modify'; path: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'rename'; path: string; oldPath: string };
+
+export interface VaultPort {
+  /** All Markdown notes, excluding `.lithos/` and dot-folders (`.obsidian`, `.trash`, ...). */
+  listMarkdown(): Promise<VaultFileStat[]>;
+  /** null when the file does not exist. */
+  stat(path: string): Promise<VaultFileStat | null>;
+  /** Raw bytes, so the engine can refuse binary files and over-large notes before decoding. */
+  readBytes(path: string): Promise<Uint8Array>;
+  /** Create or replace a note's whole content (creates parent folders). */
+  write(path: string, content: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  delete(path: string): Promise<void>;
+  /**
+   * Atomically read-modify-write a note's frontmatter, as Obsidian's
+   * FileManager.processFrontMatter: `fn` mutates the parsed mapping in place.
+   */
+  processFrontMatter(path: string, fn: (frontmatter: Record<string, unknown>) => void): Promise<void>;
+  /** Subscribe to changes; returns an unsubscribe function. */
+  watch(listener: (event: VaultEvent) => void): () => void;
+  /** false when the vault folder itself is gone (unmounted drive, deleted folder). */
+  isAvailable(): Promise<boolean>;
+}
+
+/**
+ * Files under `<vault>/.lithos/` (stores, journal, registry). Names are relative to that folder.
+ */
+export interface BlobStore {
+  /** null when absent. */
+  read(name: string): Promise<Uint8Array | null>;
+  /** Replace atomically: after a crash either the old or the new bytes are there, never a mix. */
+  writeAtomic(name: string, data: Uint8Array): Promise<void>;
+  /** Append and make durable before resolving: the journal's acknowledgement point. */
+  append(name: string, data: Uint8Array): Promise<void>;
+  remove(name: string): Promise<void>;
+  list(prefix?: string): Promise<string[]>;
+}
+
+/** An embedding space: vectors from different spaces are never compared with each other. */
+export interface Embedder {
+  /** Stored with every vector, e.g. `hash-ngram-v1-384` or `minilm-l6-v2`. */
+  readonly spaceId: string;
+  readonly dimensions: number;
+  /** One L2-normalised vector per text, same order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+export interface Clock {
+  /** ms since epoch */
+  now(): number;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export const systemTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,236 @@
+import * as fs from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import * as os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { LithosError } from '../shared/errors';
+import { errnoOf, fsError } from './fs-errors';
+import { tempSuffix, writeFileAtomic } from './atomic-file';
+
+export type LockOwner = 'cli' | 'bridge' | 'plugin';
+
+/** Content of `<vault>/.lithos/lock.json`. `token` tells our lock from a later holder's with the same pid. */
+export interface LockInfo {
+  pid: number;
+  hostname: string;
+  /** ISO 8601 */
+  started_at: string;
+  /** ISO 8601, refreshed every heartbeatMs while held. */
+  heartbeat_at: string;
+  owner: LockOwner;
+  token: string;
+}
+
+export interface LockOptions {
+  owner: LockOwner;
+  /** A lock whose heartbeat is older than this is taken over. Default 15 000 ms. */
+  staleMs?: number;
+  heartbeatMs?: number;
+  /** Called once if another process takes the lock over (e.g. we were suspended longer than staleMs). */
+  onLost?: (by: LockInfo | null) => void;
+}
+
+export interface VaultLock {
+  readonly path: string;
+  readonly info: LockInfo;
+  /** False after release() or once another process has taken the lock over. */
+  isHeld(): boolean;
+  /** Removes lock.json if it is still ours; safe to call twice. */
+  release(): Promise<void>;
+}
+
+export const LOCK_FILE = 'lock.json';
+const OWNERS: readonly string[] = ['cli', 'bridge', 'plugin'];
+
+/**
+ * Takes the single-writer lock of a vault. Only one process may write `.lithos/` at a time; read-only
+ * commands may skip this. A stale lock (no heartbeat for staleMs, or its pid is dead on this host) is
+ * taken over; a live one makes this throw vault_locked, naming the holder.
+ */
+export async function acquireLock(lithosDir: string, opts: LockOptions): Promise<VaultLock> {
+  const staleMs = opts.staleMs ?? 15_000;
+  const heartbeatMs = opts.heartbeatMs ?? 5_000;
+  const dir = nodePath.resolve(lithosDir);
+  const file = nodePath.join(dir, LOCK_FILE);
+  await ensureDir(dir);
+  const now = new Date().toISOString();
+  const mine: LockInfo = { pid: process.pid, hostname: os.hostname(), started_at: now, heartbeat_at: now, owner: opts.owner, token: randomBytes(8).toString('hex') };
+
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      await createExclusive(file, JSON.stringify(mine, null, 2));
+      return holdLock(file, mine, heartbeatMs, opts.onLost);
+    } catch (err) {
+      if (errnoOf(err) !== 'EEXIST') throw fsError(err, `create the vault lock "${file}"`, { path: file });
+    }
+    const current = await readLockFile(file);
+    if (current === 'missing') continue; // released in between: try to create again
+    if (!isLockStale(current, Date.now(), staleMs)) throw lockedError(dir, current.info, staleMs);
+    // Stale: replace it in one step, then re-read; if two processes raced, only one token is on disk.
+    await writeFileAtomic(file, `${file}.${tempSuffix()}`, JSON.stringify(mine, null, 2), 0o600);
+    const check = await readLockFile(file);
+    if (check !== 'missing' && check.info?.token === mine.token) return holdLock(file, mine, heartbeatMs, opts.onLost);
+    if (check !== 'missing') throw lockedError(dir, check.info, staleMs);
+  }
+  throw new LithosError('vault_locked', `Could not take the lock of vault "${nodePath.dirname(dir)}": it kept changing hands. Try again.`, {});
+}
+
+/** The current holder, or null when there is no (readable) lock. For `lithos doctor`/`stats`. */
+export async function readLock(lithosDir: string): Promise<LockInfo | null> {
+  const r = await readLockFile(nodePath.join(nodePath.resolve(lithosDir), LOCK_FILE));
+  return r === 'missing' ? null : r.info;
+}
+
+/**
+ * Stale = heartbeat older than staleMs, or the pid is gone on this very host. `info` null means the
+ * file is unreadable/half-written: stale only once its mtime is old (its writer may be mid-way).
+ */
+export function isLockStale(lock: { info: LockInfo | null; mtimeMs: number }, now: number, staleMs: number): boolean {
+  const { info } = lock;
+  if (!info) return now - lock.mtimeMs > staleMs;
+  const beat = Date.parse(info.heartbeat_at);
+  if (!Number.isFinite(beat) || now - beat > staleMs) return true;
+  return info.hostname === os.hostname() && !pidAlive(info.pid);
+}
+
+function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: LockOptions['onLost']): VaultLock {
+  let held = true;
+  let released = false;
+  let inflight: Promise<void> = Promise.resolve();
+
+  const beat = async (): Promise<void> => {
+    const current = await readLockFile(file);
+    if (!held) return;
+    if (current === 'missing' || current.info?.token !== info.token) {
+      held = false;
+      clearInterval(timer);
+      detach();
+      onLost?.(current === 'missing' ? null : current.info);
+      return;
+    }
+    const next = { ...info, heartbeat_at: new Date().toISOString() };
+    await writeFileAtomic(file, `${file}.${tempSuffix()}`, JSON.stringify(next, null, 2), 0o600);
+  };
+  const timer = setInterval(() => {
+    // One beat at a time; a failed beat (disk hiccup) is retried by the next tick.
+    inflight = inflight.then(beat).catch(() => undefined);
+  }, heartbeatMs);
+  timer.unref();
+
+  // Best effort on the way out: 'exit' handlers must be synchronous.
+  const releaseSync = (): void => {
+    if (!held) return;
+    held = false;
+    try {
+      const parsed = parseLock(fs.readFileSync(file, 'utf8'));
+      if (parsed?.token === info.token) fs.unlinkSync(file);
+    } catch {
+      // nothing we can do while exiting
+    }
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    releaseSync();
+    detach();
+    // Adding a listener disabled Node's default "exit on signal"; restore it unless someone else handles it.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const detach = (): void => {
+    process.off('exit', releaseSync);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('exit', releaseSync);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  return {
+    path: file,
+    info,
+    isHeld: () => held,
+    release: async () => {
+      if (released) return;
+      released = true;
+      const wasHeld = held;
+      held = false;
+      clearInterval(timer);
+      detach();
+      await inflight;
+      if (!wasHeld) return;
+      const current = await readLockFile(file);
+      if (current !== 'missing' && current.info?.token === info.token) {
+        await fsp.rm(file, { force: true }).catch((err) => {
+          throw fsError(err, `remove the vault lock "${file}"`, { path: file });
+        });
+      }
+    },
+  };
+}
+
+function lockedError(dir: string, info: LockInfo | null, staleMs: number): LithosError {
+  const root = nodePath.dirname(dir);
+  const rule = `a lock older than ${Math.round(staleMs / 1000)} s without heartbeat is taken over automatically.`;
+  if (!info) {
+    return new LithosError('vault_locked', `Vault "${root}" is being locked by another lithos process right now. Close it or wait; ${rule}`, { pid: null, owner: null });
+  }
+  const host = info.hostname === os.hostname() ? '' : ` on ${info.hostname}`;
+  return new LithosError(
+    'vault_locked',
+    `Vault "${root}" is being written by another lithos process (pid ${info.pid}${host}, ${info.owner}, since ${info.started_at}). Close it or wait; ${rule}`,
+    { pid: info.pid, owner: info.owner, hostname: info.hostname, started_at: info.started_at },
+  );
+}
+
+async function createExclusive(file: string, text: string): Promise<void> {
+  const h = await fsp.open(file, 'wx', 0o600);
+  try {
+    await h.writeFile(text);
+    await h.sync();
+  } catch (err) {
+    await h.close().catch(() => undefined);
+    await fsp.rm(file, { force: true }).catch(() => undefined); // never leave a half-written lock behind
+    throw err;
+  }
+  await h.close();
+}
+
+async function readLockFile(file: string): Promise<'missing' | { info: LockInfo | null; mtimeMs: number }> {
+  try {
+    const [text, st] = await Promise.all([fsp.readFile(file, 'utf8'), fsp.stat(file)]);
+    return { info: parseLock(text), mtimeMs: st.mtimeMs };
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return 'missing';
+    throw fsError(err, `read the vault lock "${file}"`, { path: file });
+  }
+}
+
+function parseLock(text: string): LockInfo | null {
+  try {
+    const v = JSON.parse(text) as Partial<LockInfo>;
+    const ok =
+      Number.isInteger(v.pid) && (v.pid as number) > 0 && typeof v.hostname === 'string' && typeof v.started_at === 'string' &&
+      typeof v.heartbeat_at === 'string' && typeof v.owner === 'string' && OWNERS.includes(v.owner);
+    // Locks written by hand or by an older version may lack a token: they can never be "ours".
+    return ok ? ({ ...v, token: typeof v.token === 'string' ? v.token : '' } as LockInfo) : null;
+  } catch {
+    return null;
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return errnoOf(err) === 'EPERM'; // exists, just not ours to signal
+  }
+}
+
+/** `.lithos/` is created if needed, but never the vault folder itself. */
+async function ensureDir(dir: string): Promise<void> {
+  const root = nodePath.dirname(dir);
+  const ok = await fsp.stat(root).then((s) => s.isDirectory(), () => false);
+  if (!ok) throw new LithosError('vault_unavailable', `The vault folder "${root}" is missing or is not a folder.`, { root });
+  await fsp.mkdir(dir, { mode: 0o700 }).catch((err) => {
+    if (errnoOf(err) !== 'EEXIST') throw fsError(err, `create "${dir}"`, { path: dir });
+  });
+}

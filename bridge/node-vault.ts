@@ -1,0 +1,278 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { Logger, VaultEvent, VaultFileStat, VaultPort } from '../shared/ports';
+import { silentLogger } from '../shared/ports';
+import { LithosError } from '../shared/errors';
+import { isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
+import { errnoOf, fsError } from './fs-errors';
+import { tempSuffix, writeFileAtomic } from './atomic-file';
+import { editFrontMatter } from './frontmatter-edit';
+import { walkNotes, type WalkedNote } from './vault-walk';
+import { startWatch, type Unwatch, type WatchMode } from './node-vault-watch';
+
+export interface NodeVaultOptions {
+  /** Vault-relative '/' paths (files and folders) to leave out of listings and events. */
+  ignore?: (path: string) => boolean;
+  /** 'auto' (default): recursive fs.watch, polling if the platform lacks it. */
+  watchMode?: WatchMode;
+  /** Polling period when polling; default 1000 ms. */
+  pollMs?: number;
+  logger?: Logger;
+}
+
+/** How often processFrontMatter retries when the note changes under it between read and write. */
+const FRONTMATTER_ATTEMPTS = 3;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * VaultPort over a folder on disk, for the headless CLI/bridge. Every path is normalised, mapped to
+ * its on-disk spelling (NFC in the API, whatever the disk holds) and checked with realpath so that
+ * neither `..` nor a symlink can reach outside the vault.
+ */
+export class NodeVault implements VaultPort {
+  readonly root: string;
+  private readonly opts: NodeVaultOptions;
+  private readonly logger: Logger;
+  /** Last seen realpath of the root, for resolve()'s fast path; refreshed by every realRoot(). */
+  private knownRealRoot: string | undefined;
+
+  constructor(root: string, opts: NodeVaultOptions = {}) {
+    this.root = nodePath.resolve(root);
+    this.opts = opts;
+    this.logger = opts.logger ?? silentLogger;
+  }
+
+  async listMarkdown(): Promise<VaultFileStat[]> {
+    const notes = await this.scan();
+    return notes.map((n) => ({ path: n.path, mtime: Math.trunc(n.mtimeMs), size: n.size }));
+  }
+
+  async stat(path: string): Promise<VaultFileStat | null> {
+    const { rel, abs } = await this.resolve(path);
+    try {
+      const st = await fsp.stat(abs);
+      return st.isFile() ? { path: rel, mtime: Math.trunc(st.mtimeMs), size: st.size } : null;
+    } catch (err) {
+      if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return null;
+      throw await this.failure(err, `stat note "${rel}"`, rel);
+    }
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    const { rel, abs } = await this.resolve(path);
+    try {
+      const buf = await fsp.readFile(abs);
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    } catch (err) {
+      throw await this.failure(err, `read note "${rel}"`, rel);
+    }
+  }
+
+  async write(path: string, content: string): Promise<void> {
+    const { rel, abs } = await this.resolve(path);
+    try {
+      await fsp.mkdir(nodePath.dirname(abs), { recursive: true });
+      await writeFileAtomic(abs, this.tempFor(abs), content);
+    } catch (err) {
+      throw await this.failure(err, `write note "${rel}"`, rel);
+    }
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const a = await this.resolve(from);
+    const b = await this.resolve(to);
+    try {
+      const src = await fsp.lstat(a.abs);
+      const dst = await fsp.lstat(b.abs).catch(() => null);
+      // Same inode = a case-only rename on a case-insensitive disk, not a clash.
+      if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) {
+        throw new LithosError('conflict', `Cannot rename "${a.rel}" to "${b.rel}": a file already exists there.`, { path: b.rel });
+      }
+      await fsp.mkdir(nodePath.dirname(b.abs), { recursive: true });
+      await fsp.rename(a.abs, b.abs);
+    } catch (err) {
+      throw await this.failure(err, `rename "${a.rel}" to "${b.rel}"`, a.rel);
+    }
+  }
+
+  async delete(path: string): Promise<void> {
+    const { rel, abs } = await this.resolve(path);
+    try {
+      await fsp.unlink(abs);
+    } catch (err) {
+      throw await this.failure(err, `delete note "${rel}"`, rel);
+    }
+  }
+
+  async processFrontMatter(path: string, fn: (frontmatter: Record<string, unknown>) => void): Promise<void> {
+    const { rel, abs } = await this.resolve(path);
+    for (let attempt = 0; attempt < FRONTMATTER_ATTEMPTS; attempt++) {
+      const before = await this.readBytes(rel);
+      let text: string;
+      try {
+        text = utf8.decode(before);
+      } catch {
+        throw new LithosError('invalid_argument', `Refusing to rewrite "${rel}": it is not valid UTF-8 text.`, { path: rel });
+      }
+      const next = editFrontMatter(text, rel, fn);
+      if (next === null) return;
+      // Someone (Obsidian, a sync client) wrote in between: start over from their version.
+      if (!sameBytes(before, await this.readBytes(rel))) continue;
+      try {
+        await writeFileAtomic(abs, this.tempFor(abs), next);
+        return;
+      } catch (err) {
+        throw await this.failure(err, `write note "${rel}"`, rel);
+      }
+    }
+    throw new LithosError('conflict', `"${rel}" kept changing while its frontmatter was being updated; try again.`, { path: rel });
+  }
+
+  watch(listener: (event: VaultEvent) => void): Unwatch {
+    const host = {
+      root: this.root,
+      ignore: this.opts.ignore,
+      logger: this.logger,
+      scan: (underRaw?: string) => this.scan(underRaw),
+      probe: (raw: string) => this.probe(raw),
+      isAvailable: () => this.isAvailable(),
+    };
+    return startWatch(host, listener, this.opts.watchMode ?? 'auto', this.opts.pollMs ?? 1000);
+  }
+
+  async isAvailable(): Promise<boolean> {
+    try {
+      await this.realRoot();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // ---- internals ----
+
+  private async realRoot(): Promise<string> {
+    try {
+      const real = await fsp.realpath(this.root);
+      if ((await fsp.stat(real)).isDirectory()) return (this.knownRealRoot = real);
+    } catch {
+      // reported below
+    }
+    throw this.unavailable();
+  }
+
+  private unavailable(): LithosError {
+    return new LithosError('vault_unavailable', `The vault folder "${this.root}" is missing or is not a folder (moved, deleted, or an unmounted drive?).`, { root: this.root });
+  }
+
+  private async scan(underRaw?: string): Promise<WalkedNote[]> {
+    await this.realRoot();
+    const notes = await walkNotes(this.root, {
+      underRaw,
+      ignore: this.opts.ignore,
+      onSkip: (raw, errno) => this.logger.debug('vault listing skipped an entry', { path: raw, errno }),
+    });
+    // A listing taken while the folder vanished is partial; never pass it off as the truth.
+    await this.realRoot();
+    return notes;
+  }
+
+  private async probe(raw: string): Promise<{ kind: 'note'; note: WalkedNote } | { kind: 'dir' } | { kind: 'none' }> {
+    try {
+      const abs = nodePath.join(this.root, raw);
+      const st = await fsp.lstat(abs);
+      // realpath differing from the plain join means a symlink somewhere along the path: not walked, not reported.
+      if ((await fsp.realpath(abs)) !== nodePath.join(await this.realRoot(), raw)) return { kind: 'none' };
+      if (st.isDirectory()) return { kind: 'dir' };
+      const path = raw.split(nodePath.sep).join('/').normalize('NFC');
+      if (st.isFile() && isMarkdownPath(path)) return { kind: 'note', note: { path, raw, mtimeMs: st.mtimeMs, size: st.size } };
+    } catch {
+      // vanished: 'none'
+    }
+    return { kind: 'none' };
+  }
+
+  /** Validates a vault path and finds it on disk; refuses anything that resolves outside the vault. */
+  private async resolve(path: string): Promise<{ rel: string; abs: string }> {
+    const rel = normalizeVaultPath(path).normalize('NFC');
+    // Fast path, one syscall: it exists under its NFC name and its real path is inside the vault.
+    const direct = nodePath.join(this.root, ...rel.split('/'));
+    const fast = await fsp.realpath(direct).catch(() => undefined);
+    if (fast !== undefined && this.knownRealRoot !== undefined && isInside(fast, this.knownRealRoot)) return { rel, abs: direct };
+    const realRoot = await this.realRoot();
+    const abs = nodePath.join(this.root, await this.locate(rel));
+    // Check the deepest part of the path that exists: a new file's folder may itself be a symlink.
+    let cur = abs;
+    for (;;) {
+      let real: string | undefined;
+      try {
+        real = await fsp.realpath(cur);
+      } catch (err) {
+        const errno = errnoOf(err);
+        if (errno !== 'ENOENT' && errno !== 'ENOTDIR') throw fsError(err, `resolve "${rel}"`, { path: rel });
+        if (await fsp.lstat(cur).then((s) => s.isSymbolicLink(), () => false)) {
+          throw new LithosError('path_outside_vault', `Path "${rel}" goes through a symlink that points nowhere; refusing to follow it.`, { path: rel });
+        }
+      }
+      if (real !== undefined) {
+        if (!isInside(real, realRoot)) {
+          throw new LithosError('path_outside_vault', `Path "${rel}" leads outside the vault through a symlink.`, { path: rel });
+        }
+        return { rel, abs };
+      }
+      cur = nodePath.dirname(cur);
+    }
+  }
+
+  /**
+   * The on-disk spelling of an NFC path. Usually identical; differs for names written in NFD
+   * (e.g. a vault synced from macOS), found by comparing each folder's entries after NFC.
+   */
+  private async locate(rel: string): Promise<string> {
+    const direct = rel.split('/').join(nodePath.sep);
+    if (await exists(nodePath.join(this.root, direct))) return direct;
+    const segs = rel.split('/');
+    let raw = '';
+    for (let i = 0; i < segs.length; i++) {
+      const next = nodePath.join(raw, segs[i]);
+      if (await exists(nodePath.join(this.root, next))) {
+        raw = next;
+        continue;
+      }
+      const names = await fsp.readdir(nodePath.join(this.root, raw)).catch(() => [] as string[]);
+      const hit = names.find((n) => n.normalize('NFC') === segs[i]);
+      if (!hit) return nodePath.join(raw, ...segs.slice(i));
+      raw = nodePath.join(raw, hit);
+    }
+    return raw;
+  }
+
+  /** Hidden (dot) temp name next to the target, so listings and watchers skip it. */
+  private tempFor(abs: string): string {
+    return nodePath.join(nodePath.dirname(abs), `.${nodePath.basename(abs)}.${tempSuffix()}`);
+  }
+
+  /** An fs error becomes vault_unavailable if the vault itself went away, else its mapped LithosError. */
+  private async failure(err: unknown, what: string, rel: string): Promise<LithosError> {
+    if (err instanceof LithosError) return err;
+    return (await this.isAvailable()) ? fsError(err, what, { path: rel }) : this.unavailable();
+  }
+}
+
+function isInside(real: string, realRoot: string): boolean {
+  return real === realRoot || real.startsWith(realRoot + nodePath.sep);
+}
+
+async function exists(abs: string): Promise<boolean> {
+  return fsp.lstat(abs).then(
+    () => true,
+    () => false,
+  );
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

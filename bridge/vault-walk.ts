@@ -1,0 +1,72 @@
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { isMarkdownPath } from '../shared/vault/paths';
+import { errnoOf } from './fs-errors';
+
+/** A note found on disk. `path` is NFC and '/'-separated (the API form); `raw` is the on-disk spelling. */
+export interface WalkedNote {
+  path: string;
+  raw: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/** Folders never walked besides dot-folders: they hold tooling, not notes. */
+const SKIPPED_FOLDERS = new Set(['node_modules']);
+
+/**
+ * True when a vault-relative path (NFC, '/') lies in a dot-folder, node_modules, or anything the
+ * user's `ignore` matches — checked on every ancestor, so an ignored folder hides its whole subtree.
+ */
+export function isExcludedPath(rel: string, ignore?: (path: string) => boolean): boolean {
+  const segs = rel.split('/');
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i];
+    if (seg.startsWith('.') || SKIPPED_FOLDERS.has(seg)) return true;
+    if (ignore && ignore(segs.slice(0, i + 1).join('/'))) return true;
+  }
+  return false;
+}
+
+export function toApiPath(raw: string): string {
+  return raw.split(nodePath.sep).join('/').normalize('NFC');
+}
+
+/**
+ * Lists Markdown notes under `root` (or under its sub-folder `underRaw`). Symlinks are not followed:
+ * one pointing outside would leak files into the vault, one pointing inside would list a note twice.
+ * Folders that vanish or can't be read mid-walk are skipped and reported through `onSkip`.
+ */
+export async function walkNotes(
+  root: string,
+  opts: { underRaw?: string; ignore?: (path: string) => boolean; onSkip?: (raw: string, errno: string | undefined) => void },
+): Promise<WalkedNote[]> {
+  const out: WalkedNote[] = [];
+  const walkDir = async (rawDir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fsp.readdir(nodePath.join(root, rawDir), { withFileTypes: true });
+    } catch (err) {
+      opts.onSkip?.(rawDir, errnoOf(err));
+      return;
+    }
+    await Promise.all(
+      entries.map(async (ent) => {
+        const raw = rawDir ? nodePath.join(rawDir, ent.name) : ent.name;
+        const rel = toApiPath(raw);
+        if (isExcludedPath(rel, opts.ignore)) return;
+        if (ent.isDirectory()) return walkDir(raw);
+        if (!ent.isFile() || !isMarkdownPath(rel)) return;
+        try {
+          const st = await fsp.lstat(nodePath.join(root, raw));
+          if (st.isFile()) out.push({ path: rel, raw, mtimeMs: st.mtimeMs, size: st.size });
+        } catch (err) {
+          opts.onSkip?.(raw, errnoOf(err)); // deleted between readdir and lstat
+        }
+      }),
+    );
+  };
+  await walkDir(opts.underRaw ?? '');
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}

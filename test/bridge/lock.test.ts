@@ -1,0 +1,188 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
+import { acquireLock, readLock, type LockInfo, type VaultLock } from '../../bridge/lock';
+import { LithosError } from '../../shared/errors';
+
+let tmp: string;
+let vault: string;
+let lithos: string;
+let lockFile: string;
+const held: VaultLock[] = [];
+
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lithos-lock-'));
+  vault = path.join(tmp, 'vault');
+  lithos = path.join(vault, '.lithos');
+  lockFile = path.join(lithos, 'lock.json');
+  fs.mkdirSync(vault);
+});
+
+afterEach(async () => {
+  for (const l of held.splice(0)) await l.release();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function take(opts: Parameters<typeof acquireLock>[1] = { owner: 'cli' }): Promise<VaultLock> {
+  const l = await acquireLock(lithos, opts);
+  held.push(l);
+  return l;
+}
+
+function writeLockByHand(info: Partial<LockInfo>): void {
+  fs.mkdirSync(lithos, { recursive: true });
+  const now = new Date().toISOString();
+  fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, hostname: os.hostname(), started_at: now, heartbeat_at: now, owner: 'bridge', ...info }));
+}
+
+/** A pid that was just in use and is now free: the child has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', '']);
+  return r.pid;
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof LithosError) return err.code;
+    throw err;
+  }
+  return 'resolved';
+}
+
+async function until(cond: () => boolean, what: string, boundMs = 10_000): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('acquireLock', () => {
+  it('creates .lithos/lock.json naming this process', async () => {
+    const lock = await take({ owner: 'bridge' });
+    const onDisk = JSON.parse(fs.readFileSync(lockFile, 'utf8')) as LockInfo;
+    expect(onDisk).toMatchObject({ pid: process.pid, hostname: os.hostname(), owner: 'bridge', token: lock.info.token });
+    expect(Date.parse(onDisk.started_at)).not.toBeNaN();
+    expect(await readLock(lithos)).toEqual(onDisk);
+    expect(lock.isHeld()).toBe(true);
+  });
+
+  it('refuses a second writer with vault_locked, naming the holder', async () => {
+    await take({ owner: 'cli' });
+    const err = await acquireLock(lithos, { owner: 'bridge' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LithosError);
+    expect((err as LithosError).code).toBe('vault_locked');
+    expect((err as LithosError).message).toContain(`pid ${process.pid}`);
+    expect((err as LithosError).message).toContain(vault);
+    expect((err as LithosError).message).toContain('cli');
+    expect((err as LithosError).data).toMatchObject({ pid: process.pid, owner: 'cli' });
+  });
+
+  it('can be taken again once released', async () => {
+    const first = await take();
+    await first.release();
+    expect(fs.existsSync(lockFile)).toBe(false);
+    expect(first.isHeld()).toBe(false);
+    const second = await take();
+    expect(second.isHeld()).toBe(true);
+  });
+
+  it('takes over a lock whose process is dead on this host, even with a fresh heartbeat', async () => {
+    const pid = deadPid();
+    writeLockByHand({ pid });
+    const lock = await take();
+    expect((await readLock(lithos))?.token).toBe(lock.info.token);
+    expect(fs.readdirSync(lithos)).toEqual(['lock.json']); // the takeover's temp file is gone
+  });
+
+  it('takes over a lock whose heartbeat is older than staleMs, even if its pid is alive', async () => {
+    const old = new Date(Date.now() - 60_000).toISOString();
+    writeLockByHand({ pid: process.pid, started_at: old, heartbeat_at: old });
+    const lock = await take({ owner: 'cli', staleMs: 15_000 });
+    expect((await readLock(lithos))?.pid).toBe(process.pid);
+    expect((await readLock(lithos))?.token).toBe(lock.info.token);
+  });
+
+  it('treats a half-written lock as live while fresh and as stale once old', async () => {
+    fs.mkdirSync(lithos);
+    fs.writeFileSync(lockFile, '{"pid": 12');
+    expect(await codeOf(acquireLock(lithos, { owner: 'cli' }))).toBe('vault_locked');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lockFile, old, old);
+    const lock = await take();
+    expect((await readLock(lithos))?.token).toBe(lock.info.token);
+  });
+
+  it('refreshes heartbeat_at while held', async () => {
+    const lock = await take({ owner: 'cli', heartbeatMs: 20 });
+    const first = lock.info.heartbeat_at;
+    await until(() => (JSON.parse(fs.readFileSync(lockFile, 'utf8')) as LockInfo).heartbeat_at !== first, 'a heartbeat');
+    expect(Date.parse((JSON.parse(fs.readFileSync(lockFile, 'utf8')) as LockInfo).heartbeat_at)).toBeGreaterThan(Date.parse(first));
+  });
+
+  it('notices when another process has taken the lock over, and release then leaves theirs alone', async () => {
+    const lost: Array<LockInfo | null> = [];
+    const lock = await take({ owner: 'cli', heartbeatMs: 20, onLost: (by) => lost.push(by) });
+    writeLockByHand({ pid: 4242, token: 'someone-else' });
+    await until(() => !lock.isHeld(), 'the loss to be noticed');
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.token).toBe('someone-else');
+    await lock.release();
+    expect((await readLock(lithos))?.token).toBe('someone-else');
+  });
+
+  it('release removes the file only if it is still ours', async () => {
+    const lock = await take({ owner: 'cli' });
+    writeLockByHand({ pid: 4242, token: 'not-mine' }); // replaced before our heartbeat could notice
+    await lock.release();
+    expect((await readLock(lithos))?.token).toBe('not-mine');
+  });
+
+  it('refuses a missing vault folder with vault_unavailable and does not create it', async () => {
+    fs.rmSync(vault, { recursive: true });
+    expect(await codeOf(acquireLock(lithos, { owner: 'cli' }))).toBe('vault_unavailable');
+    expect(fs.existsSync(vault)).toBe(false);
+  });
+});
+
+describe('lock release when the process ends', () => {
+  let bundle: string;
+
+  beforeEach(() => {
+    bundle = path.join(tmp, 'lock.cjs');
+    buildSync({ entryPoints: [path.join(__dirname, '../../bridge/lock.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+  });
+
+  /** Starts a child that takes the lock, prints "locked", then runs `then` (JS source). */
+  function child(then: string) {
+    const script = `require(${JSON.stringify(bundle)}).acquireLock(${JSON.stringify(lithos)}, { owner: 'bridge' })
+      .then(() => { process.stdout.write('locked\\n'); ${then} });`;
+    const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const locked = new Promise<void>((resolve, reject) => {
+      proc.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+      proc.on('exit', () => reject(new Error('child exited before locking')));
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+    return { proc, locked, exited };
+  }
+
+  it('removes the lock on SIGTERM and still dies by the signal', async () => {
+    const c = child('setInterval(() => {}, 1000);');
+    await c.locked;
+    expect((await readLock(lithos))?.pid).toBe(c.proc.pid);
+    c.proc.kill('SIGTERM');
+    expect(await c.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  it('removes the lock on a normal exit', async () => {
+    const c = child('process.exit(3);');
+    await c.locked;
+    expect(await c.exited).toEqual({ code: 3, signal: null });
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+});

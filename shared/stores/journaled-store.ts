@@ -1,0 +1,134 @@
+import type { SqlJsStatic } from 'sql.js';
+import type { BlobStore, Clock, Logger, Timers } from '../ports';
+import { asLithosError, LithosError } from '../errors';
+import type { SqlDb } from './sql-db';
+import type { Journal } from './journal';
+import { writeMeta } from './sqlite';
+import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
+
+export interface StoreDeps {
+  sql: SqlJsStatic;
+  blobs: BlobStore;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  debounceMs?: number;
+}
+
+/**
+ * A sql.js database made durable by an append-only journal plus debounced snapshots. Subclasses
+ * describe every change as ops (final row states); `mutate` applies them at once and resolves when
+ * they are journaled. A snapshot stores the last seq it contains, so recovery replays only newer ops.
+ */
+export abstract class JournaledStore<Op> {
+  protected readonly persister: DebouncedPersister;
+  private seq: number;
+  private closed = false;
+  private batchDepth = 0;
+
+  protected constructor(
+    protected readonly db: SqlDb,
+    private readonly journal: Journal<Op>,
+    protected readonly deps: StoreDeps,
+    seq: number,
+    private readonly file: string,
+    private readonly label: string,
+  ) {
+    this.seq = seq;
+    this.persister = new DebouncedPersister({
+      timers: deps.timers,
+      clock: deps.clock,
+      logger: deps.logger,
+      debounceMs: deps.debounceMs ?? DEFAULT_DEBOUNCE_MS,
+      persist: () => this.snapshot(),
+      label: file,
+    });
+  }
+
+  /** Writes one op into the database (also used by recovery, so it must be idempotent). */
+  protected abstract apply(op: Op): void;
+
+  /**
+   * Bulk mode (first index, reconcile): while `fn` runs, mutations resolve as soon as they are applied
+   * instead of waiting for their own journal append, so N sequential awaits cost a few coalesced appends
+   * rather than N durable writes. batch() itself resolves only once every mutation made during it is
+   * journaled (and rejects if one could not be). The early acknowledgement applies to every caller
+   * while a batch is open, not only to `fn`.
+   */
+  async batch<T>(fn: () => Promise<T> | T): Promise<T> {
+    this.assertOpen();
+    const startSeq = this.seq;
+    this.batchDepth++;
+    let out: T;
+    try {
+      out = await fn();
+    } finally {
+      this.batchDepth--;
+      await this.journal.durableThrough(startSeq, this.seq);
+    }
+    return out;
+  }
+
+  /** Journal entries not yet covered by a snapshot. */
+  journalSize(): number {
+    return this.journal.size();
+  }
+
+  /** Writes the snapshot now and truncates the journal. */
+  async flush(): Promise<void> {
+    this.assertOpen();
+    await this.journal.idle();
+    await this.persister.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    await this.journal.idle();
+    this.persister.dispose();
+    this.closed = true;
+    this.db.close();
+  }
+
+  /**
+   * Validates and computes ops synchronously (`plan` may throw: nothing is then written), applies them
+   * atomically, then journals them; resolves once the journal line is durable.
+   */
+  protected mutate(plan: () => Op[]): Promise<void> {
+    try {
+      this.assertOpen();
+      const ops = this.db.transaction(() => {
+        const planned = plan();
+        for (const op of planned) this.apply(op);
+        return planned;
+      });
+      if (ops.length === 0) return Promise.resolve();
+      const appends = ops.map((op) => this.journal.append(++this.seq, op));
+      this.persister.markDirty();
+      const durable = Promise.all(appends).then(() => undefined);
+      if (this.batchDepth === 0) return durable;
+      durable.catch(() => undefined); // reported by batch() instead
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : asLithosError(err));
+    }
+  }
+
+  protected assertOpen(): void {
+    if (this.closed) throw new LithosError('internal', `The ${this.label} is closed.`);
+  }
+
+  /**
+   * Order matters for crash safety: the snapshot (with the seq it covers) is written atomically first;
+   * only then are the journal entries it covers dropped. A crash between the two replays entries the
+   * snapshot already holds, which ops being final states makes harmless.
+   */
+  private async snapshot(): Promise<void> {
+    // Taken synchronously: the stored seq and the bytes describe exactly the same state.
+    const upTo = this.seq;
+    writeMeta(this.db, 'journal_seq', String(upTo));
+    const bytes = this.db.export();
+    await this.deps.blobs.writeAtomic(this.file, bytes);
+    await this.journal.truncateThrough(upTo);
+  }
+}

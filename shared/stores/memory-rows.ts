@@ -1,0 +1,142 @@
+import type { SqlValue } from 'sql.js';
+import { LithosError } from '../errors';
+import type { SqlDb } from './sql-db';
+import type { EdgeRow, MemoryOp, NodeRow, NodeStats } from './memory-types';
+
+/** SQL and row mapping of memory.sqlite, shared by live mutations and journal replay. */
+
+export const NODE_COLS = 'node_id, path, id_source, content_hash, deleted_at, last_path';
+export const EDGE_COLS =
+  'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
+export const STATS_COLS =
+  'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, decay_rate, spaced_rep_strength, per_queryclass_priors';
+
+const str = (v: SqlValue): string | null => (v === null ? null : String(v));
+const num = (v: SqlValue): number | null => (v === null ? null : Number(v));
+
+export function toNode(r: SqlValue[]): NodeRow {
+  return {
+    node_id: String(r[0]),
+    path: str(r[1]),
+    id_source: r[2] === 'frontmatter' ? 'frontmatter' : 'registry',
+    content_hash: str(r[3]),
+    deleted_at: num(r[4]),
+    last_path: str(r[5]),
+  };
+}
+
+export function toEdge(r: SqlValue[]): EdgeRow {
+  return {
+    edge_id: String(r[0]),
+    from_id: String(r[1]),
+    to_id: String(r[2]),
+    type: String(r[3]),
+    weight: Number(r[4]),
+    namespace: String(r[5]),
+    created_at: Number(r[6]),
+    updated_at: Number(r[7]),
+    provenance_actor: String(r[8]),
+    provenance_type: r[9] as EdgeRow['provenance_type'],
+    evidence: r[10] === null ? null : (JSON.parse(String(r[10])) as unknown),
+    conflict_state: str(r[11]),
+  };
+}
+
+export function toStats(r: SqlValue[]): NodeStats {
+  return {
+    node_id: String(r[0]),
+    salience: Number(r[1]),
+    retrieval_count: Number(r[2]),
+    last_retrieved_at: num(r[3]),
+    last_used_at: num(r[4]),
+    ignored_count: Number(r[5]),
+    misleading_count: Number(r[6]),
+    decay_rate: Number(r[7]),
+    spaced_rep_strength: Number(r[8]),
+    per_queryclass_priors: JSON.parse(String(r[9] ?? '{}')) as Record<string, number>,
+  };
+}
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** Applies one op. Callers validate first; during replay a failing op is reported and skipped. */
+export function applyOp(db: SqlDb, op: MemoryOp): void {
+  switch (op.kind) {
+    case 'node': {
+      const n = op.row;
+      db.run(
+        `INSERT INTO nodes (${NODE_COLS}) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(node_id) DO UPDATE SET path = excluded.path, id_source = excluded.id_source,
+           content_hash = excluded.content_hash, deleted_at = excluded.deleted_at, last_path = excluded.last_path`,
+        [n.node_id, n.path, n.id_source, n.content_hash, n.deleted_at, n.last_path],
+      );
+      return;
+    }
+    case 'purge':
+      for (const id of op.node_ids) {
+        db.run('DELETE FROM edges WHERE from_id = ? OR to_id = ?', [id, id]);
+        db.run('DELETE FROM node_stats WHERE node_id = ?', [id]);
+        db.run('DELETE FROM coactivation WHERE node_id_a = ? OR node_id_b = ?', [id, id]);
+        db.run('DELETE FROM nodes WHERE node_id = ?', [id]);
+      }
+      return;
+    case 'edge': {
+      const e = op.row;
+      // REPLACE also clears a different edge holding the same (from, to, type): the op is the final state.
+      db.run(`INSERT OR REPLACE INTO edges (${EDGE_COLS}) VALUES (${placeholders(12)})`, [
+        e.edge_id, e.from_id, e.to_id, e.type, e.weight, e.namespace, e.created_at, e.updated_at,
+        e.provenance_actor, e.provenance_type, e.evidence === undefined || e.evidence === null ? null : JSON.stringify(e.evidence),
+        e.conflict_state,
+      ]);
+      return;
+    }
+    case 'edge_del':
+      db.run('DELETE FROM edges WHERE edge_id = ?', [op.edge_id]);
+      return;
+    case 'stats': {
+      const s = op.row;
+      db.run(`INSERT OR REPLACE INTO node_stats (${STATS_COLS}) VALUES (${placeholders(10)})`, [
+        s.node_id, s.salience, s.retrieval_count, s.last_retrieved_at, s.last_used_at, s.ignored_count,
+        s.misleading_count, s.decay_rate, s.spaced_rep_strength, JSON.stringify(s.per_queryclass_priors),
+      ]);
+      return;
+    }
+    case 'coact':
+      db.run('INSERT OR REPLACE INTO coactivation (node_id_a, node_id_b, namespace, count, last_at) VALUES (?, ?, ?, ?, ?)', [
+        op.a, op.b, op.namespace, op.count, op.last_at,
+      ]);
+      return;
+    default:
+      throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
+  }
+}
+
+/**
+ * The row an upsertEdge should write: the edge with the same id, else the same (from, to, type), is
+ * updated (keeping its id and created_at); otherwise a new edge. Throws on an id that would make a
+ * second edge with an existing (from, to, type).
+ */
+export function planEdge(db: SqlDb, e: Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_at'> & { edge_id?: string }, now: number, newId: () => string): EdgeRow {
+  const byTriple = db.one(`SELECT ${EDGE_COLS} FROM edges WHERE from_id = ? AND to_id = ? AND type = ?`, [e.from_id, e.to_id, e.type]);
+  const byId = e.edge_id ? db.one(`SELECT ${EDGE_COLS} FROM edges WHERE edge_id = ?`, [e.edge_id]) : null;
+  if (e.edge_id && byTriple && String(byTriple[0]) !== e.edge_id) {
+    throw new LithosError('conflict', `Edge ${String(byTriple[0])} already links these notes with type "${e.type}".`, {
+      edge_id: String(byTriple[0]),
+    });
+  }
+  const existing = byId ? toEdge(byId) : byTriple ? toEdge(byTriple) : null;
+  return {
+    edge_id: existing?.edge_id ?? e.edge_id ?? newId(),
+    from_id: e.from_id,
+    to_id: e.to_id,
+    type: e.type,
+    weight: e.weight,
+    namespace: e.namespace,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+    provenance_actor: e.provenance_actor,
+    provenance_type: e.provenance_type,
+    evidence: e.evidence === undefined ? null : e.evidence,
+    conflict_state: e.conflict_state ?? null,
+  };
+}

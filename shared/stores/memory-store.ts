@@ -1,0 +1,235 @@
+import { LithosError } from '../errors';
+import { newId } from '../model/ids';
+import { PROVENANCE_TYPES } from '../model/types';
+import { MEMORY_SCHEMA } from './schema';
+import type { SqlDb } from './sql-db';
+import type { Journal } from './journal';
+import { JournaledStore, type StoreDeps } from './journaled-store';
+import { applyOp, EDGE_COLS, NODE_COLS, planEdge, STATS_COLS, toEdge, toNode, toStats } from './memory-rows';
+import { MEMORY_JOURNAL, recoverMemory } from './memory-recovery';
+import { DEFAULT_NODE_STATS } from './memory-types';
+import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats } from './memory-types';
+import { checkEdge, checkStatsPatch, nonEmpty } from './memory-validate';
+
+export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats } from './memory-types';
+export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
+export { MEMORY_JOURNAL };
+
+export type { StoreDeps } from './journaled-store';
+
+export type EdgeInput = Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_at'> & { edge_id?: string };
+
+/**
+ * memory.sqlite: what the engine learns and cannot re-derive from Markdown (node registry, typed edges,
+ * per-node stats, co-activation). Reads are synchronous; a mutation applies at once and its promise
+ * resolves when its journal line is durable, so an acknowledged change survives a crash at any point.
+ */
+export class MemoryStore extends JournaledStore<MemoryOp> {
+  private constructor(db: SqlDb, journal: Journal<MemoryOp>, deps: StoreDeps, seq: number) {
+    super(db, journal, deps, seq, MEMORY_SCHEMA.file, 'memory store');
+  }
+
+  static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[] }> {
+    const r = await recoverMemory(deps);
+    const store = new MemoryStore(r.db, r.journal, deps, r.seq);
+    if (r.replayed) store.persister.markDirty();
+    return { store, warnings: r.warnings };
+  }
+
+  // ── registry ────────────────────────────────────────────────────────────
+
+  nodeById(id: string): NodeRow | null {
+    const r = this.db.one(`SELECT ${NODE_COLS} FROM nodes WHERE node_id = ?`, [id]);
+    return r ? toNode(r) : null;
+  }
+
+  nodeByPath(path: string): NodeRow | null {
+    const r = this.db.one(`SELECT ${NODE_COLS} FROM nodes WHERE path = ?`, [path]);
+    return r ? toNode(r) : null;
+  }
+
+  liveNodes(): NodeRow[] {
+    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NULL ORDER BY path`).map(toNode);
+  }
+
+  tombstones(): NodeRow[] {
+    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NOT NULL ORDER BY deleted_at, node_id`).map(toNode);
+  }
+
+  /** Creates or updates a node and makes it live at `path` (clearing any tombstone). */
+  registerNode(row: { node_id: string; path: string; id_source: 'frontmatter' | 'registry'; content_hash: string | null }): Promise<void> {
+    return this.mutate(() => {
+      nonEmpty('node_id', row.node_id);
+      nonEmpty('path', row.path);
+      if (row.id_source !== 'frontmatter' && row.id_source !== 'registry') {
+        throw new LithosError('invalid_argument', `id_source must be 'frontmatter' or 'registry'.`, { id_source: row.id_source });
+      }
+      this.assertPathFree(row.path, row.node_id);
+      const { node_id, path, id_source } = row;
+      return [{ kind: 'node', row: { node_id, path, id_source, content_hash: row.content_hash ?? null, deleted_at: null, last_path: null } }];
+    });
+  }
+
+  /** Rename: the id — and with it edges and stats — follows the note to its new path. */
+  moveNode(nodeId: string, newPath: string): Promise<void> {
+    return this.mutate(() => {
+      nonEmpty('path', newPath);
+      const n = this.liveNode(nodeId);
+      if (n.path === newPath) return [];
+      this.assertPathFree(newPath, nodeId);
+      return [{ kind: 'node', row: { ...n, path: newPath } }];
+    });
+  }
+
+  /** Marks a node deleted; its edges and stats stay until purgeTombstones. Already tombstoned: no-op. */
+  tombstoneNode(nodeId: string, at: number): Promise<void> {
+    return this.mutate(() => {
+      const n = this.nodeById(nodeId);
+      if (!n) throw new LithosError('not_found', `No node ${nodeId}.`, { node_id: nodeId });
+      if (n.deleted_at !== null) return [];
+      return [{ kind: 'node', row: { ...n, path: null, deleted_at: at, last_path: n.path } }];
+    });
+  }
+
+  reviveNode(nodeId: string, path: string, contentHash: string | null): Promise<void> {
+    return this.mutate(() => {
+      nonEmpty('path', path);
+      const n = this.nodeById(nodeId);
+      if (!n) throw new LithosError('not_found', `No node ${nodeId}.`, { node_id: nodeId });
+      this.assertPathFree(path, nodeId);
+      return [{ kind: 'node', row: { ...n, path, content_hash: contentHash, deleted_at: null, last_path: null } }];
+    });
+  }
+
+  /** A tombstone matching the id, else the path it was deleted from, else its content (most recent first). */
+  findTombstone(q: { nodeId?: string; path?: string; contentHash?: string }): NodeRow | null {
+    const where = 'deleted_at IS NOT NULL AND';
+    const order = 'ORDER BY deleted_at DESC, node_id LIMIT 1';
+    const tries: [string, string | undefined][] = [
+      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} node_id = ? ${order}`, q.nodeId],
+      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} last_path = ? ${order}`, q.path],
+      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} content_hash = ? ${order}`, q.contentHash],
+    ];
+    for (const [sql, value] of tries) {
+      if (value === undefined || value === null) continue;
+      const r = this.db.one(sql, [value]);
+      if (r) return toNode(r);
+    }
+    return null;
+  }
+
+  /** Deletes tombstones older than `olderThan` (ms) with their edges, stats and co-activation. */
+  async purgeTombstones(olderThan: number): Promise<number> {
+    let count = 0;
+    await this.mutate(() => {
+      const ids = this.db.all('SELECT node_id FROM nodes WHERE deleted_at IS NOT NULL AND deleted_at < ?', [olderThan]).map((r) => String(r[0]));
+      count = ids.length;
+      return ids.length ? [{ kind: 'purge', node_ids: ids }] : [];
+    });
+    return count;
+  }
+
+  // ── edges ───────────────────────────────────────────────────────────────
+
+  /** Creates an edge, or updates the one with the same edge_id or the same (from, to, type). */
+  async upsertEdge(e: EdgeInput): Promise<EdgeRow> {
+    let row: EdgeRow | null = null;
+    await this.mutate(() => {
+      checkEdge(e, PROVENANCE_TYPES);
+      row = planEdge(this.db, e, this.deps.clock.now(), newId);
+      return [{ kind: 'edge', row }];
+    });
+    return row as unknown as EdgeRow;
+  }
+
+  edges(q: { from?: string; to?: string; type?: string; namespace?: string }): EdgeRow[] {
+    const conds: string[] = [];
+    const params: string[] = [];
+    for (const [col, v] of [['from_id', q.from], ['to_id', q.to], ['type', q.type], ['namespace', q.namespace]] as const) {
+      if (v !== undefined) {
+        conds.push(`${col} = ?`);
+        params.push(v);
+      }
+    }
+    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
+    return this.db.all(`SELECT ${EDGE_COLS} FROM edges ${where} ORDER BY created_at, edge_id`, params).map(toEdge);
+  }
+
+  deleteEdge(edgeId: string): Promise<void> {
+    return this.mutate(() => (this.db.one('SELECT 1 FROM edges WHERE edge_id = ?', [edgeId]) ? [{ kind: 'edge_del', edge_id: edgeId }] : []));
+  }
+
+  // ── stats ───────────────────────────────────────────────────────────────
+
+  stats(nodeId: string): NodeStats {
+    const r = this.db.one(`SELECT ${STATS_COLS} FROM node_stats WHERE node_id = ?`, [nodeId]);
+    return r ? toStats(r) : { node_id: nodeId, ...DEFAULT_NODE_STATS, per_queryclass_priors: {} };
+  }
+
+  async updateStats(nodeId: string, patch: Partial<Omit<NodeStats, 'node_id'>>): Promise<NodeStats> {
+    let next: NodeStats | null = null;
+    await this.mutate(() => {
+      nonEmpty('node_id', nodeId);
+      next = { ...this.stats(nodeId), ...checkStatsPatch(patch), node_id: nodeId };
+      return [{ kind: 'stats', row: next }];
+    });
+    return next as unknown as NodeStats;
+  }
+
+  // ── co-activation ───────────────────────────────────────────────────────
+
+  /** Counts one co-retrieval of a and b; the pair is stored once, smaller id first. */
+  bumpCoactivation(a: string, b: string, namespace: string, at: number): Promise<void> {
+    return this.mutate(() => {
+      nonEmpty('a', a);
+      nonEmpty('b', b);
+      if (a === b) throw new LithosError('invalid_argument', 'A node does not co-activate with itself.', { node_id: a });
+      const [x, y] = a < b ? [a, b] : [b, a];
+      const r = this.db.one('SELECT count, last_at FROM coactivation WHERE node_id_a = ? AND node_id_b = ? AND namespace = ?', [x, y, namespace]);
+      const count = r ? Number(r[0]) + 1 : 1;
+      const last_at = r ? Math.max(Number(r[1]), at) : at;
+      return [{ kind: 'coact', a: x, b: y, namespace, count, last_at }];
+    });
+  }
+
+  coactivated(nodeId: string): Coactivation[] {
+    return this.db
+      .all(
+        `SELECT node_id_b, namespace, count, last_at FROM coactivation WHERE node_id_a = ?
+         UNION ALL SELECT node_id_a, namespace, count, last_at FROM coactivation WHERE node_id_b = ?
+         ORDER BY 3 DESC, 1, 2`,
+        [nodeId, nodeId],
+      )
+      .map((r) => ({ other: String(r[0]), namespace: String(r[1]), count: Number(r[2]), last_at: Number(r[3]) }));
+  }
+
+  counts(): { nodes: number; tombstones: number; edges: number; stats: number; coactivation: number } {
+    const n = (sql: string): number => Number(this.db.one(sql)?.[0] ?? 0);
+    return {
+      nodes: n('SELECT COUNT(*) FROM nodes WHERE deleted_at IS NULL'),
+      tombstones: n('SELECT COUNT(*) FROM nodes WHERE deleted_at IS NOT NULL'),
+      edges: n('SELECT COUNT(*) FROM edges'),
+      stats: n('SELECT COUNT(*) FROM node_stats'),
+      coactivation: n('SELECT COUNT(*) FROM coactivation'),
+    };
+  }
+
+  // ── internals ───────────────────────────────────────────────────────────
+
+  protected override apply(op: MemoryOp): void {
+    applyOp(this.db, op);
+  }
+
+  private liveNode(nodeId: string): NodeRow {
+    const n = this.nodeById(nodeId);
+    if (!n || n.deleted_at !== null) throw new LithosError('not_found', `No live node ${nodeId}.`, { node_id: nodeId });
+    return n;
+  }
+
+  private assertPathFree(path: string, nodeId: string): void {
+    const holder = this.nodeByPath(path);
+    if (holder && holder.node_id !== nodeId) {
+      throw new LithosError('conflict', `"${path}" is already registered to node ${holder.node_id}.`, { path, node_id: holder.node_id });
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/** Row shapes of memory.sqlite (re-exported by memory-store.ts, which is what callers import). */
+
+export interface NodeRow {
+  node_id: string;
+  /** null while tombstoned. */
+  path: string | null;
+  id_source: 'frontmatter' | 'registry';
+  content_hash: string | null;
+  deleted_at: number | null;
+  /** The path the note had when it was deleted. */
+  last_path: string | null;
+}
+
+export interface EdgeRow {
+  edge_id: string;
+  from_id: string;
+  to_id: string;
+  /** One of EDGE_TYPES or any other non-empty string. */
+  type: string;
+  weight: number;
+  namespace: string;
+  created_at: number;
+  updated_at: number;
+  provenance_actor: string;
+  provenance_type: 'human' | 'agent' | 'rule';
+  /** Any JSON-serialisable value. */
+  evidence: unknown;
+  conflict_state: string | null;
+}
+
+export interface NodeStats {
+  node_id: string;
+  salience: number;
+  retrieval_count: number;
+  last_retrieved_at: number | null;
+  last_used_at: number | null;
+  ignored_count: number;
+  misleading_count: number;
+  decay_rate: number;
+  spaced_rep_strength: number;
+  per_queryclass_priors: Record<string, number>;
+}
+
+export interface Coactivation {
+  other: string;
+  namespace: string;
+  count: number;
+  last_at: number;
+}
+
+/** How long a deleted note's id, edges and stats are kept so that a returning note gets them back. */
+export const TOMBSTONE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Stats of a node nothing has been learned about yet. salience 0.5 is the neutral midpoint; decay_rate
+ * and spaced_rep_strength are starting values the ranking code refines per node.
+ */
+export const DEFAULT_NODE_STATS: Omit<NodeStats, 'node_id'> = {
+  salience: 0.5,
+  retrieval_count: 0,
+  last_retrieved_at: null,
+  last_used_at: null,
+  ignored_count: 0,
+  misleading_count: 0,
+  decay_rate: 0.01,
+  spaced_rep_strength: 1,
+  per_queryclass_priors: {},
+};
+
+/**
+ * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
+ * or onto a snapshot that already holds it, gives the same result.
+ */
+export type MemoryOp =
+  | { kind: 'node'; row: NodeRow }
+  | { kind: 'purge'; node_ids: string[] }
+  | { kind: 'edge'; row: EdgeRow }
+  | { kind: 'edge_del'; edge_id: string }
+  | { kind: 'stats'; row: NodeStats }
+  | { kind: 'coact'; a: string; b: string; namespace: string; count: number; last_at: number };

@@ -1,0 +1,116 @@
+/**
+ * Table definitions of the two stores. Every statement is idempotent (IF NOT EXISTS) so it can run on
+ * every open: a store written by an older build gains new tables/indexes without a migration step.
+ */
+
+export interface StoreSchema {
+  /** File name under `.lithos/`. */
+  file: string;
+  /** Version of the store's own layout (kept in `meta`); bumped only with a migration. */
+  version: number;
+  ddl: string;
+  /** Tables whose absence means the file is not (or no longer) this store. */
+  tables: readonly string[];
+}
+
+const META_DDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
+
+export const MEMORY_SCHEMA: StoreSchema = {
+  file: 'memory.sqlite',
+  version: 1,
+  tables: ['meta', 'nodes', 'edges', 'node_stats', 'coactivation'],
+  ddl: `${META_DDL}
+CREATE TABLE IF NOT EXISTS nodes (
+  node_id TEXT PRIMARY KEY,
+  path TEXT UNIQUE,
+  id_source TEXT NOT NULL CHECK (id_source IN ('frontmatter', 'registry')),
+  content_hash TEXT,
+  deleted_at INTEGER,
+  last_path TEXT
+);
+CREATE INDEX IF NOT EXISTS nodes_last_path ON nodes(last_path);
+CREATE INDEX IF NOT EXISTS nodes_content_hash ON nodes(content_hash);
+CREATE INDEX IF NOT EXISTS nodes_deleted_at ON nodes(deleted_at);
+CREATE TABLE IF NOT EXISTS edges (
+  edge_id TEXT PRIMARY KEY,
+  from_id TEXT NOT NULL,
+  to_id TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type <> ''),
+  weight REAL NOT NULL,
+  namespace TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  provenance_actor TEXT NOT NULL,
+  provenance_type TEXT NOT NULL CHECK (provenance_type IN ('human', 'agent', 'rule')),
+  evidence TEXT,
+  conflict_state TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS edges_triple ON edges(from_id, to_id, type);
+CREATE INDEX IF NOT EXISTS edges_from ON edges(from_id);
+CREATE INDEX IF NOT EXISTS edges_to ON edges(to_id);
+CREATE INDEX IF NOT EXISTS edges_type ON edges(type);
+CREATE INDEX IF NOT EXISTS edges_namespace ON edges(namespace);
+CREATE INDEX IF NOT EXISTS edges_from_type ON edges(from_id, type);
+CREATE TABLE IF NOT EXISTS node_stats (
+  node_id TEXT PRIMARY KEY,
+  salience REAL NOT NULL DEFAULT 0.5,
+  retrieval_count INTEGER NOT NULL DEFAULT 0,
+  last_retrieved_at INTEGER,
+  last_used_at INTEGER,
+  ignored_count INTEGER NOT NULL DEFAULT 0,
+  misleading_count INTEGER NOT NULL DEFAULT 0,
+  decay_rate REAL NOT NULL,
+  spaced_rep_strength REAL NOT NULL,
+  per_queryclass_priors TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS coactivation (
+  node_id_a TEXT NOT NULL,
+  node_id_b TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  last_at INTEGER NOT NULL,
+  PRIMARY KEY (node_id_a, node_id_b, namespace),
+  CHECK (node_id_a < node_id_b)
+);
+CREATE INDEX IF NOT EXISTS coactivation_b ON coactivation(node_id_b);`,
+};
+
+export const CACHE_SCHEMA: StoreSchema = {
+  file: 'cache.sqlite',
+  version: 1,
+  tables: ['meta', 'notes', 'chunks', 'vectors', 'spaces'],
+  ddl: `${META_DDL}
+CREATE TABLE IF NOT EXISTS notes (
+  path TEXT PRIMARY KEY,
+  node_id TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  mtime INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  meta TEXT NOT NULL,
+  indexed_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notes_node ON notes(node_id);
+CREATE TABLE IF NOT EXISTS chunks (
+  node_id TEXT NOT NULL,
+  chunk_index INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  heading TEXT,
+  PRIMARY KEY (node_id, chunk_index)
+);
+-- Key order (node, space, chunk) serves the per-note lookups; the second index serves whole-space scans.
+CREATE TABLE IF NOT EXISTS vectors (
+  node_id TEXT NOT NULL,
+  chunk_index INTEGER NOT NULL,
+  embedding_space_id TEXT NOT NULL,
+  vector BLOB NOT NULL,
+  content_hash TEXT NOT NULL,
+  PRIMARY KEY (node_id, embedding_space_id, chunk_index)
+);
+CREATE INDEX IF NOT EXISTS vectors_space ON vectors(embedding_space_id, node_id, chunk_index);
+CREATE TABLE IF NOT EXISTS spaces (
+  embedding_space_id TEXT PRIMARY KEY,
+  dimensions INTEGER NOT NULL CHECK (dimensions > 0),
+  created_at INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'retired'))
+);`,
+};

@@ -1,0 +1,96 @@
+import type { Database, SqlJsStatic } from 'sql.js';
+import type { BlobStore, Clock, Logger } from '../ports';
+import type { StoreSchema } from './schema';
+import { SqlDb } from './sql-db';
+
+export interface OpenDeps {
+  sql: SqlJsStatic;
+  blobs: BlobStore;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface OpenedStore {
+  db: SqlDb;
+  /** loaded: the file was read and verified; created: there was no file; reset: the file was damaged. */
+  state: 'loaded' | 'created' | 'reset';
+  /** Set when state is 'reset': why the file was rejected, and where it was moved. */
+  damage?: { reason: string; keptAs: string };
+}
+
+/**
+ * Opens a store file: loads and verifies it, or creates it when absent. A damaged file is never deleted:
+ * it is copied to `<file>.corrupt-<timestamp>` first, then removed so the fresh store takes its place
+ * at the next snapshot (a crash in between only means the damaged file is found — and kept — again).
+ */
+export async function openStoreDb(deps: OpenDeps, schema: StoreSchema): Promise<OpenedStore> {
+  const bytes = await deps.blobs.read(schema.file);
+  if (bytes === null) return { db: fresh(deps.sql, schema), state: 'created' };
+
+  let loaded: Database | null = null;
+  let reason: string | null;
+  try {
+    loaded = new deps.sql.Database(bytes);
+    reason = verify(loaded, schema);
+  } catch (err) {
+    reason = err instanceof Error ? err.message : String(err);
+  }
+  if (reason === null && loaded) {
+    const db = new SqlDb(loaded);
+    db.db.exec(schema.ddl);
+    return { db, state: 'loaded' };
+  }
+  try {
+    loaded?.close();
+  } catch {
+    // A handle on a damaged file may refuse to close cleanly; it is discarded either way.
+  }
+  const keptAs = await quarantineName(deps, schema.file);
+  await deps.blobs.writeAtomic(keptAs, bytes);
+  await deps.blobs.remove(schema.file);
+  deps.logger.warn(`${schema.file} was damaged and moved aside`, { reason, keptAs });
+  return { db: fresh(deps.sql, schema), state: 'reset', damage: { reason: reason ?? 'unreadable', keptAs } };
+}
+
+/** null when the database is sound and is this store; otherwise a short human reason. */
+export function verify(db: Database, schema: StoreSchema): string | null {
+  if (db.exec('PRAGMA page_count')[0]?.values[0]?.[0] === 0) return 'file is empty';
+  const check = db.exec('PRAGMA integrity_check')[0]?.values.map((r) => String(r[0])) ?? [];
+  if (check.length !== 1 || check[0] !== 'ok') {
+    return `integrity check failed: ${check.slice(0, 3).join('; ') || 'no result'}`;
+  }
+  const present = new Set(
+    (db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map((r) => String(r[0])),
+  );
+  const missing = schema.tables.filter((t) => !present.has(t));
+  if (missing.length) return `missing tables: ${missing.join(', ')}`;
+  const version = Number(db.exec("SELECT value FROM meta WHERE key = 'schema_version'")[0]?.values[0]?.[0] ?? NaN);
+  if (!Number.isInteger(version)) return 'no schema version';
+  if (version > schema.version) return `written by a newer Lithos (store schema ${version}, this build reads ${schema.version})`;
+  return null;
+}
+
+function fresh(sql: SqlJsStatic, schema: StoreSchema): SqlDb {
+  const db = new SqlDb(new sql.Database());
+  db.db.exec(schema.ddl);
+  db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [String(schema.version)]);
+  return db;
+}
+
+/** `memory.sqlite.corrupt-2026-01-01T00-00-00-000Z`, with a suffix if that name is taken. */
+async function quarantineName(deps: OpenDeps, file: string): Promise<string> {
+  const stamp = new Date(deps.clock.now()).toISOString().replace(/[:.]/g, '-');
+  const base = `${file}.corrupt-${stamp}`;
+  const taken = new Set(await deps.blobs.list(base));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+export function readMeta(db: SqlDb, key: string): string | null {
+  const row = db.one('SELECT value FROM meta WHERE key = ?', [key]);
+  return row ? String(row[0]) : null;
+}
+
+export function writeMeta(db: SqlDb, key: string, value: string): void {
+  db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [key, value]);
+}

@@ -1,0 +1,283 @@
+import { CacheStore, type CachedChunk, type CachedNote } from '../../shared/stores/cache-store';
+import { env, settle, FailingBlobStore } from './helpers';
+
+const note = (path: string, node_id: string, over: Partial<CachedNote> = {}): CachedNote => ({
+  path,
+  node_id,
+  content_hash: `hash-${node_id}`,
+  mtime: 1_700_000_000_000,
+  size: 1234,
+  meta: JSON.stringify({ meta: { title: path }, headings: [], links: [], problems: [] }),
+  indexed_at: 1_700_000_000_500,
+  ...over,
+});
+const chunk = (node_id: string, chunk_index: number, heading: string | null = null): CachedChunk => ({
+  node_id,
+  chunk_index,
+  text: `text ${chunk_index} of ${node_id} — ünïcödé ✓`,
+  heading,
+});
+const vec = (...xs: number[]) => Float32Array.from(xs);
+
+async function open() {
+  const e = await env();
+  const opened = await CacheStore.open(e);
+  return { e, ...opened };
+}
+
+describe('CacheStore: notes and chunks', () => {
+  it('round-trips a note, its meta JSON verbatim, and its chunks', async () => {
+    const { store } = await open();
+    const n = note('a/b.md', 'id-1', { meta: '{"weird": [1, "two", null], "k": "\\u0000"}' });
+    store.putNote(n, [chunk('id-1', 0, 'Intro'), chunk('id-1', 1)]);
+    expect(store.note('a/b.md')).toEqual(n);
+    expect(store.note('nope.md')).toBeNull();
+    expect(store.chunks('id-1')).toEqual([chunk('id-1', 0, 'Intro'), chunk('id-1', 1)]);
+    expect(store.allNotes()).toEqual([n]);
+    const empty = note('empty.md', 'id-e', { meta: '' });
+    store.putNote(empty, [{ node_id: 'id-e', chunk_index: 0, text: '', heading: '' }]);
+    expect(store.note('empty.md')).toEqual(empty);
+    expect(store.chunks('id-e')).toEqual([{ node_id: 'id-e', chunk_index: 0, text: '', heading: '' }]);
+  });
+
+  it('putNote replaces the chunks of that note', async () => {
+    const { store } = await open();
+    store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0), chunk('id-1', 1), chunk('id-1', 2)]);
+    store.putNote(note('a.md', 'id-1', { content_hash: 'new' }), [chunk('id-1', 0, 'Only')]);
+    expect(store.chunks('id-1')).toEqual([chunk('id-1', 0, 'Only')]);
+    expect(store.note('a.md')?.content_hash).toBe('new');
+  });
+
+  it('refuses chunks that belong to another node', async () => {
+    const { store } = await open();
+    expect(() => store.putNote(note('a.md', 'id-1'), [chunk('id-2', 0)])).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(store.note('a.md')).toBeNull();
+  });
+
+  it('a path taken over by another node id drops the old node’s chunks and vectors', async () => {
+    const { store } = await open();
+    store.putNote(note('a.md', 'old'), [chunk('old', 0)]);
+    store.putVectors('old', 'space', 'hash-old', [vec(1, 0)]);
+    store.putNote(note('a.md', 'new'), [chunk('new', 0)]);
+    expect(store.chunks('old')).toEqual([]);
+    expect(store.vectors('old', 'space')).toBeNull();
+    expect(store.chunks('new')).toHaveLength(1);
+  });
+
+  it('removeNote drops the note and its chunks but keeps vectors until pruned', async () => {
+    const { store } = await open();
+    store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0)]);
+    store.putNote(note('b.md', 'id-2'), [chunk('id-2', 0)]);
+    store.putVectors('id-1', 'space', 'hash-id-1', [vec(1, 2)]);
+    store.removeNote('a.md');
+    expect(store.note('a.md')).toBeNull();
+    expect(store.chunks('id-1')).toEqual([]);
+    expect(store.vectors('id-1', 'space')).toEqual([vec(1, 2)]);
+    expect(store.pruneOrphans()).toEqual({ chunks: 0, vectors: 1 });
+    expect(store.vectors('id-1', 'space')).toBeNull();
+    expect(store.counts()).toMatchObject({ notes: 1, chunks: 1 });
+  });
+
+  it('renameNote moves the row; chunks and vectors stay with the node id', async () => {
+    const { store } = await open();
+    store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0)]);
+    store.putNote(note('b.md', 'id-2'), [chunk('id-2', 0)]);
+    store.putVectors('id-1', 'space', 'hash-id-1', [vec(3, 4)]);
+    store.renameNote('a.md', 'b.md'); // displaces the note at b.md
+    expect(store.note('a.md')).toBeNull();
+    expect(store.note('b.md')).toEqual({ ...note('a.md', 'id-1'), path: 'b.md' });
+    expect(store.chunks('id-1')).toHaveLength(1);
+    expect(store.chunks('id-2')).toEqual([]);
+    expect(store.vectors('id-1', 'space', 'hash-id-1')).toEqual([vec(3, 4)]);
+    store.renameNote('ghost.md', 'c.md');
+    expect(store.note('c.md')).toBeNull();
+  });
+
+  it('streams every chunk in pages, even across a snapshot taken mid-iteration', async () => {
+    const { store } = await open();
+    store.transaction(() => {
+      for (let i = 0; i < 1200; i++) store.putNote(note(`n${i}.md`, `id-${String(i).padStart(4, '0')}`), [chunk(`id-${String(i).padStart(4, '0')}`, 0), chunk(`id-${String(i).padStart(4, '0')}`, 1)]);
+    });
+    const seen: string[] = [];
+    for (const c of store.allChunks()) {
+      seen.push(`${c.node_id}#${c.chunk_index}`);
+      if (seen.length === 1500) await store.flush(); // exports the database between two pages' rows
+    }
+    expect(seen).toHaveLength(2400);
+    expect(new Set(seen).size).toBe(2400);
+    expect(seen.slice(0, 3)).toEqual(['id-0000#0', 'id-0000#1', 'id-0001#0']);
+  });
+
+  it('refuses malformed chunks before writing anything', async () => {
+    const { store } = await open();
+    expect(() => store.putNote(note('a.md', 'id-1'), [{ ...chunk('id-1', 0), text: null as unknown as string }])).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => store.putNote(note('a.md', 'id-1'), [chunk('id-1', -1)])).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(store.note('a.md')).toBeNull();
+  });
+
+  it('a failing batch inside transaction() leaves nothing behind', async () => {
+    const { store } = await open();
+    expect(() =>
+      store.transaction(() => {
+        store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0)]);
+        store.putNote(note('b.md', 'id-2'), [chunk('id-9', 0)]);
+      }),
+    ).toThrow();
+    expect(store.allNotes()).toEqual([]);
+    expect(store.counts().chunks).toBe(0);
+  });
+});
+
+describe('CacheStore: vectors and spaces', () => {
+  it('round-trips float32 vectors bit for bit, in chunk order', async () => {
+    const { store } = await open();
+    const vs = [vec(0.1, -2.5, 3e-8, Number.MAX_VALUE > 1 ? 3.4e38 : 0), vec(1, 0, -0, 0.333)];
+    store.putVectors('id-1', 'minilm', 'h1', vs);
+    const got = store.vectors('id-1', 'minilm');
+    expect(got).toHaveLength(2);
+    expect(got?.map((v) => [...new Uint8Array(v.buffer, v.byteOffset, v.byteLength)])).toEqual(vs.map((v) => [...new Uint8Array(v.buffer)]));
+  });
+
+  it('returns null when absent or computed from other content', async () => {
+    const { store } = await open();
+    store.putVectors('id-1', 's', 'h1', [vec(1, 2)]);
+    expect(store.vectors('id-1', 's', 'h1')).toEqual([vec(1, 2)]);
+    expect(store.vectors('id-1', 's', 'h2')).toBeNull();
+    expect(store.vectors('id-1', 'other-space')).toBeNull();
+    expect(store.vectors('id-2', 's')).toBeNull();
+  });
+
+  it('putVectors replaces the node’s vectors in that space only', async () => {
+    const { store } = await open();
+    store.putVectors('id-1', 'a', 'h', [vec(1), vec(2), vec(3)]);
+    store.putVectors('id-1', 'b', 'h', [vec(9, 9)]);
+    store.putVectors('id-1', 'a', 'h2', [vec(4)]);
+    expect(store.vectors('id-1', 'a')).toEqual([vec(4)]);
+    expect(store.vectors('id-1', 'b')).toEqual([vec(9, 9)]);
+    store.removeVectors('id-1', 'b');
+    expect(store.vectors('id-1', 'b')).toBeNull();
+    store.removeVectors('id-1');
+    expect(store.counts().vectors).toBe(0);
+  });
+
+  it('registers spaces on first use and refuses vectors of the wrong dimension', async () => {
+    const { e, store } = await open();
+    store.putVectors('id-1', 'hash-ngram-v1-3', 'h', [vec(1, 2, 3)]);
+    expect(store.spaces()).toEqual([{ id: 'hash-ngram-v1-3', dimensions: 3, status: 'active' }]);
+    expect(() => store.putVectors('id-2', 'hash-ngram-v1-3', 'h', [vec(1, 2)])).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => store.putVectors('id-2', 'x', 'h', [vec(1, 2), vec(1)])).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    e.clock.advance(10);
+    store.registerSpace('minilm-l6-v2', 384);
+    store.registerSpace('minilm-l6-v2', 384); // idempotent
+    expect(store.spaces().map((s) => s.id)).toEqual(['hash-ngram-v1-3', 'minilm-l6-v2']);
+    expect(() => store.registerSpace('bad', 0)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+  });
+
+  it('retiring a space drops its vectors; registering it again re-activates it', async () => {
+    const { e, store } = await open();
+    store.putVectors('id-1', 'old', 'h', [vec(1, 2)]);
+    e.clock.advance(1); // spaces are listed oldest first
+    store.putVectors('id-1', 'new', 'h', [vec(3, 4)]);
+    store.retireSpace('old');
+    expect(store.spaces()).toEqual([
+      { id: 'old', dimensions: 2, status: 'retired' },
+      { id: 'new', dimensions: 2, status: 'active' },
+    ]);
+    expect(store.vectors('id-1', 'old')).toBeNull();
+    expect(store.vectors('id-1', 'new')).toEqual([vec(3, 4)]);
+    store.registerSpace('old', 2);
+    expect(store.spaces()[0].status).toBe('active');
+  });
+
+  it('re-declaring a space with another dimension drops its vectors, with a warning', async () => {
+    const { e, store } = await open();
+    store.putVectors('id-1', 's', 'h', [vec(1, 2)]);
+    store.registerSpace('s', 3);
+    expect(store.vectors('id-1', 's')).toBeNull();
+    expect(store.spaces()).toEqual([{ id: 's', dimensions: 3, status: 'active' }]);
+    expect(e.logger.at('warn')[0]).toMatch(/changed from 2 to 3 dimensions/);
+  });
+
+  it('streams a whole space in pages, ordered by node then chunk', async () => {
+    const { store } = await open();
+    store.transaction(() => {
+      for (let i = 0; i < 700; i++) {
+        const id = `id-${String(i).padStart(4, '0')}`;
+        store.putVectors(id, 's', 'h', [vec(i, 0), vec(i, 1)]);
+        store.putVectors(id, 'other', 'h', [vec(-1)]);
+      }
+    });
+    const rows = [...store.allVectors('s')];
+    expect(rows).toHaveLength(1400);
+    expect(rows[0]).toEqual({ node_id: 'id-0000', chunk_index: 0, vector: vec(0, 0) });
+    expect(rows[1401 - 2]).toEqual({ node_id: 'id-0699', chunk_index: 1, vector: vec(699, 1) });
+    expect(rows.every((r) => r.vector[1] === r.chunk_index)).toBe(true);
+  });
+});
+
+describe('CacheStore: persistence', () => {
+  it('restores notes, chunks, vectors and spaces after a restart', async () => {
+    const { e, store, rebuilt } = await open();
+    expect(rebuilt).toBe(true);
+    store.registerSpace('s', 2);
+    store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0, 'H'), chunk('id-1', 1)]);
+    store.putVectors('id-1', 's', 'hash-id-1', [vec(1, 2), vec(3, 4)]);
+    await store.close();
+
+    const again = await CacheStore.open(await env(e.blobs.clone()));
+    expect(again.rebuilt).toBe(false);
+    expect(again.warnings).toEqual([]);
+    expect(again.store.allNotes()).toEqual([note('a.md', 'id-1')]);
+    expect([...again.store.allChunks()]).toEqual([chunk('id-1', 0, 'H'), chunk('id-1', 1)]);
+    expect(again.store.vectors('id-1', 's', 'hash-id-1')).toEqual([vec(1, 2), vec(3, 4)]);
+    expect(again.store.spaces()).toEqual([{ id: 's', dimensions: 2, status: 'active' }]);
+  });
+
+  it('debounces: a burst of changes becomes one snapshot after the quiet period', async () => {
+    const { e, store } = await open();
+    for (let i = 0; i < 100; i++) store.putNote(note(`n${i}.md`, `id-${i}`), [chunk(`id-${i}`, 0)]);
+    e.clock.advance(1999);
+    await settle();
+    expect(e.blobs.writes).toBe(0);
+    e.clock.advance(1);
+    await settle();
+    expect(e.blobs.writes).toBe(1);
+    const again = await CacheStore.open(await env(e.blobs.clone()));
+    expect(again.store.counts()).toMatchObject({ notes: 100, chunks: 100 });
+  });
+
+  it('a snapshot that fails to write is retried after another quiet period', async () => {
+    const blobs = new FailingBlobStore();
+    const e = await env(blobs);
+    const { store } = await CacheStore.open(e);
+    store.putNote(note('a.md', 'id-1'), []);
+    blobs.failWrite.add('cache.sqlite');
+    e.clock.advance(2000);
+    await settle();
+    expect(blobs.files.has('cache.sqlite')).toBe(false);
+    expect(e.logger.at('error')[0]).toMatch(/could not write cache\.sqlite; will retry/);
+    blobs.failWrite.clear();
+    e.clock.advance(2000);
+    await settle();
+    expect(blobs.files.has('cache.sqlite')).toBe(true);
+    expect((await CacheStore.open(await env(blobs.clone()))).store.note('a.md')).not.toBeNull();
+  });
+
+  it('refuses use after close', async () => {
+    const { store } = await open();
+    await store.close();
+    expect(() => store.putNote(note('a.md', 'id-1'), [])).toThrow(expect.objectContaining({ code: 'internal' }));
+  });
+
+  it('a crash before the snapshot only loses derivable cache entries, never the file', async () => {
+    const { e, store } = await open();
+    store.putNote(note('a.md', 'id-1'), []);
+    await store.flush();
+    store.putNote(note('b.md', 'id-2'), []);
+    const again = await CacheStore.open(await env(e.blobs.clone()));
+    expect(again.warnings).toEqual([]);
+    expect(again.store.allNotes().map((n) => n.path)).toEqual(['a.md']);
+  });
+});

@@ -1,0 +1,142 @@
+import { MemoryStore, MEMORY_JOURNAL } from '../../shared/stores/memory-store';
+import { CacheStore } from '../../shared/stores/cache-store';
+import type { MemoryBlobStore } from '../twins/memory-blobs';
+import { env } from './helpers';
+
+const note = (path: string, node_id: string) => ({ path, node_id, content_hash: `h-${node_id}`, mtime: 1, size: 10, meta: '{"title":"t"}', indexed_at: 2 });
+
+/** Both stores with some data, snapshotted, in one BlobStore. */
+async function bothStores(): Promise<MemoryBlobStore> {
+  const e = await env();
+  const mem = (await MemoryStore.open(e)).store;
+  for (let i = 0; i < 200; i++) {
+    await mem.registerNode({ node_id: `n${i}`, path: `notes/${i}.md`, id_source: 'registry', content_hash: `h${i}` });
+  }
+  await mem.updateStats('n1', { salience: 0.9 });
+  const cache = (await CacheStore.open(e)).store;
+  cache.transaction(() => {
+    for (let i = 0; i < 200; i++) cache.putNote(note(`notes/${i}.md`, `n${i}`), [{ node_id: `n${i}`, chunk_index: 0, text: `chunk ${i} `.repeat(20), heading: null }]);
+  });
+  await mem.close();
+  await cache.close();
+  return e.blobs;
+}
+
+const garbage = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 251);
+
+describe.each([
+  ['truncated in the middle', (b: MemoryBlobStore, name: string) => b.truncate(name, 0.5), /damaged \(/],
+  ['overwritten with garbage', (b: MemoryBlobStore, name: string) => b.files.set(name, garbage(8192)), /file is not a database/],
+  ['empty', (b: MemoryBlobStore, name: string) => b.files.set(name, new Uint8Array(0)), /file is empty/],
+])('a store file %s', (_label, damage, reason) => {
+  it('memory.sqlite: warns, keeps the damaged file aside, starts fresh; cache.sqlite is unaffected', async () => {
+    const blobs = await bothStores();
+    damage(blobs, 'memory.sqlite');
+    const damagedBytes = blobs.files.get('memory.sqlite');
+    const e = await env(blobs);
+    const mem = await MemoryStore.open(e);
+    const cache = await CacheStore.open(e);
+
+    expect(mem.warnings).toHaveLength(1);
+    expect(mem.warnings[0]).toMatch(/^memory\.sqlite was damaged \(/);
+    expect(mem.warnings[0]).toMatch(reason);
+    expect(mem.warnings[0]).toMatch(/learned edges and stats were reset; the damaged file is kept as memory\.sqlite\.corrupt-2026-01-01T00-00-00-000Z\./);
+    expect(blobs.files.get('memory.sqlite.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
+    expect(mem.store.counts()).toEqual({ nodes: 0, tombstones: 0, edges: 0, stats: 0, coactivation: 0 });
+
+    expect(cache.warnings).toEqual([]);
+    expect(cache.rebuilt).toBe(false);
+    expect(cache.store.counts()).toMatchObject({ notes: 200, chunks: 200 });
+
+    // The fresh store works and replaces the damaged file at its next snapshot.
+    await mem.store.registerNode({ node_id: 'x', path: 'x.md', id_source: 'registry', content_hash: null });
+    await mem.store.close();
+    const again = await MemoryStore.open(await env(blobs.clone()));
+    expect(again.warnings).toEqual([]);
+    expect(again.store.nodeById('x')?.path).toBe('x.md');
+  });
+
+  it('cache.sqlite: warns that it will be rebuilt, keeps the damaged file aside; memory.sqlite is unaffected', async () => {
+    const blobs = await bothStores();
+    damage(blobs, 'cache.sqlite');
+    const damagedBytes = blobs.files.get('cache.sqlite');
+    const e = await env(blobs);
+    const cache = await CacheStore.open(e);
+    const mem = await MemoryStore.open(e);
+
+    expect(cache.rebuilt).toBe(true);
+    expect(cache.warnings).toHaveLength(1);
+    expect(cache.warnings[0]).toMatch(reason);
+    expect(cache.warnings[0]).toMatch(/^cache\.sqlite was damaged \(.*\); it will be rebuilt from the Markdown notes; the damaged file is kept as cache\.sqlite\.corrupt-/);
+    expect(blobs.files.get('cache.sqlite.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
+    expect(cache.store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 0 });
+
+    expect(mem.warnings).toEqual([]);
+    expect(mem.store.counts().nodes).toBe(200);
+    expect(mem.store.stats('n1').salience).toBe(0.9);
+  });
+});
+
+describe('damaged stores, other cases', () => {
+  it('missing files: both stores are created fresh, without warnings', async () => {
+    const e = await env();
+    const mem = await MemoryStore.open(e);
+    const cache = await CacheStore.open(e);
+    expect(mem.warnings).toEqual([]);
+    expect(cache.warnings).toEqual([]);
+    expect(cache.rebuilt).toBe(true);
+    expect(await e.blobs.list()).toEqual([]);
+  });
+
+  it('a missing cache with a present memory store only rebuilds the cache', async () => {
+    const blobs = await bothStores();
+    blobs.files.delete('cache.sqlite');
+    const e = await env(blobs);
+    expect((await CacheStore.open(e)).rebuilt).toBe(true);
+    expect((await MemoryStore.open(e)).store.counts().nodes).toBe(200);
+  });
+
+  it('after memory.sqlite is reset, the journal is still replayed onto the fresh store, and the warning says so', async () => {
+    const blobs = await bothStores();
+    const e = await env(blobs);
+    const { store } = await MemoryStore.open(e);
+    await store.updateStats('n2', { salience: 0.1 });
+    await store.bumpCoactivation('n1', 'n2', 'ns', 7);
+    // Crash before the next snapshot, then the snapshot itself is found damaged.
+    const crashed = blobs.clone();
+    crashed.truncate('memory.sqlite', 0.3);
+    const again = await MemoryStore.open(await env(crashed));
+    expect(again.warnings[0]).toMatch(/2 change\(s\) from memory\.journal were replayed onto the fresh store\./);
+    expect(again.store.stats('n2').salience).toBe(0.1);
+    expect(again.store.coactivated('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
+  });
+
+  it('a file that is a database but not this store is moved aside too', async () => {
+    const blobs = await bothStores();
+    blobs.files.set('memory.sqlite', blobs.files.get('cache.sqlite') as Uint8Array);
+    const { warnings } = await MemoryStore.open(await env(blobs));
+    expect(warnings[0]).toMatch(/missing tables: nodes, edges, node_stats, coactivation/);
+  });
+
+  it('a second damage in the same millisecond gets its own name, never overwriting the first', async () => {
+    const blobs = await bothStores();
+    blobs.files.set('memory.sqlite', garbage(4096));
+    await MemoryStore.open(await env(blobs));
+    blobs.files.set('memory.sqlite', garbage(2048));
+    const { warnings } = await MemoryStore.open(await env(blobs));
+    expect(warnings[0]).toMatch(/kept as memory\.sqlite\.corrupt-2026-01-01T00-00-00-000Z-2\./);
+    expect(blobs.files.get('memory.sqlite.corrupt-2026-01-01T00-00-00-000Z')?.byteLength).toBe(4096);
+    expect(blobs.files.get('memory.sqlite.corrupt-2026-01-01T00-00-00-000Z-2')?.byteLength).toBe(2048);
+  });
+
+  it('an unreadable line inside the journal is skipped with a warning; the lines around it are kept', async () => {
+    const e = await env();
+    const { store } = await MemoryStore.open(e);
+    await store.registerNode({ node_id: 'a', path: 'a.md', id_source: 'registry', content_hash: null });
+    await e.blobs.append(MEMORY_JOURNAL, new TextEncoder().encode('not json\n'));
+    await store.registerNode({ node_id: 'b', path: 'b.md', id_source: 'registry', content_hash: null });
+    const again = await MemoryStore.open(await env(e.blobs.clone()));
+    expect(again.warnings).toEqual(['memory.journal had 1 unreadable line(s); they were skipped.']);
+    expect(again.store.liveNodes().map((n) => n.node_id)).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,191 @@
+import { folderOf } from '../vault/paths';
+import { isUuid } from './ids';
+
+/** What the resolver needs to know about a note besides its path. */
+export interface ResolvableNote {
+  id?: string | null;
+  aliases?: readonly string[];
+  title?: string | null;
+}
+
+interface Entry {
+  info: ResolvableNote;
+  pathKey: string;
+  baseKey: string;
+  aliasKeys: string[];
+  idKey: string | null;
+  titleKey: string | null;
+}
+
+/**
+ * Link target → note path, following Obsidian's `metadataCache.getFirstLinkpathDest`:
+ *   1. exact vault path (with or without `.md`; then case-insensitively),
+ *   2. the path relative to the linking note's folder (`../x.md`, `./x`, `sub/x`),
+ *   3. basename (case-insensitive; a target with folders must match the end of the path). Several
+ *      notes with that name: the one in the linking note's folder, else the shortest path, else
+ *      alphabetical — so the answer never depends on insertion order,
+ *   4. frontmatter alias, 5. frontmatter id,
+ *   6. frontmatter title (Lithos addition, last: agents often link by title; Obsidian would not).
+ * An empty target (`[[#heading]]`) is the linking note itself. Unresolved → null (a broken link).
+ * Every step is a map lookup plus a walk over the few notes sharing one key: no scan of the vault.
+ */
+export class LinkResolver {
+  private readonly notes = new Map<string, Entry>();
+  private readonly byPath = new Map<string, string[]>();
+  private readonly byBasename = new Map<string, string[]>();
+  private readonly byAlias = new Map<string, string[]>();
+  private readonly byId = new Map<string, string[]>();
+  private readonly byTitle = new Map<string, string[]>();
+
+  get size(): number {
+    return this.notes.size;
+  }
+
+  has(path: string): boolean {
+    return this.notes.has(path);
+  }
+
+  /** Registers or replaces a note. */
+  upsert(path: string, info: ResolvableNote): void {
+    this.remove(path);
+    const aliasKeys = [...new Set((info.aliases ?? []).map((a) => fold(a.trim())).filter((a) => a !== ''))];
+    const title = typeof info.title === 'string' ? info.title.trim() : '';
+    const entry: Entry = {
+      info: { id: info.id ?? null, aliases: [...(info.aliases ?? [])], title: info.title ?? null },
+      pathKey: fold(stripMd(path)),
+      baseKey: fold(basename(stripMd(path))),
+      aliasKeys,
+      idKey: isUuid(info.id) ? info.id.toLowerCase() : null,
+      titleKey: title === '' ? null : fold(title),
+    };
+    this.notes.set(path, entry);
+    add(this.byPath, entry.pathKey, path);
+    add(this.byBasename, entry.baseKey, path);
+    for (const k of aliasKeys) add(this.byAlias, k, path);
+    if (entry.idKey) add(this.byId, entry.idKey, path);
+    if (entry.titleKey) add(this.byTitle, entry.titleKey, path);
+  }
+
+  remove(path: string): void {
+    const entry = this.notes.get(path);
+    if (!entry) return;
+    this.notes.delete(path);
+    drop(this.byPath, entry.pathKey, path);
+    drop(this.byBasename, entry.baseKey, path);
+    for (const k of entry.aliasKeys) drop(this.byAlias, k, path);
+    if (entry.idKey) drop(this.byId, entry.idKey, path);
+    if (entry.titleKey) drop(this.byTitle, entry.titleKey, path);
+  }
+
+  /** Moves a note, keeping its id/aliases/title. Unknown `from` is a no-op. */
+  rename(from: string, to: string): void {
+    const entry = this.notes.get(from);
+    if (!entry || from === to) return;
+    this.remove(from);
+    this.upsert(to, entry.info);
+  }
+
+  resolve(target: string, fromPath: string): string | null {
+    let t = target.trim();
+    if (t.indexOf('\\') !== -1) t = t.replace(/\\/g, '/');
+    if (t === '') return this.notes.has(fromPath) ? fromPath : null;
+    const fromFolder = folderOf(fromPath);
+    const explicitlyRelative = t.startsWith('./') || t.startsWith('../');
+    if (!explicitlyRelative) {
+      if (t.charCodeAt(0) === 47) t = t.replace(/^\/+/, ''); // `[[/folder/note]]` is vault-absolute in Obsidian
+      const hit = this.byExactPath(stripMd(t));
+      if (hit) return hit;
+    }
+    // A bare name relative to the source folder is the basename step's same-folder preference.
+    if (explicitlyRelative || (fromFolder !== '' && t.indexOf('/') !== -1)) {
+      const joined = joinRelative(fromFolder, t);
+      const hit = joined === null ? null : this.byExactPath(stripMd(joined));
+      if (hit) return hit;
+    }
+    const clean = stripMd(explicitlyRelative ? t.replace(/^(?:\.\.?\/)+/, '') : t);
+    if (clean === '') return null;
+    const key = fold(clean);
+    const slash = key.lastIndexOf('/');
+    const named = this.byBasename.get(slash === -1 ? key : key.slice(slash + 1));
+    if (named) {
+      const fitting = slash === -1 ? named : named.filter((p) => endsWithPath(fold(stripMd(p)), key));
+      const hit = pick(fitting, fromFolder);
+      if (hit) return hit;
+    }
+    const full = fold(t);
+    return (
+      pick(this.byAlias.get(full) ?? this.byAlias.get(key), fromFolder) ??
+      (isUuid(t) ? pick(this.byId.get(t.toLowerCase()), fromFolder) : null) ??
+      pick(this.byTitle.get(full) ?? this.byTitle.get(key), fromFolder)
+    );
+  }
+
+  /** `p` is a vault path without `.md`; the exact spelling wins over other case variants. */
+  private byExactPath(p: string): string | null {
+    const list = this.byPath.get(fold(p));
+    if (!list) return null;
+    if (list.length === 1) return list[0];
+    return list.find((c) => c.length === p.length + 3 && c.startsWith(p)) ?? list[0];
+  }
+}
+
+/** Case- and Unicode-form-insensitive key (macOS stores names decomposed, others composed). */
+function fold(s: string): string {
+  return s.normalize('NFC').toLowerCase();
+}
+
+function stripMd(p: string): string {
+  return p.length > 3 && p.charCodeAt(p.length - 3) === 46 && p.slice(-2).toLowerCase() === 'md' ? p.slice(0, -3) : p;
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+function endsWithPath(path: string, suffix: string): boolean {
+  return path === suffix || path.endsWith(`/${suffix}`);
+}
+
+/** `folder` + relative `target`, resolving `.` and `..`; null when it climbs above the vault root. */
+function joinRelative(folder: string, target: string): string | null {
+  const parts = folder === '' ? [] : folder.split('/');
+  for (const seg of target.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.length === 0 ? null : parts.join('/');
+}
+
+/** Shortest path first, then code-unit order: the deterministic tie-break. */
+function compare(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function add(map: Map<string, string[]>, key: string, path: string): void {
+  const list = map.get(key);
+  if (!list) {
+    map.set(key, [path]);
+    return;
+  }
+  let i = list.length;
+  while (i > 0 && compare(list[i - 1], path) > 0) i--;
+  list.splice(i, 0, path);
+}
+
+function drop(map: Map<string, string[]>, key: string, path: string): void {
+  const list = map.get(key);
+  if (!list) return;
+  const i = list.indexOf(path);
+  if (i !== -1) list.splice(i, 1);
+  if (list.length === 0) map.delete(key);
+}
+
+/** Among candidates (sorted by `compare`), prefer one in the linking note's folder. */
+function pick(candidates: readonly string[] | undefined, fromFolder: string | null): string | null {
+  if (!candidates || candidates.length === 0) return null;
+  if (candidates.length === 1 || fromFolder === null) return candidates[0];
+  return candidates.find((p) => folderOf(p) === fromFolder) ?? candidates[0];
+}

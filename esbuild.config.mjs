@@ -1,0 +1,120 @@
+// Builds the Obsidian plugin and the Node bridge/CLI.
+//   node esbuild.config.mjs                 development build (inline source maps)
+//   node esbuild.config.mjs --production    minified, no source maps
+//   node esbuild.config.mjs --watch         rebuild on change
+//   --outdir <dir>   write somewhere other than dist/ (the build test uses a temp dir)
+//   --only plugin|bridge   build one target
+import esbuild from 'esbuild';
+import { builtinModules } from 'node:module';
+import { chmod, copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name) => {
+  const i = args.indexOf(`--${name}`);
+  if (i !== -1) return args[i + 1];
+  const inline = args.find((a) => a.startsWith(`--${name}=`));
+  return inline?.slice(name.length + 3);
+};
+
+const production = flag('production');
+const watch = flag('watch');
+const outdir = path.resolve(root, option('outdir') ?? 'dist');
+const only = option('only');
+if (only && only !== 'plugin' && only !== 'bridge') {
+  console.error(`--only must be "plugin" or "bridge", not "${only}"`);
+  process.exit(2);
+}
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'cjs',
+  logLevel: 'info',
+  minify: production,
+  sourcemap: production ? false : 'inline',
+  treeShaking: true,
+  legalComments: 'none',
+};
+
+/** Obsidian loads main.js, manifest.json and styles.css from the plugin folder: copy the two static files beside it. */
+const copyPluginStatics = {
+  name: 'copy-plugin-statics',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length) return;
+      const dir = path.join(outdir, 'plugin');
+      await mkdir(dir, { recursive: true });
+      await copyFile(path.join(root, 'manifest.json'), path.join(dir, 'manifest.json'));
+      await copyFile(path.join(root, 'styles.css'), path.join(dir, 'styles.css'));
+    });
+  },
+};
+
+/** The CLI runs as `./dist/bridge/cli.js` too, not only through npm's bin link. */
+const makeExecutable = {
+  name: 'make-executable',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (!result.errors.length) await chmod(build.initialOptions.outfile, 0o755);
+    });
+  },
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const plugin = {
+  ...common,
+  entryPoints: ['plugin/main.ts'],
+  outfile: path.join(outdir, 'plugin', 'main.js'),
+  // Browser platform: resolves sql.js to its browser build (no Node code path at all), which is
+  // what runs in Electron's renderer and on mobile. Obsidian provides the externals at run time.
+  platform: 'browser',
+  target: 'es2020',
+  external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*', ...nodeBuiltins],
+  // The sql.js wasm is inlined as a Uint8Array and handed to initSqlJs as wasmBinary,
+  // so the plugin never fetches or reads a .wasm file.
+  loader: { '.wasm': 'binary' },
+  // Mobile has no `process`; some libraries read process.env.NODE_ENV.
+  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+  plugins: [copyPluginStatics],
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const bridge = {
+  ...common,
+  entryPoints: ['bridge/cli.ts'],
+  outfile: path.join(outdir, 'bridge', 'cli.js'),
+  platform: 'node',
+  target: 'node20',
+  banner: { js: '#!/usr/bin/env node' },
+  // Loaded from node_modules at run time: native code, ESM-only, or (sql.js) loads its own wasm
+  // from its package folder. bufferutil/utf-8-validate are optional peers of ws.
+  external: ['@huggingface/transformers', 'onnxruntime-node', 'sharp', 'sql.js', 'bufferutil', 'utf-8-validate'],
+  plugins: [makeExecutable],
+};
+
+const targets = [];
+if (only !== 'bridge') targets.push(plugin);
+if (only !== 'plugin') targets.push(bridge);
+
+try {
+  if (watch) {
+    for (const options of targets) {
+      const ctx = await esbuild.context(options);
+      await ctx.watch();
+    }
+    console.log('[lithos] watching for changes…');
+  } else {
+    const started = Date.now();
+    await Promise.all(targets.map((options) => esbuild.build(options)));
+    console.log(`[lithos] built ${targets.length} target(s) into ${path.relative(root, outdir) || '.'} in ${Date.now() - started} ms`);
+  }
+} catch {
+  // esbuild has already printed the errors (logLevel info).
+  process.exit(1);
+}

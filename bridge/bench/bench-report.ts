@@ -1,0 +1,93 @@
+/** The bench's figures, their targets, and how they are printed. */
+
+export interface BenchReport {
+  notes: number;
+  seed: number;
+  words: number;
+  vault_mb: number;
+  generate_s: number;
+  cold_index_s: number;
+  cold_index_notes_per_s: number;
+  warm_start_s: number;
+  /** Notes the warm start re-indexed although nothing changed (should be 0). */
+  warm_reindexed: number;
+  incremental_samples: number;
+  incremental_p50_ms: number;
+  incremental_p95_ms: number;
+  /** Edited notes a search could not find right after settle() (should be 0). */
+  incremental_not_searchable: number;
+  search_queries: number;
+  search_p50_ms: number;
+  search_p95_ms: number;
+  persist_ms: number;
+  store_mb: number;
+  peak_rss_mb: number;
+  cores: number;
+  node: string;
+}
+
+interface Target {
+  key: keyof BenchReport;
+  label: string;
+  unit: string;
+  /** `min`: the figure must be at least `value`; `max`: at most. */
+  kind: 'min' | 'max';
+  value: number;
+}
+
+/** Targets hold at 10,000 notes on 2 cores with the offline embedder. */
+export const TARGET_NOTES = 10_000;
+export const TARGETS: readonly Target[] = [
+  { key: 'cold_index_notes_per_s', label: 'cold index', unit: 'notes/s', kind: 'min', value: 500 },
+  { key: 'warm_start_s', label: 'warm start to searchable', unit: 's', kind: 'max', value: 1.5 },
+  { key: 'incremental_p50_ms', label: 'incremental update p50', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'incremental_p95_ms', label: 'incremental update p95', unit: 'ms', kind: 'max', value: 30 },
+  { key: 'search_p50_ms', label: 'search p50 (hybrid)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'search_p95_ms', label: 'search p95 (hybrid)', unit: 'ms', kind: 'max', value: 30 },
+  { key: 'persist_ms', label: 'persist (flush)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'peak_rss_mb', label: 'peak RSS', unit: 'MB', kind: 'max', value: 400 },
+];
+
+const round = (x: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+/** Figures rounded for output: ms and MB to 0.01, seconds to 0.001, rates to 0.1. */
+export function roundReport(r: BenchReport): BenchReport {
+  const out = { ...r };
+  for (const [k, v] of Object.entries(r)) {
+    if (typeof v !== 'number' || Number.isInteger(v)) continue;
+    const digits = k.endsWith('_per_s') ? 1 : k.endsWith('_s') ? 3 : 2;
+    (out as Record<string, unknown>)[k] = round(v, digits);
+  }
+  return out;
+}
+
+function verdict(t: Target, v: number, notes: number): string {
+  if (!Number.isFinite(t.value)) return '';
+  if (notes < TARGET_NOTES) return 'n/a';
+  return (t.kind === 'min' ? v >= t.value : v <= t.value) ? 'ok' : 'MISS';
+}
+
+export function formatBenchTable(r: BenchReport): string {
+  const rows: string[][] = [['metric', 'value', 'target', 'status']];
+  for (const t of TARGETS) {
+    const v = r[t.key] as number;
+    const target = Number.isFinite(t.value) ? `${t.kind === 'min' ? '>=' : '<='} ${t.value} ${t.unit}` : '';
+    rows.push([t.label, `${round(v, v >= 100 ? 0 : 2)} ${t.unit}`, target, verdict(t, v, r.notes)]);
+  }
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  const fmt = (row: string[]): string => row.map((cell, c) => (c === 1 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd();
+  const lines = [
+    `Lithos bench: ${r.notes} notes (seed ${r.seed}), ${r.words} words, ${round(r.vault_mb, 1)} MB vault, ${r.cores} cores, node ${r.node}`,
+    `targets are for ${TARGET_NOTES} notes on 2 cores with the offline embedder`,
+    fmt(rows[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(fmt),
+    `cold index took ${round(r.cold_index_s, 2)} s; store on disk ${round(r.store_mb, 1)} MB; ${r.search_queries} queries, ${r.incremental_samples} edits`,
+  ];
+  if (r.warm_reindexed > 0) lines.push(`warning: warm start re-indexed ${r.warm_reindexed} unchanged notes`);
+  if (r.incremental_not_searchable > 0) lines.push(`warning: ${r.incremental_not_searchable} edited notes were not found by search after settle()`);
+  return lines.join('\n');
+}

@@ -1,0 +1,153 @@
+/**
+ * `npm run bench -- --notes N [--json] [--seed S]`: generates a seeded synthetic vault in a temp
+ * folder and measures the engine on it: cold index, warm start, incremental updates, search, persist.
+ */
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asLithosError, LithosError } from '../../shared/errors';
+import { openHeadlessEngine } from '../eval/headless-engine';
+import { formatBenchTable, roundReport, type BenchReport } from './bench-report';
+import { Rng } from './rng';
+import { percentile, peakRssMb, timed } from './stats';
+import { SyntheticVault } from './synth-vault';
+import { writeSyntheticVault } from './write-vault';
+
+export interface BenchArgs {
+  notes: number;
+  seed: number;
+  json: boolean;
+  out: (s: string) => void;
+}
+
+export interface BenchOptions {
+  notes: number;
+  seed: number;
+  incrementalSamples?: number;
+  searchQueries?: number;
+}
+
+/** Letters only, so no tokenizer splits it; "qx" never occurs in the generated lexicon. */
+function marker(n: number): string {
+  let s = '';
+  do {
+    s += String.fromCharCode(97 + (n % 26));
+    n = Math.floor(n / 26);
+  } while (n > 0);
+  return `qxmark${s}`;
+}
+
+async function dirBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? await dirBytes(p) : (await stat(p)).size;
+  }
+  return total;
+}
+
+export async function measureBench(opts: BenchOptions): Promise<BenchReport> {
+  const { notes, seed } = opts;
+  if (!Number.isInteger(notes) || notes < 1) throw new LithosError('invalid_argument', '--notes must be a positive integer.', { notes });
+  if (!Number.isInteger(seed)) throw new LithosError('invalid_argument', '--seed must be an integer.', { seed });
+  const root = await mkdtemp(join(tmpdir(), 'lithos-bench-'));
+  try {
+    const gen = await timed(async () => {
+      const vault = new SyntheticVault(notes, seed);
+      return { vault, written: await writeSyntheticVault(vault, root) };
+    });
+    const { vault, written } = gen.value;
+    const queries = vault.queries(opts.searchQueries ?? 300);
+
+    // Cold: empty .lithos, every note parsed, chunked, embedded and indexed.
+    let started = performance.now();
+    const coldEngine = await openHeadlessEngine(root);
+    let coldMs: number;
+    try {
+      await coldEngine.reconcile();
+      await coldEngine.settle();
+      coldMs = performance.now() - started;
+    } finally {
+      await coldEngine.close(); // close() flushes: the warm start reads that snapshot
+    }
+
+    // Warm: a new engine over the same vault and stores, nothing changed, until a search answers.
+    started = performance.now();
+    const engine = await openHeadlessEngine(root);
+    try {
+      const r = await engine.reconcile();
+      await engine.search(queries[0] ?? 'note', { k: 10, mode: 'hybrid' });
+      const warmMs = performance.now() - started;
+
+      const searchMs: number[] = [];
+      for (const q of queries) searchMs.push((await timed(() => engine.search(q, { k: 10, mode: 'hybrid' }))).ms);
+
+      // Incremental: an external edit lands on disk, the host reports it, the engine catches up.
+      const rng = new Rng((seed ^ 0x1b873593) >>> 0);
+      const samples = opts.incrementalSamples ?? 200;
+      const incMs: number[] = [];
+      let notSearchable = 0;
+      for (let s = 0; s < samples; s++) {
+        const i = rng.int(0, notes - 1);
+        const path = vault.path(i);
+        const token = marker(s);
+        await writeFile(join(root, path), `${vault.note(i, s + 1).content}\nEdited ${token}.\n`, 'utf8');
+        incMs.push((await timed(async () => {
+          engine.handleEvent({ kind: 'modify', path });
+          await engine.settle();
+        })).ms);
+        const hits = await engine.search(token, { k: 3, mode: 'lexical' });
+        if (!hits.some((h) => h.path === path)) notSearchable++;
+      }
+
+      // Persist: one change pending, then an explicit snapshot.
+      await engine.flush();
+      const last = rng.int(0, notes - 1);
+      await writeFile(join(root, vault.path(last)), `${vault.note(last, samples + 1).content}\nEdited ${marker(samples)}.\n`, 'utf8');
+      engine.handleEvent({ kind: 'modify', path: vault.path(last) });
+      await engine.settle();
+      const persist = await timed(() => engine.flush());
+
+      const coldS = coldMs / 1000;
+      return {
+        notes,
+        seed,
+        words: written.words,
+        vault_mb: written.bytes / 1048576,
+        generate_s: gen.ms / 1000,
+        cold_index_s: coldS,
+        cold_index_notes_per_s: notes / coldS,
+        warm_start_s: warmMs / 1000,
+        warm_reindexed: r.indexed + r.removed + r.renamed,
+        incremental_samples: samples,
+        incremental_p50_ms: percentile(incMs, 50),
+        incremental_p95_ms: percentile(incMs, 95),
+        incremental_not_searchable: notSearchable,
+        search_queries: queries.length,
+        search_p50_ms: percentile(searchMs, 50),
+        search_p95_ms: percentile(searchMs, 95),
+        persist_ms: persist.ms,
+        store_mb: (await dirBytes(join(root, '.lithos'))) / 1048576,
+        peak_rss_mb: peakRssMb(),
+        cores: availableParallelism(),
+        node: process.versions.node,
+      };
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+export async function runBench(args: BenchArgs): Promise<number> {
+  try {
+    const report = roundReport(await measureBench({ notes: args.notes, seed: args.seed }));
+    args.out(args.json ? JSON.stringify(report) : formatBenchTable(report));
+    return 0;
+  } catch (err) {
+    const e = asLithosError(err);
+    args.out(args.json ? JSON.stringify({ error: e.toJSON() }) : `error: ${e.message}`);
+    return e.code === 'invalid_argument' ? 2 : 1;
+  }
+}

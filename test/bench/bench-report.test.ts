@@ -1,0 +1,38 @@
+import { formatBenchTable, roundReport, type BenchReport } from '../../bridge/bench/bench-report';
+
+const report: BenchReport = {
+  notes: 10000, seed: 42, words: 3_912_345, vault_mb: 25.123456, generate_s: 2.34567,
+  cold_index_s: 12.3456789, cold_index_notes_per_s: 810.123456, warm_start_s: 0.98765, warm_reindexed: 0,
+  incremental_samples: 200, incremental_p50_ms: 4.56789, incremental_p95_ms: 31.234, incremental_not_searchable: 0,
+  search_queries: 300, search_p50_ms: 3.3333, search_p95_ms: 12.345, persist_ms: 210.987, store_mb: 80.55555,
+  peak_rss_mb: 350.777, cores: 2, node: '20.20.2',
+};
+
+describe('roundReport', () => {
+  it('rounds rates to 0.1, seconds to 0.001 and ms/MB to 0.01, leaving integers alone', () => {
+    const r = roundReport(report);
+    expect(r.cold_index_notes_per_s).toBe(810.1);
+    expect(r.warm_start_s).toBe(0.988);
+    expect(r.incremental_p95_ms).toBe(31.23);
+    expect(r.peak_rss_mb).toBe(350.78);
+    expect(r.notes).toBe(10000);
+    expect(r.node).toBe('20.20.2');
+  });
+});
+
+describe('formatBenchTable', () => {
+  it('shows each figure beside its target with a verdict at the target size', () => {
+    const text = formatBenchTable(roundReport(report));
+    expect(text).toMatch(/cold index\s+810 notes\/s\s+>= 500 notes\/s\s+ok/);
+    expect(text).toMatch(/incremental update p95\s+31\.23 ms\s+<= 30 ms\s+MISS/);
+    expect(text).toMatch(/peak RSS\s+351 MB\s+<= 400 MB\s+ok/);
+    expect(text).not.toContain('warning');
+  });
+
+  it('gives no verdict below the target size and warns about suspicious runs', () => {
+    const text = formatBenchTable({ ...report, notes: 30, warm_reindexed: 3, incremental_not_searchable: 1 });
+    expect(text).toMatch(/search p95 \(hybrid\)\s+12\.35 ms\s+<= 30 ms\s+n\/a/);
+    expect(text).toContain('warning: warm start re-indexed 3 unchanged notes');
+    expect(text).toContain('warning: 1 edited notes were not found by search after settle()');
+  });
+});

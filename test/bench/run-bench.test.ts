@@ -1,0 +1,37 @@
+import { formatBenchTable, roundReport } from '../../bridge/bench/bench-report';
+import { measureBench, runBench } from '../../bridge/bench/run-bench';
+
+const KEYS = ['notes', 'cold_index_notes_per_s', 'warm_start_s', 'incremental_p50_ms', 'incremental_p95_ms',
+  'search_p50_ms', 'search_p95_ms', 'persist_ms', 'peak_rss_mb'];
+
+describe('runBench', () => {
+  it('prints one JSON object with every figure a finite number on a tiny vault', async () => {
+    const lines: string[] = [];
+    const code = await runBench({ notes: 30, seed: 3, json: true, out: (s) => lines.push(s) });
+    expect(code).toBe(0);
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]) as Record<string, unknown>;
+    for (const k of KEYS) {
+      expect(typeof report[k]).toBe('number');
+      expect(Number.isFinite(report[k])).toBe(true);
+    }
+    expect(report.notes).toBe(30);
+    // The engine really did the work: nothing re-indexed on warm start, every edit findable.
+    expect(report.warm_reindexed).toBe(0);
+    expect(report.incremental_not_searchable).toBe(0);
+  });
+
+  it('takes smaller sample counts and its figures fill the human table', async () => {
+    const r = await measureBench({ notes: 20, seed: 1, incrementalSamples: 5, searchQueries: 10 });
+    expect(r.incremental_samples).toBe(5);
+    expect(r.search_queries).toBe(10);
+    expect(r.words).toBeGreaterThan(20 * 50);
+    expect(formatBenchTable(roundReport(r))).toMatch(/cold index\s+[\d.]+ notes\/s\s+>= 500 notes\/s\s+n\/a/);
+  });
+
+  it('refuses a non-positive note count with exit code 2', async () => {
+    const lines: string[] = [];
+    expect(await runBench({ notes: 0, seed: 1, json: true, out: (s) => lines.push(s) })).toBe(2);
+    expect(JSON.parse(lines[0])).toMatchObject({ error: { code: 'invalid_argument' } });
+  });
+});

@@ -1,0 +1,135 @@
+import { parseArgs } from 'node:util';
+import { asLithosError } from '../shared/errors';
+import { stderrLogger } from './log';
+import { indexCommand } from './commands/index-cmd';
+import { searchCommand } from './commands/search-cmd';
+import { statsCommand } from './commands/stats-cmd';
+import { doctorCommand } from './commands/doctor-cmd';
+import { migrateCommand } from './commands/migrate-cmd';
+import { reembedCommand } from './commands/reembed-cmd';
+import { demoCommand } from './commands/demo-cmd';
+import { runEval } from './eval/run-eval';
+import { runBench } from './bench/run-bench';
+import type { Out } from './commands/output';
+
+const VERSION = '0.1.0';
+
+const HELP = `lithos ${VERSION} — agent memory in an Obsidian vault (headless tools)
+
+Usage:
+  lithos index   <vault> [--json]                       index the vault (incremental: unchanged notes cost nothing)
+  lithos search  <vault> <query> [--k N] [--mode lexical|vector|hybrid] [--namespace NS]… [--json]
+  lithos stats   <vault> [--json]                       counts: notes, chunks, spaces, stores
+  lithos doctor  <vault> [--json]                       note problems, store warnings, broken links
+  lithos migrate <vault> [--dry-run] [--json]           bring frontmatter to the current schema version
+  lithos reembed <vault> --space <id> [--lazy] [--allow-remote] [--json]
+  lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid] [--json]
+  lithos bench   [--notes N] [--seed S] [--json]
+  lithos demo    <vault>                                index and show a few searches (npm start)
+
+Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
+
+export async function main(argv: string[], out: Out = (s) => process.stdout.write(s + '\n')): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    out(HELP);
+    return command ? 0 : 2;
+  }
+  if (command === '--version' || command === '-v') {
+    out(VERSION);
+    return 0;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      k: { type: 'string', default: '10' },
+      mode: { type: 'string' },
+      namespace: { type: 'string', multiple: true },
+      'dry-run': { type: 'boolean', default: false },
+      space: { type: 'string' },
+      lazy: { type: 'boolean', default: false },
+      'allow-remote': { type: 'boolean', default: false },
+      notes: { type: 'string', default: '10000' },
+      seed: { type: 'string', default: '42' },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  const logger = stderrLogger(values.verbose);
+  const json = values.json;
+  const vault = positionals[0];
+  const need = (n: number, what: string) => {
+    if (positionals.length < n) throw usage(`lithos ${command} needs ${what}.`);
+  };
+  switch (command) {
+    case 'index':
+      need(1, '<vault>');
+      return indexCommand(vault, { json, out, logger });
+    case 'search': {
+      need(2, '<vault> and <query>');
+      const k = intArg(values.k, '--k', 1, 1000);
+      return searchCommand(vault, positionals.slice(1).join(' '), { k, mode: values.mode ?? 'hybrid', namespace: values.namespace, json, out, logger });
+    }
+    case 'stats':
+      need(1, '<vault>');
+      return statsCommand(vault, { json, out, logger });
+    case 'doctor':
+      need(1, '<vault>');
+      return doctorCommand(vault, { json, out, logger });
+    case 'migrate':
+      need(1, '<vault>');
+      return migrateCommand(vault, { dryRun: values['dry-run'], json, out, logger });
+    case 'reembed':
+      need(1, '<vault>');
+      if (!values.space) throw usage('lithos reembed needs --space <id> (e.g. minilm-l6-v2).');
+      return reembedCommand(vault, { space: values.space, lazy: values.lazy, allowRemote: values['allow-remote'], json, out, logger });
+    case 'eval': {
+      need(1, 'at least one <dataset-dir>');
+      const mode = values.mode ?? 'hybrid';
+      if (!['lexical', 'vector', 'hybrid'].includes(mode)) throw usage(`--mode must be lexical, vector or hybrid (got "${mode}").`);
+      return runEval({ datasets: positionals, mode: mode as 'lexical' | 'vector' | 'hybrid', json, out });
+    }
+    case 'bench':
+      return runBench({ notes: intArg(values.notes, '--notes', 1, 1_000_000), seed: intArg(values.seed, '--seed', 0, 2 ** 31), json, out });
+    case 'demo':
+      need(1, '<vault>');
+      return demoCommand(vault, { out, logger });
+    default:
+      throw usage(`Unknown command "${command}".`);
+  }
+}
+
+class UsageError extends Error {}
+
+function usage(message: string): UsageError {
+  return new UsageError(`${message} Run \`lithos --help\` for usage.`);
+}
+
+function intArg(raw: string, name: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw usage(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+  return n;
+}
+
+/** Runs the CLI and maps every failure to a one-line message and an exit code. */
+export async function run(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`lithos: ${(err as Error).message}\n`);
+      return 2;
+    }
+    const e = asLithosError(err);
+    process.stderr.write(`lithos: ${e.message}${e.code !== 'internal' ? ` [${e.code}]` : ''}\n`);
+    if (process.env.LITHOS_DEBUG) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void run(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

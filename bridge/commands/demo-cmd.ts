@@ -1,0 +1,34 @@
+import { openVault } from '../open-vault';
+import type { Logger } from '../../shared/ports';
+import type { Out } from './output';
+
+const QUERIES = ['why did ingestion latency regress', 'connection pool', 'cache stampede after deploy'];
+
+/**
+ * `lithos demo <vault>` (what `npm start` runs): indexes the vault headless, then shows what the memory
+ * holds and answers a few searches, so a fresh clone shows the engine working end to end.
+ */
+export async function demoCommand(vault: string, o: { out: Out; logger: Logger; queries?: string[] }): Promise<number> {
+  const v = await openVault(vault, { write: true, logger: o.logger });
+  try {
+    const r = await v.engine.reconcile();
+    o.out(`Lithos Memory — vault ${v.root}`);
+    o.out(`Indexed ${r.notes} notes (${r.indexed} indexed, ${r.unchanged} unchanged) in ${r.duration_ms} ms; stores in .lithos/.`);
+    const s = v.engine.stats() as { by_note_type: Record<string, number>; by_namespace: Record<string, number> };
+    o.out(`Note types: ${Object.entries(s.by_note_type).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    o.out(`Namespaces: ${Object.keys(s.by_namespace).sort().join(', ')}`);
+    for (const q of o.queries ?? QUERIES) {
+      const hits = await v.engine.search(q, { k: 3, mode: 'hybrid' });
+      o.out(`\nsearch "${q}"`);
+      for (const h of hits) o.out(`  ${h.score.toFixed(3)}  ${h.title}  (${h.note_type}, ${h.path})`);
+      if (!hits.length) o.out('  no results');
+    }
+    const d = await v.engine.doctor();
+    o.out(`\nDoctor: ${d.problems.length} note problem(s), ${d.broken_links.length} broken link(s).`);
+    for (const p of d.problems.slice(0, 5)) o.out(`  ${p.code}: ${p.path}: ${p.message}`);
+    o.out(`\nTry: lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
+    return 0;
+  } finally {
+    await v.close();
+  }
+}

@@ -1,0 +1,26 @@
+import { openVault } from '../open-vault';
+import type { Logger } from '../../shared/ports';
+import { printJson, type Out } from './output';
+
+/** `lithos doctor <vault> [--json]`: every note problem, store warning and broken link. Never rewrites a file. */
+export async function doctorCommand(vault: string, o: { json: boolean; out: Out; logger: Logger }): Promise<number> {
+  const v = await openVault(vault, { write: false, logger: o.logger });
+  try {
+    const report = await v.engine.reconcile();
+    const d = await v.engine.doctor();
+    const result = { notes: report.notes, ...d, errors: [...report.errors, ...d.errors.filter((e) => !report.errors.includes(e))] };
+    if (o.json) {
+      printJson(o.out, result);
+      return 0;
+    }
+    o.out(`${report.notes} notes checked.`);
+    if (!d.problems.length && !d.warnings.length && !result.errors.length && !d.broken_links.length) o.out('No problems found.');
+    for (const w of d.warnings) o.out(`store: ${w}`);
+    for (const e of result.errors) o.out(`error: ${e.path}: ${e.message}`);
+    for (const p of d.problems) o.out(`${p.code}: ${p.path}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
+    for (const b of d.broken_links) o.out(`broken link: ${b.from} → ${b.raw}`);
+    return 0;
+  } finally {
+    await v.close();
+  }
+}

@@ -1,0 +1,33 @@
+import { openVault } from '../open-vault';
+import type { Logger } from '../../shared/ports';
+import { writeConfig } from '../config';
+import { createEmbedder } from '../embedders';
+import { printJson, progressLine, type Out } from './output';
+
+/**
+ * `lithos reembed <vault> --space <id> [--lazy]`: activates an embedding space. Batch mode embeds every
+ * note now; --lazy only activates it, so notes are embedded when next touched. Queries search all
+ * active spaces and merge, so search keeps working throughout the migration.
+ */
+export async function reembedCommand(
+  vault: string,
+  o: { space: string; lazy: boolean; allowRemote: boolean; json: boolean; out: Out; logger: Logger },
+): Promise<number> {
+  const v = await openVault(vault, { write: true, logger: o.logger });
+  try {
+    const embedder = await createEmbedder(o.space, { vaultRoot: v.root, config: v.config, logger: o.logger, allowRemote: o.allowRemote });
+    await v.engine.reconcile();
+    const spaces = v.config.embedding_spaces.includes(o.space) ? v.config.embedding_spaces : [...v.config.embedding_spaces, o.space];
+    await writeConfig(v.blobs, { ...v.config, embedding_spaces: spaces });
+    const started = Date.now();
+    const progress = progressLine(!o.json);
+    const embedded = o.lazy ? 0 : await v.engine.addSpace(embedder, progress && ((done, total) => progress({ phase: 'embed', done, total })));
+    const result = { space: o.space, lazy: o.lazy, notes: v.engine.notes().length, embedded, active_spaces: spaces, duration_ms: Date.now() - started };
+    if (o.json) printJson(o.out, result);
+    else if (o.lazy) o.out(`Space ${o.space} is active; notes are embedded into it as they change. Active spaces: ${spaces.join(', ')}.`);
+    else o.out(`Embedded ${embedded} notes into ${o.space} in ${result.duration_ms} ms. Active spaces: ${spaces.join(', ')}.`);
+    return 0;
+  } finally {
+    await v.close();
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { BlobStore } from '../shared/ports';
+import { LithosError } from '../shared/errors';
+
+/** `<vault>/.lithos/config.json`: per-vault settings the headless tools share with the plugin. */
+const ConfigSchema = z.object({
+  /** Active embedding spaces; queries search all of them and merge. */
+  embedding_spaces: z.array(z.string().min(1)).min(1).default(['hash-ngram-v1-384']),
+  /** Where all-MiniLM-L6-v2 lives; relative paths are relative to `.lithos/`. */
+  model_dir: z.string().default('models'),
+  /** Whether a missing model may be downloaded (never in tests or CI). */
+  allow_remote_models: z.boolean().default(false),
+});
+
+export type VaultConfig = z.infer<typeof ConfigSchema>;
+const NAME = 'config.json';
+
+export async function readConfig(blobs: BlobStore): Promise<VaultConfig> {
+  const bytes = await blobs.read(NAME);
+  if (!bytes) return ConfigSchema.parse({});
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (err) {
+    throw new LithosError('invalid_argument', `.lithos/config.json is not valid JSON (${(err as Error).message}); fix or delete it.`);
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new LithosError('invalid_argument', `.lithos/config.json is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+export async function writeConfig(blobs: BlobStore, config: VaultConfig): Promise<void> {
+  await blobs.writeAtomic(NAME, new TextEncoder().encode(JSON.stringify(config, null, 2) + '\n'));
+}

@@ -1,0 +1,13 @@
+import type { Logger } from '../shared/ports';
+
+/** Logs go to stderr only: stdout carries results (and, for `lithos mcp`, the protocol). */
+export function stderrLogger(verbose = false): Logger {
+  const line = (level: string, message: string, data?: Record<string, unknown>) =>
+    process.stderr.write(`[lithos] ${level}: ${message}${data && Object.keys(data).length ? ' ' + JSON.stringify(data) : ''}\n`);
+  return {
+    debug: (m, d) => verbose && line('debug', m, d),
+    info: (m, d) => verbose && line('info', m, d),
+    warn: (m, d) => line('warning', m, d),
+    error: (m, d) => line('error', m, d),
+  };
+}

@@ -1,0 +1,274 @@
+import type { SqlJsStatic } from 'sql.js';
+import type { BlobStore, Clock, Embedder, Logger, Timers, VaultEvent, VaultPort } from './ports';
+import { silentLogger, systemClock, systemTimers } from './ports';
+import { MemoryStore } from './stores/memory-store';
+import { CacheStore } from './stores/cache-store';
+import { SearchIndex, type SearchFilters, type SearchMode } from './index/search-index';
+import { HashingEmbedder } from './index/embedders/hashing-embedder';
+import { LinkResolver } from './model/resolve';
+import type { NoteProblem, ParsedNote } from './model/types';
+import { parseNote } from './model/note';
+import { LithosError } from './errors';
+import { NodeIdentity } from './vault/identity';
+import { NoteIndexer, type LiveNote } from './vault/note-indexer';
+import { VaultSync, type IndexReport } from './vault/sync';
+import { LinkGraph, type ResolvedLink } from './vault/link-graph';
+import { normalizeVaultPath } from './vault/paths';
+
+export type { IndexReport } from './vault/sync';
+
+export interface EngineDeps {
+  vault: VaultPort;
+  blobs: BlobStore;
+  sql: SqlJsStatic;
+  /** Active embedding spaces; the offline hashing embedder when omitted. */
+  embedders?: Embedder[];
+  clock?: Clock;
+  timers?: Timers;
+  logger?: Logger;
+  /** Per-path debounce of vault events (ms). */
+  debounceMs?: number;
+  /** Debounce of store snapshots (ms); the journal covers the gap. */
+  persistDebounceMs?: number;
+  onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
+}
+
+export interface EngineSearchHit {
+  id: string;
+  path: string;
+  title: string;
+  score: number;
+  lexical: number;
+  vector: number;
+  snippet: string;
+  namespace: string;
+  note_type: string;
+  tags: string[];
+}
+
+export interface DoctorReport {
+  problems: NoteProblem[];
+  warnings: string[];
+  errors: IndexReport['errors'];
+  broken_links: { from: string; target: string; raw: string }[];
+}
+
+/** Tombstoned nodes keep their edges and stats this long, in case the note comes back. */
+export const TOMBSTONE_TTL_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
+ * with their own ports.
+ */
+export class MemoryEngine {
+  readonly warnings: string[];
+  private unwatch: (() => void) | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders'>> & Pick<EngineDeps, 'onProgress'>,
+    private readonly embedders: Embedder[],
+    readonly memory: MemoryStore,
+    readonly cache: CacheStore,
+    private readonly index: SearchIndex,
+    private readonly indexer: NoteIndexer,
+    private readonly sync: VaultSync,
+    private readonly graph: LinkGraph,
+    private readonly resolver: LinkResolver,
+    warnings: string[],
+  ) {
+    this.warnings = warnings;
+  }
+
+  static async open(deps: EngineDeps): Promise<MemoryEngine> {
+    const d = {
+      vault: deps.vault,
+      blobs: deps.blobs,
+      sql: deps.sql,
+      clock: deps.clock ?? systemClock,
+      timers: deps.timers ?? systemTimers,
+      logger: deps.logger ?? silentLogger,
+      debounceMs: deps.debounceMs ?? 300,
+      persistDebounceMs: deps.persistDebounceMs ?? 2000,
+      onProgress: deps.onProgress,
+    };
+    const embedders = deps.embedders?.length ? [...deps.embedders] : [new HashingEmbedder()];
+    const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
+    const mem = await MemoryStore.open(storeDeps);
+    const cache = await CacheStore.open(storeDeps);
+    const warnings = [...mem.warnings, ...cache.warnings];
+    for (const w of warnings) d.logger.warn(w);
+    for (const e of embedders) cache.store.registerSpace(e.spaceId, e.dimensions);
+
+    const index = await SearchIndex.create();
+    const resolver = new LinkResolver();
+    const indexer = new NoteIndexer(cache.store, index, resolver, () => embedders, d.clock);
+    const { stale } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
+    for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
+    const identity = new NodeIdentity(mem.store, d.clock);
+    const sync = new VaultSync({
+      vault: d.vault,
+      memory: mem.store,
+      indexer,
+      identity,
+      clock: d.clock,
+      timers: d.timers,
+      logger: d.logger,
+      debounceMs: d.debounceMs,
+      onProgress: d.onProgress,
+    });
+    const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
+    await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
+    return new MemoryEngine(d, embedders, mem.store, cache.store, index, indexer, sync, graph, resolver, warnings);
+  }
+
+  /** Full scan: mtime + size, then content hash, so unchanged notes cost nothing. */
+  async reconcile(): Promise<IndexReport> {
+    this.assertOpen();
+    return this.sync.reconcile();
+  }
+
+  startWatching(): void {
+    this.assertOpen();
+    this.unwatch ??= this.deps.vault.watch((e) => this.handleEvent(e));
+  }
+
+  stopWatching(): void {
+    this.unwatch?.();
+    this.unwatch = null;
+  }
+
+  handleEvent(e: VaultEvent): void {
+    if (!this.closed) this.sync.handleEvent(e);
+  }
+
+  settle(): Promise<void> {
+    return this.sync.settle();
+  }
+
+  async search(query: string, opts: { k?: number; mode?: SearchMode; filters?: SearchFilters } = {}): Promise<EngineSearchHit[]> {
+    this.assertOpen();
+    const mode = opts.mode ?? 'hybrid';
+    const k = opts.k ?? 10;
+    if (!Number.isInteger(k) || k < 1 || k > 1000) {
+      throw new LithosError('invalid_argument', `k must be an integer from 1 to 1000 (got ${String(opts.k)}).`, { k: opts.k });
+    }
+    const text = typeof query === 'string' ? query.trim() : '';
+    if (!text) return [];
+    const queryVectors = new Map<string, Float32Array>();
+    if (mode !== 'lexical') {
+      for (const e of this.embedders) queryVectors.set(e.spaceId, (await e.embed([text]))[0]);
+    }
+    const hits = await this.index.search({ text, k, mode, queryVectors, filters: opts.filters });
+    return hits.flatMap((h) => {
+      const note = this.indexer.byId.get(h.id);
+      if (!note) return [];
+      const m = note.cached.meta;
+      return [{ ...h, namespace: m.namespace, note_type: m.note_type, tags: m.tags }];
+    });
+  }
+
+  /** A live note by node id, vault path, title or alias (the resolver's rules). */
+  note(ref: string): LiveNote | null {
+    return this.indexer.byId.get(ref) ?? this.indexer.byPath.get(ref) ?? this.byResolvedName(ref);
+  }
+
+  notes(): LiveNote[] {
+    return [...this.indexer.byPath.values()];
+  }
+
+  links(path: string): ResolvedLink[] {
+    return this.graph.outgoing(path);
+  }
+
+  backlinks(path: string): string[] {
+    return this.graph.incoming(path);
+  }
+
+  /** Embeds every note into `space` now and keeps it active (vectors from all active spaces are merged). */
+  async addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
+    this.assertOpen();
+    if (!this.embedders.some((e) => e.spaceId === space.spaceId)) this.embedders.push(space);
+    this.cache.registerSpace(space.spaceId, space.dimensions);
+    return this.indexer.embedAll(space, onProgress);
+  }
+
+  activeSpaces(): string[] {
+    return this.embedders.map((e) => e.spaceId);
+  }
+
+  stats(): Record<string, unknown> {
+    const notes = this.notes();
+    const byType: Record<string, number> = {};
+    const byNamespace: Record<string, number> = {};
+    let chunks = 0;
+    let problems = 0;
+    for (const n of notes) {
+      byType[n.cached.meta.note_type] = (byType[n.cached.meta.note_type] ?? 0) + 1;
+      byNamespace[n.cached.meta.namespace] = (byNamespace[n.cached.meta.namespace] ?? 0) + 1;
+      chunks += n.chunkCount;
+      problems += n.cached.problems.length;
+    }
+    return {
+      notes: notes.length,
+      chunks,
+      problems,
+      by_note_type: byType,
+      by_namespace: byNamespace,
+      embedding_spaces: this.cache.spaces(),
+      stores: this.memory.counts(),
+      pending_events: this.sync.pendingCount(),
+      indexed_since_open: this.indexer.indexedCount,
+    };
+  }
+
+  async doctor(): Promise<DoctorReport> {
+    const problems = this.notes()
+      .flatMap((n) => n.cached.problems)
+      .sort((a, b) => a.path.localeCompare(b.path) || a.code.localeCompare(b.code));
+    return { problems, warnings: [...this.warnings], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() };
+  }
+
+  /** Reads and parses a note's current bytes (for tools that need the raw frontmatter, e.g. migrations). */
+  async parse(path: string): Promise<ParsedNote> {
+    this.assertOpen();
+    const p = normalizeVaultPath(path);
+    return parseNote(p, await this.deps.vault.readBytes(p));
+  }
+
+  /**
+   * The engine's own frontmatter write (migrations, later lithos_write): goes through the host's
+   * processFrontMatter and is re-indexed at once, so the file event that follows finds nothing to do.
+   */
+  async updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void> {
+    this.assertOpen();
+    const p = normalizeVaultPath(path);
+    await this.deps.vault.processFrontMatter(p, fn);
+    await this.sync.syncPath(p);
+  }
+
+  async flush(): Promise<void> {
+    await this.sync.settle();
+    await this.memory.flush();
+    await this.cache.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.stopWatching();
+    await this.flush();
+    this.closed = true;
+    await this.memory.close();
+    await this.cache.close();
+  }
+
+  /** Title, alias or link text, resolved as a link written at the vault root would be. */
+  private byResolvedName(ref: string): LiveNote | null {
+    const path = this.resolver.resolve(ref, '');
+    return path ? (this.indexer.byPath.get(path) ?? null) : null;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new LithosError('unsupported', 'The memory engine is closed.');
+  }
+}

@@ -1,0 +1,108 @@
+import type { MemoryStore } from '../stores/memory-store';
+import type { NoteProblem } from '../model/types';
+import { newId } from '../model/ids';
+import type { Clock } from '../ports';
+
+export interface IdentityQuery {
+  path: string;
+  /** A valid frontmatter UUID, or null. */
+  frontmatterId: string | null;
+  contentHash: string;
+  /** The path this note was renamed from, when the host told us (a rename event). */
+  renamedFrom?: string;
+  /** Whether a note file currently exists at a path (used to tell a move from a duplicate). */
+  fileExists: (path: string) => Promise<boolean>;
+}
+
+export interface IdentityResult {
+  nodeId: string;
+  problems: NoteProblem[];
+  /** The node's previous path when this is a key move (rename, possibly while the engine was closed). */
+  movedFrom?: string;
+  revived: boolean;
+}
+
+/**
+ * Gives every note a stable node id. A frontmatter `id` wins; otherwise the registry keeps an id per path.
+ * Renames move the key (id, edges, stats follow); a deleted note that returns — same id, same path or
+ * same content — gets its tombstoned id back.
+ */
+export class NodeIdentity {
+  constructor(
+    private readonly memory: MemoryStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async assign(q: IdentityQuery): Promise<IdentityResult> {
+    const problems: NoteProblem[] = [];
+    const atPath = this.memory.nodeByPath(q.path);
+
+    if (q.frontmatterId) {
+      const byId = this.memory.nodeById(q.frontmatterId);
+      if (byId && byId.deleted_at === null && byId.path === q.path) {
+        return this.keep(byId.node_id, q, 'frontmatter', problems);
+      }
+      if (byId && byId.deleted_at === null && byId.path !== null) {
+        const other = byId.path;
+        if (other === q.renamedFrom || !(await q.fileExists(other))) {
+          if (atPath && atPath.node_id !== byId.node_id) await this.memory.tombstoneNode(atPath.node_id, this.clock.now());
+          await this.memory.moveNode(byId.node_id, q.path);
+          return this.keep(byId.node_id, q, 'frontmatter', problems, other);
+        }
+        // Two files claim one id (a copied note): the first keeps it, this one gets a registry id.
+        problems.push({
+          path: q.path,
+          code: 'duplicate_id',
+          field: 'id',
+          message: `id ${q.frontmatterId} is already used by "${other}"; this note is tracked under its own id until one of them changes.`,
+        });
+        return this.registryId(q, problems, atPath && atPath.id_source === 'registry' ? atPath.node_id : null);
+      }
+      if (byId && byId.deleted_at !== null) {
+        if (atPath && atPath.node_id !== byId.node_id) await this.memory.tombstoneNode(atPath.node_id, this.clock.now());
+        await this.memory.reviveNode(byId.node_id, q.path, q.contentHash);
+        return { nodeId: byId.node_id, problems, revived: true };
+      }
+      // A new frontmatter id. If this path had another id, that node is retired (its learned signals stay
+      // as a tombstone); the engine's own writes reuse the registry id, so this only happens on hand edits.
+      if (atPath) await this.memory.tombstoneNode(atPath.node_id, this.clock.now());
+      await this.memory.registerNode({ node_id: q.frontmatterId, path: q.path, id_source: 'frontmatter', content_hash: q.contentHash });
+      return { nodeId: q.frontmatterId, problems, revived: false };
+    }
+
+    return this.registryId(q, problems, atPath ? atPath.node_id : null);
+  }
+
+  private async registryId(q: IdentityQuery, problems: NoteProblem[], current: string | null): Promise<IdentityResult> {
+    if (current) return this.keep(current, q, 'registry', problems);
+    if (q.renamedFrom) {
+      const prev = this.memory.nodeByPath(q.renamedFrom);
+      if (prev && prev.deleted_at === null) {
+        await this.memory.moveNode(prev.node_id, q.path);
+        return this.keep(prev.node_id, q, prev.id_source, problems, q.renamedFrom);
+      }
+    }
+    const tomb = this.memory.findTombstone({ path: q.path }) ?? this.memory.findTombstone({ contentHash: q.contentHash });
+    if (tomb && tomb.id_source === 'registry') {
+      await this.memory.reviveNode(tomb.node_id, q.path, q.contentHash);
+      return { nodeId: tomb.node_id, problems, revived: true };
+    }
+    const id = newId();
+    await this.memory.registerNode({ node_id: id, path: q.path, id_source: 'registry', content_hash: q.contentHash });
+    return { nodeId: id, problems, revived: false };
+  }
+
+  private async keep(
+    nodeId: string,
+    q: IdentityQuery,
+    source: 'frontmatter' | 'registry',
+    problems: NoteProblem[],
+    movedFrom?: string,
+  ): Promise<IdentityResult> {
+    const row = this.memory.nodeById(nodeId);
+    if (!row || row.content_hash !== q.contentHash || row.path !== q.path) {
+      await this.memory.registerNode({ node_id: nodeId, path: q.path, id_source: source, content_hash: q.contentHash });
+    }
+    return movedFrom ? { nodeId, problems, movedFrom, revived: false } : { nodeId, problems, revived: false };
+  }
+}

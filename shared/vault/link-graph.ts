@@ -1,0 +1,62 @@
+import type { LinkResolver } from '../model/resolve';
+import type { NoteLink } from '../model/types';
+import type { LiveNote } from './note-indexer';
+
+export interface ResolvedLink {
+  link: NoteLink;
+  /** Target note path, or null for a broken link (kept, as Obsidian keeps unresolved links). */
+  targetPath: string | null;
+}
+
+/**
+ * Wiki-link graph derived from the notes' parsed links. Links are resolved on demand rather than stored,
+ * because a link's target can appear, move or vanish after the linking note was indexed.
+ */
+export class LinkGraph {
+  private backlinkCache: { version: number; map: Map<string, string[]> } | null = null;
+
+  constructor(
+    private readonly notes: ReadonlyMap<string, LiveNote>,
+    private readonly resolver: LinkResolver,
+    /** Changes whenever any note is added, changed or removed; backlinks are recomputed lazily then. */
+    private readonly version: () => number,
+  ) {}
+
+  outgoing(path: string): ResolvedLink[] {
+    const note = this.notes.get(path);
+    if (!note) return [];
+    return note.cached.links.map((link) => ({
+      link,
+      targetPath: link.target === '' ? path : this.resolver.resolve(link.target, path),
+    }));
+  }
+
+  incoming(path: string): string[] {
+    if (!this.backlinkCache || this.backlinkCache.version !== this.version()) {
+      const map = new Map<string, string[]>();
+      for (const from of this.notes.keys()) {
+        for (const r of this.outgoing(from)) {
+          if (!r.targetPath || r.targetPath === from) continue;
+          const list = map.get(r.targetPath) ?? [];
+          if (!list.includes(from)) list.push(from);
+          map.set(r.targetPath, list);
+        }
+      }
+      this.backlinkCache = { version: this.version(), map };
+    }
+    return [...(this.backlinkCache.map.get(path) ?? [])].sort();
+  }
+
+  broken(): { from: string; target: string; raw: string }[] {
+    const out: { from: string; target: string; raw: string }[] = [];
+    for (const from of [...this.notes.keys()].sort()) {
+      for (const r of this.outgoing(from)) {
+        // Embeds of attachments (images, PDFs) are not notes: only Markdown targets can be broken here.
+        if (r.targetPath === null && (!r.link.embed || !/\.[a-z0-9]+$/i.test(r.link.target) || /\.md$/i.test(r.link.target))) {
+          out.push({ from, target: r.link.target, raw: r.link.raw });
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,217 @@
+import type { CacheStore, CachedChunk } from '../stores/cache-store';
+import type { SearchIndex, IndexDoc } from '../index/search-index';
+import type { Chunk } from '../index/chunker';
+import { chunkBody } from '../index/chunker';
+import type { LinkResolver } from '../model/resolve';
+import type { Embedder, VaultFileStat, Clock } from '../ports';
+import type { NoteProblem, ParsedNote } from '../model/types';
+import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
+
+/** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
+export interface LiveNote {
+  nodeId: string;
+  path: string;
+  contentHash: string;
+  mtime: number;
+  size: number;
+  cached: CachedNoteMeta;
+  chunkCount: number;
+}
+
+/** The text an embedder sees for a chunk: the title gives short chunks their subject. */
+export function embeddingInput(title: string, chunk: Pick<Chunk, 'text' | 'heading'>): string {
+  return chunk.heading ? `${title}\n${chunk.heading}\n${chunk.text}` : `${title}\n${chunk.text}`;
+}
+
+function updatedAtMs(c: CachedNoteMeta, mtime: number): number {
+  const t = Date.parse(c.meta.updated_at ?? c.meta.created_at ?? '');
+  return Number.isFinite(t) ? t : mtime;
+}
+
+export function toIndexDoc(note: LiveNote, chunks: Chunk[]): IndexDoc {
+  const m = note.cached.meta;
+  return {
+    id: note.nodeId,
+    path: note.path,
+    title: m.title,
+    aliases: m.aliases,
+    tags: m.tags,
+    headings: note.cached.headings.map((h) => h.text),
+    namespace: m.namespace,
+    note_type: m.note_type,
+    status: m.status,
+    access_scope: m.access_scope,
+    updated_at: updatedAtMs(note.cached, note.mtime),
+    chunks,
+  };
+}
+
+/**
+ * Keeps the derived state of one note consistent across the cache store, the search index and the link
+ * resolver. Vectors are reused when the content hash is unchanged (a rename never re-embeds).
+ */
+export class NoteIndexer {
+  readonly byPath = new Map<string, LiveNote>();
+  readonly byId = new Map<string, LiveNote>();
+  /** Number of notes (re)indexed since open: lets tests prove an unchanged note costs nothing. */
+  indexedCount = 0;
+  /** Bumped on every add/change/remove, so derived views (backlinks) know when to recompute. */
+  version = 0;
+
+  constructor(
+    private readonly cache: CacheStore,
+    private readonly index: SearchIndex,
+    private readonly resolver: LinkResolver,
+    private readonly embedders: () => Embedder[],
+    private readonly clock: Clock,
+  ) {}
+
+  async indexNote(parsed: ParsedNote, nodeId: string, stat: VaultFileStat, extraProblems: NoteProblem[]): Promise<LiveNote> {
+    const old = this.byPath.get(parsed.path);
+    if (old && old.nodeId !== nodeId) this.forget(old);
+    const prevOfId = this.byId.get(nodeId);
+    if (prevOfId && prevOfId.path !== parsed.path) await this.remove(prevOfId.path, { keepVectors: true });
+
+    const chunks = chunkBody(parsed.body);
+    const cached: CachedNoteMeta = {
+      meta: { ...parsed.meta, id: parsed.meta.id ?? nodeId },
+      headings: parsed.headings,
+      links: parsed.links,
+      problems: [...parsed.problems, ...extraProblems],
+      hasFrontmatter: parsed.hasFrontmatter,
+    };
+    const note: LiveNote = {
+      nodeId,
+      path: parsed.path,
+      contentHash: parsed.contentHash,
+      mtime: stat.mtime,
+      size: stat.size,
+      cached,
+      chunkCount: chunks.length,
+    };
+    const vectors = await this.vectorsFor(note, chunks);
+    const rows: CachedChunk[] = chunks.map((c) => ({ node_id: nodeId, chunk_index: c.index, text: c.text, heading: c.heading }));
+    this.cache.putNote(
+      { path: note.path, node_id: nodeId, content_hash: note.contentHash, mtime: note.mtime, size: note.size, meta: encodeCachedMeta(cached), indexed_at: this.clock.now() },
+      rows,
+    );
+    await this.index.upsert(toIndexDoc(note, chunks), vectors);
+    this.remember(note);
+    this.indexedCount++;
+    return note;
+  }
+
+  /** Only the file's mtime moved (touched, same bytes): record it so the next scan skips the read. */
+  touch(note: LiveNote, stat: VaultFileStat): void {
+    note.mtime = stat.mtime;
+    note.size = stat.size;
+    this.cache.putNote(
+      { path: note.path, node_id: note.nodeId, content_hash: note.contentHash, mtime: note.mtime, size: note.size, meta: encodeCachedMeta(note.cached), indexed_at: this.clock.now() },
+      this.cache.chunks(note.nodeId),
+    );
+  }
+
+  /** Drops a note's derived state; a rename keeps its vectors (same node id, same content). */
+  async remove(path: string, opts: { keepVectors?: boolean } = {}): Promise<LiveNote | null> {
+    const note = this.byPath.get(path);
+    this.cache.removeNote(path);
+    if (!note) return null;
+    this.forget(note);
+    await this.index.remove(note.nodeId);
+    if (!opts.keepVectors) this.cache.removeVectors(note.nodeId);
+    return note;
+  }
+
+  /** Embeds the chunks of every cached note into `embedder`'s space (batch re-embedding into a new space). */
+  async embedAll(embedder: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
+    let done = 0;
+    const notes = [...this.byPath.values()];
+    for (const note of notes) {
+      const chunks = this.cache.chunks(note.nodeId).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
+      if (chunks.length && !this.cache.vectors(note.nodeId, embedder.spaceId, note.contentHash)) {
+        const vecs = await embedder.embed(chunks.map((c) => embeddingInput(note.cached.meta.title, c)));
+        this.cache.putVectors(note.nodeId, embedder.spaceId, note.contentHash, vecs);
+        await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
+      }
+      onProgress?.(++done, notes.length);
+    }
+    return done;
+  }
+
+  /** Warm start: rebuild the in-memory state and the search index from the cache, in batches. */
+  async loadFromCache(onProgress?: (done: number, total: number) => void): Promise<{ stale: string[] }> {
+    const rows = this.cache.allNotes();
+    const chunksByNode = new Map<string, Chunk[]>();
+    for (const c of this.cache.allChunks()) {
+      let list = chunksByNode.get(c.node_id);
+      if (!list) chunksByNode.set(c.node_id, (list = []));
+      list.push({ index: c.chunk_index, text: c.text, heading: c.heading });
+    }
+    const vectorsByNode = new Map<string, Map<string, Float32Array[]>>();
+    for (const e of this.embedders()) {
+      for (const v of this.cache.allVectors(e.spaceId)) {
+        let bySpace = vectorsByNode.get(v.node_id);
+        if (!bySpace) vectorsByNode.set(v.node_id, (bySpace = new Map()));
+        let arr = bySpace.get(e.spaceId);
+        if (!arr) bySpace.set(e.spaceId, (arr = []));
+        arr[v.chunk_index] = v.vector;
+      }
+    }
+    const stale: string[] = [];
+    const docs: { doc: IndexDoc; vectors: Map<string, Float32Array[]> }[] = [];
+    for (const row of rows) {
+      const cached = decodeCachedMeta(row.meta);
+      if (!cached) {
+        stale.push(row.path);
+        continue;
+      }
+      const chunks = (chunksByNode.get(row.node_id) ?? []).sort((a, b) => a.index - b.index);
+      const note: LiveNote = { nodeId: row.node_id, path: row.path, contentHash: row.content_hash, mtime: row.mtime, size: row.size, cached, chunkCount: chunks.length };
+      this.remember(note);
+      const vectors = new Map<string, Float32Array[]>();
+      for (const [space, arr] of vectorsByNode.get(row.node_id) ?? []) {
+        if (arr.length === chunks.length && arr.every(Boolean)) vectors.set(space, arr);
+      }
+      docs.push({ doc: toIndexDoc(note, chunks), vectors });
+    }
+    await this.index.bulkLoad(docs, (done) => onProgress?.(done, docs.length));
+    return { stale };
+  }
+
+  private cachedVectors(note: LiveNote): Map<string, Float32Array[]> {
+    const out = new Map<string, Float32Array[]>();
+    for (const e of this.embedders()) {
+      const v = this.cache.vectors(note.nodeId, e.spaceId, note.contentHash);
+      if (v) out.set(e.spaceId, v);
+    }
+    return out;
+  }
+
+  private async vectorsFor(note: LiveNote, chunks: Chunk[]): Promise<Map<string, Float32Array[]>> {
+    const out = new Map<string, Float32Array[]>();
+    if (chunks.length === 0) return out;
+    for (const e of this.embedders()) {
+      let v = this.cache.vectors(note.nodeId, e.spaceId, note.contentHash);
+      if (!v || v.length !== chunks.length) {
+        v = await e.embed(chunks.map((c) => embeddingInput(note.cached.meta.title, c)));
+        this.cache.putVectors(note.nodeId, e.spaceId, note.contentHash, v);
+      }
+      out.set(e.spaceId, v);
+    }
+    return out;
+  }
+
+  private remember(note: LiveNote): void {
+    this.version++;
+    this.byPath.set(note.path, note);
+    this.byId.set(note.nodeId, note);
+    this.resolver.upsert(note.path, { id: note.nodeId, aliases: note.cached.meta.aliases, title: note.cached.meta.title });
+  }
+
+  private forget(note: LiveNote): void {
+    this.version++;
+    this.byPath.delete(note.path);
+    if (this.byId.get(note.nodeId) === note) this.byId.delete(note.nodeId);
+    this.resolver.remove(note.path);
+  }
+}

@@ -1,0 +1,247 @@
+import type { Clock, Logger, Timers, VaultEvent, VaultFileStat, VaultPort } from '../ports';
+import type { MemoryStore } from '../stores/memory-store';
+import { parseNote } from '../model/note';
+import { LithosError, asLithosError } from '../errors';
+import { isHiddenPath, isMarkdownPath } from './paths';
+import type { NodeIdentity } from './identity';
+import type { NoteIndexer } from './note-indexer';
+
+export interface IndexReport {
+  notes: number;
+  indexed: number;
+  unchanged: number;
+  removed: number;
+  renamed: number;
+  errors: { path: string; code: string; message: string }[];
+  problems: number;
+  duration_ms: number;
+}
+
+export interface SyncDeps {
+  vault: VaultPort;
+  memory: MemoryStore;
+  indexer: NoteIndexer;
+  identity: NodeIdentity;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  debounceMs: number;
+  onProgress?: (p: { phase: 'scan' | 'index'; done: number; total: number }) => void;
+}
+
+type Outcome = 'indexed' | 'unchanged' | 'removed' | 'renamed' | 'skipped';
+
+const BATCH = 200;
+/** Lets the host's event loop breathe between batches (UI stays responsive during a big scan). */
+const yieldToHost = () => new Promise<void>((r) => globalThis.setTimeout(r, 0));
+
+/**
+ * Keeps the engine in step with the vault: a full reconcile on open (mtime + size, then content hash, so
+ * unchanged notes cost nothing) and per-path debounced events afterwards. All work runs on one serial queue,
+ * so a scan and an event never interleave on the same note.
+ */
+export class VaultSync {
+  private readonly pending = new Map<string, unknown>();
+  /** new path → old path, from rename events not yet processed (a chain A→B→C resolves to A). */
+  private readonly renamedFrom = new Map<string, string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  lastErrors: IndexReport['errors'] = [];
+
+  constructor(private readonly d: SyncDeps) {}
+
+  reconcile(): Promise<IndexReport> {
+    return this.enqueue(() => this.runReconcile());
+  }
+
+  handleEvent(e: VaultEvent): void {
+    if (e.kind === 'rename') {
+      if (this.relevant(e.oldPath)) this.schedule(e.oldPath);
+      if (this.relevant(e.path)) {
+        if (this.relevant(e.oldPath)) this.renamedFrom.set(e.path, e.oldPath);
+        this.schedule(e.path);
+      }
+      return;
+    }
+    if (this.relevant(e.path)) this.schedule(e.path);
+  }
+
+  /** Runs every debounced path now and waits until the queue is idle. */
+  async settle(): Promise<void> {
+    for (const [path, handle] of [...this.pending]) {
+      this.d.timers.clearTimeout(handle);
+      this.fire(path);
+    }
+    let q: Promise<unknown>;
+    do {
+      q = this.queue;
+      await q.catch(() => undefined);
+    } while (q !== this.queue || this.pending.size > 0);
+  }
+
+  /** Re-reads one path now (after the engine's own write), on the same queue as everything else. */
+  syncPath(path: string): Promise<unknown> {
+    return this.enqueue(() => this.syncEventPath(path));
+  }
+
+  pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private relevant(path: string): boolean {
+    return isMarkdownPath(path) && !isHiddenPath(path);
+  }
+
+  private schedule(path: string): void {
+    const prev = this.pending.get(path);
+    if (prev !== undefined) this.d.timers.clearTimeout(prev);
+    this.pending.set(path, this.d.timers.setTimeout(() => this.fire(path), this.d.debounceMs));
+  }
+
+  private fire(path: string): void {
+    this.pending.delete(path);
+    void this.enqueue(async () => {
+      try {
+        await this.syncEventPath(path);
+      } catch (err) {
+        const e = asLithosError(err);
+        this.lastErrors.push({ path, code: e.code, message: e.message });
+        this.d.logger.warn(`Could not update "${path}": ${e.message}`, { code: e.code });
+      }
+    });
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Follows rename hints back to the oldest path still known to the engine. */
+  private origin(path: string): string | undefined {
+    let cur = this.renamedFrom.get(path);
+    let found: string | undefined;
+    const seen = new Set([path]);
+    while (cur !== undefined && !seen.has(cur)) {
+      seen.add(cur);
+      if (this.d.indexer.byPath.has(cur)) found = cur;
+      cur = this.renamedFrom.get(cur);
+    }
+    return found;
+  }
+
+  private async syncEventPath(path: string): Promise<Outcome> {
+    const stat = await this.d.vault.stat(path);
+    const from = this.origin(path);
+    this.renamedFrom.delete(path);
+    if (!stat) {
+      // The old side of a rename whose new side is still waiting: that side moves the key.
+      for (const [to, old] of this.renamedFrom) if (old === path && this.pending.has(to)) return 'skipped';
+      const outcome = await this.removeIfGone(path);
+      if (from && (await this.removeIfGone(from)) === 'removed') return 'removed';
+      return outcome;
+    }
+    return this.syncFile(stat, from);
+  }
+
+  private async removeIfGone(path: string): Promise<Outcome> {
+    const live = this.d.indexer.byPath.get(path);
+    if (!live) return 'skipped';
+    if (await this.d.vault.stat(path)) return 'skipped';
+    await this.d.memory.tombstoneNode(live.nodeId, this.d.clock.now());
+    await this.d.indexer.remove(path);
+    return 'removed';
+  }
+
+  /** Indexes one existing file if its bytes changed; `renamedFrom` moves the key from an older path. */
+  private async syncFile(stat: VaultFileStat, renamedFrom?: string, bytes?: Uint8Array): Promise<Outcome> {
+    const live = this.d.indexer.byPath.get(stat.path);
+    if (live && !renamedFrom && live.mtime === stat.mtime && live.size === stat.size) return 'unchanged';
+    let data = bytes;
+    try {
+      data ??= await this.d.vault.readBytes(stat.path);
+    } catch (err) {
+      const e = asLithosError(err);
+      if (e.code === 'not_found') return this.removeIfGone(stat.path);
+      throw e;
+    }
+    const parsed = parseNote(stat.path, data);
+    if (live && !renamedFrom && live.contentHash === parsed.contentHash) {
+      this.d.indexer.touch(live, stat);
+      return 'unchanged';
+    }
+    const id = await this.d.identity.assign({
+      path: stat.path,
+      frontmatterId: parsed.meta.id,
+      contentHash: parsed.contentHash,
+      renamedFrom,
+      fileExists: async (p) => (await this.d.vault.stat(p)) !== null,
+    });
+    await this.d.indexer.indexNote(parsed, id.nodeId, stat, id.problems);
+    return id.movedFrom && id.movedFrom !== stat.path ? 'renamed' : 'indexed';
+  }
+
+  private async runReconcile(): Promise<IndexReport> {
+    const started = this.d.clock.now();
+    const errors: IndexReport['errors'] = [];
+    if (!(await this.d.vault.isAvailable())) {
+      throw new LithosError('vault_unavailable', 'The vault folder is not available; nothing was changed.');
+    }
+    const files = await this.d.vault.listMarkdown();
+    const seen = new Set(files.map((f) => f.path));
+    const vanished = new Map<string, string>(); // content hash → path, for pairing offline renames
+    for (const [p, n] of this.d.indexer.byPath) if (!seen.has(p)) vanished.set(n.contentHash, p);
+
+    const counts = { indexed: 0, unchanged: 0, removed: 0, renamed: 0, skipped: 0 };
+    const total = files.length;
+    let done = 0;
+    for (let i = 0; i < files.length; i += BATCH) {
+      // One durable journal append per batch instead of one per note (a first index touches every node).
+      await this.d.memory.batch(async () => {
+        for (const stat of files.slice(i, i + BATCH)) {
+          try {
+            const live = this.d.indexer.byPath.get(stat.path);
+            let outcome: Outcome;
+            if (!live && vanished.size > 0) {
+              const bytes = await this.d.vault.readBytes(stat.path);
+              const from = vanished.get(parseNote(stat.path, bytes).contentHash);
+              if (from) vanished.delete(from);
+              outcome = await this.syncFile(stat, from, bytes);
+            } else {
+              outcome = await this.syncFile(stat);
+            }
+            counts[outcome]++;
+          } catch (err) {
+            const e = asLithosError(err);
+            errors.push({ path: stat.path, code: e.code, message: e.message });
+          }
+          this.d.onProgress?.({ phase: 'index', done: ++done, total });
+        }
+      });
+      await yieldToHost();
+    }
+    await this.d.memory.batch(async () => {
+      for (const path of [...this.d.indexer.byPath.keys()]) {
+        if (seen.has(path)) continue;
+        try {
+          if ((await this.removeIfGone(path)) === 'removed') counts.removed++;
+        } catch (err) {
+          const e = asLithosError(err);
+          errors.push({ path, code: e.code, message: e.message });
+        }
+      }
+    });
+    let problems = 0;
+    for (const n of this.d.indexer.byPath.values()) problems += n.cached.problems.length;
+    this.lastErrors = errors;
+    return {
+      notes: this.d.indexer.byPath.size,
+      indexed: counts.indexed,
+      unchanged: counts.unchanged,
+      removed: counts.removed,
+      renamed: counts.renamed,
+      errors,
+      problems,
+      duration_ms: this.d.clock.now() - started,
+    };
+  }
+}

@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main, run } from '../../bridge/cli';
+import { acquireLock } from '../../bridge/lock';
+
+/** The CLI as a user drives it: real folders, real stores, JSON output parsed back. */
+let root: string;
+let vault: string;
+
+function write(rel: string, text: string): void {
+  const p = join(vault, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => any }> {
+  const lines: string[] = [];
+  const code = await main(argv, (s) => lines.push(s));
+  const out = lines.join('\n');
+  return { code, out, json: () => JSON.parse(out) };
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lithos-cli-'));
+  vault = join(root, 'vault');
+  mkdirSync(vault);
+  write('project/atlas/pool.md', '---\ntitle: Pool sizing\ntags: [atlas, latency]\n---\nThe connection pool was too small. See [[Index]].\n');
+  write('project/atlas/Index.md', '---\nid: 6f2a7c1e-2b4d-4c8e-9f10-1a2b3c4d5e6f\nschema_version: 2\n---\nThe missing index caused the latency regression.\n');
+  write('shared/broken.md', '---\ntags: [unclosed\n---\nbroken frontmatter but searchable otters\n');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+test('index --json reports counts and errors; a second run costs nothing', async () => {
+  const first = await cli('index', vault, '--json');
+  expect(first.code).toBe(0);
+  expect(first.json()).toMatchObject({ notes: 3, indexed: 3, unchanged: 0, errors: [], problems: 1, embedding_spaces: ['hash-ngram-v1-384'] });
+  const second = await cli('index', vault, '--json');
+  expect(second.json()).toMatchObject({ notes: 3, indexed: 0, unchanged: 3 });
+  expect(readdirSync(join(vault, '.lithos'))).toEqual(expect.arrayContaining(['memory.sqlite', 'cache.sqlite']));
+});
+
+test('search --json prints results with id, path, title and score', async () => {
+  const r = await cli('search', vault, 'connection', 'pool', '--json', '--k', '2');
+  expect(r.code).toBe(0);
+  const { results } = r.json();
+  expect(results[0]).toMatchObject({ path: 'project/atlas/pool.md', title: 'Pool sizing', namespace: 'project/atlas' });
+  expect(typeof results[0].id).toBe('string');
+  expect(results[0].score).toBeGreaterThan(0);
+  for (const mode of ['lexical', 'vector', 'hybrid']) expect((await cli('search', vault, 'otters', '--mode', mode, '--json')).json().results[0].path).toBe('shared/broken.md');
+});
+
+test('doctor --json lists the malformed note and keeps it untouched', async () => {
+  const before = readFileSync(join(vault, 'shared/broken.md'), 'utf8');
+  const r = await cli('doctor', vault, '--json');
+  expect(r.json().problems).toEqual([expect.objectContaining({ path: 'shared/broken.md', code: 'yaml_malformed' })]);
+  expect(readFileSync(join(vault, 'shared/broken.md'), 'utf8')).toBe(before);
+});
+
+test('migrate --dry-run reports and writes nothing; migrate then adds fields only and is idempotent', async () => {
+  const before = readFileSync(join(vault, 'project/atlas/pool.md'), 'utf8');
+  const dry = (await cli('migrate', vault, '--dry-run', '--json')).json();
+  expect(dry).toMatchObject({ dry_run: true, to_migrate: 1, migrated: 0 });
+  expect(dry.skipped).toEqual([expect.objectContaining({ path: 'shared/broken.md' })]);
+  expect(readFileSync(join(vault, 'project/atlas/pool.md'), 'utf8')).toBe(before);
+
+  const done = (await cli('migrate', vault, '--json')).json();
+  expect(done.migrated).toBe(1);
+  const after = readFileSync(join(vault, 'project/atlas/pool.md'), 'utf8');
+  expect(after).toMatch(/schema_version: 2/);
+  expect(after).toMatch(/title: Pool sizing/);
+  expect(after).toMatch(/The connection pool was too small/);
+  expect(JSON.parse(readFileSync(join(vault, '.lithos/migrations/registry.json'), 'utf8')).current_version).toBe(2);
+  expect((await cli('migrate', vault, '--json')).json().to_migrate).toBe(0);
+});
+
+test('a vault another process is writing: index is refused, search runs read-only', async () => {
+  const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
+  try {
+    await expect(cli('index', vault)).rejects.toMatchObject({ code: 'vault_locked' });
+    expect((await cli('search', vault, 'otters', '--json')).json().results[0].path).toBe('shared/broken.md');
+    // read-only: the search indexed in memory but wrote no store next to the other process's lock
+    expect(readdirSync(join(vault, '.lithos'))).toEqual(['lock.json']);
+  } finally {
+    await lock.release();
+  }
+});
+
+test('bad input exits non-zero with a one-line message', async () => {
+  const errs: string[] = [];
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (errs.push(String(s)), true));
+  try {
+    expect(await run(['index', join(root, 'nope')])).toBe(1);
+    expect(await run(['search', vault, 'x', '--mode', 'fuzzy'])).toBe(1);
+    expect(await run(['search', vault, 'x', '--k', 'many'])).toBe(2);
+    expect(await run(['frobnicate'])).toBe(2);
+    expect(await run(['reembed', vault, '--space', 'nope'])).toBe(1);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(errs[0]).toMatch(/does not exist/);
+  expect(errs.every((e) => e.trim().split('\n').length === 1)).toBe(true);
+  expect(errs[4]).toMatch(/Unknown embedding space "nope"/);
+});
+
+test('reembed into all-MiniLM without the model says where it looked and how to fix it', async () => {
+  await expect(cli('reembed', vault, '--space', 'minilm-l6-v2')).rejects.toMatchObject({ code: 'model_missing', message: expect.stringContaining(join(vault, '.lithos', 'models')) });
+});

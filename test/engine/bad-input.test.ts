@@ -1,0 +1,66 @@
+import { note, openHarness, paths } from './harness';
+
+const big = 'lorem ipsum dolor '.repeat(300_000); // ≈ 5.4 MB
+
+describe('bad input: each note is still indexed, the problem is listed, nothing else is lost', () => {
+  const files: Record<string, string | Uint8Array> = {
+    'malformed.md': '---\ntags: [unclosed\ntitle: x\n---\nmalformed yaml body with zebras',
+    'list.md': '---\n- a\n- b\n---\nfrontmatter that is a list, with giraffes',
+    'types.md': note({ tags: 'alpha, beta', confidence: 'high', note_type: 'memo' }, 'wrong types with walruses'),
+    'huge.md': `# Huge\n${big}`,
+    'empty.md': '',
+    'binary.md': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x1a, 0x0a, 0xff, 0xfe]),
+    'Ünïcødé 🚀 notes/space name ✨.md': 'unicode path with narwhals and 日本語のテキスト',
+    'good.md': 'a perfectly good note about zebras',
+  };
+
+  test('everything is indexed without a crash and doctor lists each problem', async () => {
+    const h = await openHarness(files);
+    const report = await h.engine.reconcile();
+    expect(report.errors).toEqual([]);
+    expect(report.notes).toBe(Object.keys(files).length);
+
+    expect(await paths(h.engine, 'zebras')).toEqual(expect.arrayContaining(['malformed.md', 'good.md']));
+    expect(await paths(h.engine, 'giraffes')).toEqual(['list.md']);
+    expect(await paths(h.engine, 'walruses')).toEqual(['types.md']);
+    expect(await paths(h.engine, 'narwhals')).toEqual(['Ünïcødé 🚀 notes/space name ✨.md']);
+
+    const d = await h.engine.doctor();
+    const codes = (p: string) => d.problems.filter((x) => x.path === p).map((x) => x.code);
+    expect(codes('malformed.md')).toContain('yaml_malformed');
+    expect(codes('list.md')).toContain('frontmatter_not_mapping');
+    expect(codes('types.md')).toEqual(expect.arrayContaining(['wrong_type', 'unknown_enum']));
+    expect(codes('huge.md')).toContain('note_too_large');
+    expect(codes('binary.md')).toContain('binary_file');
+    expect(codes('good.md')).toEqual([]);
+    expect(codes('empty.md')).toEqual([]);
+  });
+
+  test('the engine never rewrites a note it only read', async () => {
+    const h = await openHarness(files);
+    const before = new Map(h.vault.paths().map((p) => [p, h.vault.text(p)]));
+    await h.engine.reconcile();
+    await h.engine.close();
+    for (const p of h.vault.paths()) expect(h.vault.text(p)).toBe(before.get(p));
+  });
+
+  test('a store file cut in half is set aside and rebuilt from the Markdown with a warning', async () => {
+    const h = await openHarness({ 'a.md': 'durable otters', 'b.md': 'durable beavers' });
+    await h.engine.reconcile();
+    await h.engine.close();
+    for (const name of await h.blobs.list()) if (name.endsWith('.sqlite')) h.blobs.truncate(name);
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
+    expect(again.engine.warnings.length).toBeGreaterThan(0);
+    await again.engine.reconcile();
+    expect(await paths(again.engine, 'otters')).toEqual(['a.md']);
+    expect((await h.blobs.list()).some((n) => n.includes('.corrupt-'))).toBe(true);
+  });
+
+  test('empty vault, empty query and a 10,000-character query return cleanly', async () => {
+    const h = await openHarness({});
+    expect(await h.engine.reconcile()).toMatchObject({ notes: 0 });
+    expect(await h.engine.search('')).toEqual([]);
+    expect(await h.engine.search('x'.repeat(10_000))).toEqual([]);
+    await expect(h.engine.search('q', { k: 0 })).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+});

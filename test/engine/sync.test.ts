@@ -1,0 +1,140 @@
+import { note, openHarness, paths } from './harness';
+
+const ID_A = '0b6f3f0e-6c1a-4e0e-9a44-1f2b3c4d5e6f';
+
+describe('engine sync with the vault', () => {
+  test('a second reconcile over unchanged notes reads and indexes nothing', async () => {
+    const h = await openHarness({
+      'a.md': note({ title: 'Alpha' }, 'apples and pears'),
+      'b.md': 'bananas',
+    });
+    const first = await h.engine.reconcile();
+    expect(first).toMatchObject({ notes: 2, indexed: 2, unchanged: 0, removed: 0 });
+    const second = await h.engine.reconcile();
+    expect(second).toMatchObject({ notes: 2, indexed: 0, unchanged: 2 });
+    expect(h.engine.stats().indexed_since_open).toBe(2);
+  });
+
+  test('a modify event is debounced per path, then re-indexes once', async () => {
+    const h = await openHarness({ 'a.md': 'apples' });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    await h.vault.write('a.md', 'cherries');
+    await h.vault.write('a.md', 'cherries and plums');
+    h.clock.advance(299);
+    await h.engine.settle();
+    expect(await paths(h.engine, 'plums')).toEqual(['a.md']);
+    expect(await paths(h.engine, 'apples')).toEqual([]);
+    expect(h.engine.stats().indexed_since_open).toBe(2);
+  });
+
+  test('rename is a key move: id, edges and stats follow the note', async () => {
+    const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    const id = h.engine.note('x/old.md')!.nodeId;
+    const other = h.engine.note('y.md')!.nodeId;
+    await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+    await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+    await h.vault.rename('x/old.md', 'z/new.md');
+    await h.engine.settle();
+    const moved = h.engine.note('z/new.md')!;
+    expect(moved.nodeId).toBe(id);
+    expect(h.engine.note('x/old.md')).toBeNull();
+    expect(h.engine.memory.edges({ from: id })).toHaveLength(1);
+    expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
+    expect(moved.cached.meta.namespace).toBe('z');
+    expect(await paths(h.engine, 'gardens')).toEqual(['z/new.md']);
+  });
+
+  test('a note renamed twice before the debounce fires ends up once, at the last path, with its id', async () => {
+    const h = await openHarness({ 'a.md': 'twice renamed text' });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    const id = h.engine.note('a.md')!.nodeId;
+    await h.vault.rename('a.md', 'b.md');
+    await h.vault.rename('b.md', 'c.md');
+    h.clock.advance(1000);
+    await h.engine.settle();
+    expect(h.engine.notes().map((n) => n.path)).toEqual(['c.md']);
+    expect(h.engine.note('c.md')!.nodeId).toBe(id);
+    expect(h.engine.memory.tombstones()).toHaveLength(0);
+  });
+
+  test('delete tombstones the node; the same note coming back gets its id and signals back', async () => {
+    const h = await openHarness({ 'a.md': note({ id: ID_A }, 'kept learning'), 'b.md': 'plain note without id' });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    const plainId = h.engine.note('b.md')!.nodeId;
+    await h.engine.memory.updateStats(ID_A, { salience: 0.9 });
+    await h.vault.delete('a.md');
+    await h.vault.delete('b.md');
+    await h.engine.settle();
+    expect(await paths(h.engine, 'learning')).toEqual([]);
+    expect(h.engine.memory.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
+    await h.vault.write('restored/a.md', note({ id: ID_A }, 'kept learning'));
+    await h.vault.write('b.md', 'plain note without id');
+    await h.engine.settle();
+    expect(h.engine.note('restored/a.md')!.nodeId).toBe(ID_A);
+    expect(h.engine.note('b.md')!.nodeId).toBe(plainId);
+    expect(h.engine.memory.stats(ID_A).salience).toBeCloseTo(0.9);
+  });
+
+  test('tombstones older than 30 days are purged at open', async () => {
+    const h = await openHarness({ 'a.md': 'short lived' });
+    await h.engine.reconcile();
+    const id = h.engine.note('a.md')!.nodeId;
+    await h.vault.delete('a.md');
+    await h.engine.reconcile();
+    await h.engine.close();
+    h.clock.advance(31 * 24 * 3600 * 1000);
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
+    expect(again.engine.memory.nodeById(id)).toBeNull();
+  });
+
+  test('a rename made while the engine was closed is recognised by content', async () => {
+    const h = await openHarness({ 'a.md': 'offline move body' });
+    await h.engine.reconcile();
+    const id = h.engine.note('a.md')!.nodeId;
+    await h.engine.close();
+    const text = h.vault.text('a.md')!;
+    await h.vault.delete('a.md');
+    h.vault.put('moved/a.md', text, false);
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
+    const report = await again.engine.reconcile();
+    expect(report).toMatchObject({ renamed: 1, removed: 0 });
+    expect(again.engine.note('moved/a.md')!.nodeId).toBe(id);
+  });
+
+  test("the engine's own frontmatter write does not trigger a second re-index", async () => {
+    const h = await openHarness({ 'a.md': note({ title: 'A' }, 'body') });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    const before = h.engine.stats().indexed_since_open as number;
+    await h.engine.updateFrontmatter('a.md', (fm) => {
+      fm.note_type = 'concept';
+    });
+    await h.engine.settle();
+    expect(h.engine.stats().indexed_since_open).toBe(before + 1);
+    expect(h.engine.note('a.md')!.cached.meta.note_type).toBe('concept');
+  });
+
+  test('a vault folder that disappears changes nothing and says so', async () => {
+    const h = await openHarness({ 'a.md': 'still here' });
+    await h.engine.reconcile();
+    h.vault.available = false;
+    await expect(h.engine.reconcile()).rejects.toMatchObject({ code: 'vault_unavailable' });
+    expect(await paths(h.engine, 'still')).toEqual(['a.md']);
+    h.vault.available = true;
+    expect(await h.engine.reconcile()).toMatchObject({ notes: 1, removed: 0 });
+  });
+
+  test('warm start: a reopened engine answers from the cache before any reconcile', async () => {
+    const h = await openHarness({ 'a.md': 'persistent memory of otters' });
+    await h.engine.reconcile();
+    await h.engine.close();
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
+    expect(await paths(again.engine, 'otters', 'hybrid')).toEqual(['a.md']);
+    expect(await again.engine.reconcile()).toMatchObject({ indexed: 0, unchanged: 1 });
+  });
+});

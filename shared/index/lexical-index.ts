@@ -1,0 +1,90 @@
+import { components, count, create, insertMultiple, remove, type AnyOrama } from '@orama/orama';
+import { LithosError } from '../errors';
+import { emptyScores, type SlotScores } from './fusion';
+import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, termStats, type Bm25IndexStore } from './orama-bm25';
+import { tokenize } from './tokenizer';
+
+/**
+ * BM25 parameters of the reference run (Anserini/Pyserini defaults). `d` is the BM25+ lower bound that
+ * Orama adds inside the numerator; 0 gives plain BM25 (Orama's default 0.5 favours long documents).
+ */
+export const BM25_PARAMS = { k: 0.9, b: 0.4, d: 0 } as const;
+
+const FIELD = 'text';
+const { getInternalDocumentId } = components.internalDocumentIDStore;
+
+/** Orama only goes async when a component or hook is async; ours are not, and callers rely on that. */
+function assertSync<T>(result: T | Promise<T>): T {
+  if (result instanceof Promise) throw new LithosError('internal', 'Orama answered asynchronously; the index expects synchronous components.');
+  return result;
+}
+
+/**
+ * Orama full-text index over one whole-note field. One field (not title/body fields summed) because the
+ * reference BM25 scores "title + text" as one bag of words; chunk-level scores would split a note's term
+ * statistics and rank long notes differently.
+ *
+ * Orama's internal document ids double as note slots for the whole search index: dense, stable for an
+ * id once assigned (Orama never frees them), so vectors and per-query score arrays share one numbering.
+ */
+export class LexicalIndex {
+  private constructor(private readonly db: AnyOrama) {}
+
+  static create(): LexicalIndex {
+    const db = create({
+      schema: { [FIELD]: 'string' } as const,
+      sort: { enabled: false },
+      components: { tokenizer: oramaTokenizer(tokenize), index: createBm25Index(), documentsStore: createStubDocumentsStore([FIELD]) },
+    });
+    return new LexicalIndex(db);
+  }
+
+  /** The slot of an id, assigned on first use. */
+  slotOf(id: string): number {
+    return getInternalDocumentId(this.db.internalDocumentIDStore, id);
+  }
+
+  /** Score arrays must be at least this long (slots start at 1). */
+  slotCount(): number {
+    return this.db.internalDocumentIDStore.internalIdToId.length + 1;
+  }
+
+  /** Adds documents whose ids are not in the index yet (Orama is handed fresh objects, never the caller's). */
+  addMany(docs: ReadonlyArray<{ id: string; text: string }>): void {
+    if (docs.length === 0) return;
+    const fresh = docs.map((d) => ({ id: d.id, [FIELD]: d.text }));
+    assertSync(insertMultiple(this.db, fresh, fresh.length));
+  }
+
+  remove(id: string): void {
+    assertSync(remove(this.db, id));
+  }
+
+  size(): number {
+    return count(this.db);
+  }
+
+  /**
+   * Raw BM25 of every matching note by slot (NaN elsewhere); no cut, since filters and fusion need all.
+   * Calls our Orama index component's scoring directly rather than Orama's search(): that would sort
+   * every hit and build a result object per hit (~4 ms per query at 10k notes) to page them, which we
+   * never do.
+   */
+  scores(text: string): SlotScores {
+    const size = this.slotCount();
+    const tokens = tokenize(text);
+    if (tokens.length === 0 || count(this.db) === 0) return emptyScores(size);
+    const acc = new Float64Array(size);
+    const index = this.db.data.index as unknown as Bm25IndexStore;
+    const touched = accumulateBm25(index, FIELD, tokens, { ...BM25_PARAMS }, 1, acc);
+    const out = emptyScores(size);
+    for (const slot of touched) out[slot] = acc[slot];
+    return out;
+  }
+
+  /** Inverse document frequency of a term, for weighting terms when picking a snippet chunk. */
+  idf(term: string): number {
+    const { df, docs } = termStats(this.db.data.index as unknown as Bm25IndexStore, FIELD, term);
+    return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+  }
+}

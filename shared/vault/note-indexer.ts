@@ -1,7 +1,7 @@
 import type { CacheStore, CachedChunk } from '../stores/cache-store';
 import type { SearchIndex, IndexDoc } from '../index/search-index';
 import type { Chunk } from '../index/chunker';
-import { chunkBody } from '../index/chunker';
+import { chunkBody, embeddingText } from '../index/chunker';
 import type { LinkResolver } from '../model/resolve';
 import type { Embedder, VaultFileStat, Clock } from '../ports';
 import type { NoteProblem, ParsedNote } from '../model/types';
@@ -16,11 +16,6 @@ export interface LiveNote {
   size: number;
   cached: CachedNoteMeta;
   chunkCount: number;
-}
-
-/** The text an embedder sees for a chunk: the title gives short chunks their subject. */
-export function embeddingInput(title: string, chunk: Pick<Chunk, 'text' | 'heading'>): string {
-  return chunk.heading ? `${title}\n${chunk.heading}\n${chunk.text}` : `${title}\n${chunk.text}`;
 }
 
 function updatedAtMs(c: CachedNoteMeta, mtime: number): number {
@@ -129,7 +124,7 @@ export class NoteIndexer {
     for (const note of notes) {
       const chunks = this.cache.chunks(note.nodeId).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
       if (chunks.length && !this.cache.vectors(note.nodeId, embedder.spaceId, note.contentHash)) {
-        const vecs = await embedder.embed(chunks.map((c) => embeddingInput(note.cached.meta.title, c)));
+        const vecs = await embedder.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)));
         this.cache.putVectors(note.nodeId, embedder.spaceId, note.contentHash, vecs);
         await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
       }
@@ -151,7 +146,7 @@ export class NoteIndexer {
     for (const e of this.embedders()) {
       for (const v of this.cache.allVectors(e.spaceId)) {
         let bySpace = vectorsByNode.get(v.node_id);
-        if (!bySpace) vectorsByNode.set(v.node_id, (bySpace = new Map()));
+        if (!bySpace) vectorsByNode.set(v.node_id, (bySpace = new Map<string, Float32Array[]>()));
         let arr = bySpace.get(e.spaceId);
         if (!arr) bySpace.set(e.spaceId, (arr = []));
         arr[v.chunk_index] = v.vector;
@@ -193,7 +188,7 @@ export class NoteIndexer {
     for (const e of this.embedders()) {
       let v = this.cache.vectors(note.nodeId, e.spaceId, note.contentHash);
       if (!v || v.length !== chunks.length) {
-        v = await e.embed(chunks.map((c) => embeddingInput(note.cached.meta.title, c)));
+        v = await e.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)));
         this.cache.putVectors(note.nodeId, e.spaceId, note.contentHash, v);
       }
       out.set(e.spaceId, v);

@@ -14,7 +14,8 @@ function write(rel: string, text: string): void {
   writeFileSync(p, text);
 }
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => any }> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
+async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
   const lines: string[] = [];
   const code = await main(argv, (s) => lines.push(s));
   const out = lines.join('\n');

@@ -87,7 +87,7 @@ function errorChain(err: unknown): Array<{ name?: string; message?: string; code
   const chain: Array<{ name?: string; message?: string; code?: string }> = [];
   let cur: unknown = err;
   while (cur && typeof cur === 'object' && chain.length < 5) {
-    chain.push(cur as { name?: string; message?: string; code?: string });
+    chain.push(cur);
     cur = (cur as { cause?: unknown }).cause;
   }
   return chain;

@@ -169,13 +169,14 @@ export class SearchIndex {
     }
     const candidates: number[] = [...pinned];
     for (let slot = 1; slot < size; slot++) if (score[slot] === score[slot] && !pinned.has(slot)) candidates.push(slot);
-    // Pinned first, then score, then id: a total order, so equal indexes give equal results.
+    // Pinned first, then score, then path (unique, and the same whatever ids the notes were given): a total
+    // order, so equal indexes give equal results.
     const better = (a: number, b: number): boolean => {
       const pa = pinned.has(a);
       if (pa !== pinned.has(b)) return pa;
       const sa = score[a] === score[a] ? score[a] : 0;
       const sb = score[b] === score[b] ? score[b] : 0;
-      return sa !== sb ? sa > sb : this.bySlot[a]!.id < this.bySlot[b]!.id;
+      return sa !== sb ? sa > sb : this.bySlot[a]!.path < this.bySlot[b]!.path;
     };
     const termSet = new Set(terms);
     return topK(candidates, k, better).map((slot) => {

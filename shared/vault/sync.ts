@@ -196,7 +196,7 @@ export class VaultSync {
     let done = 0;
     for (let i = 0; i < files.length; i += BATCH) {
       // One durable journal append per batch instead of one per note (a first index touches every node).
-      await this.d.memory.batch(async () => {
+      await this.d.memory.batch(() => this.d.indexer.batch(async () => {
         for (const stat of files.slice(i, i + BATCH)) {
           try {
             const live = this.d.indexer.byPath.get(stat.path);
@@ -216,7 +216,7 @@ export class VaultSync {
           }
           this.d.onProgress?.({ phase: 'index', done: ++done, total });
         }
-      });
+      }));
       await yieldToHost();
     }
     await this.d.memory.batch(async () => {

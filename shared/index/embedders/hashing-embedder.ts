@@ -46,52 +46,124 @@ export class HashingEmbedder implements Embedder {
 
   /** Synchronous form, for callers that batch themselves. */
   embedOne(text: string): Float32Array {
-    const counts = new Map<number, number>();
+    const counts = FeatureCounts.shared;
+    counts.reset();
     const words = tokenize(text);
     for (let i = 0; i < words.length; i++) {
       const w = words[i];
-      bump(counts, tagged(hashString(SEED_UNIGRAM, w, 0), 0));
-      if (i + 1 < words.length) bump(counts, tagged(hashString(hashString(SEED_BIGRAM, w, 0), words[i + 1], 0x20), 1));
+      counts.bump(tagged(hashString(SEED_UNIGRAM, w, 0), 0));
+      if (i + 1 < words.length) counts.bump(tagged(hashString(hashString(SEED_BIGRAM, w, 0), words[i + 1], 0x20), 1));
       charGrams(counts, w);
     }
     const vec = new Float32Array(this.dimensions);
-    for (const [key, tf] of counts) {
+    // Insertion order, as a Map would iterate: the float sums, and so the vectors, stay bit-identical.
+    for (let n = 0; n < counts.size; n++) {
+      const key = counts.keyAt(n);
+      const tf = counts.countAt(n);
       const family = key & 3;
       const weight = family === 0 ? UNIGRAM_WEIGHT : family === 1 ? BIGRAM_WEIGHT : CHARGRAM_WEIGHT;
       const h = fmix32(key >>> 2);
-      const value = weight * (1 + Math.log(tf));
+      const value = weight * (1 + log(tf));
       vec[(h >>> 1) % this.dimensions] += h & 1 ? value : -value;
     }
     let norm = 0;
     for (let i = 0; i < vec.length; i++) norm += vec[i] * vec[i];
     if (norm > 0) {
-      const scale = 1 / Math.sqrt(norm);
+      const scale = 1 / sqrt(norm);
       for (let i = 0; i < vec.length; i++) vec[i] *= scale;
     }
     return vec;
   }
 }
 
-/** Feature keys carry their family in the low two bits (0 unigram, 1 bigram, 2 char n-gram). */
-function bump(counts: Map<number, number>, key: number): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+// Local aliases: global lookups in hot loops are slow in sandboxed contexts (jest's vm, some webviews).
+const imul = Math.imul;
+const log = Math.log;
+const sqrt = Math.sqrt;
+
+/**
+ * Feature key → count, as an open-addressing table over typed arrays that is reused between calls: a Map
+ * here was most of the embedder's time (one allocation-heavy set per feature, ~8 features per word).
+ */
+class FeatureCounts {
+  static readonly shared = new FeatureCounts();
+  private slots = new Int32Array(1 << 12).fill(-1); // → index into keys/counts, -1 empty
+  private keys = new Int32Array(1 << 11);
+  private counts = new Int32Array(1 << 11);
+  size = 0;
+
+  reset(): void {
+    if (this.size > 0) this.slots.fill(-1);
+    this.size = 0;
+  }
+
+  keyAt(n: number): number {
+    return this.keys[n];
+  }
+
+  countAt(n: number): number {
+    return this.counts[n];
+  }
+
+  bump(key: number): void {
+    const mask = this.slots.length - 1;
+    let i = fmix32(key) & mask;
+    for (;;) {
+      const at = this.slots[i];
+      if (at === -1) break;
+      if (this.keys[at] === key) {
+        this.counts[at]++;
+        return;
+      }
+      i = (i + 1) & mask;
+    }
+    if (this.size === this.keys.length) this.growEntries();
+    this.keys[this.size] = key;
+    this.counts[this.size] = 1;
+    this.slots[i] = this.size++;
+    if (this.size * 2 > this.slots.length) this.rehash();
+  }
+
+  private growEntries(): void {
+    const keys = new Int32Array(this.keys.length * 2);
+    keys.set(this.keys);
+    const counts = new Int32Array(this.counts.length * 2);
+    counts.set(this.counts);
+    this.keys = keys;
+    this.counts = counts;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = this.slots.length - 1;
+    for (let n = 0; n < this.size; n++) {
+      let i = fmix32(this.keys[n]) & mask;
+      while (this.slots[i] !== -1) i = (i + 1) & mask;
+      this.slots[i] = n;
+    }
+  }
 }
 
-function charGrams(counts: Map<number, number>, word: string): void {
+/** Feature keys carry their family in the low two bits (0 unigram, 1 bigram, 2 char n-gram). */
+function charGrams(counts: FeatureCounts, word: string): void {
   const n = word.length + 2;
-  const code = (i: number): number => (i === 0 ? BOUNDARY_START : i === n - 1 ? BOUNDARY_END : word.charCodeAt(i - 1));
   for (let i = 0; i + 3 <= n; i++) {
     let h3 = SEED_CHAR3;
-    for (let j = i; j < i + 3; j++) h3 = Math.imul(h3 ^ code(j), 0x01000193);
-    bump(counts, tagged(h3, 2));
-    if (i + 4 <= n) bump(counts, tagged(Math.imul(h3 ^ SEED_CHAR4 ^ code(i + 3), 0x01000193), 2));
+    for (let j = i; j < i + 3; j++) h3 = imul(h3 ^ boundedCode(word, j, n), 0x01000193);
+    counts.bump(tagged(h3, 2));
+    if (i + 4 <= n) counts.bump(tagged(imul(h3 ^ SEED_CHAR4 ^ boundedCode(word, i + 3, n), 0x01000193), 2));
   }
+}
+
+/** The word's units with a start and an end mark around them. */
+function boundedCode(word: string, i: number, n: number): number {
+  return i === 0 ? BOUNDARY_START : i === n - 1 ? BOUNDARY_END : word.charCodeAt(i - 1);
 }
 
 /** FNV-1a over a string's UTF-16 units, continuing from `h`, optionally after a separator unit. */
 function hashString(h: number, s: string, separator: number): number {
-  if (separator) h = Math.imul(h ^ separator, 0x01000193);
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  if (separator) h = imul(h ^ separator, 0x01000193);
+  for (let i = 0; i < s.length; i++) h = imul(h ^ s.charCodeAt(i), 0x01000193);
   return h;
 }
 
@@ -102,9 +174,9 @@ function tagged(h: number, family: number): number {
 /** Murmur3's finaliser: spreads FNV's weak low bits before taking bucket and sign. */
 function fmix32(h: number): number {
   h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
+  h = imul(h, 0x85ebca6b);
   h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
+  h = imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
 }

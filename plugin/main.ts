@@ -109,7 +109,7 @@ export default class LithosMemoryPlugin extends Plugin {
     try {
       while (this.statusStale) {
         this.statusStale = false;
-        await engine.settle();
+        await engine.idle();
       }
       // A running scan reports its own progress and ends with "ready".
       if (this.engine === engine && !this.reconciling) this.showReady(engine);

@@ -142,8 +142,14 @@ export class MemoryEngine {
     if (!this.closed) this.sync.handleEvent(e);
   }
 
+  /** Handles every pending event now, cutting debounces short (CLI, tests, before a flush). */
   settle(): Promise<void> {
     return this.sync.settle();
+  }
+
+  /** Resolves once pending events have been handled, letting their debounces run their course. */
+  idle(): Promise<void> {
+    return this.sync.idle();
   }
 
   async search(query: string, opts: { k?: number; mode?: SearchMode; filters?: SearchFilters } = {}): Promise<EngineSearchHit[]> {

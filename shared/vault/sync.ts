@@ -78,6 +78,18 @@ export class VaultSync {
     } while (q !== this.queue || this.pending.size > 0);
   }
 
+  /**
+   * Waits, without cutting any debounce short, until every pending event has been handled. For hosts that
+   * only want to know when the index has caught up (a status bar).
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.queue.catch(() => undefined);
+      if (this.pending.size === 0) return;
+      await new Promise<void>((r) => this.d.timers.setTimeout(r, Math.max(this.d.debounceMs, 10)));
+    }
+  }
+
   /** Re-reads one path now (after the engine's own write), on the same queue as everything else. */
   syncPath(path: string): Promise<unknown> {
     return this.enqueue(() => this.syncEventPath(path));

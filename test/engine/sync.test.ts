@@ -138,3 +138,21 @@ describe('engine sync with the vault', () => {
     expect(await again.engine.reconcile()).toMatchObject({ indexed: 0, unchanged: 1 });
   });
 });
+
+test('idle() waits for debounced events without cutting the debounce short', async () => {
+  const h = await openHarness({ 'a.md': 'apples' });
+  await h.engine.reconcile();
+  h.engine.startWatching();
+  await h.vault.write('a.md', 'quinces');
+  let done = false;
+  const idle = h.engine.idle().then(() => (done = true));
+  await Promise.resolve();
+  expect(done).toBe(false);
+  expect(await paths(h.engine, 'quinces')).toEqual([]); // still debouncing
+  for (let i = 0; i < 5 && !done; i++) {
+    h.clock.advance(300);
+    await new Promise((r) => setImmediate(r));
+  }
+  await idle;
+  expect(await paths(h.engine, 'quinces')).toEqual(['a.md']);
+});

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { BlobStore } from '../shared/ports';
 import { LithosError } from '../shared/errors';
+import { HashingEmbedder } from '../shared/index/embedders/hashing-embedder';
 
 /** `<vault>/.lithos/config.json`: per-vault settings the headless tools share with the plugin. */
 const ConfigSchema = z.object({
   /** Active embedding spaces; queries search all of them and merge. */
-  embedding_spaces: z.array(z.string().min(1)).min(1).default(['hash-ngram-v1-384']),
+  embedding_spaces: z.array(z.string().min(1)).min(1).default([new HashingEmbedder().spaceId]),
   /** Where all-MiniLM-L6-v2 lives; relative paths are relative to `.lithos/`. */
   model_dir: z.string().default('models'),
   /** Whether a missing model may be downloaded (never in tests or CI). */

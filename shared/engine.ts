@@ -3,7 +3,7 @@ import type { BlobStore, Clock, Embedder, Logger, Timers, VaultEvent, VaultPort 
 import { silentLogger, systemClock, systemTimers } from './ports';
 import { MemoryStore } from './stores/memory-store';
 import { CacheStore } from './stores/cache-store';
-import { SearchIndex, type SearchFilters, type SearchMode } from './index/search-index';
+import { SearchIndex, type SearchFilters, type SearchHit, type SearchMode } from './index/search-index';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { LinkResolver } from './model/resolve';
 import type { NoteProblem, ParsedNote } from './model/types';
@@ -33,14 +33,8 @@ export interface EngineDeps {
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
 }
 
-export interface EngineSearchHit {
-  id: string;
-  path: string;
-  title: string;
-  score: number;
-  lexical: number;
-  vector: number;
-  snippet: string;
+/** An index hit plus the note metadata a caller usually wants beside it. */
+export interface EngineSearchHit extends SearchHit {
   namespace: string;
   note_type: string;
   tags: string[];

@@ -57,7 +57,7 @@ export interface BlobStore {
 
 /** An embedding space: vectors from different spaces are never compared with each other. */
 export interface Embedder {
-  /** Stored with every vector, e.g. `hash-ngram-v1-384` or `minilm-l6-v2`. */
+  /** Stored with every vector, e.g. `hash-ngram-v2-384` or `minilm-l6-v2`. */
   readonly spaceId: string;
   readonly dimensions: number;
   /** One L2-normalised vector per text, same order. */

@@ -36,7 +36,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 test('index --json reports counts and errors; a second run costs nothing', async () => {
   const first = await cli('index', vault, '--json');
   expect(first.code).toBe(0);
-  expect(first.json()).toMatchObject({ notes: 3, indexed: 3, unchanged: 0, errors: [], problems: 1, embedding_spaces: ['hash-ngram-v1-384'] });
+  expect(first.json()).toMatchObject({ notes: 3, indexed: 3, unchanged: 0, errors: [], problems: 1, embedding_spaces: ['hash-ngram-v2-384'] });
   const second = await cli('index', vault, '--json');
   expect(second.json()).toMatchObject({ notes: 3, indexed: 0, unchanged: 3 });
   expect(readdirSync(join(vault, '.lithos'))).toEqual(expect.arrayContaining(['memory.sqlite', 'cache.sqlite']));

@@ -11,7 +11,8 @@ import { tokenize } from '../tokenizer';
  * The spaceId names the version and size: change any constant below and the version must change too,
  * since stored vectors would no longer be comparable.
  */
-export const HASHING_EMBEDDER_VERSION = 'v1';
+// v2: the tokenizer's stop set changed (NLTK's), so v1 vectors are not comparable.
+export const HASHING_EMBEDDER_VERSION = 'v2';
 export const HASHING_DEFAULT_DIMENSIONS = 384;
 
 /**

@@ -6,9 +6,9 @@ describe('HashingEmbedder', () => {
   const e = new HashingEmbedder();
 
   it('names its space by version and size and returns that many dimensions', async () => {
-    expect(e.spaceId).toBe('hash-ngram-v1-384');
+    expect(e.spaceId).toBe('hash-ngram-v2-384');
     expect(e.dimensions).toBe(384);
-    expect(new HashingEmbedder(512).spaceId).toBe('hash-ngram-v1-512');
+    expect(new HashingEmbedder(512).spaceId).toBe('hash-ngram-v2-512');
     const [vec] = await e.embed(['hello world']);
     expect(vec).toBeInstanceOf(Float32Array);
     expect(vec).toHaveLength(384);

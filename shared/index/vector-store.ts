@@ -72,25 +72,36 @@ export class VectorSpace {
     const q = new Float32Array(this.dims);
     writeUnit(q, 0, query);
     const { data, dims, owner, chunkOf } = this;
+    // A short query's vector has few non-zero dimensions (the hashing embedder's features of a few
+    // words): a dot product over those alone is exact and several times faster than over all dims.
+    const nz: number[] = [];
+    for (let i = 0; i < dims; i++) if (q[i] !== 0) nz.push(i);
+    const sparse = nz.length * 2 < dims ? Int32Array.from(nz) : null;
     const tail = dims - (dims % 4);
     for (let row = 0, top = this.top; row < top; row++) {
       const slot = owner[row];
       if (slot === 0 || (allowed !== null && allowed[slot] === 0)) continue;
-      // Four accumulators: measured ~1.7x faster than a plain loop in V8.
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
       const base = row * dims;
-      let i = 0;
-      for (; i < tail; i += 4) {
-        d0 += data[base + i] * q[i];
-        d1 += data[base + i + 1] * q[i + 1];
-        d2 += data[base + i + 2] * q[i + 2];
-        d3 += data[base + i + 3] * q[i + 3];
+      let dot: number;
+      if (sparse !== null) {
+        dot = 0;
+        for (let j = 0; j < sparse.length; j++) dot += data[base + sparse[j]] * q[sparse[j]];
+      } else {
+        // Four accumulators: measured ~1.7x faster than a plain loop in V8.
+        let d0 = 0;
+        let d1 = 0;
+        let d2 = 0;
+        let d3 = 0;
+        let i = 0;
+        for (; i < tail; i += 4) {
+          d0 += data[base + i] * q[i];
+          d1 += data[base + i + 1] * q[i + 1];
+          d2 += data[base + i + 2] * q[i + 2];
+          d3 += data[base + i + 3] * q[i + 3];
+        }
+        for (; i < dims; i++) d0 += data[base + i] * q[i];
+        dot = d0 + d1 + d2 + d3;
       }
-      for (; i < dims; i++) d0 += data[base + i] * q[i];
-      const dot = d0 + d1 + d2 + d3;
       const prev = best[slot];
       if (!(dot <= prev) || (dot === prev && chunkOf[row] < chunk[slot])) {
         // !(dot <= prev) is true when prev is NaN (first chunk seen) or dot is larger

@@ -5,6 +5,7 @@ import { chunkBody, embeddingText } from '../index/chunker';
 import type { LinkResolver } from '../model/resolve';
 import type { Embedder, VaultFileStat, Clock } from '../ports';
 import type { NoteProblem, ParsedNote } from '../model/types';
+import { storedForm } from '../stores/vector-bytes';
 import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
@@ -150,7 +151,7 @@ export class NoteIndexer {
     for (const note of notes) {
       const chunks = this.cache.chunks(note.nodeId).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
       if (chunks.length && !this.cache.vectors(note.nodeId, embedder.spaceId, note.contentHash)) {
-        const vecs = await embedder.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)));
+        const vecs = (await embedder.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
         this.cache.putVectors(note.nodeId, embedder.spaceId, note.contentHash, vecs);
         await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
       }
@@ -214,7 +215,7 @@ export class NoteIndexer {
     for (const e of this.embedders()) {
       let v = this.cache.vectors(note.nodeId, e.spaceId, note.contentHash);
       if (!v || v.length !== chunks.length) {
-        v = await e.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)));
+        v = (await e.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
         this.cache.putVectors(note.nodeId, e.spaceId, note.contentHash, v);
       }
       out.set(e.spaceId, v);

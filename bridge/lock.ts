@@ -7,19 +7,8 @@ import { LithosError } from '../shared/errors';
 import { errnoOf, fsError } from './fs-errors';
 import { tempSuffix, writeFileAtomic } from './atomic-file';
 
-export type LockOwner = 'cli' | 'bridge' | 'plugin';
-
-/** Content of `<vault>/.lithos/lock.json`. `token` tells our lock from a later holder's with the same pid. */
-export interface LockInfo {
-  pid: number;
-  hostname: string;
-  /** ISO 8601 */
-  started_at: string;
-  /** ISO 8601, refreshed every heartbeatMs while held. */
-  heartbeat_at: string;
-  owner: LockOwner;
-  token: string;
-}
+export type { LockInfo, LockOwner } from '../shared/coordination/lock-info';
+import type { LockInfo, LockOwner } from '../shared/coordination/lock-info';
 
 export interface LockOptions {
   owner: LockOwner;

@@ -8,11 +8,15 @@ import { loadSql } from './sql-loader';
 import { createConsoleLogger } from './console-logger';
 import { StatusBar } from './status-bar';
 import { SearchModal } from './search-modal';
+import { HeartbeatLock } from '../shared/coordination/heartbeat-lock';
+import { LithosError } from '../shared/errors';
+import { systemClock, systemTimers } from '../shared/ports';
 
 /** Composition root: wires Obsidian's vault and adapter into the host-free engine; only lifecycle and status plumbing here. */
 export default class LithosMemoryPlugin extends Plugin {
   private readonly logger = createConsoleLogger();
   private engine: MemoryEngine | null = null;
+  private lock: HeartbeatLock | null = null;
   private status: StatusBar | null = null;
   private unloaded = false;
   private refreshing = false;
@@ -40,12 +44,44 @@ export default class LithosMemoryPlugin extends Plugin {
     this.unloaded = true;
     const engine = this.engine;
     this.engine = null;
+    // Still opening: start() sees `unloaded`, closes the engine and then releases the lock itself.
+    const lock = engine ? this.lock : null;
+    if (engine) this.lock = null;
     // Obsidian does not await onunload; the engine's journal covers a flush cut short by quitting.
-    engine?.close().catch((err: unknown) => this.logger.error('closing the engine failed', { error: asLithosError(err).toJSON() }));
+    void (async () => {
+      try {
+        await engine?.close();
+      } catch (err) {
+        this.logger.error('closing the engine failed', { error: asLithosError(err).toJSON() });
+      } finally {
+        await lock?.release().catch(() => undefined);
+      }
+    })();
+  }
+
+  /** The stores have one writer at a time: wait while a `lithos` CLI command holds the vault. */
+  private async acquireLock(blobs: ObsidianBlobStore): Promise<boolean> {
+    const lock = new HeartbeatLock(blobs, systemClock, systemTimers, 'plugin', (by) => {
+      this.fail('Lithos lost its write lock', new LithosError('vault_locked', `Another process (${by?.owner ?? 'unknown'}) took over this vault's memory; reload the plugin.`));
+    });
+    for (;;) {
+      const holder = await lock.tryAcquire();
+      if (this.unloaded) {
+        await lock.release();
+        return false;
+      }
+      if (!holder) break;
+      this.status?.show({ state: 'waiting', holder: `${holder.owner}${holder.pid ? ` (pid ${holder.pid})` : ''}` });
+      await new Promise((r) => window.setTimeout(r, 5000));
+    }
+    this.lock = lock;
+    return true;
   }
 
   private async start(): Promise<void> {
     try {
+      const blobs = new ObsidianBlobStore(this.app.vault.adapter);
+      if (!(await this.acquireLock(blobs))) return;
       const vault = new ObsidianVault(
         this.app,
         (ref) => this.registerEvent(ref),
@@ -53,13 +89,15 @@ export default class LithosMemoryPlugin extends Plugin {
       );
       const engine = await MemoryEngine.open({
         vault,
-        blobs: new ObsidianBlobStore(this.app.vault.adapter),
+        blobs,
         sql: await loadSql(),
         logger: this.logger,
         onProgress: (p) => this.status?.show({ state: 'progress', ...p }),
       });
       if (this.unloaded) {
         await engine.close();
+        await this.lock?.release();
+        this.lock = null;
         return;
       }
       this.engine = engine;

@@ -1,6 +1,7 @@
 /** What the status bar item says. Pure, so the wording is tested without a DOM. */
 export type LithosStatus =
   | { state: 'starting' }
+  | { state: 'waiting'; holder: string }
   | { state: 'progress'; phase: 'load' | 'scan' | 'index'; done: number; total: number }
   | { state: 'ready'; notes: number }
   | { state: 'error'; message: string };
@@ -11,6 +12,8 @@ export function statusText(s: LithosStatus): string {
   switch (s.state) {
     case 'starting':
       return 'Lithos: starting…';
+    case 'waiting':
+      return `Lithos: waiting for ${s.holder}`;
     case 'progress':
       return `Lithos: ${PHASE_VERB[s.phase]} ${s.done}/${s.total}`;
     case 'ready':
@@ -37,6 +40,7 @@ export class StatusBar {
     this.el.classList.toggle('is-indexing', s.state === 'progress' || s.state === 'starting');
     this.el.classList.toggle('is-error', s.state === 'error');
     if (s.state === 'error') this.el.setAttribute('aria-label', s.message);
+    else if (s.state === 'waiting') this.el.setAttribute('aria-label', `Another Lithos process (${s.holder}) is writing this vault's memory; Lithos starts when it finishes.`);
     else this.el.removeAttribute('aria-label');
   }
 }

@@ -155,7 +155,8 @@ export class NoteIndexer {
         this.cache.putVectors(note.nodeId, embedder.spaceId, note.contentHash, vecs);
         await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
       }
-      onProgress?.(++done, notes.length);
+      done++;
+      onProgress?.(done, notes.length);
     }
     return done;
   }

@@ -226,7 +226,8 @@ export class VaultSync {
             const e = asLithosError(err);
             errors.push({ path: stat.path, code: e.code, message: e.message });
           }
-          this.d.onProgress?.({ phase: 'index', done: ++done, total });
+          done++;
+          this.d.onProgress?.({ phase: 'index', done, total });
         }
       }));
       await yieldToHost();

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
 import { acquireLock, readLock, type LockInfo, type VaultLock } from '../../bridge/lock';
 import { LithosError } from '../../shared/errors';
+import { codeOf } from '../twins/error-code';
 
 let tmp: string;
 let vault: string;
@@ -43,15 +44,6 @@ function deadPid(): number {
   return r.pid;
 }
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof LithosError) return err.code;
-    throw err;
-  }
-  return 'resolved';
-}
 
 async function until(cond: () => boolean, what: string, boundMs = 10_000): Promise<void> {
   const deadline = Date.now() + boundMs;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NodeBlobStore } from '../../bridge/node-blob-store';
-import { LithosError } from '../../shared/errors';
+import { codeOf } from '../twins/error-code';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -19,15 +19,6 @@ beforeEach(() => {
 
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof LithosError) return err.code;
-    throw err;
-  }
-  return 'resolved';
-}
 
 describe('NodeBlobStore', () => {
   it('reads null for a missing file and lists nothing before the folder exists', async () => {

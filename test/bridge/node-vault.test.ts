@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { NodeVault } from '../../bridge/node-vault';
 import { LithosError } from '../../shared/errors';
 import type { VaultEvent } from '../../shared/ports';
+import { codeOf } from '../twins/error-code';
 
 const dec = new TextDecoder();
 let tmp: string;
@@ -27,15 +28,6 @@ function put(rel: string, text: string): void {
   fs.writeFileSync(abs, text);
 }
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof LithosError) return err.code;
-    throw err;
-  }
-  return 'resolved';
-}
 
 describe('NodeVault listing', () => {
   it('lists Markdown notes only, skipping dot-folders, node_modules and ignored paths', async () => {

@@ -208,18 +208,28 @@ export class VaultSync {
     let done = 0;
     for (let i = 0; i < files.length; i += BATCH) {
       // One durable journal append per batch instead of one per note (a first index touches every node).
+      const slice = files.slice(i, i + BATCH);
+      // Start reading every changed file of the batch at once, so disk latency overlaps parsing and embedding.
+      const reads = new Map<string, Promise<Uint8Array | undefined>>();
+      for (const stat of slice) {
+        const live = this.d.indexer.byPath.get(stat.path);
+        if (live && live.mtime === stat.mtime && live.size === stat.size) continue;
+        // Never rejects (an unhandled rejection would end a Node process); a failed read is retried by
+        // syncFile, which tells a vanished file from a real error.
+        reads.set(stat.path, this.d.vault.readBytes(stat.path).then((b) => b, () => undefined));
+      }
       await this.d.memory.batch(() => this.d.indexer.batch(async () => {
-        for (const stat of files.slice(i, i + BATCH)) {
+        for (const stat of slice) {
           try {
             const live = this.d.indexer.byPath.get(stat.path);
+            const bytes = await reads.get(stat.path);
             let outcome: Outcome;
-            if (!live && vanished.size > 0) {
-              const bytes = await this.d.vault.readBytes(stat.path);
+            if (!live && vanished.size > 0 && bytes) {
               const from = vanished.get(parseNote(stat.path, bytes).contentHash);
               if (from) vanished.delete(from);
               outcome = await this.syncFile(stat, from, bytes);
             } else {
-              outcome = await this.syncFile(stat);
+              outcome = await this.syncFile(stat, undefined, bytes);
             }
             counts[outcome]++;
           } catch (err) {

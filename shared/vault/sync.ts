@@ -32,6 +32,8 @@ export interface SyncDeps {
 type Outcome = 'indexed' | 'unchanged' | 'removed' | 'renamed' | 'skipped';
 
 const BATCH = 200;
+/** Event errors kept for `doctor` between scans (a scan replaces them). */
+const MAX_KEPT_ERRORS = 200;
 /** Lets the host's event loop breathe between batches (UI stays responsive during a big scan). */
 const yieldToHost = () => new Promise<void>((r) => globalThis.setTimeout(r, 0));
 
@@ -117,6 +119,7 @@ export class VaultSync {
       } catch (err) {
         const e = asLithosError(err);
         this.lastErrors.push({ path, code: e.code, message: e.message });
+        if (this.lastErrors.length > MAX_KEPT_ERRORS) this.lastErrors.shift();
         this.d.logger.warn(`Could not update "${path}": ${e.message}`, { code: e.code });
       }
     });

@@ -57,6 +57,11 @@ export const TOMBSTONE_TTL_MS = 30 * 24 * 3600 * 1000;
 export class MemoryEngine {
   readonly warnings: string[];
   private unwatch: (() => void) | null = null;
+  /**
+   * Cached notes without vectors in the primary (first) space, e.g. after the default embedder's version
+   * changed: embedded from the cached chunks at the next reconcile. Other spaces fill lazily or by addSpace.
+   */
+  private backfill: string[] = [];
   private closed = false;
 
   private constructor(
@@ -97,7 +102,7 @@ export class MemoryEngine {
     const index = await SearchIndex.create();
     const resolver = new LinkResolver();
     const indexer = new NoteIndexer(cache.store, index, resolver, () => embedders, d.clock);
-    const { stale } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
+    const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
     for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
     const identity = new NodeIdentity(mem.store, d.clock);
     const sync = new VaultSync({
@@ -113,13 +118,21 @@ export class MemoryEngine {
     });
     const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
     await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
-    return new MemoryEngine(d, embedders, mem.store, cache.store, index, indexer, sync, graph, resolver, warnings);
+    const engine = new MemoryEngine(d, embedders, mem.store, cache.store, index, indexer, sync, graph, resolver, warnings);
+    engine.backfill = missingPrimary;
+    return engine;
   }
 
   /** Full scan: mtime + size, then content hash, so unchanged notes cost nothing. */
   async reconcile(): Promise<IndexReport> {
     this.assertOpen();
-    return this.sync.reconcile();
+    const report = await this.sync.reconcile();
+    if (this.backfill.length > 0) {
+      const paths = this.backfill;
+      this.backfill = [];
+      await this.indexer.embedAll(this.embedders[0], undefined, paths);
+    }
+    return report;
   }
 
   startWatching(): void {

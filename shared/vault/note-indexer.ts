@@ -145,9 +145,9 @@ export class NoteIndexer {
   }
 
   /** Embeds the chunks of every cached note into `embedder`'s space (batch re-embedding into a new space). */
-  async embedAll(embedder: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
+  async embedAll(embedder: Embedder, onProgress?: (done: number, total: number) => void, only?: string[]): Promise<number> {
     let done = 0;
-    const notes = [...this.byPath.values()];
+    const notes = only ? only.flatMap((p) => this.byPath.get(p) ?? []) : [...this.byPath.values()];
     for (const note of notes) {
       const chunks = this.cache.chunks(note.nodeId).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
       if (chunks.length && !this.cache.vectors(note.nodeId, embedder.spaceId, note.contentHash)) {
@@ -162,7 +162,7 @@ export class NoteIndexer {
   }
 
   /** Warm start: rebuild the in-memory state and the search index from the cache, in batches. */
-  async loadFromCache(onProgress?: (done: number, total: number) => void): Promise<{ stale: string[] }> {
+  async loadFromCache(onProgress?: (done: number, total: number) => void): Promise<{ stale: string[]; missingPrimary: string[] }> {
     const rows = this.cache.allNotes();
     const chunksByNode = new Map<string, Chunk[]>();
     for (const c of this.cache.allChunks()) {
@@ -181,6 +181,8 @@ export class NoteIndexer {
       }
     }
     const stale: string[] = [];
+    const missingPrimary: string[] = [];
+    const primary = this.embedders()[0]?.spaceId;
     const docs: { doc: IndexDoc; vectors: Map<string, Float32Array[]> }[] = [];
     for (const row of rows) {
       const cached = decodeCachedMeta(row.meta);
@@ -195,10 +197,11 @@ export class NoteIndexer {
       for (const [space, arr] of vectorsByNode.get(row.node_id) ?? []) {
         if (arr.length === chunks.length && arr.every(Boolean)) vectors.set(space, arr);
       }
+      if (primary && chunks.length > 0 && !vectors.has(primary)) missingPrimary.push(row.path);
       docs.push({ doc: toIndexDoc(note, chunks), vectors });
     }
     await this.index.bulkLoad(docs, (done) => onProgress?.(done, docs.length));
-    return { stale };
+    return { stale, missingPrimary };
   }
 
   private cachedVectors(note: LiveNote): Map<string, Float32Array[]> {

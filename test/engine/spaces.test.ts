@@ -38,3 +38,15 @@ describe('embedding spaces', () => {
     expect(again.engine.cache.vectors(again.engine.note('b.md')!.nodeId, small.spaceId)).toBeNull();
   });
 });
+
+test('the primary space is backfilled for unchanged notes (e.g. after the default embedder changes version)', async () => {
+  const h = await openHarness(files);
+  await h.engine.reconcile();
+  await h.engine.close();
+  const replacement = new HashingEmbedder(128);
+  const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock, deps: { embedders: [replacement] } });
+  const report = await again.engine.reconcile();
+  expect(report).toMatchObject({ indexed: 0, unchanged: 2 });
+  for (const n of again.engine.notes()) expect(again.engine.cache.vectors(n.nodeId, replacement.spaceId)).toHaveLength(1);
+  expect((await paths(again.engine, 'otters sleeping', 'vector'))[0]).toBe('a.md');
+});

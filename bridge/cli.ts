@@ -129,6 +129,11 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  // `lithos search … | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   void run(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

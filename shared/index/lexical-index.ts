@@ -1,7 +1,9 @@
 import { components, count, create, insertMultiple, remove, type AnyOrama } from '@orama/orama';
 import { LithosError } from '../errors';
 import { emptyScores, type SlotScores } from './fusion';
-import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, termStats, type Bm25IndexStore } from './orama-bm25';
+import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, seedTerms, termStats, type Bm25IndexStore, type FieldStats } from './orama-bm25';
+import type { DocTerms } from './postings';
+import { lexicalHash, usableBag, type TermBag } from './term-bags';
 import { tokenize } from './tokenizer';
 
 /**
@@ -28,6 +30,11 @@ function assertSync<T>(result: T | Promise<T>): T {
  * id once assigned (Orama never frees them), so vectors and per-query score arrays share one numbering.
  */
 export class LexicalIndex {
+  /** slot → lexicalHash of the text its bag was counted from */
+  private readonly hashes: (string | undefined)[] = [];
+  /** Documents inserted from a precomputed bag rather than tokenised (for tests and diagnostics). */
+  bagsUsed = 0;
+
   private constructor(private readonly db: AnyOrama) {}
 
   static create(): LexicalIndex {
@@ -50,10 +57,50 @@ export class LexicalIndex {
   }
 
   /** Adds documents whose ids are not in the index yet (Orama is handed fresh objects, never the caller's). */
-  addMany(docs: ReadonlyArray<{ id: string; text: string }>): void {
+  /**
+   * A document's `bag` (see term-bags.ts) is inserted instead of tokenising its text when it was counted
+   * from exactly that text against this index's dictionary; otherwise the text is tokenised.
+   */
+  addMany(docs: ReadonlyArray<{ id: string; text: string; bag?: TermBag }>): void {
     if (docs.length === 0) return;
-    const fresh = docs.map((d) => ({ id: d.id, [FIELD]: d.text }));
-    assertSync(insertMultiple(this.db, fresh, fresh.length));
+    const stats = this.stats();
+    const preset = new Map<string, DocTerms>();
+    const fresh = docs.map((d) => {
+      const hash = lexicalHash(d.text);
+      this.hashes[this.slotOf(d.id)] = hash;
+      const bag = usableBag(d.bag, hash, stats.terms.length);
+      if (bag) preset.set(d.id, bag);
+      return { id: d.id, [FIELD]: d.text };
+    });
+    stats.preset = preset.size > 0 ? preset : null;
+    try {
+      assertSync(insertMultiple(this.db, fresh, fresh.length));
+    } finally {
+      stats.preset = null;
+    }
+    this.bagsUsed += preset.size;
+  }
+
+  /** Extends an empty (or prefix) dictionary with persisted terms in id order; false if they conflict. */
+  seedTerms(terms: readonly string[]): boolean {
+    return seedTerms(this.stats(), terms);
+  }
+
+  termCount(): number {
+    return this.stats().terms.length;
+  }
+
+  /** Terms with ids from `start` on, in id order (the part of the dictionary not yet persisted). */
+  termsFrom(start: number): string[] {
+    return this.stats().terms.slice(start);
+  }
+
+  /** A document's current bag with the hash of the text it came from, or null if not indexed. */
+  bagOf(id: string): TermBag | null {
+    const slot = this.db.internalDocumentIDStore.idToInternalId.get(id);
+    const doc = slot === undefined ? undefined : this.stats().docs[slot];
+    const lexHash = slot === undefined ? undefined : this.hashes[slot];
+    return doc && lexHash ? { ids: doc.ids, tfs: doc.tfs, length: doc.length, lexHash } : null;
   }
 
   remove(id: string): void {
@@ -83,6 +130,10 @@ export class LexicalIndex {
   }
 
   /** Inverse document frequency of a term, for weighting terms when picking a snippet chunk. */
+  private stats(): FieldStats {
+    return (this.db.data.index as unknown as Bm25IndexStore).bm25[FIELD];
+  }
+
   idf(term: string): number {
     const { df, docs } = termStats(this.db.data.index as unknown as Bm25IndexStore, FIELD, term);
     return Math.log(1 + (docs - df + 0.5) / (df + 0.5));

@@ -43,6 +43,8 @@ export interface FieldStats {
   docs: (DocTerms | undefined)[];
   totalLength: number;
   docCount: number;
+  /** external id → a precomputed bag (term-bags.ts) to insert instead of tokenising; set around one insert */
+  preset: Map<string, DocTerms> | null;
 }
 
 export interface Bm25IndexStore extends OramaIndexStore {
@@ -50,7 +52,7 @@ export interface Bm25IndexStore extends OramaIndexStore {
 }
 
 function newStats(): FieldStats {
-  return { dict: new Map(), terms: [], df: new Int32Array(1024), postings: null, docs: [], totalLength: 0, docCount: 0 };
+  return { dict: new Map(), terms: [], df: new Int32Array(1024), postings: null, docs: [], totalLength: 0, docCount: 0, preset: null };
 }
 
 /** Scratch counters reused across documents (reset through the touched list, never reallocated per doc). */
@@ -69,6 +71,18 @@ function termId(stats: FieldStats, term: string): number {
     }
   }
   return id;
+}
+
+/**
+ * Gives a field's dictionary the terms of a persisted one, in id order, so persisted bags keep their
+ * meaning. False when the current dictionary is not a prefix of `terms` (or `terms` repeats one): bags
+ * built against `terms` must then not be used.
+ */
+export function seedTerms(stats: FieldStats, terms: readonly string[]): boolean {
+  if (stats.terms.length > terms.length) return false;
+  for (let i = 0; i < stats.terms.length; i++) if (stats.terms[i] !== terms[i]) return false;
+  for (let i = stats.terms.length; i < terms.length; i++) termId(stats, terms[i]);
+  return stats.terms.length === terms.length;
 }
 
 function countTerms(stats: FieldStats, tokens: string[]): DocTerms {
@@ -122,7 +136,7 @@ export function createBm25Index(): IIndex<Bm25IndexStore> {
       if (!stats || schemaType !== 'string') {
         return base.insert(implementation, index, prop, id, internalId, value, schemaType, language, tokenizer, docsCount, options);
       }
-      const doc = countTerms(stats, tokenizer.tokenize(value as string, language, prop, false));
+      const doc = stats.preset?.get(String(id)) ?? countTerms(stats, tokenizer.tokenize(value as string, language, prop, false));
       const { ids } = doc;
       const { df } = stats;
       for (let i = 0; i < ids.length; i++) df[ids[i]]++;

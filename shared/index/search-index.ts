@@ -11,6 +11,7 @@ import {
 } from './fusion';
 import { assertIndexDoc, copyDoc, exactKeys, lexicalText, type IndexDoc } from './index-doc';
 import { LexicalIndex } from './lexical-index';
+import type { TermBag } from './term-bags';
 import { bestLexicalChunk, makeSnippet } from './snippet';
 import { normalizeExact, tokenize } from './tokenizer';
 import { topK } from './top-k';
@@ -67,6 +68,8 @@ const DEFAULT_BATCH = 500;
 const MODES: readonly SearchMode[] = ['lexical', 'vector', 'hybrid'];
 
 type VectorsBySpace = Map<string, Float32Array[]>;
+/** `terms`: the note's persisted BM25 bag, used instead of tokenising when still valid (term-bags.ts). */
+type LoadItem = { doc: IndexDoc; vectors: VectorsBySpace; terms?: TermBag };
 
 export class SearchIndex {
   private readonly notes = new Map<string, { doc: IndexDoc; slot: number }>();
@@ -102,8 +105,8 @@ export class SearchIndex {
    * Inserts in batches, reporting the running count and yielding to the host between batches. A repeated
    * id keeps its last version. An invalid item throws; batches before it stay loaded.
    */
-  async bulkLoad(docs: Iterable<{ doc: IndexDoc; vectors: VectorsBySpace }>, onProgress?: (done: number) => void): Promise<void> {
-    let batch: { doc: IndexDoc; vectors: VectorsBySpace }[] = [];
+  async bulkLoad(docs: Iterable<LoadItem>, onProgress?: (done: number) => void): Promise<void> {
+    let batch: LoadItem[] = [];
     let done = 0;
     const newSpaces = new Map<string, number>();
     for (const item of docs) {
@@ -122,6 +125,11 @@ export class SearchIndex {
       done += batch.length;
       onProgress?.(done);
     }
+  }
+
+  /** The BM25 dictionary and term bags, for persisting them (note-indexer.ts). */
+  get lexicon(): Pick<LexicalIndex, 'seedTerms' | 'termCount' | 'termsFrom' | 'bagOf' | 'bagsUsed'> {
+    return this.lexical;
   }
 
   has(id: string): boolean {
@@ -249,9 +257,9 @@ export class SearchIndex {
   }
 
   /** Stores copies (callers may reuse their objects) and feeds one Orama insert for the whole batch. */
-  private admit(items: readonly { doc: IndexDoc; vectors: VectorsBySpace }[]): void {
-    const pending = new Map<string, string>();
-    for (const { doc, vectors } of items) {
+  private admit(items: readonly LoadItem[]): void {
+    const pending = new Map<string, { id: string; text: string; bag?: TermBag }>();
+    for (const { doc, vectors, terms } of items) {
       if (this.notes.has(doc.id)) {
         if (!pending.has(doc.id)) this.lexical.remove(doc.id);
         this.forget(doc.id);
@@ -267,9 +275,9 @@ export class SearchIndex {
         ids.add(copy.id);
       }
       this.vectors.set(slot, vectors);
-      pending.set(copy.id, lexicalText(copy));
+      pending.set(copy.id, { id: copy.id, text: lexicalText(copy), bag: terms });
     }
-    this.lexical.addMany([...pending].map(([id, text]) => ({ id, text })));
+    this.lexical.addMany([...pending.values()]);
   }
 
   /** Drops everything but the Orama document (the caller removes that). */

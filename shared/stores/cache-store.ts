@@ -5,7 +5,9 @@ import { openStoreDb } from './sqlite';
 import type { SqlDb } from './sql-db';
 import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
 import type { StoreDeps } from './journaled-store';
-import { CacheVectors } from './cache-vectors';
+import { CacheTerms } from './cache-terms';
+
+export type { StoredTermBag } from './cache-terms';
 
 export interface CachedNote {
   path: string;
@@ -55,7 +57,7 @@ const toChunk = (r: SqlValue[]): CachedChunk => ({
  * chunks, embedding vectors). Not journaled: a crash loses at most the changes since the last snapshot,
  * which the next reconcile re-derives. All methods are synchronous; snapshots are debounced.
  */
-export class CacheStore extends CacheVectors {
+export class CacheStore extends CacheTerms {
   private readonly persister: DebouncedPersister;
   private closed = false;
 
@@ -190,17 +192,18 @@ export class CacheStore extends CacheVectors {
     }
   }
 
-  /** Deletes chunks and vectors whose node id no note references any more. */
+  /** Deletes chunks, vectors and term bags whose node id no note references any more. */
   pruneOrphans(): { chunks: number; vectors: number } {
     this.assertOpen();
     const out = this.db.transaction(() => {
       this.db.run('DELETE FROM chunks WHERE node_id NOT IN (SELECT node_id FROM notes)');
       const chunks = this.db.changes();
       this.db.run('DELETE FROM vectors WHERE node_id NOT IN (SELECT node_id FROM notes)');
-      return { chunks, vectors: this.db.changes() };
+      const vectors = this.db.changes();
+      return { chunks, vectors, bags: this.pruneTermBags() };
     });
-    if (out.chunks || out.vectors) this.changed();
-    return out;
+    if (out.chunks || out.vectors || out.bags) this.changed();
+    return { chunks: out.chunks, vectors: out.vectors };
   }
 
   counts(): { notes: number; chunks: number; vectors: number; spaces: number } {

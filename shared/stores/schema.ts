@@ -112,5 +112,15 @@ CREATE TABLE IF NOT EXISTS spaces (
   dimensions INTEGER NOT NULL CHECK (dimensions > 0),
   created_at INTEGER NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('active', 'retired'))
+);
+-- BM25 dictionary (runs of newline-joined terms; a run's first term has id start) and per-note term
+-- bags (little-endian uint32 ids, uint16 counts). Not in CACHE_SCHEMA.tables: older files gain them empty.
+CREATE TABLE IF NOT EXISTS term_dict (start INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS term_bags (
+  node_id TEXT PRIMARY KEY,
+  lex_hash TEXT NOT NULL,
+  length INTEGER NOT NULL,
+  ids BLOB NOT NULL,
+  tfs BLOB NOT NULL
 );`,
 };

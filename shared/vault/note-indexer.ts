@@ -1,5 +1,6 @@
 import type { CacheStore, CachedChunk } from '../stores/cache-store';
 import type { SearchIndex, IndexDoc } from '../index/search-index';
+import type { TermBag } from '../index/term-bags';
 import type { Chunk } from '../index/chunker';
 import { chunkBody, embeddingText } from '../index/chunker';
 import type { LinkResolver } from '../model/resolve';
@@ -7,6 +8,7 @@ import type { Embedder, VaultFileStat, Clock } from '../ports';
 import type { NoteProblem, ParsedNote } from '../model/types';
 import { storedForm } from '../stores/vector-bytes';
 import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
+import { TermBagSync } from './term-bag-sync';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
 export interface LiveNote {
@@ -54,6 +56,7 @@ export class NoteIndexer {
   /** Bumped on every add/change/remove, so derived views (backlinks) know when to recompute. */
   version = 0;
   private pendingAdmits: { doc: IndexDoc; vectors: Map<string, Float32Array[]> }[] | null = null;
+  private readonly bags: TermBagSync;
 
   constructor(
     private readonly cache: CacheStore,
@@ -61,7 +64,9 @@ export class NoteIndexer {
     private readonly resolver: LinkResolver,
     private readonly embedders: () => Embedder[],
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.bags = new TermBagSync(cache, index);
+  }
 
   async indexNote(parsed: ParsedNote, nodeId: string, stat: VaultFileStat, extraProblems: NoteProblem[]): Promise<LiveNote> {
     const old = this.byPath.get(parsed.path);
@@ -93,7 +98,10 @@ export class NoteIndexer {
       rows,
     );
     if (this.pendingAdmits) this.pendingAdmits.push({ doc: toIndexDoc(note, chunks), vectors });
-    else await this.index.upsert(toIndexDoc(note, chunks), vectors);
+    else {
+      await this.index.upsert(toIndexDoc(note, chunks), vectors);
+      this.bags.save([nodeId]);
+    }
     this.remember(note);
     this.indexedCount++;
     return note;
@@ -120,6 +128,7 @@ export class NoteIndexer {
     if (!items || items.length === 0) return;
     this.pendingAdmits = [];
     await this.index.bulkLoad(items);
+    this.bags.save(items.map((i) => i.doc.id));
   }
 
   /** Only the file's mtime moved (touched, same bytes): record it so the next scan skips the read. */
@@ -163,6 +172,7 @@ export class NoteIndexer {
 
   /** Warm start: rebuild the in-memory state and the search index from the cache, in batches. */
   async loadFromCache(onProgress?: (done: number, total: number) => void): Promise<{ stale: string[]; missingPrimary: string[] }> {
+    const bags = this.bags.load();
     const rows = this.cache.allNotes();
     const chunksByNode = new Map<string, Chunk[]>();
     for (const c of this.cache.allChunks()) {
@@ -183,7 +193,7 @@ export class NoteIndexer {
     const stale: string[] = [];
     const missingPrimary: string[] = [];
     const primary = this.embedders()[0]?.spaceId;
-    const docs: { doc: IndexDoc; vectors: Map<string, Float32Array[]> }[] = [];
+    const docs: { doc: IndexDoc; vectors: Map<string, Float32Array[]>; terms?: TermBag }[] = [];
     for (const row of rows) {
       const cached = decodeCachedMeta(row.meta);
       if (!cached) {
@@ -198,9 +208,10 @@ export class NoteIndexer {
         if (arr.length === chunks.length && arr.every(Boolean)) vectors.set(space, arr);
       }
       if (primary && chunks.length > 0 && !vectors.has(primary)) missingPrimary.push(row.path);
-      docs.push({ doc: toIndexDoc(note, chunks), vectors });
+      docs.push({ doc: toIndexDoc(note, chunks), vectors, terms: bags.get(row.node_id) });
     }
     await this.index.bulkLoad(docs, (done) => onProgress?.(done, docs.length));
+    this.bags.save(rows.map((r) => r.node_id), bags); // bags missing or stale (e.g. first start after an upgrade)
     return { stale, missingPrimary };
   }
 

@@ -1,0 +1,41 @@
+import { contentHash } from '../model/hash';
+import type { DocTerms } from './postings';
+import { tokenize } from './tokenizer';
+
+/**
+ * A note's BM25 term bag as persisted in the cache (term ids of the persisted dictionary, ascending, with
+ * their counts and the token count), so a warm start can skip tokenising. It is valid only for the exact
+ * lexical text it was counted from, identified by `lexHash`.
+ */
+export interface TermBag extends DocTerms {
+  lexHash: string;
+}
+
+/** Exercises case folding, stemming-like rules, stopwords, apostrophes, digits and long tokens. */
+const PROBE = "The Quick-brown FOXES aren't jumping over 3.14 lazy dogs' cells, naïve café résumé x" + 'y'.repeat(80);
+let fingerprint: string | null = null;
+
+/**
+ * Hash of a note's lexical text, prefixed with a fingerprint of the tokenizer's output on a fixed probe:
+ * a tokenizer or stopword change that shows on the probe invalidates every stored bag.
+ */
+export function lexicalHash(text: string): string {
+  fingerprint ??= contentHash(tokenize(PROBE).join(' '));
+  return fingerprint + contentHash(text);
+}
+
+/**
+ * The bag to insert instead of tokenising `text` whose hash is `hash`, or undefined when the bag is
+ * absent, was built from other text, or is malformed for a dictionary of `termCount` terms.
+ */
+export function usableBag(bag: TermBag | undefined, hash: string, termCount: number): DocTerms | undefined {
+  if (!bag || bag.lexHash !== hash || bag.ids.length !== bag.tfs.length) return undefined;
+  let sum = 0;
+  for (let i = 0; i < bag.ids.length; i++) {
+    if (bag.ids[i] >= termCount || (i > 0 && bag.ids[i] <= bag.ids[i - 1]) || bag.tfs[i] === 0) return undefined;
+    sum += bag.tfs[i];
+  }
+  // Counts are capped at 0xffff per term, so the length can exceed their sum but never fall short of it.
+  if (!Number.isInteger(bag.length) || bag.length < sum) return undefined;
+  return { ids: bag.ids, tfs: bag.tfs, length: bag.length };
+}

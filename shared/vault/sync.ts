@@ -1,6 +1,7 @@
 import type { Clock, Logger, Timers, VaultEvent, VaultFileStat, VaultPort } from '../ports';
 import type { MemoryStore } from '../stores/memory-store';
 import { parseNote } from '../model/note';
+import type { ParsedNote } from '../model/types';
 import { LithosError, asLithosError } from '../errors';
 import { isHiddenPath, isMarkdownPath } from './paths';
 import type { NodeIdentity } from './identity';
@@ -168,7 +169,7 @@ export class VaultSync {
   }
 
   /** Indexes one existing file if its bytes changed; `renamedFrom` moves the key from an older path. */
-  private async syncFile(stat: VaultFileStat, renamedFrom?: string, bytes?: Uint8Array): Promise<Outcome> {
+  private async syncFile(stat: VaultFileStat, renamedFrom?: string, bytes?: Uint8Array, alreadyParsed?: ParsedNote): Promise<Outcome> {
     const live = this.d.indexer.byPath.get(stat.path);
     if (live && !renamedFrom && live.mtime === stat.mtime && live.size === stat.size) return 'unchanged';
     let data = bytes;
@@ -179,7 +180,7 @@ export class VaultSync {
       if (e.code === 'not_found') return this.removeIfGone(stat.path);
       throw e;
     }
-    const parsed = parseNote(stat.path, data);
+    const parsed = alreadyParsed ?? parseNote(stat.path, data);
     if (live && !renamedFrom && live.contentHash === parsed.contentHash) {
       this.d.indexer.touch(live, stat);
       return 'unchanged';
@@ -228,9 +229,10 @@ export class VaultSync {
             const bytes = await reads.get(stat.path);
             let outcome: Outcome;
             if (!live && vanished.size > 0 && bytes) {
-              const from = vanished.get(parseNote(stat.path, bytes).contentHash);
+              const parsed = parseNote(stat.path, bytes);
+              const from = vanished.get(parsed.contentHash);
               if (from) vanished.delete(from);
-              outcome = await this.syncFile(stat, from, bytes);
+              outcome = await this.syncFile(stat, from, bytes, parsed);
             } else {
               outcome = await this.syncFile(stat, undefined, bytes);
             }

@@ -7,7 +7,7 @@
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LithosError } from '../../../shared/errors';
+import { type LithosError } from '../../../shared/errors';
 import {
   createTransformersEmbedder,
   type ModelLoadProgress,
@@ -17,6 +17,7 @@ import {
 import { writeTinyModelUnder } from '../../fixtures/tiny-model/generate';
 import { fakeHub, forbiddenNetwork, unreachableNetwork } from './fake-hub';
 import { loadTransformers } from './load-transformers';
+import { failure } from '../../twins/error-code';
 
 const MODEL_ID = 'lithos/tiny-hub';
 const TEXTS = ['the cat sat on the mat', 'quantum physics', ''];
@@ -44,15 +45,6 @@ function options(dir: string, extra: Partial<TransformersEmbedderOptions>): Tran
   return { loadLibrary: async () => lib, modelId: MODEL_ID, cacheDir: dir, localModelPath: dir, allowRemote: true, ...extra };
 }
 
-async function failure(p: Promise<unknown>): Promise<LithosError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(LithosError);
-    return err as LithosError;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 

@@ -6,7 +6,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LithosError } from '../../../shared/errors';
 import {
   createTransformersEmbedder,
   DEFAULT_MODEL_ID,
@@ -17,6 +16,7 @@ import {
 import { writeTinyModelUnder } from '../../fixtures/tiny-model/generate';
 import { forbiddenNetwork } from './fake-hub';
 import { loadTransformers } from './load-transformers';
+import { failure } from '../../twins/error-code';
 
 const MODEL_ID = 'lithos/tiny-bert';
 const HIDDEN = 32;
@@ -29,15 +29,6 @@ function options(extra: Partial<TransformersEmbedderOptions> = {}): Transformers
   return { loadLibrary: loadTransformers, modelId: MODEL_ID, localModelPath: root, cacheDir: root, allowRemote: false, fetch: network.fetch, ...extra };
 }
 
-async function failure(p: Promise<unknown>): Promise<LithosError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(LithosError);
-    return err as LithosError;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);

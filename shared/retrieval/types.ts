@@ -1,0 +1,244 @@
+/**
+ * Types of the Parallel Terraced Scan (retrieve.ts): the query context an agent or the person sends, the
+ * scouts' contract, and the result and receipt shapes. Everything here is host-free and JSON-shaped.
+ */
+import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
+import type { AccessScope, NoteType, NoteStatus } from '../model/types';
+import type { Viewer } from '../governance/gate';
+
+export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
+export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
+
+export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
+export type Intent = (typeof INTENTS)[number];
+
+export const SCOUT_NAMES = [
+  'vector',
+  'lexical',
+  'exact',
+  'tags',
+  'recency',
+  'graph',
+  'coactivation',
+  'analogy',
+  'novelty',
+  'random',
+  'contradictions',
+] as const;
+export type ScoutName = (typeof SCOUT_NAMES)[number];
+
+/** What a caller asks (the design's QueryContext). Only query_text is required. */
+export interface QueryContext {
+  query_text: string;
+  /** Namespace prefixes by whole segments; empty = all the viewer may see. */
+  namespace_filter?: string[];
+  agent_id?: string;
+  task_id?: string;
+  /** Free text; the known classes have their own priors. */
+  query_class?: string;
+  intent?: Intent;
+  /** Default 10, at most 50. */
+  max_context_nodes?: number;
+  /** Default true: conflicts touching the final nodes are listed in the result. */
+  surface_conflicts?: boolean;
+}
+
+/** Knobs that are not part of the agent-facing contract (CLI, eval, tests). */
+export interface RetrieveOptions {
+  /** Scouts to switch off (ablations). */
+  without?: readonly ScoutName[];
+  /** Intent jitter; on by default, off in eval. */
+  jitter?: boolean;
+  /** Seed of jitter and the random scout; default: derived from the query and the clock's hour. */
+  seed?: number;
+  /** Write a receipt and bump retrieval stats (default true; eval turns it off). */
+  record?: boolean;
+  /** Who is asking, for the scope gate; default an agent named by query.agent_id. */
+  viewer?: Viewer;
+}
+
+/** A note as the scouts see it: metadata only, no body. */
+export interface CorpusNote {
+  id: string;
+  path: string;
+  title: string;
+  aliases: string[];
+  tags: string[];
+  entities: string[];
+  namespace: string;
+  note_type: NoteType;
+  access_scope: AccessScope;
+  status: NoteStatus;
+  author: string | null;
+  /** ms since epoch; null when the note has no created_at. */
+  created_at: number | null;
+  /** ms since epoch: updated_at, else created_at, else the file's mtime. */
+  updated_at: number;
+  confidence: number;
+  /** Frontmatter `supersedes` (ids or titles as written). */
+  supersedes: string[];
+}
+
+/** An id with a score in [0,1] from one retrieval signal. */
+export interface Scored {
+  id: string;
+  score: number;
+}
+
+/**
+ * Structural frame of a note for the analogy scout: what problem it faced, under which constraints,
+ * what was done, what came of it and what was learned. Each slot is a list of short phrases.
+ */
+export interface NoteFrame {
+  problem: string[];
+  constraints: string[];
+  actions: string[];
+  outcome: string[];
+  lessons: string[];
+}
+
+/**
+ * Read access to the memory for scouts. Implemented by the engine over the index, the link graph and the
+ * memory store; the in-memory twin for scout tests builds one from plain objects.
+ */
+export interface RetrievalCorpus {
+  size(): number;
+  note(id: string): CorpusNote | undefined;
+  notes(): Iterable<CorpusNote>;
+  /** BM25, max-normalised to [0,1], best first; only ids `allow` accepts. */
+  lexical(text: string, limit: number, allow: (id: string) => boolean): Scored[];
+  /** Cosine per active space, min-max normalised per space, best space per note; best first. */
+  vector(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]>;
+  /** Notes whose title, alias or id equals the text after normalisation (case, spaces, punctuation). */
+  exact(text: string): string[];
+  /** The note's mean chunk vector in the primary space (unit length), or null when it has none. */
+  noteVector(id: string): Float32Array | null;
+  /** Wiki-link neighbours, resolved, as node ids. */
+  linksOut(id: string): string[];
+  linksIn(id: string): string[];
+  /** Typed edges with either end at `id`. */
+  edges(id: string): EdgeRow[];
+  coactivated(id: string): Coactivation[];
+  stats(id: string): NodeStats;
+  /** Structural frame (analogy scout); null when the note has none worth matching. */
+  frame(id: string): NoteFrame | null;
+}
+
+/** A query after validation and defaults. */
+export interface ResolvedQuery {
+  text: string;
+  /** Lowercased content terms of the query (the lexical tokenizer's), for tag/metadata overlap. */
+  terms: string[];
+  query_class: string;
+  intent: Intent | null;
+  namespaces: string[];
+  agent_id: string | null;
+  task_id: string | null;
+  k: number;
+}
+
+export interface ScoutHit {
+  id: string;
+  /** In [0,1], comparable across the scout's own hits only. */
+  score: number;
+  /** Human-readable, e.g. `BM25 0.82 on "pool", "size"` or `linked from "ADR-7" (wiki-link, 1 hop)`. */
+  reasons: string[];
+}
+
+export interface ScoutInput {
+  query: ResolvedQuery;
+  corpus: RetrievalCorpus;
+  /** The shared scope gate (governance/gate.ts) bound to the viewer and namespace filter: call it first. */
+  visible: (id: string) => boolean;
+  /** Best candidates of the first wave (lexical/vector/exact/tags/recency), for graph-like scouts. */
+  seeds: readonly ScoutHit[];
+  /** Most hits a scout should return. */
+  limit: number;
+  now: number;
+  /** Seeded, deterministic for the same seed. */
+  random: () => number;
+}
+
+export interface Scout {
+  name: ScoutName;
+  /** 1: runs on the query alone; 2: runs after wave 1, on its seeds. */
+  wave: 1 | 2;
+  run(input: ScoutInput): Promise<ScoutHit[]> | ScoutHit[];
+}
+
+export interface ScoreTerms {
+  base: number;
+  type_prior: number;
+  scope_affinity: number;
+  graph_affinity: number;
+  spaced_repetition: number;
+  ignored_penalty: number;
+  misleading_penalty: number;
+  concept_damping: number;
+  intent: number;
+  /** Per-scout contribution to base. */
+  scouts: Partial<Record<ScoutName, number>>;
+}
+
+export interface RetrievedNode {
+  id: string;
+  path: string;
+  title: string;
+  note_type: NoteType;
+  namespace: string;
+  score: number;
+  reasons: string[];
+  scouts: ScoutName[];
+  terms: ScoreTerms;
+}
+
+export interface SurfacedConflict {
+  edge_id: string;
+  a: string;
+  b: string;
+  state: string | null;
+}
+
+export interface Terrace2Decision {
+  wanted: boolean;
+  why: string;
+  /** 'done' | 'skipped: …' | 'not wanted' */
+  outcome: string;
+}
+
+export interface RetrievalResult {
+  nodes: RetrievedNode[];
+  temperature: number;
+  coherence: number;
+  terrace_reached: 0 | 1 | 2;
+  terrace2: Terrace2Decision;
+  conflicts: SurfacedConflict[];
+  receipt_id: string | null;
+  query_class: string;
+  intent: Intent | null;
+  /** Per-scout telemetry: hits returned and ms spent. */
+  scouts: Partial<Record<ScoutName, { hits: number; ms: number; skipped?: string }>>;
+  ms: number;
+}
+
+/** One line of `.lithos/receipts.jsonl` (LCMA design §4.6 plus our fields). */
+export interface Receipt {
+  receipt_id: string;
+  /** ISO time. */
+  ts: string;
+  agent_id: string | null;
+  task_id: string | null;
+  query_text: string;
+  query_class: string;
+  intent: Intent | null;
+  namespace_filter: string[];
+  temperature: number;
+  coherence: number;
+  terrace_reached: 0 | 1 | 2;
+  terrace2: Terrace2Decision;
+  /** Ids of every candidate the scouts produced (after the gate), capped. */
+  candidates: string[];
+  final_nodes: { id: string; score: number; scouts: ScoutName[]; terms: ScoreTerms }[];
+  conflicts: SurfacedConflict[];
+  scouts: RetrievalResult['scouts'];
+}

@@ -1,0 +1,46 @@
+/**
+ * The contract of one MCP tool. Each `lithos_*` tool is one file exporting a ToolDef; catalog.ts lists them.
+ * The same definitions serve the stdio MCP server (bridge), the websocket host (plugin) and tests, so a
+ * tool behaves identically in relay and headless mode.
+ */
+import type { z } from 'zod';
+import type { MemoryEngine } from '../engine';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+/** Who is calling: the bridge passes the agent identity with every call. */
+export interface ToolCaller {
+  kind: 'agent' | 'human';
+  agent_id: string | null;
+}
+
+export interface ToolContext {
+  engine: MemoryEngine;
+  caller: ToolCaller;
+}
+
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  /** `lithos_*`, stable. */
+  name: string;
+  title: string;
+  /** Written for agents: when to use it, when to use another tool instead. */
+  description: string;
+  input: S;
+  annotations: ToolAnnotations;
+  /** Returns a JSON-serialisable result; throws LithosError on failure. */
+  handler(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
+}
+
+/**
+ * Runs a tool by name with unvalidated arguments. The MCP server and the websocket host both sit on this;
+ * it validates with the tool's schema and throws LithosError (`invalid_argument`, `not_found`, …).
+ */
+export interface ToolDispatcher {
+  list(): readonly ToolDef[];
+  call(name: string, args: unknown, caller: ToolCaller): Promise<unknown>;
+}

@@ -52,6 +52,10 @@ export interface SearchQuery {
   /** One query vector per active embedding space. */
   queryVectors?: Map<string, Float32Array>;
   filters?: SearchFilters;
+  /** Extra per-note gate (retrieval's scope gate), applied with the filters before ranking. */
+  allow?: (id: string) => boolean;
+  /** Default true; retrieval scouts skip snippet extraction. */
+  snippets?: boolean;
 }
 
 export interface SearchIndexOptions {
@@ -158,7 +162,7 @@ export class SearchIndex {
     if (text.trim() === '' || this.notes.size === 0) return [];
 
     const size = this.lexical.slotCount();
-    const allowed = this.allowedSlots(q.filters, size);
+    const allowed = this.allowedSlots(q.filters, size, q.allow);
     const terms = tokenize(text);
     const lexical = mode === 'vector' ? emptyScores(size) : this.lexicalScores(text, allowed);
     const vector = mode === 'lexical' ? null : this.vectorScores(q.queryVectors, allowed, size);
@@ -192,7 +196,8 @@ export class SearchIndex {
       const lex = lexical[slot] === lexical[slot] ? lexical[slot] : 0;
       const vec = vector && vector.scores[slot] === vector.scores[slot] ? vector.scores[slot] : 0;
       let chunk = note.chunks.length > 0 ? 0 : -1;
-      if (lex > 0) chunk = bestLexicalChunk(note.chunks, termSet, (t) => this.lexical.idf(t));
+      if (q.snippets === false) chunk = -1;
+      else if (lex > 0) chunk = bestLexicalChunk(note.chunks, termSet, (t) => this.lexical.idf(t));
       else if (vec > 0) chunk = vector!.chunks[slot];
       return {
         id: note.id,
@@ -242,12 +247,23 @@ export class SearchIndex {
   }
 
   /** A 0/1 mask of slots passing the filters, or null when nothing can be filtered out. */
-  private allowedSlots(filters: SearchFilters | undefined, size: number): Uint8Array | null {
-    if (onlyDefaultFilters(filters) && (filters?.include_quarantined === true || this.quarantined === 0)) return null;
+  private allowedSlots(filters: SearchFilters | undefined, size: number, allow?: (id: string) => boolean): Uint8Array | null {
+    if (!allow && onlyDefaultFilters(filters) && (filters?.include_quarantined === true || this.quarantined === 0)) return null;
     const accept = compileFilters(filters);
     const mask = new Uint8Array(size);
-    for (const { doc, slot } of this.notes.values()) if (accept(doc)) mask[slot] = 1;
+    for (const { doc, slot } of this.notes.values()) if (accept(doc) && (!allow || allow(doc.id))) mask[slot] = 1;
     return mask;
+  }
+
+  /** Notes whose title or alias equals `text` after normalizeExact (case, spacing, punctuation). */
+  exactIds(text: string): string[] {
+    return [...(this.exact.get(normalizeExact(text)) ?? [])].sort();
+  }
+
+  /** The mean of a note's chunk vectors in one space, unit length; null when it has none there. */
+  noteVector(id: string, spaceId: string): Float32Array | null {
+    const entry = this.notes.get(id);
+    return entry ? (this.vectors.space(spaceId)?.meanOf(entry.slot) ?? null) : null;
   }
 
   private validate(doc: IndexDoc, vectors: VectorsBySpace, newSpaces?: Map<string, number>): void {

@@ -48,6 +48,23 @@ export class VectorSpace {
     this.rowsOf.set(slot, rows);
   }
 
+  /** Unit-length mean of a note's chunk vectors (retrieval's note-level similarity); null when absent. */
+  meanOf(slot: number): Float32Array | null {
+    const rows = this.rowsOf.get(slot);
+    if (!rows) return null;
+    const mean = new Float32Array(this.dims);
+    for (const row of rows) {
+      const base = row * this.dims;
+      for (let i = 0; i < this.dims; i++) mean[i] += this.data[base + i];
+    }
+    let norm = 0;
+    for (let i = 0; i < this.dims; i++) norm += mean[i] * mean[i];
+    if (norm === 0) return null;
+    const scale = 1 / Math.sqrt(norm);
+    for (let i = 0; i < this.dims; i++) mean[i] *= scale;
+    return mean;
+  }
+
   remove(slot: number): void {
     const rows = this.rowsOf.get(slot);
     if (!rows) return;

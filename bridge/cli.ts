@@ -8,7 +8,9 @@ import { doctorCommand } from './commands/doctor-cmd';
 import { migrateCommand } from './commands/migrate-cmd';
 import { reembedCommand } from './commands/reembed-cmd';
 import { demoCommand } from './commands/demo-cmd';
-import { runEval } from './eval/run-eval';
+import { retrieveCommand } from './commands/retrieve-cmd';
+import { runEval, type EvalMode } from './eval/run-eval';
+import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
 import type { Out } from './commands/output';
 
@@ -19,11 +21,13 @@ const HELP = `lithos ${VERSION} — agent memory in an Obsidian vault (headless 
 Usage:
   lithos index   <vault> [--json]                       index the vault (incremental: unchanged notes cost nothing)
   lithos search  <vault> <query> [--k N] [--mode lexical|vector|hybrid] [--namespace NS]… [--json]
+  lithos retrieve <vault> <query> [--class c] [--intent i] [--namespace NS]… [--agent a] [--task t] [--k N] [--without scout]… [--json]
+                                                        Parallel Terraced Scan: ranked memory with reasons, temperature, receipt
   lithos stats   <vault> [--json]                       counts: notes, chunks, spaces, stores
   lithos doctor  <vault> [--json]                       note problems, store warnings, broken links
   lithos migrate <vault> [--dry-run] [--json]           bring frontmatter to the current schema version
   lithos reembed <vault> --space <id> [--lazy] [--allow-remote] [--json]
-  lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid] [--json]
+  lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
 
@@ -54,6 +58,11 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       notes: { type: 'string', default: '10000' },
       seed: { type: 'string', default: '42' },
       verbose: { type: 'boolean', default: false },
+      class: { type: 'string' },
+      agent: { type: 'string' },
+      task: { type: 'string' },
+      intent: { type: 'string' },
+      without: { type: 'string', multiple: true },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -71,6 +80,22 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const k = intArg(values.k, '--k', 1, 1000);
       return searchCommand(vault, positionals.slice(1).join(' '), { k, mode: values.mode ?? 'hybrid', namespace: values.namespace, json, out, logger });
     }
+    case 'retrieve': {
+      need(2, '<vault> and <query>');
+      const k = intArg(values.k, '--k', 1, 50);
+      return retrieveCommand(vault, positionals.slice(1).join(' '), {
+        k,
+        queryClass: values.class,
+        intent: values.intent,
+        namespace: values.namespace,
+        agent: values.agent,
+        task: values.task,
+        without: values.without,
+        json,
+        out,
+        logger,
+      });
+    }
     case 'stats':
       need(1, '<vault>');
       return statsCommand(vault, { json, out, logger });
@@ -87,8 +112,8 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
     case 'eval': {
       need(1, 'at least one <dataset-dir>');
       const mode = values.mode ?? 'hybrid';
-      if (!['lexical', 'vector', 'hybrid'].includes(mode)) throw usage(`--mode must be lexical, vector or hybrid (got "${mode}").`);
-      return runEval({ datasets: positionals, mode: mode as 'lexical' | 'vector' | 'hybrid', json, out });
+      if (!['lexical', 'vector', 'hybrid', 'pts'].includes(mode)) throw usage(`--mode must be lexical, vector, hybrid or pts (got "${mode}").`);
+      return runEval({ datasets: positionals, mode: mode as EvalMode, without: values.without as ScoutName[] | undefined, json, out });
     }
     case 'bench':
       return runBench({ notes: intArg(values.notes, '--notes', 1, 1_000_000), seed: intArg(values.seed, '--seed', 0, 2 ** 31), json, out });

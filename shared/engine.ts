@@ -14,6 +14,12 @@ import { NoteIndexer, type LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './vault/paths';
+import { EngineCorpus } from './retrieval/engine-corpus';
+import { retrieve as runRetrieve } from './retrieval/retrieve';
+import { ALL_SCOUTS } from './retrieval/scouts';
+import type { Interpreter } from './retrieval/terrace2';
+import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
+import { newId } from './model/ids';
 
 export type { IndexReport } from './vault/sync';
 
@@ -63,6 +69,10 @@ export class MemoryEngine {
    */
   private backfill: string[] = [];
   private closed = false;
+  private corpus: EngineCorpus | null = null;
+  private interpreter: Interpreter | null = null;
+  /** Where receipts go (ReceiptLog); null until wired. */
+  private receiptSink: ((r: Receipt) => Promise<void>) | null = null;
 
   private constructor(
     private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders'>> & Pick<EngineDeps, 'onProgress'>,
@@ -179,6 +189,47 @@ export class MemoryEngine {
       const m = note.cached.meta;
       return [{ ...h, namespace: m.namespace, note_type: m.note_type, tags: m.tags }];
     });
+  }
+
+  /**
+   * Parallel Terraced Scan (retrieval/retrieve.ts). Read-only for learning: it bumps retrieval_count and
+   * last_retrieved_at of the final nodes and writes a receipt, nothing else.
+   */
+  async retrieve(ctx: QueryContext, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
+    this.assertOpen();
+    this.corpus ??= new EngineCorpus({
+      byId: this.indexer.byId,
+      byPath: this.indexer.byPath,
+      index: this.index,
+      graph: this.graph,
+      memory: this.memory,
+      embedders: () => this.embedders,
+    });
+    return runRetrieve(ctx, opts, {
+      corpus: this.corpus,
+      scouts: ALL_SCOUTS,
+      clock: this.deps.clock,
+      elapsed: typeof performance !== 'undefined' ? () => performance.now() : undefined,
+      interpreter: this.interpreter,
+      newId,
+      record: (receipt) => this.recordRetrieval(receipt),
+    });
+  }
+
+  /** Terrace 2's interpretive pass (the bridge sets an MCP-sampling interpreter); null switches it off. */
+  setInterpreter(interpreter: Interpreter | null): void {
+    this.interpreter = interpreter;
+  }
+
+  private async recordRetrieval(receipt: Receipt): Promise<void> {
+    const at = this.deps.clock.now();
+    await this.memory.batch(async () => {
+      for (const n of receipt.final_nodes) {
+        const s = this.memory.stats(n.id);
+        await this.memory.updateStats(n.id, { retrieval_count: s.retrieval_count + 1, last_retrieved_at: at });
+      }
+    });
+    if (this.receiptSink) await this.receiptSink(receipt);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */

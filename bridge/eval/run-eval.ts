@@ -11,13 +11,17 @@ import { corpusIdOf, writeCorpusVault } from './corpus-vault';
 import { formatEvalTable, toEvalJson, type DatasetResult } from './eval-report';
 import { openHeadlessEngine } from './headless-engine';
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
+import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/types';
+import type { MemoryEngine } from '../../shared/engine';
 
-export type SearchMode = 'lexical' | 'vector' | 'hybrid';
-export const SEARCH_MODES: readonly SearchMode[] = ['lexical', 'vector', 'hybrid'];
+export type EvalMode = 'lexical' | 'vector' | 'hybrid' | 'pts';
+export const EVAL_MODES: readonly EvalMode[] = ['lexical', 'vector', 'hybrid', 'pts'];
 
 export interface EvalArgs {
   datasets: string[];
-  mode: SearchMode;
+  mode: EvalMode;
+  /** pts only: scouts switched off (ablations). */
+  without?: ScoutName[];
   json: boolean;
   out: (s: string) => void;
 }
@@ -29,7 +33,15 @@ export interface DatasetRun extends DatasetResult {
 
 const K = 10;
 
-export async function evaluateDataset(ref: DatasetRef, mode: SearchMode): Promise<DatasetRun> {
+/** Top-k paths for one query: a search, or a full PTS retrieval with learning and receipts off. */
+async function rank(engine: MemoryEngine, text: string, mode: EvalMode, without: ScoutName[], temps: number[]): Promise<{ id: string; path: string }[]> {
+  if (mode !== 'pts') return engine.search(text, { k: K, mode });
+  const r = await engine.retrieve({ query_text: text, max_context_nodes: K }, { record: false, jitter: false, seed: 1, without });
+  temps.push(r.temperature);
+  return r.nodes;
+}
+
+export async function evaluateDataset(ref: DatasetRef, mode: EvalMode, without: ScoutName[] = []): Promise<DatasetRun> {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), 'lithos-eval-'));
   try {
@@ -40,6 +52,7 @@ export async function evaluateDataset(ref: DatasetRef, mode: SearchMode): Promis
       const report = await engine.reconcile();
       await engine.settle();
       const acc = new ScoreAccumulator();
+      const temps: number[] = [];
       for await (const q of readQueries(ref.dir)) {
         const judged = qrels.get(q._id);
         // Unjudged queries are skipped before searching: they cannot change any figure.
@@ -48,7 +61,7 @@ export async function evaluateDataset(ref: DatasetRef, mode: SearchMode): Promis
           continue;
         }
         const text = q.text.trim();
-        const hits = text === '' ? [] : await engine.search(text, { k: K, mode });
+        const hits = text === '' ? [] : await rank(engine, text, mode, without, temps);
         // A hit outside the corpus map (should not happen) still occupies its rank as non-relevant.
         const ranked = hits.map((h) => corpusIdOf(map, h) ?? `\u0000${h.path}`);
         acc.add(scoreQuery(ranked, judged, K));
@@ -61,6 +74,7 @@ export async function evaluateDataset(ref: DatasetRef, mode: SearchMode): Promis
         docs: map.docs,
         seconds: (performance.now() - started) / 1000,
         indexErrors: report.errors.length,
+        temperatures: mode === 'pts' ? temps : undefined,
       };
     } finally {
       await engine.close();
@@ -72,17 +86,22 @@ export async function evaluateDataset(ref: DatasetRef, mode: SearchMode): Promis
 
 export async function runEval(args: EvalArgs): Promise<number> {
   try {
-    if (!SEARCH_MODES.includes(args.mode)) {
-      throw new LithosError('invalid_argument', `--mode must be one of ${SEARCH_MODES.join(', ')}.`, { mode: args.mode });
+    if (!EVAL_MODES.includes(args.mode)) {
+      throw new LithosError('invalid_argument', `--mode must be one of ${EVAL_MODES.join(', ')}.`, { mode: args.mode });
     }
+    const without = args.without ?? [];
+    for (const w of without) {
+      if (!SCOUT_NAMES.includes(w)) throw new LithosError('invalid_argument', `--without must name a scout: ${SCOUT_NAMES.join(', ')} (got "${w}").`);
+    }
+    if (without.length > 0 && args.mode !== 'pts') throw new LithosError('invalid_argument', '--without applies to --mode pts only.');
     if (args.datasets.length === 0) throw new LithosError('invalid_argument', 'Give at least one dataset folder.');
     const refs = await resolveDatasets(args.datasets);
     const results: DatasetRun[] = [];
-    for (const ref of refs) results.push(await evaluateDataset(ref, args.mode));
+    for (const ref of refs) results.push(await evaluateDataset(ref, args.mode, without));
     if (args.json) {
       args.out(JSON.stringify(toEvalJson(results)));
     } else {
-      args.out(formatEvalTable(results, args.mode));
+      args.out(formatEvalTable(results, without.length ? `${args.mode} without ${without.join(', ')}` : args.mode));
       for (const r of results) {
         if (r.indexErrors > 0) args.out(`warning: ${r.name}: ${r.indexErrors} notes failed to index`);
       }
@@ -90,6 +109,7 @@ export async function runEval(args: EvalArgs): Promise<number> {
     return 0;
   } catch (err) {
     const e = asLithosError(err);
+    if (process.env.LITHOS_DEBUG) process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
     args.out(args.json ? JSON.stringify({ error: e.toJSON() }) : `error: ${e.message}`);
     return e.code === 'invalid_argument' || e.code === 'not_found' ? 2 : 1;
   }

@@ -106,7 +106,7 @@ export interface RetrievalCorpus {
   note(id: string): CorpusNote | undefined;
   notes(): Iterable<CorpusNote>;
   /** BM25, max-normalised to [0,1], best first; only ids `allow` accepts. */
-  lexical(text: string, limit: number, allow: (id: string) => boolean): Scored[];
+  lexical(text: string, limit: number, allow: (id: string) => boolean): Scored[] | Promise<Scored[]>;
   /** Cosine per active space, min-max normalised per space, best space per note; best first. */
   vector(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]>;
   /** Notes whose title, alias or id equals the text after normalisation (case, spaces, punctuation). */
@@ -122,6 +122,8 @@ export interface RetrievalCorpus {
   stats(id: string): NodeStats;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
+  /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */
+  excerpt?(id: string, maxChars: number): Promise<string>;
 }
 
 /** A query after validation and defaults. */
@@ -152,6 +154,8 @@ export interface ScoutInput {
   visible: (id: string) => boolean;
   /** Best candidates of the first wave (lexical/vector/exact/tags/recency), for graph-like scouts. */
   seeds: readonly ScoutHit[];
+  /** Every wave-1 candidate by merged base score, best first (seeds included); empty in wave 1. */
+  pool: readonly ScoutHit[];
   /** Most hits a scout should return. */
   limit: number;
   now: number;

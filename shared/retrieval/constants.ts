@@ -1,0 +1,122 @@
+/**
+ * Every tunable of Parallel Terraced Scan in one table (README "Retrieval constants" mirrors it).
+ * Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never per test.
+ */
+import type { NoteType } from '../model/types';
+import type { Intent, ScoutName } from './types';
+
+/** How much each scout's normalised score adds to a candidate's base score. */
+export const SCOUT_WEIGHTS: Record<ScoutName, number> = {
+  lexical: 0.62,
+  vector: 0.3,
+  exact: 0.35,
+  tags: 0.05,
+  recency: 0.02,
+  graph: 0.08,
+  coactivation: 0.06,
+  analogy: 0.04,
+  novelty: 0.02,
+  random: 0.01,
+  contradictions: 0.04,
+};
+
+/** Most hits each scout returns. Wave-1 scouts cast a wide net; the re-rank is cheap. */
+export const SCOUT_LIMIT = 100;
+/** Wave-1 candidates (by base score) that seed graph, coactivation, analogy, novelty and contradictions. */
+export const SEED_COUNT = 10;
+
+/** Terrace 1: the design's re-rank formula, coefficients of each term. */
+export const RERANK = {
+  type_prior: 0.25,
+  scope_affinity: 0.15,
+  graph_affinity: 0.15,
+  spaced_repetition: 0.1,
+  ignored_penalty: 0.2,
+  misleading_penalty: 0.3,
+  concept_damping: 0.15,
+} as const;
+
+/** A concept note's salience ceiling, and the retrievals over which its repeated-retrieval damping saturates. */
+export const CONCEPT_SALIENCE_CEILING = 0.85;
+export const CONCEPT_DAMPING_SATURATION = 50;
+/** misleading_penalty saturates at this many misleading marks (the learning layer quarantines at 3). */
+export const MISLEADING_SATURATION = 3;
+/** Pseudo-count that keeps one ignore of a rarely retrieved note from looking chronic. */
+export const IGNORED_PRIOR_COUNT = 3;
+
+/**
+ * type_prior(note_type, query_class) in [0,1]; 0.5 is neutral. Unknown classes use `default`. The learning
+ * layer's per-node, per-class adjustment (node_stats.per_queryclass_priors) is added on top, clamped.
+ */
+export const TYPE_PRIORS: Record<string, Record<NoteType, number>> = {
+  debug: { observation: 0.5, agent_finding: 0.8, summary: 0.4, concept: 0.35, task_record: 0.7, hypothesis: 0.5 },
+  design: { observation: 0.45, agent_finding: 0.6, summary: 0.65, concept: 0.7, task_record: 0.45, hypothesis: 0.6 },
+  planning: { observation: 0.4, agent_finding: 0.55, summary: 0.7, concept: 0.5, task_record: 0.75, hypothesis: 0.5 },
+  write: { observation: 0.5, agent_finding: 0.55, summary: 0.75, concept: 0.65, task_record: 0.4, hypothesis: 0.35 },
+  decision: { observation: 0.45, agent_finding: 0.7, summary: 0.6, concept: 0.55, task_record: 0.6, hypothesis: 0.45 },
+  synthesis: { observation: 0.5, agent_finding: 0.65, summary: 0.7, concept: 0.7, task_record: 0.45, hypothesis: 0.55 },
+  lookup: { observation: 0.55, agent_finding: 0.55, summary: 0.6, concept: 0.55, task_record: 0.5, hypothesis: 0.4 },
+  default: { observation: 0.5, agent_finding: 0.5, summary: 0.5, concept: 0.5, task_record: 0.5, hypothesis: 0.5 },
+};
+
+/** scope_affinity by how the note sits relative to the query's namespaces, agent and task. */
+export const SCOPE_AFFINITY = {
+  /** In a namespace the query asked for, the agent's own namespace, or the task's. */
+  own: 1,
+  shared: 0.5,
+  other: 0.25,
+} as const;
+
+/** Hybrid-memory intent profiles: weights of relevance / recency / utility and the jitter amplitude. */
+export const INTENT_PROFILES: Record<Intent, { relevance: number; recency: number; utility: number; jitter: number }> = {
+  continuity: { relevance: 0.3, recency: 0.5, utility: 0.2, jitter: 0.02 },
+  fact_check: { relevance: 0.6, recency: 0.1, utility: 0.3, jitter: 0.02 },
+  frequent: { relevance: 0.2, recency: 0.2, utility: 0.6, jitter: 0.02 },
+  associative: { relevance: 0.7, recency: 0.1, utility: 0.2, jitter: 0.05 },
+  explore: { relevance: 0.4, recency: 0.3, utility: 0.3, jitter: 0.15 },
+};
+/** recency = RECENCY_BASE ^ hours since last access. */
+export const RECENCY_BASE = 0.995;
+/** utility = sigmoid((usefulness + ln(access_count + 1)) / UTILITY_SCALE); usefulness from salience. */
+export const UTILITY_SCALE = 5;
+export const USEFULNESS_PER_SALIENCE = 10;
+
+/** The recency scout's half-life when no intent sets one (days). */
+export const RECENCY_HALF_LIFE_DAYS = 30;
+
+/** Graph scout: weight of a wiki-link (typed edges carry their own weight) and the per-hop decay. */
+export const WIKILINK_WEIGHT = 0.6;
+export const HOP_DECAY = 0.5;
+
+/** Temperature: coherence = weighted mean of these signals among the top TOP_FOR_COHERENCE. */
+export const TOP_FOR_COHERENCE = 12;
+export const COHERENCE_WEIGHTS = { embedding: 0.45, agreement: 0.2, concentration: 0.2, edges: 0.1, shared: 0.05 } as const;
+/**
+ * Mean pairwise cosine of note vectors mapped linearly from [EMB_LOW, EMB_HIGH] onto [0,1]: the offline
+ * embedder puts unrelated notes near 0.05 and near-duplicates above 0.6.
+ */
+export const EMB_LOW = 0.05;
+export const EMB_HIGH = 0.5;
+
+/** Above this temperature the scan widens: exploration slots and a more diverse MMR. */
+export const HOT = 0.6;
+/** MMR trade-off: λ·score − (1−λ)·max similarity to what is already chosen. */
+export const MMR_LAMBDA = 0.9;
+export const MMR_LAMBDA_HOT = 0.75;
+/** Final slots given to exploration candidates when hot (mixed mode) or under the explore intent. */
+export const EXPLORATION_SLOTS_HOT = 1;
+export const EXPLORATION_SLOTS_EXPLORE = 2;
+
+/** Terrace 2: query classes that want an interpretive pass above TERRACE2_CLASS_TEMPERATURE. */
+export const TERRACE2_CLASSES: readonly string[] = ['design', 'synthesis', 'decision'];
+export const TERRACE2_CLASS_TEMPERATURE = 0.25;
+/** The interpreter keeps this many nodes; one follow-up round when its confidence is below the floor. */
+export const INTERPRETER_MIN_NODES = 8;
+export const INTERPRETER_MAX_NODES = 15;
+export const FOLLOW_UP_CONFIDENCE = 0.5;
+export const MAX_FOLLOW_UPS = 2;
+
+export const DEFAULT_K = 10;
+export const MAX_K = 50;
+/** Longer queries are cut here (a pasted document is not a better query, and BM25 cost grows with terms). */
+export const MAX_QUERY_CHARS = 2000;

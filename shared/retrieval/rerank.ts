@@ -1,0 +1,134 @@
+/** Terrace 1: the design's re-rank formula over merged candidates, plus the intent profile. */
+import {
+  CONCEPT_DAMPING_SATURATION,
+  CONCEPT_SALIENCE_CEILING,
+  IGNORED_PRIOR_COUNT,
+  INTENT_PROFILES,
+  MISLEADING_SATURATION,
+  RECENCY_BASE,
+  RERANK,
+  SCOPE_AFFINITY,
+  TYPE_PRIORS,
+  USEFULNESS_PER_SALIENCE,
+  UTILITY_SCALE,
+} from './constants';
+import type { Candidate } from './merge';
+import type { CorpusNote, Intent, ResolvedQuery, RetrievalCorpus, ScoreTerms } from './types';
+import type { NodeStats } from '../stores/memory-types';
+
+const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
+const HOUR = 3600 * 1000;
+
+export interface IntentWeights {
+  relevance: number;
+  recency: number;
+  utility: number;
+}
+
+/** The intent's weights, jittered by ±its amplitude when `random` is given, renormalised to sum 1. */
+export function intentWeights(intent: Intent | null, random: (() => number) | null): IntentWeights | null {
+  if (!intent) return null;
+  const p = INTENT_PROFILES[intent];
+  const j = (w: number): number => (random ? w * (1 + p.jitter * (2 * random() - 1)) : w);
+  const w = { relevance: j(p.relevance), recency: j(p.recency), utility: j(p.utility) };
+  const sum = w.relevance + w.recency + w.utility;
+  return { relevance: w.relevance / sum, recency: w.recency / sum, utility: w.utility / sum };
+}
+
+export function typePrior(note: CorpusNote, queryClass: string, stats: NodeStats): number {
+  const table = TYPE_PRIORS[queryClass] ?? TYPE_PRIORS.default;
+  return clamp01(table[note.note_type] + (stats.per_queryclass_priors[queryClass] ?? 0));
+}
+
+function under(ns: string, prefix: string): boolean {
+  return ns === prefix || ns.startsWith(prefix + '/');
+}
+
+export function scopeAffinity(note: CorpusNote, q: ResolvedQuery): number {
+  if (q.namespaces.some((p) => under(note.namespace, p))) return SCOPE_AFFINITY.own;
+  if (q.agent_id && under(note.namespace, `agent/${q.agent_id}`)) return SCOPE_AFFINITY.own;
+  if (q.task_id && under(note.namespace, `task/${q.task_id}`)) return SCOPE_AFFINITY.own;
+  if (note.access_scope === 'shared' || note.access_scope === 'project') return SCOPE_AFFINITY.shared;
+  return SCOPE_AFFINITY.other;
+}
+
+/** Weighted share of the seeds this node is directly connected to (links either way, typed edges). */
+export function graphAffinity(corpus: RetrievalCorpus, id: string, seeds: readonly string[]): number {
+  if (seeds.length === 0) return 0;
+  const seedSet = new Set(seeds.filter((s) => s !== id));
+  if (seedSet.size === 0) return 0;
+  const weight = new Map<string, number>();
+  const bump = (other: string, w: number): void => {
+    if (seedSet.has(other)) weight.set(other, Math.max(weight.get(other) ?? 0, w));
+  };
+  for (const o of corpus.linksOut(id)) bump(o, 0.6);
+  for (const o of corpus.linksIn(id)) bump(o, 0.6);
+  for (const e of corpus.edges(id)) if (e.type !== 'contradicts') bump(e.from_id === id ? e.to_id : e.from_id, clamp01(e.weight));
+  let sum = 0;
+  for (const w of weight.values()) sum += w;
+  return clamp01(sum / seedSet.size);
+}
+
+export function recencySignal(note: CorpusNote, stats: NodeStats, now: number): number {
+  const last = Math.max(stats.last_retrieved_at ?? 0, stats.last_used_at ?? 0) || note.updated_at;
+  return Math.pow(RECENCY_BASE, Math.max(0, now - last) / HOUR);
+}
+
+export function utilitySignal(note: CorpusNote, stats: NodeStats): number {
+  const salience = note.note_type === 'concept' ? Math.min(stats.salience, CONCEPT_SALIENCE_CEILING) : stats.salience;
+  const usefulness = USEFULNESS_PER_SALIENCE * (salience - 0.5);
+  return 1 / (1 + Math.exp(-(usefulness + Math.log(stats.retrieval_count + 1)) / UTILITY_SCALE));
+}
+
+export interface Ranked {
+  id: string;
+  score: number;
+  terms: ScoreTerms;
+  candidate: Candidate;
+}
+
+/** Scores every candidate with the terrace-1 formula; best first, ties by id. */
+export function rerank(
+  candidates: readonly Candidate[],
+  q: ResolvedQuery,
+  corpus: RetrievalCorpus,
+  seeds: readonly string[],
+  weights: IntentWeights | null,
+  now: number,
+): Ranked[] {
+  const maxBase = Math.max(0, ...candidates.map((c) => c.base));
+  const out: Ranked[] = [];
+  for (const c of candidates) {
+    const note = corpus.note(c.id);
+    if (!note) continue;
+    const stats = corpus.stats(c.id);
+    const relevance = maxBase > 0 ? c.base / maxBase : 0;
+    const intent = weights
+      ? weights.relevance * relevance + weights.recency * recencySignal(note, stats, now) + weights.utility * utilitySignal(note, stats)
+      : relevance;
+    const terms: ScoreTerms = {
+      base: relevance,
+      type_prior: typePrior(note, q.query_class, stats),
+      scope_affinity: scopeAffinity(note, q),
+      graph_affinity: graphAffinity(corpus, c.id, seeds),
+      spaced_repetition: clamp01(stats.spaced_rep_strength - 1),
+      ignored_penalty: clamp01(stats.ignored_count / (stats.retrieval_count + IGNORED_PRIOR_COUNT)),
+      misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
+      concept_damping: note.note_type === 'concept' ? clamp01(stats.retrieval_count / CONCEPT_DAMPING_SATURATION) : 0,
+      intent,
+      scouts: { ...c.scouts },
+    };
+    const score =
+      intent +
+      RERANK.type_prior * terms.type_prior +
+      RERANK.scope_affinity * terms.scope_affinity +
+      RERANK.graph_affinity * terms.graph_affinity +
+      RERANK.spaced_repetition * terms.spaced_repetition -
+      RERANK.ignored_penalty * terms.ignored_penalty -
+      RERANK.misleading_penalty * terms.misleading_penalty -
+      RERANK.concept_damping * terms.concept_damping;
+    out.push({ id: c.id, score, terms, candidate: c });
+  }
+  out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return out;
+}

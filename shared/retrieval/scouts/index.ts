@@ -1,0 +1,25 @@
+import type { Scout } from '../types';
+import { lexicalScout } from './lexical';
+import { vectorScout } from './vector';
+import { exactScout } from './exact';
+import { tagsScout } from './tags';
+import { recencyScout } from './recency';
+import { randomScout } from './random';
+import { graphScout } from './graph';
+import { coactivationScout } from './coactivation';
+import { noveltyScout } from './novelty';
+import { contradictionsScout } from './contradictions';
+
+/** Every scout of terrace 0, wave 1 then wave 2 (the analogy scout joins when built). */
+export const ALL_SCOUTS: readonly Scout[] = [
+  lexicalScout,
+  vectorScout,
+  exactScout,
+  tagsScout,
+  recencyScout,
+  randomScout,
+  graphScout,
+  coactivationScout,
+  noveltyScout,
+  contradictionsScout,
+];

@@ -1,0 +1,15 @@
+import type { Scout } from '../types';
+
+/** BM25 over the whole note (title, aliases, tags, headings, body), max-normalised. */
+export const lexicalScout: Scout = {
+  name: 'lexical',
+  wave: 1,
+  async run({ query, corpus, visible, limit }) {
+    if (query.terms.length === 0) return [];
+    return (await corpus.lexical(query.text, limit, visible)).map((h) => ({
+      id: h.id,
+      score: h.score,
+      reasons: [`BM25 ${h.score.toFixed(2)} of the best match`],
+    }));
+  },
+};

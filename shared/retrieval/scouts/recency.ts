@@ -1,0 +1,28 @@
+import { RECENCY_HALF_LIFE_DAYS } from '../constants';
+import type { Scout, ScoutHit } from '../types';
+
+const DAY = 24 * 3600 * 1000;
+
+/**
+ * The most recently updated visible notes, scored by an exponential half-life. Under the continuity
+ * intent the intent profile's own recency term (last access) weighs in again at terrace 1.
+ */
+export const recencyScout: Scout = {
+  name: 'recency',
+  wave: 1,
+  run({ corpus, visible, limit, now }) {
+    const all: { id: string; at: number }[] = [];
+    for (const note of corpus.notes()) all.push({ id: note.id, at: note.updated_at });
+    all.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : 1));
+    const top: { id: string; at: number }[] = [];
+    for (const c of all) {
+      if (top.length >= limit) break;
+      if (visible(c.id)) top.push(c);
+    }
+    return top.map(({ id, at }): ScoutHit => {
+      const days = Math.max(0, now - at) / DAY;
+      const score = Math.pow(0.5, days / RECENCY_HALF_LIFE_DAYS);
+      return { id, score, reasons: [`updated ${days < 1 ? 'today' : `${Math.round(days)} days ago`}`] };
+    });
+  },
+};

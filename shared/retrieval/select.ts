@@ -1,0 +1,70 @@
+/** Final selection: exact hits pinned, MMR diversification, exploration slots when hot. */
+import { cosine } from './similarity';
+import type { Ranked } from './rerank';
+import type { RetrievalCorpus } from './types';
+
+export interface SelectOptions {
+  k: number;
+  lambda: number;
+  /** Slots at the end reserved for exploration candidates (novelty, random). */
+  explorationSlots: number;
+}
+
+/** Candidates considered by MMR: a few times k is enough, the tail never wins. */
+const MMR_POOL_FACTOR = 4;
+
+export function select(ranked: readonly Ranked[], corpus: RetrievalCorpus, opts: SelectOptions): Ranked[] {
+  const chosen: Ranked[] = [];
+  const taken = new Set<string>();
+  const take = (r: Ranked): void => {
+    chosen.push(r);
+    taken.add(r.id);
+  };
+  // Exact title/alias/id hits first, whatever the other signals say.
+  for (const r of ranked) if ((r.terms.scouts.exact ?? 0) > 0 && chosen.length < opts.k) take(r);
+
+  const explorers = ranked.filter(
+    (r) => !taken.has(r.id) && ((r.terms.scouts.novelty ?? 0) > 0 || (r.terms.scouts.random ?? 0) > 0),
+  );
+  const mainSlots = Math.max(chosen.length, opts.k - Math.min(opts.explorationSlots, explorers.length));
+  const pool = ranked.filter((r) => !taken.has(r.id)).slice(0, opts.k * MMR_POOL_FACTOR);
+  const top = pool[0]?.score ?? 0;
+  const bottom = pool[pool.length - 1]?.score ?? 0;
+  const span = top - bottom || 1;
+  const vec = new Map(pool.map((r) => [r.id, corpus.noteVector(r.id)]));
+  for (const r of chosen) vec.set(r.id, corpus.noteVector(r.id));
+  while (chosen.length < mainSlots) {
+    let best: Ranked | null = null;
+    let bestValue = -Infinity;
+    for (const r of pool) {
+      if (taken.has(r.id)) continue;
+      const v = vec.get(r.id) ?? null;
+      let maxSim = 0;
+      if (v) for (const c of chosen) {
+        const cv = vec.get(c.id);
+        if (cv) maxSim = Math.max(maxSim, cosine(v, cv));
+      }
+      const value = opts.lambda * ((r.score - bottom) / span) - (1 - opts.lambda) * maxSim;
+      if (value > bestValue) {
+        bestValue = value;
+        best = r;
+      }
+    }
+    if (!best) break;
+    take(best);
+  }
+  // Exploration: novelty first (relevant but different), then random draws.
+  const order = [...explorers].sort(
+    (a, b) => (b.terms.scouts.novelty ?? 0) - (a.terms.scouts.novelty ?? 0) || b.score - a.score || (a.id < b.id ? -1 : 1),
+  );
+  for (const r of order) {
+    if (chosen.length >= opts.k) break;
+    if (!taken.has(r.id)) take(r);
+  }
+  // Still short (few explorers): fill by score.
+  for (const r of ranked) {
+    if (chosen.length >= opts.k) break;
+    if (!taken.has(r.id)) take(r);
+  }
+  return chosen;
+}

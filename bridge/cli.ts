@@ -8,6 +8,7 @@ import { doctorCommand } from './commands/doctor-cmd';
 import { migrateCommand } from './commands/migrate-cmd';
 import { reembedCommand } from './commands/reembed-cmd';
 import { demoCommand } from './commands/demo-cmd';
+import { receiptsCommand } from './commands/receipts-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
@@ -30,6 +31,8 @@ Usage:
   lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
+  lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
+                                                        past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -63,6 +66,10 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       task: { type: 'string' },
       intent: { type: 'string' },
       without: { type: 'string', multiple: true },
+      node: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -120,6 +127,12 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
     case 'demo':
       need(1, '<vault>');
       return demoCommand(vault, { out, logger });
+    case 'receipts': {
+      need(1, '<vault>');
+      const limit = values.limit === undefined ? undefined : intArg(values.limit, '--limit', 1, 10_000);
+      const { agent, task, node, since, until } = values;
+      return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
+    }
     default:
       throw usage(`Unknown command "${command}".`);
   }

@@ -3,6 +3,7 @@ import type { BlobStore, Clock, Embedder, Logger, Timers, VaultEvent, VaultPort 
 import { silentLogger, systemClock, systemTimers } from './ports';
 import { MemoryStore } from './stores/memory-store';
 import { CacheStore } from './stores/cache-store';
+import { CoordinationStore } from './coordination/coordination-store';
 import { SearchIndex, type SearchFilters, type SearchHit, type SearchMode } from './index/search-index';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { LinkResolver } from './model/resolve';
@@ -79,6 +80,8 @@ export class MemoryEngine {
     private readonly embedders: Embedder[],
     readonly memory: MemoryStore,
     readonly cache: CacheStore,
+    /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
+    readonly coordination: CoordinationStore,
     private readonly index: SearchIndex,
     private readonly indexer: NoteIndexer,
     private readonly sync: VaultSync,
@@ -105,7 +108,8 @@ export class MemoryEngine {
     const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
     const mem = await MemoryStore.open(storeDeps);
     const cache = await CacheStore.open(storeDeps);
-    const warnings = [...mem.warnings, ...cache.warnings];
+    const coordination = await CoordinationStore.open(storeDeps);
+    const warnings = [...mem.warnings, ...cache.warnings, ...coordination.warnings];
     for (const w of warnings) d.logger.warn(w);
     for (const e of embedders) cache.store.registerSpace(e.spaceId, e.dimensions);
 
@@ -128,7 +132,7 @@ export class MemoryEngine {
     });
     const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
     await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
-    const engine = new MemoryEngine(d, embedders, mem.store, cache.store, index, indexer, sync, graph, resolver, warnings);
+    const engine = new MemoryEngine(d, embedders, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
     engine.backfill = missingPrimary;
     return engine;
   }
@@ -315,6 +319,7 @@ export class MemoryEngine {
     await this.sync.settle();
     await this.memory.flush();
     await this.cache.flush();
+    await this.coordination.flush();
   }
 
   async close(): Promise<void> {
@@ -324,6 +329,7 @@ export class MemoryEngine {
     this.closed = true;
     await this.memory.close();
     await this.cache.close();
+    await this.coordination.close();
   }
 
   /** Title, alias or link text, resolved as a link written at the vault root would be. */

@@ -128,7 +128,17 @@ export abstract class JournaledStore<Op> {
     const upTo = this.seq;
     writeMeta(this.db, 'journal_seq', String(upTo));
     const bytes = this.db.export();
+    const dropThrough = await this.writeSnapshot(bytes, upTo);
+    await this.journal.truncateThrough(dropThrough);
+  }
+
+  /**
+   * Writes the snapshot bytes (holding every op through `upTo`) and returns the seq through which the
+   * journal may then be dropped. A store that keeps an older snapshot generation as a backup overrides
+   * this to keep the journal back to that generation.
+   */
+  protected async writeSnapshot(bytes: Uint8Array, upTo: number): Promise<number> {
     await this.deps.blobs.writeAtomic(this.file, bytes);
-    await this.journal.truncateThrough(upTo);
+    return upTo;
   }
 }

@@ -15,6 +15,7 @@ import { NoteIndexer, type LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './vault/paths';
+import { deleteNote, writeNote, type DeleteNoteResult, type NoteWriterHost, type WriteNoteRequest, type WriteNoteResult } from './vault/note-writer';
 import { EngineCorpus } from './retrieval/engine-corpus';
 import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
@@ -173,7 +174,8 @@ export class MemoryEngine {
     return this.sync.idle();
   }
 
-  async search(query: string, opts: { k?: number; mode?: SearchMode; filters?: SearchFilters } = {}): Promise<EngineSearchHit[]> {
+  /** `allow`: a per-note gate (the caller's scope) applied before ranking, so k counts only allowed notes. */
+  async search(query: string, opts: { k?: number; mode?: SearchMode; filters?: SearchFilters; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
     this.assertOpen();
     const mode = opts.mode ?? 'hybrid';
     const k = opts.k ?? 10;
@@ -186,7 +188,7 @@ export class MemoryEngine {
     if (mode !== 'lexical') {
       for (const e of this.embedders) queryVectors.set(e.spaceId, (await e.embed([text]))[0]);
     }
-    const hits = await this.index.search({ text, k, mode, queryVectors, filters: opts.filters });
+    const hits = await this.index.search({ text, k, mode, queryVectors, filters: opts.filters, allow: opts.allow });
     return hits.flatMap((h) => {
       const note = this.indexer.byId.get(h.id);
       if (!note) return [];
@@ -313,6 +315,47 @@ export class MemoryEngine {
     const p = normalizeVaultPath(path);
     await this.deps.vault.processFrontMatter(p, fn);
     await this.sync.syncPath(p);
+  }
+
+  /** Creates or updates a note through the vault port and re-indexes it at once (vault/note-writer.ts). */
+  writeNote(req: WriteNoteRequest): Promise<WriteNoteResult> {
+    this.assertOpen();
+    return writeNote(this.writerHost(), req);
+  }
+
+  /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
+  deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean } = {}): Promise<DeleteNoteResult> {
+    this.assertOpen();
+    return deleteNote(this.writerHost(), path, opts);
+  }
+
+  /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
+  async similar(id: string, opts: { k?: number; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
+    this.assertOpen();
+    const note = this.indexer.byId.get(id);
+    const queryVectors = new Map<string, Float32Array>();
+    for (const e of this.embedders) {
+      const v = this.index.noteVector(id, e.spaceId);
+      if (v) queryVectors.set(e.spaceId, v);
+    }
+    if (!note || queryVectors.size === 0) return [];
+    const allow = opts.allow;
+    const hits = await this.index.search({ text: note.cached.meta.title || note.path, k: opts.k ?? 10, mode: 'vector', queryVectors, allow: (h) => h !== id && (!allow || allow(h)) });
+    return hits.flatMap((h) => {
+      const m = this.indexer.byId.get(h.id)?.cached.meta;
+      return m ? [{ ...h, namespace: m.namespace, note_type: m.note_type, tags: m.tags }] : [];
+    });
+  }
+
+  private writerHost(): NoteWriterHost {
+    return {
+      vault: this.deps.vault,
+      clock: this.deps.clock,
+      resync: async (p) => {
+        await this.sync.syncPath(p);
+        return this.indexer.byPath.get(p) ?? null;
+      },
+    };
   }
 
   async flush(): Promise<void> {

@@ -22,6 +22,12 @@ export interface ToolCaller {
 export interface ToolContext {
   engine: MemoryEngine;
   caller: ToolCaller;
+  /**
+   * How lithos_delete removes a note: `port` (default) leaves it to the host's vault port (the plugin's
+   * trashes per the user's setting); `trash_folder` moves it into the vault's `.trash/` (headless, where the
+   * port would unlink it for good).
+   */
+  deleteTo?: 'port' | 'trash_folder';
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

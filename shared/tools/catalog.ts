@@ -1,0 +1,10 @@
+import type { ToolDef } from './types';
+import { knowledgeTools } from './knowledge';
+
+/**
+ * Every `lithos_*` tool, in the order tools/list shows them. Each group appends its array here with one
+ * line; the dispatcher refuses duplicate names.
+ */
+export const TOOL_CATALOG: readonly ToolDef[] = [
+  ...knowledgeTools,
+];

@@ -1,0 +1,36 @@
+import { LithosError, asLithosError } from '../errors';
+import type { ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
+import { invalidArguments } from './errors';
+
+/** Builds the context a handler runs in; a headless host may open the vault here, on the first call. */
+export type ContextFactory = (caller: ToolCaller) => ToolContext | Promise<ToolContext>;
+
+/**
+ * The in-process dispatcher: finds the tool, validates the arguments with its schema (before any vault is
+ * opened), runs it, and makes sure whatever escapes is a LithosError. A relay dispatcher implements the same
+ * interface by forwarding calls, so the MCP server never knows which one it talks to.
+ */
+export function createDispatcher(catalog: readonly ToolDef[], makeContext: ContextFactory): ToolDispatcher {
+  const byName = new Map<string, ToolDef>();
+  for (const def of catalog) {
+    if (byName.has(def.name)) throw new LithosError('internal', `Tool "${def.name}" is listed twice in the catalog.`);
+    byName.set(def.name, def);
+  }
+  const list = Object.freeze([...catalog]);
+  return {
+    list: () => list,
+    async call(name: string, args: unknown, caller: ToolCaller): Promise<unknown> {
+      const def = byName.get(name);
+      if (!def) {
+        throw new LithosError('not_found', `Unknown tool "${String(name)}". Call tools/list for the available lithos_* tools.`, { tool: name });
+      }
+      const parsed = def.input.safeParse(args ?? {});
+      if (!parsed.success) throw invalidArguments(def.name, parsed.error);
+      try {
+        return await def.handler(parsed.data, await makeContext(caller));
+      } catch (err) {
+        throw asLithosError(err, 'internal');
+      }
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { HUMAN_VIEWER, agentViewer, gateFor, type Viewer } from '../../governance/gate';
+import type { SearchFilters } from '../../index/filters';
+import { NOTE_STATUSES, NOTE_TYPES, type NoteMeta } from '../../model/types';
+import type { LiveNote } from '../../vault/note-indexer';
+import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
+import { checkNotePath } from '../note-path';
+
+/** Keeps a tool's handler typed against its own schema while the catalog holds plain ToolDefs. */
+export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
+  return def;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export function viewerOf(ctx: ToolContext): Viewer {
+  return ctx.caller.kind === 'human' ? HUMAN_VIEWER : agentViewer(ctx.caller.agent_id);
+}
+
+/**
+ * Whether the caller may see a note (shared/governance/gate.ts). A note it may not see is reported as
+ * not found everywhere, so its existence does not leak.
+ */
+export function visibleTo(ctx: ToolContext): (meta: Pick<NoteMeta, 'namespace' | 'access_scope' | 'author'>) => boolean {
+  return gateFor(viewerOf(ctx));
+}
+
+/** The search index's per-note gate for the caller. */
+export function allowFor(ctx: ToolContext): (id: string) => boolean {
+  const see = visibleTo(ctx);
+  return (id) => {
+    const n = ctx.engine.note(id);
+    return n !== null && see(n.cached.meta);
+  };
+}
+
+/** Who writes: the agent id, or `human` for the person. Writes need an identity to record as author. */
+export function actorOf(ctx: ToolContext, tool: string): string {
+  if (ctx.caller.kind === 'human') return 'human';
+  if (!ctx.caller.agent_id) {
+    throw new LithosError('invalid_argument', `${tool} needs to know which agent is writing: pass agent_id, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).`, { tool });
+  }
+  return ctx.caller.agent_id;
+}
+
+export function provenanceOf(ctx: ToolContext): 'human' | 'agent' {
+  return ctx.caller.kind === 'human' ? 'human' : 'agent';
+}
+
+// ── note references ─────────────────────────────────────────────────────
+
+export const noteRefShape = {
+  id: z.string().min(1).optional().describe('The note id (frontmatter `id`, a UUID).'),
+  path: z.string().min(1).optional().describe('Vault-relative path, e.g. "project/atlas/Pool sizing.md".'),
+  title: z.string().min(1).optional().describe('Title, alias or file name, resolved as an Obsidian [[link]] would be.'),
+};
+
+export type NoteRef = { id?: string; path?: string; title?: string };
+
+/** Exactly one of id, path, title. */
+export function oneRef(v: NoteRef): boolean {
+  return [v.id, v.path, v.title].filter((x) => x !== undefined).length === 1;
+}
+export const ONE_REF_MESSAGE = 'Give exactly one of id, path or title.';
+
+/** The live note a reference names, if the caller may see it; not_found otherwise (gated notes included). */
+export function findNote(ctx: ToolContext, ref: NoteRef): LiveNote {
+  let note: LiveNote | null;
+  let shown: string;
+  if (ref.path !== undefined) {
+    const p = checkNotePath(ref.path);
+    note = ctx.engine.note(p);
+    if (note && note.path !== p) note = null; // a path names a file, not a title that happens to match
+    shown = `at "${p}"`;
+  } else if (ref.id !== undefined) {
+    note = ctx.engine.note(ref.id);
+    if (note && note.nodeId !== ref.id) note = null;
+    shown = `with id "${ref.id}"`;
+  } else {
+    note = ctx.engine.note(ref.title ?? '');
+    shown = `titled "${ref.title ?? ''}"`;
+  }
+  if (!note || !visibleTo(ctx)(note.cached.meta)) {
+    throw new LithosError('not_found', `No note ${shown}. Use lithos_search or lithos_list to find notes.`, { ...ref });
+  }
+  return note;
+}
+
+/** A note id or path in edge tools (`from`, `to`, `node`). */
+export function findByIdOrPath(ctx: ToolContext, ref: string): LiveNote {
+  return /\.md$/i.test(ref) ? findNote(ctx, { path: ref }) : findNote(ctx, { id: ref });
+}
+
+/** What list-like results carry per note. */
+export function noteSummary(n: LiveNote): Record<string, unknown> {
+  const m = n.cached.meta;
+  return {
+    id: n.nodeId,
+    path: n.path,
+    title: m.title,
+    namespace: m.namespace,
+    note_type: m.note_type,
+    status: m.status,
+    access_scope: m.access_scope,
+    tags: m.tags,
+    author: m.author,
+    updated_at: m.updated_at,
+  };
+}
+
+// ── filters ─────────────────────────────────────────────────────────────
+
+const list = (what: string) => z.union([z.string().min(1), z.array(z.string().min(1))]).optional().describe(what);
+
+export const filterShape = {
+  namespace: list('Namespace prefix(es): "project" matches "project" and "project/atlas".'),
+  tags: list('Every tag listed must be present (case-insensitive; "project" also matches "project/atlas").'),
+  note_type: z.union([z.enum(NOTE_TYPES), z.array(z.enum(NOTE_TYPES))]).optional().describe('Only these note types.'),
+  status: z.union([z.enum(NOTE_STATUSES), z.array(z.enum(NOTE_STATUSES))]).optional().describe('Only these statuses (quarantined notes are left out unless named here).'),
+  path_prefix: z.string().min(1).optional().describe('Plain prefix of the vault path, e.g. "daily/2024-".'),
+};
+
+export interface FilterArgs {
+  namespace?: string | string[];
+  tags?: string | string[];
+  note_type?: string | string[];
+  status?: string | string[];
+  path_prefix?: string;
+}
+
+function asList(v: string | string[] | undefined): string[] | undefined {
+  return v === undefined ? undefined : Array.isArray(v) ? v : [v];
+}
+
+export function toFilters(a: FilterArgs): SearchFilters {
+  return { namespaces: asList(a.namespace), tags: asList(a.tags), note_types: asList(a.note_type), statuses: asList(a.status), path_prefix: a.path_prefix };
+}
+
+/** One line every search-like description ends with: agents confuse lookup with task memory. */
+export const RETRIEVE_HINT =
+  'For memory to ground a task (ranked with learned signals, with a receipt you later report on), use lithos_retrieve instead; this tool is a quick lookup and learns nothing.';

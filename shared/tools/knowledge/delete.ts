@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineTool, findNote, actorOf } from './common';
+
+const input = z
+  .strictObject({
+    id: z.string().min(1).optional().describe('The note id.'),
+    path: z.string().min(1).optional().describe('Vault-relative .md path.'),
+    expected_version: z.string().min(1).optional().describe('The `version` from lithos_read: refuse the delete if the note changed since.'),
+  })
+  .refine((a) => (a.id === undefined) !== (a.path === undefined), 'Give exactly one of id or path.');
+
+export const lithosDelete = defineTool({
+  name: 'lithos_delete',
+  title: 'Delete a note',
+  description: [
+    'Delete one note by id or path. It goes to the trash (Obsidian\'s trash setting when Obsidian runs, the vault\'s .trash/ folder headless), so a person can restore it;',
+    'its learned edges and stats are kept 30 days in case it comes back. Pass expected_version to refuse if the note changed since you read it.',
+    'Prefer lithos_write with status "archived" for knowledge that is outdated but still worth keeping.',
+  ].join(' '),
+  input,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(a: z.infer<typeof input>, ctx) {
+    actorOf(ctx, 'lithos_delete');
+    const note = findNote(ctx, a.id !== undefined ? { id: a.id } : { path: a.path });
+    const r = await ctx.engine.deleteNote(note.path, { expectedVersion: a.expected_version, trash: ctx.deleteTo === 'trash_folder' });
+    return { deleted: { id: note.nodeId, path: r.path, title: r.title, version: r.version }, trashed_to: r.trashed_to };
+  },
+});

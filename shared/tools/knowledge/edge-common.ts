@@ -1,0 +1,29 @@
+/** Shared pieces of the edge tools (edge-create.ts, edge-list.ts, edge-update.ts). */
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { EDGE_TYPES } from '../../model/types';
+import type { EdgeRow } from '../../stores/memory-store';
+import type { ToolContext } from '../types';
+import { visibleTo } from './common';
+
+const EDGE_TYPE_HELP = `Edge type: one of ${EDGE_TYPES.join(', ')} (or another short snake_case verb).`;
+export const edgeType = z.string().trim().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be a short snake_case word such as "supports"').describe(EDGE_TYPE_HELP);
+export const weight = z.number().min(0).max(1).describe('Strength 0–1.');
+export const evidence = z.unknown().optional().describe('Why the edge holds: any JSON (quote, receipt id, task id).');
+export const conflictState = z.string().min(1).nullable().optional().describe('e.g. "open" when the two notes disagree and nobody has settled it; null clears it.');
+
+/** An edge with both ends as paths and titles, when the caller may see both; null otherwise. */
+export function edgeJson(ctx: ToolContext, e: EdgeRow): Record<string, unknown> | null {
+  const see = visibleTo(ctx);
+  const from = ctx.engine.note(e.from_id);
+  const to = ctx.engine.note(e.to_id);
+  if (!from || from.nodeId !== e.from_id || !to || to.nodeId !== e.to_id || !see(from.cached.meta) || !see(to.cached.meta)) return null;
+  return { ...e, from_path: from.path, from_title: from.cached.meta.title, to_path: to.path, to_title: to.cached.meta.title };
+}
+
+export function requireEdge(ctx: ToolContext, edgeId: string): EdgeRow {
+  const e = ctx.engine.memory.edges({}).find((x) => x.edge_id === edgeId);
+  if (!e || !edgeJson(ctx, e)) throw new LithosError('not_found', `No edge with id "${edgeId}". lithos_edge_list shows the edges of a note.`, { edge_id: edgeId });
+  return e;
+}
+

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { actorOf, defineTool, findByIdOrPath, provenanceOf } from './common';
+import { conflictState, edgeJson, edgeType, evidence, weight } from './edge-common';
+
+const createInput = z.strictObject({
+  from: z.string().min(1).describe('Source note: id or vault path.'),
+  to: z.string().min(1).describe('Target note: id or vault path.'),
+  type: edgeType,
+  weight: weight.default(0.5),
+  namespace: z.string().min(1).optional().describe("Namespace the edge belongs to; default the source note's."),
+  evidence,
+  conflict_state: conflictState,
+});
+
+export const lithosEdgeCreate = defineTool({
+  name: 'lithos_edge_create',
+  title: 'Create or update a typed edge',
+  description: [
+    'Record a typed, weighted relation between two notes (e.g. A supports B, A contradicts B, A depends_on B) in the learned memory, not in the Markdown.',
+    'Upsert: the same (from, to, type) updates the existing edge (evidence and conflict_state you omit are kept). Edges feed lithos_related and lithos_retrieve. Use a wiki-link in the note instead when a person should see the connection.',
+  ].join(' '),
+  input: createInput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(a: z.infer<typeof createInput>, ctx) {
+    const actor = actorOf(ctx, 'lithos_edge_create');
+    const from = findByIdOrPath(ctx, a.from);
+    const to = findByIdOrPath(ctx, a.to);
+    if (from.nodeId === to.nodeId) throw new LithosError('invalid_argument', 'An edge needs two different notes.', { field: 'to' });
+    const existing = ctx.engine.memory.edges({ from: from.nodeId, to: to.nodeId, type: a.type })[0];
+    const row = await ctx.engine.memory.upsertEdge({
+      from_id: from.nodeId,
+      to_id: to.nodeId,
+      type: a.type,
+      weight: a.weight,
+      namespace: a.namespace ?? from.cached.meta.namespace,
+      provenance_actor: actor,
+      provenance_type: provenanceOf(ctx),
+      // Upserting an existing edge keeps what the caller does not restate.
+      evidence: a.evidence !== undefined ? a.evidence : (existing?.evidence ?? null),
+      conflict_state: a.conflict_state !== undefined ? a.conflict_state : (existing?.conflict_state ?? null),
+    });
+    return { edge: edgeJson(ctx, row), created: !existing };
+  },
+});
+

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { actorOf, defineTool, provenanceOf } from './common';
+import { conflictState, edgeJson, edgeType, evidence, requireEdge, weight } from './edge-common';
+
+const updateInput = z
+  .strictObject({
+    edge_id: z.string().min(1),
+    type: edgeType.optional(),
+    weight: weight.optional(),
+    namespace: z.string().min(1).optional(),
+    evidence,
+    conflict_state: conflictState,
+  })
+  .refine((a) => a.type !== undefined || a.weight !== undefined || a.namespace !== undefined || a.evidence !== undefined || a.conflict_state !== undefined, 'Give at least one field to change (type, weight, namespace, evidence, conflict_state).');
+
+export const lithosEdgeUpdate = defineTool({
+  name: 'lithos_edge_update',
+  title: 'Update a typed edge',
+  description: 'Change an existing edge by edge_id: its weight (e.g. weaken a relation that proved wrong), type, evidence or conflict_state. Fields you omit are kept; you become its provenance actor.',
+  input: updateInput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(a: z.infer<typeof updateInput>, ctx) {
+    const actor = actorOf(ctx, 'lithos_edge_update');
+    const e = requireEdge(ctx, a.edge_id);
+    const row = await ctx.engine.memory.upsertEdge({
+      edge_id: e.edge_id,
+      from_id: e.from_id,
+      to_id: e.to_id,
+      type: a.type ?? e.type,
+      weight: a.weight ?? e.weight,
+      namespace: a.namespace ?? e.namespace,
+      provenance_actor: actor,
+      provenance_type: provenanceOf(ctx),
+      evidence: a.evidence !== undefined ? a.evidence : e.evidence,
+      conflict_state: a.conflict_state !== undefined ? a.conflict_state : e.conflict_state,
+    });
+    return { edge: edgeJson(ctx, row) };
+  },
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { LiveNote } from '../../vault/note-indexer';
+import type { ResolvedLink } from '../../vault/link-graph';
+import type { ToolContext } from '../types';
+import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+
+const input = z
+  .strictObject({
+    ...noteRefShape,
+    direction: z.enum(['outgoing', 'incoming', 'both']).default('both').describe('outgoing: notes this one links to; incoming: notes linking here (backlinks).'),
+    depth: z.number().int().min(1).max(3).default(1).describe('Follow links this many hops (1–3, default 1).'),
+    include_broken: z.boolean().default(true).describe('List links whose target note does not exist.'),
+  })
+  .refine(oneRef, ONE_REF_MESSAGE);
+
+interface Reached {
+  id: string;
+  path: string;
+  title: string;
+  depth: number;
+  /** The note it was reached from. */
+  via: string;
+}
+
+/** Obsidian keeps links to attachments (images, PDFs); only note targets count as broken. */
+function isBrokenNoteLink(r: ResolvedLink): boolean {
+  return r.targetPath === null && (!r.link.embed || !/\.[a-z0-9]+$/i.test(r.link.target) || /\.md$/i.test(r.link.target));
+}
+
+function walk(ctx: ToolContext, start: LiveNote, depth: number, next: (path: string) => string[]): Reached[] {
+  const see = visibleTo(ctx);
+  const seen = new Set([start.path]);
+  const out: Reached[] = [];
+  let frontier = [start.path];
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const nextFrontier: string[] = [];
+    for (const from of frontier) {
+      for (const to of next(from)) {
+        if (seen.has(to)) continue;
+        const n = ctx.engine.note(to);
+        // Links into notes the caller may not see are left out, as if absent.
+        if (!n || n.path !== to || !see(n.cached.meta)) continue;
+        seen.add(to);
+        out.push({ id: n.nodeId, path: n.path, title: n.cached.meta.title, depth: d, via: from });
+        nextFrontier.push(to);
+      }
+    }
+    frontier = nextFrontier;
+  }
+  return out;
+}
+
+export const lithosLinks = defineTool({
+  name: 'lithos_links',
+  title: 'Links of a note',
+  description: [
+    'The [[wiki-link]] graph around one note: notes it links to (outgoing), notes linking to it (incoming, i.e. backlinks), up to 3 hops, and its broken links.',
+    'Use it to follow how knowledge is connected by the people and agents who wrote it. For typed, weighted edges use lithos_edge_list; for everything related at once, lithos_related.',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const note = findNote(ctx, a);
+    const outgoing = a.direction === 'incoming' ? [] : walk(ctx, note, a.depth, (p) => ctx.engine.links(p).flatMap((r) => (r.targetPath && r.targetPath !== p ? [r.targetPath] : [])));
+    const incoming = a.direction === 'outgoing' ? [] : walk(ctx, note, a.depth, (p) => ctx.engine.backlinks(p));
+    const broken = a.include_broken
+      ? [note.path, ...outgoing.map((r) => r.path)].flatMap((from) => ctx.engine.links(from).filter(isBrokenNoteLink).map((r) => ({ from, target: r.link.target, raw: r.link.raw })))
+      : [];
+    return { note: { id: note.nodeId, path: note.path, title: note.cached.meta.title }, outgoing, incoming, broken };
+  },
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { compileFilters } from '../../index/filters';
+import type { LiveNote } from '../../vault/note-indexer';
+import { READ_ONLY, defineTool, filterShape, noteSummary, toFilters, visibleTo } from './common';
+
+const input = z.strictObject({
+  ...filterShape,
+  author: z.string().min(1).optional().describe('Only notes whose frontmatter author is this agent id.'),
+  since: z
+    .string()
+    .refine((s) => Number.isFinite(Date.parse(s)), 'must be an ISO 8601 date or date-time, e.g. "2024-05-01" or "2024-05-01T12:00:00Z"')
+    .optional()
+    .describe('Only notes updated at or after this time (frontmatter updated_at, else created_at, else the file time).'),
+  limit: z.number().int().min(1).max(200).default(50).describe('Page size (1–200, default 50).'),
+  cursor: z.string().min(1).optional().describe('next_cursor from the previous page.'),
+});
+
+const CURSOR_PREFIX = 'after:';
+
+/** When a note last changed, for `since`: what its frontmatter says, else the file's mtime. */
+function changedAt(n: LiveNote): number {
+  const t = Date.parse(n.cached.meta.updated_at ?? n.cached.meta.created_at ?? '');
+  return Number.isFinite(t) ? t : n.mtime;
+}
+
+export const lithosList = defineTool({
+  name: 'lithos_list',
+  title: 'List notes',
+  description: [
+    'List notes by metadata, without a query: filter by namespace, tags, note_type, status, author, path_prefix, or since (updated at or after).',
+    'Ordered by path; page with limit and next_cursor (stable across calls). Use it to browse a namespace or find what an agent wrote recently;',
+    'use lithos_search to look something up by words.',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    let after = '';
+    if (a.cursor !== undefined) {
+      if (!a.cursor.startsWith(CURSOR_PREFIX)) throw new LithosError('invalid_argument', 'cursor is not one lithos_list returned; pass next_cursor unchanged.', { field: 'cursor' });
+      try {
+        after = decodeURIComponent(a.cursor.slice(CURSOR_PREFIX.length));
+      } catch {
+        throw new LithosError('invalid_argument', 'cursor is damaged; pass next_cursor unchanged.', { field: 'cursor' });
+      }
+    }
+    const accept = compileFilters(toFilters(a));
+    const see = visibleTo(ctx);
+    const since = a.since !== undefined ? Date.parse(a.since) : null;
+    const matches = ctx.engine
+      .notes()
+      .filter((n) => {
+        const m = n.cached.meta;
+        if (!see(m) || !accept({ path: n.path, namespace: m.namespace, note_type: m.note_type, status: m.status, tags: m.tags })) return false;
+        if (a.author !== undefined && m.author !== a.author) return false;
+        return since === null || changedAt(n) >= since;
+      })
+      .sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+    const start = after === '' ? 0 : matches.findIndex((n) => n.path > after);
+    const page = start === -1 ? [] : matches.slice(start, start + a.limit);
+    const more = start !== -1 && start + a.limit < matches.length;
+    return {
+      notes: page.map(noteSummary),
+      total: matches.length,
+      next_cursor: more ? CURSOR_PREFIX + encodeURIComponent(page[page.length - 1].path) : null,
+    };
+  },
+});

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { READ_ONLY, allowFor, defineTool, findNote, noteRefShape, noteSummary, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+
+const input = z
+  .strictObject({
+    ...noteRefShape,
+    k: z.number().int().min(1).max(50).default(10).describe('How many related notes (1–50, default 10).'),
+  })
+  .refine(oneRef, ONE_REF_MESSAGE);
+
+type Reason =
+  | { kind: 'links_to' }
+  | { kind: 'linked_from' }
+  | { kind: 'edge'; edge_id: string; type: string; weight: number; direction: 'out' | 'in' }
+  | { kind: 'similar'; score: number };
+
+/**
+ * How much each kind of evidence counts when ranking. Explicit structure (links, typed edges) outranks
+ * vector similarity; a typed edge counts by its weight.
+ */
+function strength(r: Reason): number {
+  switch (r.kind) {
+    case 'links_to':
+      return 0.6;
+    case 'linked_from':
+      return 0.5;
+    case 'edge':
+      return 0.4 + 0.6 * Math.max(0, Math.min(1, r.weight));
+    case 'similar':
+      return 0.8 * r.score;
+  }
+}
+
+export const lithosRelated = defineTool({
+  name: 'lithos_related',
+  title: 'Related notes',
+  description: [
+    'Notes related to one note, from three sources at once, each result labelled with why: wiki-links (links_to, linked_from), typed edges (edge: supports, contradicts, depends_on, …) and vector similarity (similar).',
+    'Use it to explore around a note you already have; use lithos_links for the link graph alone and lithos_edge_list for edges alone.',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const note = findNote(ctx, a);
+    const see = visibleTo(ctx);
+    const reasons = new Map<string, Reason[]>();
+    const add = (nodeId: string, r: Reason) => {
+      if (nodeId === note.nodeId) return;
+      const other = ctx.engine.note(nodeId);
+      if (!other || other.nodeId !== nodeId || !see(other.cached.meta)) return;
+      reasons.set(nodeId, [...(reasons.get(nodeId) ?? []), r]);
+    };
+    for (const l of ctx.engine.links(note.path)) {
+      const t = l.targetPath ? ctx.engine.note(l.targetPath) : null;
+      if (t && t.path === l.targetPath && !(reasons.get(t.nodeId) ?? []).some((r) => r.kind === 'links_to')) add(t.nodeId, { kind: 'links_to' });
+    }
+    for (const p of ctx.engine.backlinks(note.path)) {
+      const s = ctx.engine.note(p);
+      if (s && s.path === p) add(s.nodeId, { kind: 'linked_from' });
+    }
+    for (const e of ctx.engine.memory.edges({ from: note.nodeId })) add(e.to_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'out' });
+    for (const e of ctx.engine.memory.edges({ to: note.nodeId })) add(e.from_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'in' });
+    for (const h of await ctx.engine.similar(note.nodeId, { k: a.k, allow: allowFor(ctx) })) add(h.id, { kind: 'similar', score: Math.round(h.score * 10000) / 10000 });
+
+    const ranked = [...reasons.entries()]
+      .map(([id, why]) => ({ note: ctx.engine.note(id)!, why, score: why.reduce((s, r) => s + strength(r), 0) }))
+      .sort((x, y) => y.score - x.score || (x.note.path < y.note.path ? -1 : 1))
+      .slice(0, a.k);
+    return {
+      note: { id: note.nodeId, path: note.path, title: note.cached.meta.title },
+      related: ranked.map((r) => ({ ...noteSummary(r.note), score: Math.round(r.score * 10000) / 10000, why: r.why })),
+    };
+  },
+});

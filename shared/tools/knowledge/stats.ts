@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { READ_ONLY, defineTool, visibleTo } from './common';
+
+const input = z.strictObject({});
+
+export const lithosStats = defineTool({
+  name: 'lithos_stats',
+  title: 'Memory statistics',
+  description: 'Counts of the notes you can see (by note type, namespace, access scope and status), chunks, tags, typed edges between them, embedding spaces and index state. Use it to get a feel for what the memory holds before searching.',
+  input,
+  annotations: READ_ONLY,
+  async handler(_a: z.infer<typeof input>, ctx) {
+    const see = visibleTo(ctx);
+    const notes = ctx.engine.notes().filter((n) => see(n.cached.meta));
+    const ids = new Set(notes.map((n) => n.nodeId));
+    const count = (key: (m: (typeof notes)[number]['cached']['meta']) => string) => {
+      const out: Record<string, number> = {};
+      for (const n of notes) out[key(n.cached.meta)] = (out[key(n.cached.meta)] ?? 0) + 1;
+      return out;
+    };
+    const tags = new Set(notes.flatMap((n) => n.cached.meta.tags.map((t) => t.toLowerCase())));
+    const engineStats = ctx.engine.stats();
+    return {
+      notes: notes.length,
+      chunks: notes.reduce((s, n) => s + n.chunkCount, 0),
+      tags: tags.size,
+      by_note_type: count((m) => m.note_type),
+      by_namespace: count((m) => m.namespace),
+      by_access_scope: count((m) => m.access_scope),
+      by_status: count((m) => m.status),
+      edges: ctx.engine.memory.edges({}).filter((e) => ids.has(e.from_id) && ids.has(e.to_id)).length,
+      embedding_spaces: ctx.engine.activeSpaces(),
+      pending_events: engineStats.pending_events,
+    };
+  },
+});

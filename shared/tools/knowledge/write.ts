@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
+import { splitFrontmatter } from '../../model/frontmatter';
+import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
+import { normalizeTag, isValidTagBody } from '../../model/tags';
+import type { NoteFields } from '../../vault/note-writer';
+import { checkNotePath } from '../note-path';
+import { actorOf, defineTool, findNote, visibleTo } from './common';
+
+const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
+
+const input = z
+  .strictObject({
+    title: z.string().trim().min(1).max(300).optional().describe('Title. Needed to create a note (also names its file when no path is given).'),
+    content: z.string().optional().describe('The Markdown body (without frontmatter). Needed to create; when updating, omit it to change metadata only.'),
+    id: z.string().min(1).optional().describe('Id of an existing note to update.'),
+    path: z.string().min(1).optional().describe('Vault-relative .md path. An existing note there is updated; otherwise a note is created there. When absent, a new note goes to "<namespace>/<title>.md".'),
+    expected_version: z.string().min(1).optional().describe('The `version` you got from lithos_read. If the note changed since (a human edited it), the write fails with a conflict instead of overwriting.'),
+    note_type: z.enum(NOTE_TYPES).optional(),
+    namespace: z
+      .string()
+      .trim()
+      .refine(isValidNamespace, 'must be folder-like segments of letters, digits, "_", "-", "." separated by "/" (e.g. "project/atlas")')
+      .optional()
+      .describe('e.g. "project/atlas"; also the folder of a new note when no path is given.'),
+    access_scope: z.enum(ACCESS_SCOPES).optional().describe('Who may see it: shared (default), project, task, agent_private (you only), user_private (the person only).'),
+    status: z.enum(NOTE_STATUSES).optional(),
+    confidence: z.number().min(0).max(1).optional().describe('0–1, how sure you are (default 1).'),
+    tags: strings('Tags without "#".'),
+    aliases: strings('Other names the note can be linked by.'),
+    entities: strings('People, systems or things the note is about.'),
+    supersedes: strings('Ids or paths of notes this one replaces.'),
+    source: z.string().trim().min(1).nullable().optional().describe('Where the knowledge came from (URL, document, conversation).'),
+    summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('A one-line and a paragraph summary.'),
+  })
+  .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
+  .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
+
+type Args = z.infer<typeof input>;
+
+/** Characters Obsidian refuses in file names, or that mean something in links. */
+const UNSAFE_NAME = /[\\/:*?"<>|#^[\]\u0000-\u001f]/g;
+
+/** `<namespace folder>/<title>.md`; the vault root for the default namespace. */
+export function pathFor(title: string, namespace: string | undefined): string {
+  const name = title.replace(UNSAFE_NAME, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '').slice(0, 120).trim() || 'Untitled';
+  const folder = namespace && namespace !== DEFAULT_NAMESPACE ? `${namespace}/` : '';
+  return checkNotePath(`${folder}${name}.md`);
+}
+
+export const lithosWrite = defineTool({
+  name: 'lithos_write',
+  title: 'Write a note',
+  description: [
+    'Create or update a Markdown note in the vault (the shared memory). To create: give title and content (and optionally namespace or path).',
+    'To update: give id or path; fields you omit are kept, and content replaces the body only when given.',
+    'Always pass expected_version (the `version` from lithos_read) when updating a note someone else may have edited: a mismatch returns a conflict with the current version and a diff, never a silent overwrite.',
+    'Returns id, path and the new version. You are recorded as author (on create) and contributor.',
+  ].join(' '),
+  input,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  async handler(a: Args, ctx) {
+    const actor = actorOf(ctx, 'lithos_write');
+    if (a.content !== undefined && splitFrontmatter(a.content).yaml !== null) {
+      throw new LithosError('invalid_argument', 'content must be the note body without a frontmatter block; pass metadata as fields (title, tags, …).', { field: 'content' });
+    }
+    let path: string;
+    let mode: 'create' | 'update' | 'upsert';
+    if (a.id !== undefined) {
+      path = findNote(ctx, { id: a.id }).path;
+      mode = 'update';
+    } else if (a.path !== undefined) {
+      path = checkNotePath(a.path);
+      const existing = ctx.engine.note(path);
+      if (existing && existing.path === path && !visibleTo(ctx)(existing.cached.meta)) {
+        throw new LithosError('conflict', `Cannot write "${path}": that path is not available to you; choose another.`, { path });
+      }
+      mode = 'upsert';
+    } else {
+      if (a.title === undefined) throw new LithosError('invalid_argument', 'To create a note give title and content (or id/path to update one).', { field: 'title' });
+      path = pathFor(a.title, a.namespace);
+      mode = 'create';
+    }
+    // The index may lag a file a human just created; the writer re-checks on disk, this only asks for content early.
+    const indexed = ctx.engine.note(path);
+    const creating = mode === 'create' || !(indexed && indexed.path === path);
+    if (creating && a.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
+    const fields: NoteFields = {
+      title: a.title,
+      note_type: a.note_type,
+      namespace: a.namespace,
+      access_scope: a.access_scope,
+      status: a.status,
+      confidence: a.confidence,
+      tags: a.tags?.map(normalizeTag),
+      aliases: a.aliases,
+      entities: a.entities,
+      supersedes: a.supersedes,
+      source: a.source,
+      summaries: a.summaries,
+    };
+    const r = await ctx.engine.writeNote({ path, mode, content: a.content, fields, actor, expectedVersion: a.expected_version });
+    return { ...r, title: ctx.engine.note(r.path)?.cached.meta.title ?? a.title ?? null };
+  },
+});

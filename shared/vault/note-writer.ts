@@ -1,0 +1,242 @@
+import { stringify } from 'yaml';
+import type { Clock, VaultPort } from '../ports';
+import { LithosError } from '../errors';
+import { parseNote, utf8Length } from '../model/note';
+import { isUuid, newId } from '../model/ids';
+import { CURRENT_SCHEMA_VERSION, MAX_NOTE_BYTES, type AccessScope, type NoteStatus, type NoteType, type ParsedNote } from '../model/types';
+import type { LiveNote } from './note-indexer';
+import { folderOf, stripMd } from './paths';
+
+/**
+ * The engine's own note writes and deletes (lithos_write, lithos_delete): whole-file writes through the
+ * VaultPort, guarded by the content hash the caller last read, and re-indexed at once so the file event
+ * that follows finds nothing to do. Paths arrive already checked (tools/note-path.ts).
+ */
+
+export interface NoteWriterHost {
+  vault: VaultPort;
+  clock: Clock;
+  /** Re-reads one path now; the live note afterwards, or null when the path holds no note. */
+  resync(path: string): Promise<LiveNote | null>;
+}
+
+/** Frontmatter fields a writer may set; absent fields are left as they are. */
+export interface NoteFields {
+  title?: string;
+  note_type?: NoteType;
+  namespace?: string;
+  access_scope?: AccessScope;
+  entities?: string[];
+  status?: NoteStatus;
+  summaries?: { short?: string; long?: string };
+  supersedes?: string[];
+  confidence?: number;
+  tags?: string[];
+  aliases?: string[];
+  source?: string | null;
+}
+
+export interface WriteNoteRequest {
+  path: string;
+  /** `create` refuses an existing file, `update` a missing one. */
+  mode: 'create' | 'update' | 'upsert';
+  /** The new body (Markdown after the frontmatter); the current body is kept when absent. */
+  content?: string;
+  fields: NoteFields;
+  /** Who writes: recorded as author on create and appended to contributors. */
+  actor: string | null;
+  /** The version (content hash) the writer last read; a different current version is a conflict. */
+  expectedVersion?: string;
+}
+
+export interface WriteNoteResult {
+  id: string;
+  path: string;
+  version: string;
+  created: boolean;
+  previous_version: string | null;
+}
+
+export interface DeleteNoteResult {
+  id: string | null;
+  path: string;
+  title: string;
+  version: string;
+  /** Where the file went: a path under `.trash/`, or null when the port deleted it (Obsidian: the user's trash setting). */
+  trashed_to: string | null;
+}
+
+/** Obsidian's local trash folder ("Move to Obsidian trash"). */
+export const TRASH_FOLDER = '.trash';
+
+/** Field order of a note the engine creates: identity first, then what a reader scans for. */
+const FIELD_ORDER = [
+  'id', 'title', 'author', 'created_at', 'updated_at', 'contributors', 'note_type', 'namespace', 'access_scope',
+  'status', 'confidence', 'tags', 'aliases', 'entities', 'supersedes', 'source', 'summaries', 'schema_version',
+] as const;
+
+export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Promise<WriteNoteResult> {
+  const current = await readCurrent(host.vault, req.path);
+  if (current && req.mode === 'create') {
+    throw new LithosError('conflict', `A note already exists at "${req.path}". To update it, pass its id or path (and the version you read as expected_version).`, {
+      path: req.path,
+      current_version: current.contentHash,
+    });
+  }
+  if (!current && req.mode === 'update') {
+    throw new LithosError(req.expectedVersion ? 'conflict' : 'not_found', `No note at "${req.path}" (deleted or moved since it was read?).`, { path: req.path, current_version: null });
+  }
+  if (current && req.expectedVersion !== undefined && req.expectedVersion !== current.contentHash) {
+    throw versionConflict(req.path, current, req.content);
+  }
+  if (!current && req.expectedVersion !== undefined) {
+    throw new LithosError('conflict', `No note at "${req.path}" any more, but expected_version was given: it was deleted or moved since it was read.`, { path: req.path, current_version: null });
+  }
+  const text = current ? composeUpdate(current, req, host.clock.now()) : composeNew(req, host.clock.now());
+  const bytes = utf8Length(text);
+  if (bytes > MAX_NOTE_BYTES) {
+    throw new LithosError('note_too_large', `The note would be ${bytes} bytes, over the ${MAX_NOTE_BYTES}-byte limit; split it into several notes.`, { path: req.path, bytes });
+  }
+  await host.vault.write(req.path, text);
+  const live = await host.resync(req.path);
+  if (!live) throw new LithosError('internal', `"${req.path}" was written but could not be indexed.`, { path: req.path });
+  return { id: live.nodeId, path: live.path, version: live.contentHash, created: !current, previous_version: current?.contentHash ?? null };
+}
+
+/** Deletes a note; into `.trash/` when `trash` is set (headless), else through the port (the plugin's port trashes). */
+export async function deleteNote(host: NoteWriterHost, path: string, opts: { expectedVersion?: string; trash?: boolean } = {}): Promise<DeleteNoteResult> {
+  const current = await readCurrent(host.vault, path);
+  if (!current) throw new LithosError('not_found', `No note at "${path}".`, { path });
+  if (opts.expectedVersion !== undefined && opts.expectedVersion !== current.contentHash) throw versionConflict(path, current, undefined);
+  const before = await host.resync(path);
+  let trashedTo: string | null = null;
+  if (opts.trash) {
+    trashedTo = await freeTrashPath(host.vault, path);
+    await host.vault.rename(path, trashedTo);
+  } else {
+    await host.vault.delete(path);
+  }
+  await host.resync(path);
+  return { id: before?.nodeId ?? current.meta.id, path, title: current.meta.title, version: current.contentHash, trashed_to: trashedTo };
+}
+
+async function readCurrent(vault: VaultPort, path: string): Promise<ParsedNote | null> {
+  if (!(await vault.stat(path))) return null;
+  return parseNote(path, await vault.readBytes(path));
+}
+
+function composeNew(req: WriteNoteRequest, now: number): string {
+  const at = new Date(now).toISOString();
+  const fm: Record<string, unknown> = {
+    id: newId(),
+    title: req.fields.title,
+    author: req.actor ?? undefined,
+    created_at: at,
+    updated_at: at,
+    contributors: req.actor ? [req.actor] : undefined,
+    schema_version: CURRENT_SCHEMA_VERSION,
+  };
+  applyFields(fm, req.fields);
+  return render(ordered(fm), req.content ?? '');
+}
+
+function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number): string {
+  if (current.problems.some((p) => p.code === 'binary_file')) {
+    throw new LithosError('invalid_argument', `"${current.path}" holds binary data, not a Markdown note; refusing to rewrite it.`, { path: current.path });
+  }
+  if (current.problems.some((p) => p.code === 'yaml_malformed' || p.code === 'frontmatter_not_mapping')) {
+    throw new LithosError('invalid_argument', `The frontmatter of "${current.path}" is not a valid YAML mapping; refusing to rewrite what a human wrote. Fix it by hand first (lithos doctor lists it).`, {
+      path: current.path,
+    });
+  }
+  const fm: Record<string, unknown> = { ...current.frontmatter };
+  if (!isUuid(fm.id)) fm.id = current.meta.id ?? newId();
+  applyFields(fm, req.fields);
+  fm.updated_at = new Date(now).toISOString();
+  if (req.actor) {
+    const contributors = Array.isArray(fm.contributors) ? fm.contributors.filter((c): c is string => typeof c === 'string') : [];
+    if (!contributors.includes(req.actor)) contributors.push(req.actor);
+    fm.contributors = contributors;
+    if (fm.author === undefined || fm.author === null) fm.author = req.actor;
+  }
+  return render(fm, req.content ?? current.body);
+}
+
+function applyFields(fm: Record<string, unknown>, fields: NoteFields): void {
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    if (k === 'summaries') {
+      const prev = fm.summaries && typeof fm.summaries === 'object' && !Array.isArray(fm.summaries) ? (fm.summaries as Record<string, unknown>) : {};
+      fm.summaries = { ...prev, ...dropUndefined(v as Record<string, unknown>) };
+    } else {
+      fm[k] = v;
+    }
+  }
+}
+
+function ordered(fm: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of FIELD_ORDER) if (fm[k] !== undefined) out[k] = fm[k];
+  for (const [k, v] of Object.entries(fm)) if (!(k in out) && v !== undefined) out[k] = v;
+  return out;
+}
+
+function render(fm: Record<string, unknown>, body: string): string {
+  const yaml = stringify(dropUndefined(fm), { lineWidth: 0 });
+  const text = body === '' || body.endsWith('\n') ? body : body + '\n';
+  return `---\n${yaml}---\n${text}`;
+}
+
+function dropUndefined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** `.trash/<path>`, or `.trash/<path> 2.md`, … when an earlier delete left one there. */
+async function freeTrashPath(vault: VaultPort, path: string): Promise<string> {
+  const base = `${TRASH_FOLDER}/${stripMd(path)}`;
+  for (let n = 1; n < 1000; n++) {
+    const candidate = n === 1 ? `${base}.md` : `${base} ${n}.md`;
+    if (!(await vault.stat(candidate))) return candidate;
+  }
+  throw new LithosError('conflict', `The trash already holds 999 copies of "${path}"; empty ${TRASH_FOLDER}/${folderOf(path)} first.`, { path });
+}
+
+/**
+ * The conflict an agent gets when the note changed since it read it: the current version, who last
+ * touched it and when, and how the body it sent differs from the body there now, so it can merge.
+ */
+export function versionConflict(path: string, current: ParsedNote, proposedBody: string | undefined): LithosError {
+  const data: Record<string, unknown> = {
+    path,
+    current_version: current.contentHash,
+    updated_at: current.meta.updated_at,
+    contributors: current.meta.contributors,
+  };
+  if (proposedBody !== undefined) data.diff = bodyDiff(current.body, proposedBody);
+  else data.current_excerpt = current.body.slice(0, 400);
+  return new LithosError(
+    'conflict',
+    `"${path}" changed since you read it (now version ${current.contentHash}). Read it again, merge your change, and retry with expected_version=${current.contentHash}.`,
+    data,
+  );
+}
+
+const DIFF_LINES = 6;
+
+/** A short line diff: the changed region between the common head and tail, at most a few lines each side. */
+export function bodyDiff(current: string, proposed: string): { first_changed_line: number; current_lines: string[]; your_lines: string[]; truncated: boolean } {
+  const a = current.split('\n');
+  const b = proposed.split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const cur = a.slice(head, a.length - tail);
+  const yours = b.slice(head, b.length - tail);
+  return {
+    first_changed_line: head + 1,
+    current_lines: cur.slice(0, DIFF_LINES),
+    your_lines: yours.slice(0, DIFF_LINES),
+    truncated: cur.length > DIFF_LINES || yours.length > DIFF_LINES,
+  };
+}

@@ -1,7 +1,6 @@
-import type { SqlValue } from 'sql.js';
 import type { Clock, Logger } from '../ports';
 import { LithosError } from '../errors';
-import type { SqlDb } from './sql-db';
+import type { CacheTables, VectorRows } from './cache-tables';
 import { bytesToVector, vectorToBytes } from './vector-bytes';
 
 export interface EmbeddingSpace {
@@ -10,16 +9,13 @@ export interface EmbeddingSpace {
   status: string;
 }
 
-/** Rows per query when streaming a whole space. */
-const PAGE = 1000;
-
 /**
- * The `vectors` and `spaces` tables of cache.sqlite (CacheStore extends this). Each vector row carries
- * the content hash it was computed from, so a changed note's vectors read as stale, not wrong.
+ * The vectors and spaces of the cache (CacheStore extends this). A node's vectors in one space carry the
+ * content hash they were computed from, so a changed note's vectors read as stale, not wrong.
  */
 export abstract class CacheVectors {
   protected constructor(
-    protected readonly db: SqlDb,
+    protected tables: CacheTables,
     protected readonly clock: Clock,
     protected readonly logger: Logger,
   ) {}
@@ -35,63 +31,52 @@ export abstract class CacheVectors {
     this.assertOpen();
     if (!nodeId || !spaceId) throw new LithosError('invalid_argument', 'putVectors needs a node id and a space id.');
     const dims = vectors[0]?.length;
-    if (vectors.some((v) => v.length !== dims || v.length === 0)) {
+    if (vectors.some((v) => !(v instanceof Float32Array) || v.length !== dims || v.length === 0)) {
       throw new LithosError('invalid_argument', 'All vectors of a note must have the same, non-zero length.', { node_id: nodeId });
     }
-    this.db.transaction(() => {
+    const t = this.tables;
+    const space = t.spaces.get(spaceId);
+    if (dims !== undefined && space && space.dimensions !== dims) {
+      throw new LithosError('invalid_argument', `Space ${spaceId} holds ${space.dimensions}-dimensional vectors, not ${dims}.`, { space: spaceId });
+    }
+    t.transaction(() => {
       if (dims !== undefined) {
-        const space = this.db.one('SELECT dimensions, status FROM spaces WHERE embedding_space_id = ?', [spaceId]);
         if (!space) this.insertSpace(spaceId, dims);
-        else if (Number(space[0]) !== dims) {
-          throw new LithosError('invalid_argument', `Space ${spaceId} holds ${String(space[0])}-dimensional vectors, not ${dims}.`, {
-            space: spaceId,
-          });
-        } else if (space[1] !== 'active') {
-          this.db.run("UPDATE spaces SET status = 'active' WHERE embedding_space_id = ?", [spaceId]);
-        }
+        else if (space.status !== 'active') t.setSpace(spaceId, { ...space, status: 'active' });
       }
-      this.db.run('DELETE FROM vectors WHERE node_id = ? AND embedding_space_id = ?', [nodeId, spaceId]);
-      vectors.forEach((v, i) => {
-        this.db.run('INSERT INTO vectors (node_id, chunk_index, embedding_space_id, vector, content_hash) VALUES (?, ?, ?, ?, ?)', [
-          nodeId, i, spaceId, vectorToBytes(v), contentHash,
-        ]);
-      });
+      t.setVectors(nodeId, spaceId, dims === undefined ? undefined : packRows(vectors, dims, String(contentHash)));
     });
     this.changed();
   }
 
   /** A node's vectors in chunk order; null when there are none, or when they were computed from other content. */
   vectors(nodeId: string, spaceId: string, contentHash?: string): Float32Array[] | null {
-    const rows = this.db.all(
-      'SELECT vector, content_hash FROM vectors WHERE node_id = ? AND embedding_space_id = ? ORDER BY chunk_index',
-      [nodeId, spaceId],
-    );
-    if (rows.length === 0) return null;
-    if (contentHash !== undefined && rows.some((r) => r[1] !== contentHash)) return null;
-    return rows.map((r) => bytesToVector(r[0] as Uint8Array));
+    const v = this.tables.vectors.get(nodeId)?.get(spaceId);
+    if (!v || (contentHash !== undefined && v.contentHash !== contentHash)) return null;
+    return unpackRows(v);
   }
 
-  /** Every vector of a space, ordered by node id then chunk index, read page by page. */
+  /** Every vector of a space, ordered by node id then chunk index. */
   *allVectors(spaceId: string): Iterable<{ node_id: string; chunk_index: number; vector: Float32Array }> {
-    let after: [string, number] = ['', -1];
-    for (;;) {
-      const rows: SqlValue[][] = this.db.all(
-        `SELECT node_id, chunk_index, vector FROM vectors
-         WHERE embedding_space_id = ? AND (node_id, chunk_index) > (?, ?) ORDER BY node_id, chunk_index LIMIT ?`,
-        [spaceId, after[0], after[1], PAGE],
-      );
-      for (const r of rows) yield { node_id: String(r[0]), chunk_index: Number(r[1]), vector: bytesToVector(r[2] as Uint8Array) };
-      if (rows.length < PAGE) return;
-      const last = rows[rows.length - 1];
-      after = [String(last[0]), Number(last[1])];
+    const nodes = [...this.tables.vectors.keys()].sort();
+    for (const nodeId of nodes) {
+      const v = this.tables.vectors.get(nodeId)?.get(spaceId);
+      if (!v) continue;
+      const list = unpackRows(v);
+      for (let i = 0; i < list.length; i++) yield { node_id: nodeId, chunk_index: i, vector: list[i] };
     }
   }
 
   removeVectors(nodeId: string, spaceId?: string): void {
     this.assertOpen();
-    if (spaceId === undefined) this.db.run('DELETE FROM vectors WHERE node_id = ?', [nodeId]);
-    else this.db.run('DELETE FROM vectors WHERE node_id = ? AND embedding_space_id = ?', [nodeId, spaceId]);
-    if (this.db.changes() > 0) this.changed();
+    const bySpace = this.tables.vectors.get(nodeId);
+    if (!bySpace) return;
+    const spaces = spaceId === undefined ? [...bySpace.keys()] : bySpace.has(spaceId) ? [spaceId] : [];
+    if (spaces.length === 0) return;
+    this.tables.transaction(() => {
+      for (const s of spaces) this.tables.setVectors(nodeId, s, undefined);
+    });
+    this.changed();
   }
 
   /**
@@ -104,39 +89,70 @@ export abstract class CacheVectors {
     if (!Number.isInteger(dimensions) || dimensions <= 0) {
       throw new LithosError('invalid_argument', 'dimensions must be a positive integer.', { space: spaceId, dimensions });
     }
-    const space = this.db.one('SELECT dimensions, status FROM spaces WHERE embedding_space_id = ?', [spaceId]);
-    if (space && Number(space[0]) === dimensions && space[1] === 'active') return;
-    this.db.transaction(() => {
-      if (space && Number(space[0]) !== dimensions) {
-        this.logger.warn(`embedding space ${spaceId} changed from ${String(space[0])} to ${dimensions} dimensions; its cached vectors were dropped`);
-        this.db.run('DELETE FROM vectors WHERE embedding_space_id = ?', [spaceId]);
+    const space = this.tables.spaces.get(spaceId);
+    if (space && space.dimensions === dimensions && space.status === 'active') return;
+    this.tables.transaction(() => {
+      if (space && space.dimensions !== dimensions) {
+        this.logger.warn(`embedding space ${spaceId} changed from ${space.dimensions} to ${dimensions} dimensions; its cached vectors were dropped`);
+        this.dropSpaceVectors(spaceId);
       }
-      if (space) this.db.run("UPDATE spaces SET dimensions = ?, status = 'active' WHERE embedding_space_id = ?", [dimensions, spaceId]);
+      if (space) this.tables.setSpace(spaceId, { ...space, dimensions, status: 'active' });
       else this.insertSpace(spaceId, dimensions);
     });
     this.changed();
   }
 
   spaces(): EmbeddingSpace[] {
-    return this.db
-      .all('SELECT embedding_space_id, dimensions, status FROM spaces ORDER BY created_at, embedding_space_id')
-      .map((r) => ({ id: String(r[0]), dimensions: Number(r[1]), status: String(r[2]) }));
+    return [...this.tables.spaces]
+      .sort(([a, x], [b, y]) => x.createdAt - y.createdAt || (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, s]) => ({ id, dimensions: s.dimensions, status: s.status }));
   }
 
   /** Marks a space retired and drops its vectors (nothing compares against them any more). No-op if unknown. */
   retireSpace(spaceId: string): void {
     this.assertOpen();
-    this.db.transaction(() => {
-      this.db.run("UPDATE spaces SET status = 'retired' WHERE embedding_space_id = ?", [spaceId]);
-      if (this.db.changes() === 0) return;
-      this.db.run('DELETE FROM vectors WHERE embedding_space_id = ?', [spaceId]);
+    const space = this.tables.spaces.get(spaceId);
+    if (!space) return;
+    this.tables.transaction(() => {
+      this.tables.setSpace(spaceId, { ...space, status: 'retired' });
+      this.dropSpaceVectors(spaceId);
     });
     this.changed();
   }
 
-  private insertSpace(spaceId: string, dimensions: number): void {
-    this.db.run("INSERT INTO spaces (embedding_space_id, dimensions, created_at, status) VALUES (?, ?, ?, 'active')", [
-      spaceId, dimensions, this.clock.now(),
-    ]);
+  /** Vector rows of nodes no note references any more are dropped; returns how many vectors. */
+  protected pruneVectors(): number {
+    let n = 0;
+    for (const [nodeId, bySpace] of [...this.tables.vectors]) {
+      if (this.tables.nodeHasNote(nodeId)) continue;
+      for (const [spaceId, v] of [...bySpace]) {
+        n += v.count;
+        this.tables.setVectors(nodeId, spaceId, undefined);
+      }
+    }
+    return n;
   }
+
+  private dropSpaceVectors(spaceId: string): void {
+    for (const [nodeId, bySpace] of [...this.tables.vectors]) if (bySpace.has(spaceId)) this.tables.setVectors(nodeId, spaceId, undefined);
+  }
+
+  private insertSpace(spaceId: string, dimensions: number): void {
+    this.tables.setSpace(spaceId, { dimensions, createdAt: this.clock.now(), status: 'active' });
+  }
+}
+
+/** Each vector in its stored form (vector-bytes.ts), back to back. */
+function packRows(vectors: readonly Float32Array[], dims: number, contentHash: string): VectorRows {
+  const stride = 8 + dims;
+  const rows = new Uint8Array(vectors.length * stride);
+  vectors.forEach((v, i) => rows.set(vectorToBytes(v), i * stride));
+  return { contentHash, dims, count: vectors.length, rows };
+}
+
+function unpackRows(v: VectorRows): Float32Array[] {
+  const stride = 8 + v.dims;
+  const out: Float32Array[] = [];
+  for (let i = 0; i < v.count; i++) out.push(bytesToVector(v.rows.subarray(i * stride, (i + 1) * stride)));
+  return out;
 }

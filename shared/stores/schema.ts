@@ -1,6 +1,7 @@
 /**
- * Table definitions of the two stores. Every statement is idempotent (IF NOT EXISTS) so it can run on
- * every open: a store written by an older build gains new tables/indexes without a migration step.
+ * Table definitions of the sql.js store, memory.sqlite (the cache is a binary file: cache-codec.ts). Every
+ * statement is idempotent (IF NOT EXISTS) so it can run on every open: a store written by an older build
+ * gains new tables/indexes without a migration step.
  */
 
 export interface StoreSchema {
@@ -73,54 +74,4 @@ CREATE TABLE IF NOT EXISTS coactivation (
   CHECK (node_id_a < node_id_b)
 );
 CREATE INDEX IF NOT EXISTS coactivation_b ON coactivation(node_id_b);`,
-};
-
-export const CACHE_SCHEMA: StoreSchema = {
-  file: 'cache.sqlite',
-  version: 1,
-  tables: ['meta', 'notes', 'chunks', 'vectors', 'spaces'],
-  ddl: `${META_DDL}
-CREATE TABLE IF NOT EXISTS notes (
-  path TEXT PRIMARY KEY,
-  node_id TEXT NOT NULL,
-  content_hash TEXT NOT NULL,
-  mtime INTEGER NOT NULL,
-  size INTEGER NOT NULL,
-  meta TEXT NOT NULL,
-  indexed_at INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS notes_node ON notes(node_id);
-CREATE TABLE IF NOT EXISTS chunks (
-  node_id TEXT NOT NULL,
-  chunk_index INTEGER NOT NULL,
-  text TEXT NOT NULL,
-  heading TEXT,
-  PRIMARY KEY (node_id, chunk_index)
-);
--- Key order (node, space, chunk) serves the per-note lookups; the second index serves whole-space scans.
-CREATE TABLE IF NOT EXISTS vectors (
-  node_id TEXT NOT NULL,
-  chunk_index INTEGER NOT NULL,
-  embedding_space_id TEXT NOT NULL,
-  vector BLOB NOT NULL,
-  content_hash TEXT NOT NULL,
-  PRIMARY KEY (node_id, embedding_space_id, chunk_index)
-);
-CREATE INDEX IF NOT EXISTS vectors_space ON vectors(embedding_space_id, node_id, chunk_index);
-CREATE TABLE IF NOT EXISTS spaces (
-  embedding_space_id TEXT PRIMARY KEY,
-  dimensions INTEGER NOT NULL CHECK (dimensions > 0),
-  created_at INTEGER NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('active', 'retired'))
-);
--- BM25 dictionary (runs of newline-joined terms; a run's first term has id start) and per-note term
--- bags (little-endian uint32 ids, uint16 counts). Not in CACHE_SCHEMA.tables: older files gain them empty.
-CREATE TABLE IF NOT EXISTS term_dict (start INTEGER PRIMARY KEY, terms TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS term_bags (
-  node_id TEXT PRIMARY KEY,
-  lex_hash TEXT NOT NULL,
-  length INTEGER NOT NULL,
-  ids BLOB NOT NULL,
-  tfs BLOB NOT NULL
-);`,
 };

@@ -78,7 +78,7 @@ function fresh(sql: SqlJsStatic, schema: StoreSchema): SqlDb {
 }
 
 /** `memory.sqlite.corrupt-2026-01-01T00-00-00-000Z`, with a suffix if that name is taken. */
-async function quarantineName(deps: OpenDeps, file: string): Promise<string> {
+export async function quarantineName(deps: OpenDeps, file: string): Promise<string> {
   const stamp = new Date(deps.clock.now()).toISOString().replace(/[:.]/g, '-');
   const base = `${file}.corrupt-${stamp}`;
   const taken = new Set(await deps.blobs.list(base));

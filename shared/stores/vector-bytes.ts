@@ -31,8 +31,9 @@ export function bytesToVector(b: Uint8Array): Float32Array {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   if (b.byteLength >= HEADER && b[0] === MAGIC0 && b[1] === MAGIC1 && b[2] === 0 && b[3] === 0) {
     const scale = view.getFloat32(4, true);
-    const out = new Float32Array(b.byteLength - HEADER);
-    for (let i = 0; i < out.length; i++) out[i] = view.getInt8(HEADER + i) * scale;
+    const q = new Int8Array(b.buffer, b.byteOffset + HEADER, b.byteLength - HEADER);
+    const out = new Float32Array(q.length);
+    for (let i = 0; i < out.length; i++) out[i] = q[i] * scale;
     return out;
   }
   if (b.byteLength % 4 !== 0) throw new Error(`vector blob of ${b.byteLength} bytes is neither int8-quantised nor whole float32s`);

@@ -170,48 +170,40 @@ export class NoteIndexer {
     return done;
   }
 
-  /** Warm start: rebuild the in-memory state and the search index from the cache, in batches. */
+  /**
+   * Warm start: rebuild the in-memory state and the search index from the cache. Notes are fed to the
+   * index as they are read, so only one batch's decoded vectors exist at a time besides the index's own.
+   */
   async loadFromCache(onProgress?: (done: number, total: number) => void): Promise<{ stale: string[]; missingPrimary: string[] }> {
     const bags = this.bags.load();
     const rows = this.cache.allNotes();
-    const chunksByNode = new Map<string, Chunk[]>();
-    for (const c of this.cache.allChunks()) {
-      let list = chunksByNode.get(c.node_id);
-      if (!list) chunksByNode.set(c.node_id, (list = []));
-      list.push({ index: c.chunk_index, text: c.text, heading: c.heading });
-    }
-    const vectorsByNode = new Map<string, Map<string, Float32Array[]>>();
-    for (const e of this.embedders()) {
-      for (const v of this.cache.allVectors(e.spaceId)) {
-        let bySpace = vectorsByNode.get(v.node_id);
-        if (!bySpace) vectorsByNode.set(v.node_id, (bySpace = new Map<string, Float32Array[]>()));
-        let arr = bySpace.get(e.spaceId);
-        if (!arr) bySpace.set(e.spaceId, (arr = []));
-        arr[v.chunk_index] = v.vector;
-      }
-    }
     const stale: string[] = [];
     const missingPrimary: string[] = [];
-    const primary = this.embedders()[0]?.spaceId;
-    const docs: { doc: IndexDoc; vectors: Map<string, Float32Array[]>; terms?: TermBag }[] = [];
-    for (const row of rows) {
-      const cached = decodeCachedMeta(row.meta);
-      if (!cached) {
-        stale.push(row.path);
-        continue;
+    const spaces = this.embedders().map((e) => e.spaceId);
+    const primary = spaces[0];
+    const live: string[] = [];
+    const items = function* (this: NoteIndexer): Iterable<{ doc: IndexDoc; vectors: Map<string, Float32Array[]>; terms?: TermBag }> {
+      for (const row of rows) {
+        const cached = decodeCachedMeta(row.meta);
+        if (!cached) {
+          stale.push(row.path);
+          continue;
+        }
+        const chunks: Chunk[] = this.cache.chunks(row.node_id).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
+        const note: LiveNote = { nodeId: row.node_id, path: row.path, contentHash: row.content_hash, mtime: row.mtime, size: row.size, cached, chunkCount: chunks.length };
+        this.remember(note);
+        live.push(row.node_id);
+        const vectors = new Map<string, Float32Array[]>();
+        for (const space of spaces) {
+          const v = this.cache.vectors(row.node_id, space);
+          if (v && v.length === chunks.length && v.length > 0) vectors.set(space, v);
+        }
+        if (primary && chunks.length > 0 && !vectors.has(primary)) missingPrimary.push(row.path);
+        yield { doc: toIndexDoc(note, chunks), vectors, terms: bags.get(row.node_id) };
       }
-      const chunks = (chunksByNode.get(row.node_id) ?? []).sort((a, b) => a.index - b.index);
-      const note: LiveNote = { nodeId: row.node_id, path: row.path, contentHash: row.content_hash, mtime: row.mtime, size: row.size, cached, chunkCount: chunks.length };
-      this.remember(note);
-      const vectors = new Map<string, Float32Array[]>();
-      for (const [space, arr] of vectorsByNode.get(row.node_id) ?? []) {
-        if (arr.length === chunks.length && arr.every(Boolean)) vectors.set(space, arr);
-      }
-      if (primary && chunks.length > 0 && !vectors.has(primary)) missingPrimary.push(row.path);
-      docs.push({ doc: toIndexDoc(note, chunks), vectors, terms: bags.get(row.node_id) });
-    }
-    await this.index.bulkLoad(docs, (done) => onProgress?.(done, docs.length));
-    this.bags.save(rows.map((r) => r.node_id), bags); // bags missing or stale (e.g. first start after an upgrade)
+    };
+    await this.index.bulkLoad(items.call(this), (done) => onProgress?.(done, rows.length));
+    this.bags.save(live, bags); // bags missing or stale (e.g. first start after an upgrade)
     return { stale, missingPrimary };
   }
 

@@ -39,7 +39,7 @@ test('index --json reports counts and errors; a second run costs nothing', async
   expect(first.json()).toMatchObject({ notes: 3, indexed: 3, unchanged: 0, errors: [], problems: 1, embedding_spaces: ['hash-ngram-v2-384'] });
   const second = await cli('index', vault, '--json');
   expect(second.json()).toMatchObject({ notes: 3, indexed: 0, unchanged: 3 });
-  expect(readdirSync(join(vault, '.lithos'))).toEqual(expect.arrayContaining(['memory.sqlite', 'cache.sqlite']));
+  expect(readdirSync(join(vault, '.lithos'))).toEqual(expect.arrayContaining(['memory.sqlite', 'cache.bin']));
 });
 
 test('search --json prints results with id, path, title and score', async () => {

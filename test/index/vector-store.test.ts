@@ -1,5 +1,6 @@
 import { LithosError } from '../../shared/errors';
 import { VectorSpace, VectorStore } from '../../shared/index/vector-store';
+import { storedForm } from '../../shared/stores/vector-bytes';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 
@@ -58,6 +59,56 @@ describe('VectorSpace', () => {
     expect(() => run(s, v(1, 0, 0))).toThrow(LithosError);
     expect(() => s.add(0, [v(1, 0)])).toThrow(LithosError);
     expect(() => s.add(5, [v(1, 0, 0)])).toThrow(LithosError);
+  });
+});
+
+describe('VectorSpace: vectors in the cache\'s stored form', () => {
+  /** Deterministic pseudo-random vectors, like an embedder's. */
+  const rand = (seed: number, dims: number) => Float32Array.from({ length: dims }, (_, i) => Math.sin(seed * 97.13 + i * 12.9898) * ((i % 7) - 3));
+
+  it('are held as int8 steps and score as the Float32 rows would, to float rounding', () => {
+    const int8 = new VectorSpace(64);
+    const float = new VectorSpace(64);
+    for (let slot = 1; slot <= 40; slot++) {
+      const vs = [storedForm(rand(slot, 64)), storedForm(rand(slot + 100, 64))];
+      int8.add(slot, vs);
+      float.add(slot, vs);
+    }
+    float.add(999, [v(...new Array<number>(64).fill(0).map((_, i) => (i === 0 ? 1 : i === 1 ? 0.5 : 0)))]); // not stored form: turns `float` into Float32 rows
+    float.remove(999);
+    expect(int8.quantised()).toBe(true);
+    expect(float.quantised()).toBe(false);
+    for (const q of [rand(7, 64), v(...new Array<number>(64).fill(0).map((_, i) => (i % 9 === 0 ? 1 : 0)))]) {
+      const a = run(int8, q);
+      const b = run(float, q);
+      expect(Object.keys(a)).toEqual(Object.keys(b));
+      for (const slot of Object.keys(b)) {
+        expect(a[+slot][1]).toBe(b[+slot][1]);
+        expect(Math.abs(a[+slot][0] - b[+slot][0])).toBeLessThan(1e-6);
+      }
+      const ma = int8.meanOf(3)!;
+      const mb = float.meanOf(3)!;
+      for (let i = 0; i < 64; i++) expect(Math.abs(ma[i] - mb[i])).toBeLessThan(1e-6);
+    }
+  });
+
+  it('an exact unit match still scores exactly 1, and a zero vector 0', () => {
+    const s = new VectorSpace(3);
+    s.add(1, [storedForm(v(0, 0.6, 0.8)), storedForm(v(0, 0, 0))]);
+    expect(s.quantised()).toBe(true);
+    expect(run(s, v(0, 2, 0))[1]).toEqual([expect.closeTo(0.6, 2), 0]);
+    s.add(2, [storedForm(v(0, 0, 3))]);
+    expect(run(s, v(0, 0, 1))[2]).toEqual([1, 0]);
+  });
+
+  it('a vector of any other form converts the space, keeping the rows already stored', () => {
+    const s = new VectorSpace(4);
+    s.add(1, [storedForm(v(1, 2, 3, 4))]);
+    s.add(2, [v(0.1, 0.2, 0.3, 0.40001)]);
+    expect(s.quantised()).toBe(false);
+    const r = run(s, storedForm(v(1, 2, 3, 4)));
+    expect(r[1][0]).toBeCloseTo(1, 6);
+    expect(r[2][0]).toBeCloseTo(1, 4);
   });
 });
 

@@ -1,5 +1,6 @@
 import { storedForm } from '../../shared/stores/vector-bytes';
 import { CacheStore, type CachedChunk, type CachedNote } from '../../shared/stores/cache-store';
+import { CACHE_FILE, CACHE_FORMAT_VERSION, checksum } from '../../shared/stores/cache-codec';
 import { env, settle, FailingBlobStore } from './helpers';
 
 const note = (path: string, node_id: string, over: Partial<CachedNote> = {}): CachedNote => ({
@@ -117,6 +118,27 @@ describe('CacheStore: notes and chunks', () => {
     );
     expect(() => store.putNote(note('a.md', 'id-1'), [chunk('id-1', -1)])).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     expect(store.note('a.md')).toBeNull();
+  });
+
+  it('a failing inner transaction rolls back only its own changes', async () => {
+    const { store } = await open();
+    store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0)]);
+    store.transaction(() => {
+      store.putVectors('id-1', 's', 'h', [vec(1, 2)]);
+      expect(() =>
+        store.transaction(() => {
+          store.removeNote('a.md');
+          store.retireSpace('s');
+          store.appendTerms(0, ['alpha']);
+          store.putNote(note('b.md', 'id-2'), [chunk('id-9', 0)]);
+        }),
+      ).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    });
+    expect(store.allNotes()).toEqual([note('a.md', 'id-1')]);
+    expect(store.chunks('id-1')).toEqual([chunk('id-1', 0)]);
+    expect(store.vectors('id-1', 's', 'h')).toEqual([vec(1, 2)]);
+    expect(store.spaces()).toEqual([{ id: 's', dimensions: 2, status: 'active' }]);
+    expect(store.termDictionary()).toEqual([]);
   });
 
   it('a failing batch inside transaction() leaves nothing behind', async () => {
@@ -255,15 +277,15 @@ describe('CacheStore: persistence', () => {
     const e = await env(blobs);
     const { store } = await CacheStore.open(e);
     store.putNote(note('a.md', 'id-1'), []);
-    blobs.failWrite.add('cache.sqlite');
+    blobs.failWrite.add(CACHE_FILE);
     e.clock.advance(2000);
     await settle();
-    expect(blobs.files.has('cache.sqlite')).toBe(false);
-    expect(e.logger.at('error')[0]).toMatch(/could not write cache\.sqlite; will retry/);
+    expect(blobs.files.has(CACHE_FILE)).toBe(false);
+    expect(e.logger.at('error')[0]).toMatch(/could not write cache\.bin; will retry/);
     blobs.failWrite.clear();
     e.clock.advance(2000);
     await settle();
-    expect(blobs.files.has('cache.sqlite')).toBe(true);
+    expect(blobs.files.has(CACHE_FILE)).toBe(true);
     expect((await CacheStore.open(await env(blobs.clone()))).store.note('a.md')).not.toBeNull();
   });
 
@@ -281,5 +303,88 @@ describe('CacheStore: persistence', () => {
     const again = await CacheStore.open(await env(e.blobs.clone()));
     expect(again.warnings).toEqual([]);
     expect(again.store.allNotes().map((n) => n.path)).toEqual(['a.md']);
+  });
+
+  it('a cache.sqlite from an earlier version is not read: the cache starts empty and the old file goes at the first snapshot', async () => {
+    const e = await env();
+    e.blobs.files.set('cache.sqlite', new Uint8Array([1, 2, 3]));
+    const { store, rebuilt, warnings } = await CacheStore.open(e);
+    expect(rebuilt).toBe(true);
+    expect(warnings).toEqual([]);
+    expect(store.counts().notes).toBe(0);
+    expect(e.blobs.files.has('cache.sqlite')).toBe(true);
+    store.putNote(note('a.md', 'id-1'), []);
+    await store.flush();
+    expect(await e.blobs.list()).toEqual([CACHE_FILE]);
+  });
+});
+
+describe('CacheStore: the cache file', () => {
+  async function written() {
+    const { e, store } = await open();
+    store.registerSpace('s', 2);
+    store.putNote(note('a.md', 'id-1'), [chunk('id-1', 0, 'H')]);
+    store.putVectors('id-1', 's', 'hash-id-1', [vec(1, 2)]);
+    store.appendTerms(0, ['otter', 'ünï']);
+    store.putTermBags([{ node_id: 'id-1', lexHash: 'lh', ids: Uint32Array.of(0, 1), tfs: Uint16Array.of(3, 1), length: 4 }]);
+    await store.close();
+    return e.blobs;
+  }
+  /** Re-seals a hand-edited file with a valid checksum, so only the edit itself is judged. */
+  const reseal = (b: Uint8Array) => {
+    new DataView(b.buffer, b.byteOffset).setUint32(16, checksum(b, 24), true);
+    return b;
+  };
+
+  it('round-trips every table, term bags included', async () => {
+    const again = await CacheStore.open(await env(await written()));
+    expect(again.rebuilt).toBe(false);
+    expect(again.store.termDictionary()).toEqual(['otter', 'ünï']);
+    expect(again.store.termBag('id-1')).toEqual({ node_id: 'id-1', lexHash: 'lh', ids: Uint32Array.of(0, 1), tfs: Uint16Array.of(3, 1), length: 4 });
+    expect(again.store.chunks('id-1')).toEqual([chunk('id-1', 0, 'H')]);
+    expect(again.store.vectors('id-1', 's', 'hash-id-1')).toEqual([vec(1, 2)]);
+  });
+
+  it.each([
+    ['one flipped byte', (b: Uint8Array) => ((b[b.length - 5] ^= 0x40), b), /checksum mismatch/],
+    ['a torn tail', (b: Uint8Array) => b.slice(0, b.length - 7), /truncated or padded/],
+    ['a foreign file', () => new TextEncoder().encode('SQLite format 3\0 and more bytes here'), /not a Lithos cache file/],
+    ['a newer format', (b: Uint8Array) => (new DataView(b.buffer, b.byteOffset).setUint32(8, CACHE_FORMAT_VERSION + 1, true), b), /written by a newer Lithos/],
+  ])('%s: set aside with a warning and rebuilt', async (_label, damage, reason) => {
+    const blobs = await written();
+    const bad = damage(blobs.files.get(CACHE_FILE)!.slice());
+    blobs.files.set(CACHE_FILE, bad);
+    const e = await env(blobs);
+    const { store, rebuilt, warnings } = await CacheStore.open(e);
+    expect(rebuilt).toBe(true);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(reason);
+    expect(blobs.files.get(`${CACHE_FILE}.corrupt-2026-01-01T00-00-00-000Z`)).toEqual(bad);
+    expect(store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 0 });
+  });
+
+  it('a body whose records do not add up is refused even with a valid checksum', async () => {
+    const blobs = await written();
+    const b = blobs.files.get(CACHE_FILE)!.slice();
+    const longer = new Uint8Array(b.length + 4);
+    longer.set(b);
+    const view = new DataView(longer.buffer);
+    view.setUint32(12, longer.length - 24, true);
+    blobs.files.set(CACHE_FILE, reseal(longer));
+    const { rebuilt, warnings } = await CacheStore.open(await env(blobs));
+    expect(rebuilt).toBe(true);
+    expect(warnings[0]).toMatch(/unexpected bytes after the last table/);
+  });
+
+  it('an older format is rebuilt quietly, without a warning or a kept copy', async () => {
+    const blobs = await written();
+    const b = blobs.files.get(CACHE_FILE)!;
+    new DataView(b.buffer, b.byteOffset).setUint32(8, CACHE_FORMAT_VERSION - 1, true);
+    const e = await env(blobs);
+    const { rebuilt, warnings } = await CacheStore.open(e);
+    expect(rebuilt).toBe(true);
+    expect(warnings).toEqual([]);
+    expect(e.logger.at('info')[0]).toMatch(/older than this build/);
+    expect(await blobs.list()).toEqual([CACHE_FILE]);
   });
 });

@@ -1,5 +1,5 @@
 import { MemoryStore, MEMORY_JOURNAL } from '../../shared/stores/memory-store';
-import { CacheStore } from '../../shared/stores/cache-store';
+import { CacheStore, CACHE_FILE } from '../../shared/stores/cache-store';
 import type { MemoryBlobStore } from '../twins/memory-blobs';
 import { env } from './helpers';
 
@@ -25,11 +25,11 @@ async function bothStores(): Promise<MemoryBlobStore> {
 const garbage = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919 + 13) % 251);
 
 describe.each([
-  ['truncated in the middle', (b: MemoryBlobStore, name: string) => b.truncate(name, 0.5), /damaged \(/],
-  ['overwritten with garbage', (b: MemoryBlobStore, name: string) => b.files.set(name, garbage(8192)), /file is not a database/],
-  ['empty', (b: MemoryBlobStore, name: string) => b.files.set(name, new Uint8Array(0)), /file is empty/],
-])('a store file %s', (_label, damage, reason) => {
-  it('memory.sqlite: warns, keeps the damaged file aside, starts fresh; cache.sqlite is unaffected', async () => {
+  ['truncated in the middle', (b: MemoryBlobStore, name: string) => b.truncate(name, 0.5), /damaged \(/, /damaged \(truncated or padded/],
+  ['overwritten with garbage', (b: MemoryBlobStore, name: string) => b.files.set(name, garbage(8192)), /file is not a database/, /not a Lithos cache file/],
+  ['empty', (b: MemoryBlobStore, name: string) => b.files.set(name, new Uint8Array(0)), /file is empty/, /file is empty/],
+])('a store file %s', (_label, damage, reason, cacheReason) => {
+  it('memory.sqlite: warns, keeps the damaged file aside, starts fresh; cache.bin is unaffected', async () => {
     const blobs = await bothStores();
     damage(blobs, 'memory.sqlite');
     const damagedBytes = blobs.files.get('memory.sqlite');
@@ -56,19 +56,19 @@ describe.each([
     expect(again.store.nodeById('x')?.path).toBe('x.md');
   });
 
-  it('cache.sqlite: warns that it will be rebuilt, keeps the damaged file aside; memory.sqlite is unaffected', async () => {
+  it('cache.bin: warns that it will be rebuilt, keeps the damaged file aside; memory.sqlite is unaffected', async () => {
     const blobs = await bothStores();
-    damage(blobs, 'cache.sqlite');
-    const damagedBytes = blobs.files.get('cache.sqlite');
+    damage(blobs, CACHE_FILE);
+    const damagedBytes = blobs.files.get(CACHE_FILE);
     const e = await env(blobs);
     const cache = await CacheStore.open(e);
     const mem = await MemoryStore.open(e);
 
     expect(cache.rebuilt).toBe(true);
     expect(cache.warnings).toHaveLength(1);
-    expect(cache.warnings[0]).toMatch(reason);
-    expect(cache.warnings[0]).toMatch(/^cache\.sqlite was damaged \(.*\); it will be rebuilt from the Markdown notes; the damaged file is kept as cache\.sqlite\.corrupt-/);
-    expect(blobs.files.get('cache.sqlite.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
+    expect(cache.warnings[0]).toMatch(cacheReason);
+    expect(cache.warnings[0]).toMatch(/^cache\.bin was damaged \(.*\); it will be rebuilt from the Markdown notes; the damaged file is kept as cache\.bin\.corrupt-/);
+    expect(blobs.files.get('cache.bin.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
     expect(cache.store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 0 });
 
     expect(mem.warnings).toEqual([]);
@@ -90,7 +90,7 @@ describe('damaged stores, other cases', () => {
 
   it('a missing cache with a present memory store only rebuilds the cache', async () => {
     const blobs = await bothStores();
-    blobs.files.delete('cache.sqlite');
+    blobs.files.delete(CACHE_FILE);
     const e = await env(blobs);
     expect((await CacheStore.open(e)).rebuilt).toBe(true);
     expect((await MemoryStore.open(e)).store.counts().nodes).toBe(200);
@@ -113,7 +113,11 @@ describe('damaged stores, other cases', () => {
 
   it('a file that is a database but not this store is moved aside too', async () => {
     const blobs = await bothStores();
-    blobs.files.set('memory.sqlite', blobs.files.get('cache.sqlite') as Uint8Array);
+    const SQL = (await env()).sql;
+    const other = new SQL.Database();
+    other.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE notes (path TEXT);');
+    blobs.files.set('memory.sqlite', other.export());
+    other.close();
     const { warnings } = await MemoryStore.open(await env(blobs));
     expect(warnings[0]).toMatch(/missing tables: nodes, edges, node_stats, coactivation/);
   });

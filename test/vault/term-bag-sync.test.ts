@@ -1,11 +1,10 @@
 import { CacheStore } from '../../shared/stores/cache-store';
-import { CACHE_SCHEMA } from '../../shared/stores/schema';
+import { CACHE_FILE, decodeCache, encodeCache } from '../../shared/stores/cache-codec';
 import { SearchIndex } from '../../shared/index/search-index';
 import { LinkResolver } from '../../shared/model/resolve';
 import { parseNote } from '../../shared/model/note';
 import { NoteIndexer } from '../../shared/vault/note-indexer';
 import { MemoryBlobStore } from '../twins/memory-blobs';
-import { loadSql } from '../twins/sql';
 import { env } from '../stores/helpers';
 
 const NOTES: Record<string, string> = {
@@ -86,13 +85,12 @@ describe('persisted BM25 term bags', () => {
     expect((await session(blobs)).index.lexicon.bagsUsed).toBe(4);
   });
 
-  it('a cache written before the term tables existed still opens, loads by tokenising and gains bags', async () => {
+  it('a cache that holds no term bags (written before they existed) still loads by tokenising and gains bags', async () => {
     const blobs = await seeded();
-    const SQL = await loadSql();
-    const old = new SQL.Database(await blobs.read(CACHE_SCHEMA.file));
-    old.exec('DROP TABLE term_dict; DROP TABLE term_bags;');
-    await blobs.writeAtomic(CACHE_SCHEMA.file, old.export());
-    old.close();
+    const decoded = decodeCache((await blobs.read(CACHE_FILE))!);
+    if (!decoded.ok) throw new Error(decoded.reason);
+    decoded.tables.bags.clear();
+    await blobs.writeAtomic(CACHE_FILE, encodeCache(decoded.tables));
 
     const upgraded = await session(blobs);
     expect(upgraded.rebuilt).toBe(false);

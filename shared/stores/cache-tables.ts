@@ -1,0 +1,146 @@
+/** The cache store's rows, held as plain JS maps (see cache-store.ts for why not sql.js). */
+
+export interface CachedNote {
+  path: string;
+  node_id: string;
+  content_hash: string;
+  mtime: number;
+  size: number;
+  /** Opaque JSON from the engine (parsed meta, headings, links, problems). */
+  meta: string;
+  indexed_at: number;
+}
+
+export interface CachedChunk {
+  node_id: string;
+  chunk_index: number;
+  text: string;
+  heading: string | null;
+}
+
+/** One node's vectors in one space: `rows` holds each vector in the vector-bytes.ts stored form, back to back. */
+export interface VectorRows {
+  contentHash: string;
+  dims: number;
+  count: number;
+  rows: Uint8Array;
+}
+
+export interface SpaceRow {
+  dimensions: number;
+  createdAt: number;
+  status: 'active' | 'retired';
+}
+
+/** A note's BM25 term bag as stored (see shared/index/term-bags.ts for what it means). */
+export interface StoredTermBag {
+  node_id: string;
+  lexHash: string;
+  ids: Uint32Array;
+  tfs: Uint16Array;
+  length: number;
+}
+
+/**
+ * Every table of the cache, with one setter per table that records its own undo while a transaction is
+ * open: a failing transaction() puts back exactly what it changed, as SQLite's savepoints did.
+ */
+export class CacheTables {
+  readonly notes = new Map<string, CachedNote>();
+  /** node id → how many note rows reference it (several paths may briefly share one during a rename). */
+  readonly notesPerNode = new Map<string, number>();
+  /** node id → its chunks in index order */
+  readonly chunks = new Map<string, CachedChunk[]>();
+  readonly vectors = new Map<string, Map<string, VectorRows>>();
+  readonly spaces = new Map<string, SpaceRow>();
+  readonly bags = new Map<string, StoredTermBag>();
+  /** term id → term; append-only */
+  readonly terms: string[] = [];
+  private undo: (() => void)[] | null = null;
+
+  transaction<T>(fn: () => T): T {
+    const outer = this.undo === null;
+    const log = (this.undo ??= []);
+    const mark = log.length;
+    try {
+      return fn();
+    } catch (err) {
+      for (let i = log.length - 1; i >= mark; i--) log[i]();
+      log.length = mark;
+      throw err;
+    } finally {
+      if (outer) this.undo = null;
+    }
+  }
+
+  setNote(path: string, note: CachedNote | undefined): void {
+    const prev = this.notes.get(path);
+    this.undo?.push(() => this.setNote(path, prev));
+    if (prev) this.countNode(prev.node_id, -1);
+    if (note) {
+      this.notes.set(path, note);
+      this.countNode(note.node_id, 1);
+    } else this.notes.delete(path);
+  }
+
+  setChunks(nodeId: string, chunks: CachedChunk[] | undefined): void {
+    restore(this.undo, this.chunks, nodeId);
+    if (chunks) this.chunks.set(nodeId, chunks);
+    else this.chunks.delete(nodeId);
+  }
+
+  setVectors(nodeId: string, spaceId: string, rows: VectorRows | undefined): void {
+    const bySpace = this.vectors.get(nodeId);
+    const prev = bySpace?.get(spaceId);
+    if (prev === rows) return;
+    this.undo?.push(() => this.setVectors(nodeId, spaceId, prev));
+    if (rows) {
+      if (bySpace) bySpace.set(spaceId, rows);
+      else this.vectors.set(nodeId, new Map([[spaceId, rows]]));
+    } else if (bySpace) {
+      bySpace.delete(spaceId);
+      if (bySpace.size === 0) this.vectors.delete(nodeId);
+    }
+  }
+
+  setSpace(spaceId: string, row: SpaceRow | undefined): void {
+    restore(this.undo, this.spaces, spaceId);
+    if (row) this.spaces.set(spaceId, row);
+    else this.spaces.delete(spaceId);
+  }
+
+  setBag(nodeId: string, bag: StoredTermBag | undefined): void {
+    restore(this.undo, this.bags, nodeId);
+    if (bag) this.bags.set(nodeId, bag);
+    else this.bags.delete(nodeId);
+  }
+
+  appendTerms(terms: readonly string[]): void {
+    const before = this.terms.length;
+    this.undo?.push(() => {
+      this.terms.length = before;
+    });
+    for (const t of terms) this.terms.push(t);
+  }
+
+  nodeHasNote(nodeId: string): boolean {
+    return (this.notesPerNode.get(nodeId) ?? 0) > 0;
+  }
+
+  private countNode(nodeId: string, delta: number): void {
+    const n = (this.notesPerNode.get(nodeId) ?? 0) + delta;
+    if (n > 0) this.notesPerNode.set(nodeId, n);
+    else this.notesPerNode.delete(nodeId);
+  }
+}
+
+/** Records how to put `key` back as it is now. */
+function restore<V>(undo: (() => void)[] | null, map: Map<string, V>, key: string): void {
+  if (!undo) return;
+  const had = map.has(key);
+  const prev = map.get(key);
+  undo.push(() => {
+    if (had) map.set(key, prev as V);
+    else map.delete(key);
+  });
+}

@@ -68,6 +68,11 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
     return { store, warnings: r.warnings };
   }
 
+  /** The store's clock: claims are live while now < expires_at. */
+  now(): number {
+    return this.deps.clock.now();
+  }
+
   // ── agents ──────────────────────────────────────────────────────────────
 
   agent(id: string): AgentRow | null {
@@ -343,9 +348,6 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
     return this.prevSeq ?? 0;
   }
 
-  private now(): number {
-    return this.deps.clock.now();
-  }
 
   private knownAgent(id: string): string {
     const aid = agentId(id);

@@ -6,7 +6,8 @@ import { DEFAULT_CLAIM_TTL_MINUTES, MAX_CLAIM_TTL_MINUTES } from './coordination
  * zod schemas use the same limits, so an agent gets the same answer from either layer.
  */
 export const LIMITS = {
-  agentId: 128,
+  // The bridge protocol allows agent ids of up to 200 characters (shared/protocol).
+  agentId: 200,
   name: 200,
   title: 300,
   description: 20_000,

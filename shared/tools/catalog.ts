@@ -1,5 +1,6 @@
 import type { ToolDef } from './types';
 import { knowledgeTools } from './knowledge';
+import { COORDINATION_TOOLS } from './coordination';
 
 /**
  * Every `lithos_*` tool, in the order tools/list shows them. Each group appends its array here with one
@@ -7,4 +8,5 @@ import { knowledgeTools } from './knowledge';
  */
 export const TOOL_CATALOG: readonly ToolDef[] = [
   ...knowledgeTools,
+  ...COORDINATION_TOOLS,
 ];

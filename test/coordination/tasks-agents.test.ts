@@ -47,7 +47,7 @@ describe('agents', () => {
     ['padded', ' a'],
     ['with a newline', 'a\nb'],
     ['with a control character', 'a\u0000b'],
-    ['too long', 'a'.repeat(129)],
+    ['too long', 'a'.repeat(201)],
     ['not a string', 42],
   ])('an agent id that is %s is invalid_argument', async (_label, id) => {
     const { store } = await openStore();

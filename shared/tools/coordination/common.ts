@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { agentViewer, canSee } from '../../governance/gate';
+import { LIMITS } from '../../coordination/coordination-validate';
+import { MAX_CLAIM_TTL_MINUTES, DEFAULT_CLAIM_TTL_MINUTES } from '../../coordination/coordination-types';
+import type { AgentRow, ClaimRow, FindingRow, TaskOutcomeRow, TaskRow } from '../../coordination/coordination-types';
+import type { LiveNote } from '../../vault/note-indexer';
+import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
+
+/** Keeps a tool's handler typed against its own schema while the catalog holds plain ToolDefs. */
+export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
+  return def;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Writes that a retry repeats harmlessly (register, claim, renew, release). */
+export const IDEMPOTENT_WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Writes that add a new record on every call (create a task, post a finding). */
+export const ADDITIVE_WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+// ── argument shapes ─────────────────────────────────────────────────────
+
+export const agentArg = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.agentId)
+  .optional()
+  .describe('Your agent id. Optional when the bridge already knows it (--agent or LITHOS_AGENT_ID); given here, it wins.');
+export const taskIdArg = z.string().trim().min(1).max(LIMITS.nodeRef).describe('The task id returned by lithos_task_create or lithos_task_list.');
+export const aspectArg = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.aspect)
+  .describe('Which part of the task, in a few words, e.g. "tests", "docs", "investigate root cause". Compared exactly.');
+export const ttlArg = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_CLAIM_TTL_MINUTES)
+  .optional()
+  .describe(`Minutes until the claim lapses on its own (default ${DEFAULT_CLAIM_TTL_MINUTES}, at most ${MAX_CLAIM_TTL_MINUTES}).`);
+export const isoArg = (what: string) =>
+  z
+    .string()
+    .refine((s) => Number.isFinite(Date.parse(s)), { message: 'must be an ISO 8601 date-time, e.g. "2026-01-31T09:00:00Z"' })
+    .optional()
+    .describe(what);
+
+// ── who is calling ──────────────────────────────────────────────────────
+
+/**
+ * The agent a call acts for: `agent` when given, else the bridge's identity; the person acts as `human`.
+ * The agent is registered on its first call and its last_seen_at refreshed.
+ */
+export async function actingAgent(ctx: ToolContext, agent: string | undefined, tool: string): Promise<string> {
+  const id = agent ?? (ctx.caller.kind === 'human' ? 'human' : ctx.caller.agent_id);
+  if (!id) {
+    throw new LithosError('invalid_argument', `${tool} needs to know which agent is acting: pass agent, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).`, { tool });
+  }
+  await ctx.engine.coordination.ensureAgent(id);
+  return id;
+}
+
+/** Registers the calling agent, if the bridge named one, for tools that take no identity of their own. */
+export async function touchCaller(ctx: ToolContext): Promise<void> {
+  if (ctx.caller.kind === 'agent' && ctx.caller.agent_id) await ctx.engine.coordination.ensureAgent(ctx.caller.agent_id);
+}
+
+/** ms → ISO 8601, the only time format tools return. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+
+/**
+ * A note reference (id, path, title or alias) as the note it names, if the agent may see it on this task.
+ * A note it may not see is reported as missing, so its existence does not leak.
+ */
+export function visibleNote(ctx: ToolContext, ref: string, agent: string, taskId: string): LiveNote | null {
+  const note = ctx.engine.note(ref);
+  if (!note) return null;
+  const viewer = ctx.caller.kind === 'human' && agent === 'human' ? { kind: 'human' as const, agent_id: null, task_id: null } : agentViewer(agent, taskId);
+  return canSee(viewer, note.cached.meta) ? note : null;
+}
+
+// ── result shapes (stable) ──────────────────────────────────────────────
+
+export function agentJson(a: AgentRow) {
+  return { id: a.id, name: a.name, type: a.type, registered_at: iso(a.registered_at), last_seen_at: iso(a.last_seen_at), metadata: a.metadata };
+}
+
+export function taskJson(t: TaskRow) {
+  return {
+    id: t.id,
+    title: t.title,
+    description: t.description,
+    status: t.status,
+    created_by: t.created_by,
+    created_at: iso(t.created_at),
+    completed_at: isoOrNull(t.completed_at),
+    tags: t.tags,
+    metadata: t.metadata,
+  };
+}
+
+/** A claim as agents see it, with the time it has left (0 once lapsed). */
+export function claimJson(c: ClaimRow, now: number) {
+  return {
+    task_id: c.task_id,
+    aspect: c.aspect,
+    agent: c.agent_id,
+    claimed_at: iso(c.claimed_at),
+    expires_at: iso(c.expires_at),
+    remaining_seconds: Math.max(0, Math.ceil((c.expires_at - now) / 1000)),
+  };
+}
+
+export function findingJson(f: FindingRow) {
+  return { id: f.id, task_id: f.task_id, agent: f.agent_id, summary: f.summary, knowledge_id: f.knowledge_id, created_at: iso(f.created_at) };
+}
+
+export function outcomeJson(o: TaskOutcomeRow) {
+  return {
+    agent: o.agent_id,
+    receipt_id: o.receipt_id,
+    cited_nodes: o.cited_nodes,
+    misleading_nodes: o.misleading_nodes,
+    output_text: o.output_text,
+    recorded_at: iso(o.recorded_at),
+    learned_at: isoOrNull(o.learned_at),
+  };
+}
+
+export const nowOf = (ctx: ToolContext): number => ctx.engine.coordination.now();

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineTool, findingJson, isoArg, READ_ONLY, taskIdArg, touchCaller } from './common';
+
+const input = z.strictObject({
+  task_id: taskIdArg,
+  since: isoArg('Only findings posted at or after this time (ISO 8601).'),
+});
+
+export const lithosFindingList = defineTool({
+  name: 'lithos_finding_list',
+  title: 'List findings',
+  description: 'The findings posted on a task, oldest first, optionally only those since a time: read them before starting, so you build on what others found. Returns {findings}.',
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    await touchCaller(ctx);
+    const findings = ctx.engine.coordination.findings(a.task_id, a.since === undefined ? undefined : Date.parse(a.since));
+    return { findings: findings.map(findingJson) };
+  },
+});

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { LithosError } from '../../errors';
+import { LIMITS } from '../../coordination/coordination-validate';
+import type { ToolAnnotations, ToolContext } from '../types';
+import { actingAgent, agentArg, claimJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+
+const nodes = (what: string) =>
+  z.array(z.string().trim().min(1).max(LIMITS.nodeRef)).max(LIMITS.nodes).optional().describe(what);
+
+const input = z.strictObject({
+  task_id: taskIdArg,
+  cited_nodes: nodes('Notes that helped: ids (or paths/titles) of notes you actually used in your output.'),
+  misleading_nodes: nodes('Notes that were wrong or led you astray (ids, paths or titles). A note cannot be both cited and misleading.'),
+  receipt_id: z.string().trim().min(1).max(LIMITS.receiptId).optional().describe('The receipt_id lithos_retrieve returned for this task, so what you cite is matched to what you were shown.'),
+  output_text: z.string().max(LIMITS.outputText).optional().describe('Your final answer or work summary; notes it draws on count as used even if not cited.'),
+  agent: agentArg,
+});
+
+/** Completing changes the task for every agent on it (their claims are released), and only once. */
+const COMPLETE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+
+/** Each reference as the id of a note the agent may see; all unknown references are named in one error. */
+function resolveNodes(ctx: ToolContext, field: string, refs: string[] | undefined, agent: string, taskId: string): string[] {
+  const ids: string[] = [];
+  const missing: string[] = [];
+  for (const ref of refs ?? []) {
+    const note = visibleNote(ctx, ref, agent, taskId);
+    if (!note) missing.push(ref);
+    else if (!ids.includes(note.nodeId)) ids.push(note.nodeId);
+  }
+  if (missing.length) {
+    throw new LithosError('not_found', `${field}: no note ${missing.map((m) => `"${m}"`).join(', ')}. Cite notes by the ids lithos_retrieve or lithos_search returned.`, {
+      field,
+      missing,
+    });
+  }
+  return ids;
+}
+
+export const lithosTaskComplete = defineTool({
+  name: 'lithos_task_complete',
+  title: 'Complete a task',
+  description: [
+    'Mark an open task completed and release every claim on it. Report what the memory did for you: cited_nodes (notes you used),',
+    'misleading_nodes (notes that were wrong), the receipt_id from lithos_retrieve and your output_text.',
+    'This is how Lithos learns which notes help: it is recorded with the task and handed to the learning layer.',
+    'A task completes once; completing it again is a conflict. Returns {success, task, released_claims, outcome}.',
+  ].join(' '),
+  input,
+  annotations: COMPLETE,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const agent = await actingAgent(ctx, a.agent, 'lithos_task_complete');
+    const store = ctx.engine.coordination;
+    if (!store.task(a.task_id)) throw new LithosError('not_found', `No task ${a.task_id}.`, { task_id: a.task_id });
+    const cited = resolveNodes(ctx, 'cited_nodes', a.cited_nodes, agent, a.task_id);
+    const misleading = resolveNodes(ctx, 'misleading_nodes', a.misleading_nodes, agent, a.task_id);
+    const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: a.receipt_id, output_text: a.output_text });
+    const now = nowOf(ctx);
+    return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)), outcome: outcomeJson(r.outcome) };
+  },
+});

@@ -15,7 +15,14 @@ export type ErrorCode =
   | 'model_missing'
   | 'embedding_failed'
   | 'unsupported'
-  | 'internal';
+  | 'internal'
+  // Bridge transport (shared/protocol). `unavailable` and `timeout` carry `data.retryable`.
+  | 'unauthorized'
+  | 'timeout'
+  | 'unavailable'
+  | 'protocol_mismatch'
+  | 'protocol_error'
+  | 'payload_too_large';
 
 export class LithosError extends Error {
   readonly code: ErrorCode;

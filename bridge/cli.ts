@@ -13,6 +13,7 @@ import { retrieveCommand } from './commands/retrieve-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
+import { runMcp } from './mcp/run-mcp';
 import type { Out } from './commands/output';
 
 const VERSION = '0.1.0';
@@ -31,6 +32,7 @@ Usage:
   lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
+  lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server (headless); agent also from LITHOS_AGENT_ID
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
 
@@ -61,6 +63,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       notes: { type: 'string', default: '10000' },
       seed: { type: 'string', default: '42' },
       verbose: { type: 'boolean', default: false },
+      vault: { type: 'string' },
       class: { type: 'string' },
       agent: { type: 'string' },
       task: { type: 'string' },
@@ -132,6 +135,11 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const limit = values.limit === undefined ? undefined : intArg(values.limit, '--limit', 1, 10_000);
       const { agent, task, node, since, until } = values;
       return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
+    }
+    case 'mcp': {
+      const root = values.vault ?? vault;
+      if (!root) throw usage('lithos mcp needs --vault <path>.');
+      return runMcp({ vault: root, agent: values.agent ?? (process.env.LITHOS_AGENT_ID || null), version: VERSION, logger });
     }
     default:
       throw usage(`Unknown command "${command}".`);

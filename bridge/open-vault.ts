@@ -5,7 +5,7 @@ import { MemoryEngine } from '../shared/engine';
 import { LithosError } from '../shared/errors';
 import { NodeVault } from './node-vault';
 import { NodeBlobStore } from './node-blob-store';
-import { acquireLock, type VaultLock } from './lock';
+import { acquireLock, type LockOwner, type VaultLock } from './lock';
 import { loadSqlJs } from './sql';
 import { readConfig, type VaultConfig } from './config';
 import { createEmbedder } from './embedders';
@@ -27,6 +27,8 @@ export interface OpenVaultOptions {
   logger: Logger;
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
   embedders?: Embedder[];
+  /** Who the lock file names as holder; default `cli`. `lithos mcp` runs as `bridge`. */
+  lockOwner?: LockOwner;
 }
 
 /** Refuses a missing or unreadable vault with a one-line message. */
@@ -52,7 +54,7 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
   const diskBlobs = new NodeBlobStore(join(root, '.lithos'));
   let lock: VaultLock | null = null;
   try {
-    lock = await acquireLock(join(root, '.lithos'), { owner: 'cli' });
+    lock = await acquireLock(join(root, '.lithos'), { owner: opts.lockOwner ?? 'cli' });
   } catch (err) {
     if (opts.write || !(err instanceof LithosError) || err.code !== 'vault_locked') throw err;
     opts.logger.warn(`${err.message} Continuing read-only: nothing will be saved.`);

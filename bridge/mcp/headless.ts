@@ -1,0 +1,60 @@
+import type { Logger } from '../../shared/ports';
+import { createDispatcher } from '../../shared/tools/dispatcher';
+import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import { openVault, type OpenedVault } from '../open-vault';
+
+export interface HeadlessHost {
+  dispatcher: ToolDispatcher;
+  /** Whether the vault has been opened (by a first tools/call). */
+  isOpen(): boolean;
+  /** Flushes the stores and releases the single-writer lock; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * The in-process dispatcher of `lithos mcp` when Obsidian is not running: the bridge opens the vault
+ * itself, with the same engine, under the single-writer lock. Opening waits for the first tools/call, so
+ * initialize and tools/list never wait on a large vault; a failed open (vault locked, missing) is that
+ * call's error and the next call tries again.
+ */
+export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], logger: Logger): HeadlessHost {
+  let opening: Promise<OpenedVault> | null = null;
+  let opened: OpenedVault | null = null;
+  let closed = false;
+
+  const open = (): Promise<OpenedVault> => {
+    opening ??= (async () => {
+      const v = await openVault(vaultPath, { write: true, logger, lockOwner: 'bridge' });
+      try {
+        const report = await v.engine.reconcile();
+        logger.info(`vault open: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
+        v.engine.startWatching(); // follow edits a person makes while the bridge runs
+      } catch (err) {
+        await v.close();
+        throw err;
+      }
+      if (closed) {
+        await v.close();
+        throw new Error('The bridge is shutting down.');
+      }
+      opened = v;
+      return v;
+    })();
+    opening.catch(() => {
+      opening = null;
+    });
+    return opening;
+  };
+
+  const dispatcher = createDispatcher(catalog, async (caller) => ({ engine: (await open()).engine, caller, deleteTo: 'trash_folder' }));
+  return {
+    dispatcher,
+    isOpen: () => opened !== null,
+    async close() {
+      closed = true;
+      const v = opened ?? (await opening?.catch(() => null)) ?? null;
+      opened = null;
+      if (v) await v.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from '../../shared/ports';
+import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { checkVaultFolder } from '../open-vault';
+import { createMcpServer } from './server';
+import { headlessHost } from './headless';
+
+export interface McpOptions {
+  vault: string;
+  /** --agent, else LITHOS_AGENT_ID; null lets each call name itself with agent_id. */
+  agent: string | null;
+  version: string;
+  logger: Logger;
+  stdin?: NodeJS.ReadableStream & { pause(): unknown };
+  stdout?: NodeJS.WritableStream;
+}
+
+/**
+ * `lithos mcp`: a stdio MCP server, headless (this process opens the vault on the first tool call).
+ * stdout carries only the protocol; logs go to stderr. Resolves with the exit code once the client
+ * closes stdin or the process gets SIGTERM/SIGINT, after flushing the stores and releasing the lock.
+ */
+export async function runMcp(opts: McpOptions): Promise<number> {
+  const { logger } = opts;
+  // Not fatal: initialize and tools/list must work anyway; each tool call reports the problem.
+  await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
+  const host = headlessHost(opts.vault, TOOL_CATALOG, logger);
+  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger });
+  const stdin = opts.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
+
+  let done!: (code: number) => void;
+  const finished = new Promise<number>((resolve) => (done = resolve));
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`shutting down (${why})`);
+    void (async () => {
+      let code = 0;
+      try {
+        await server.close();
+      } catch {
+        // the transport is gone already
+      }
+      try {
+        await host.close();
+      } catch (err) {
+        logger.error(`could not close the vault cleanly: ${(err as Error).message}`);
+        code = 1;
+      }
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+      stdin.off('end', onEnd);
+      stdin.off('close', onEnd);
+      done(code);
+    })();
+  };
+  const onTerm = () => stop('SIGTERM');
+  const onInt = () => stop('SIGINT');
+  const onEnd = () => stop('stdin closed');
+  // `on`, not `once`: the lock's own signal handler re-raises the signal when it is the last listener.
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', onInt);
+  stdin.once('end', onEnd);
+  stdin.once('close', onEnd);
+  server.onclose = () => stop('client disconnected');
+  server.onerror = (err) => logger.warn(`MCP: ${err.message}`);
+
+  await server.connect(transport);
+  logger.info(`MCP server ready on stdio (vault ${opts.vault}${opts.agent ? `, agent ${opts.agent}` : ''}); the vault opens on the first tool call`);
+  return finished;
+}

@@ -1,0 +1,57 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../shared/ports';
+import type { ToolDispatcher } from '../../shared/tools/types';
+import { inputJsonSchema } from '../../shared/tools/json-schema';
+import { toToolError } from '../../shared/tools/errors';
+import { splitCaller, withAgentArg } from './caller';
+
+export interface McpServerOptions {
+  version: string;
+  /** From --agent or LITHOS_AGENT_ID; a call's own agent_id wins. */
+  defaultAgent: string | null;
+  logger: Logger;
+}
+
+const INSTRUCTIONS = [
+  'Lithos is a long-term memory kept as Markdown notes in an Obsidian vault, shared with a person and other agents.',
+  'To gather memory for a task use lithos_retrieve; for a quick lookup lithos_search (words) or lithos_semantic (meaning); lithos_read to open a note.',
+  'Record what you learn with lithos_write (pass expected_version when updating). Every result is JSON; errors are JSON {code, message, data}.',
+].join(' ');
+
+/**
+ * The MCP face of a ToolDispatcher: tools/list from the catalog (answered at once, no vault needed) and
+ * tools/call forwarded to the dispatcher, which is in-process (headless) or remote (relay). Every failure
+ * becomes `isError: true` with the JSON `{code, message, data}` as text.
+ */
+export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptions): Server {
+  const server = new Server({ name: 'lithos-memory', title: 'Lithos Memory', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const tools: Tool[] = dispatcher.list().map((def) => ({
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: withAgentArg(def, inputJsonSchema(def)),
+    annotations: { title: def.title, ...def.annotations },
+  }));
+  const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    const { name, arguments: rawArgs } = req.params;
+    try {
+      const { caller, args } = splitCaller(byName.get(name), rawArgs, opts.defaultAgent);
+      const result = await dispatcher.call(name, args, caller);
+      const plain = result !== null && typeof result === 'object' && !Array.isArray(result);
+      return {
+        content: [{ type: 'text', text: JSON.stringify(result ?? null) }],
+        ...(plain ? { structuredContent: result as Record<string, unknown> } : {}),
+      };
+    } catch (err) {
+      const e = toToolError(err);
+      if (e.code === 'internal') opts.logger.error(`${name} failed: ${e.message}`);
+      else opts.logger.debug(`${name}: ${e.code}: ${e.message}`);
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(e) }] };
+    }
+  });
+  return server;
+}

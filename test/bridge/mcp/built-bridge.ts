@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const ROOT = resolve(__dirname, '../../..');
+
+/** Builds the bridge (esbuild.config.mjs, as `npm run build` does) into a temp dir; returns cli.js and a cleanup. */
+export function buildBridge(): { cli: string; cleanup: () => void } {
+  const out = mkdtempSync(join(tmpdir(), 'lithos-mcp-build-'));
+  execFileSync(process.execPath, ['esbuild.config.mjs', '--outdir', out, '--only', 'bridge'], { cwd: ROOT, stdio: 'pipe' });
+  return { cli: join(out, 'bridge', 'cli.js'), cleanup: () => rmSync(out, { recursive: true, force: true }) };
+}
+
+export interface Session {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
+
+/** Starts `lithos mcp --vault <vault>` from the built file and connects the SDK's own client over stdio. */
+export async function connect(cli: string, vault: string, opts: { agent?: string; env?: Record<string, string> } = {}): Promise<Session> {
+  const args = [cli, 'mcp', '--vault', vault, ...(opts.agent ? ['--agent', opts.agent] : [])];
+  // The bundle keeps sql.js and a few others external: they load from this repo's node_modules.
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NODE_PATH: join(ROOT, 'node_modules'), ...opts.env };
+  const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const client = new Client({ name: 'lithos-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+/** Every file under the vault except the engine's own `.lithos/`, with its bytes: "the vault unchanged". */
+export function vaultFiles(vault: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const abs = join(dir, name);
+      const rel = relative(vault, abs).split('\\').join('/');
+      if (rel === '.lithos') continue;
+      if (statSync(abs).isDirectory()) walk(abs);
+      else out[rel] = readFileSync(abs, 'utf8');
+    }
+  };
+  walk(vault);
+  return out;
+}

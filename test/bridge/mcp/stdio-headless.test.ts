@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_CATALOG } from '../../../shared/tools/catalog';
+import { buildBridge, connect, vaultFiles, type Session } from './built-bridge';
+
+/**
+ * The BUILT bridge as an MCP client sees it: `lithos mcp --vault <tmp>` spawned over stdio and driven by the
+ * SDK's Client, headless (the bridge opens the vault itself, on the first tool call).
+ */
+
+let build: ReturnType<typeof buildBridge>;
+let root: string;
+let vault: string;
+
+beforeAll(() => {
+  build = buildBridge();
+}, 60_000);
+afterAll(() => build?.cleanup());
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lithos-mcp-'));
+  vault = join(root, 'vault');
+  mkdirSync(join(vault, 'project/atlas'), { recursive: true });
+  writeFileSync(join(vault, 'project/atlas/Pool sizing.md'), '---\ntitle: Pool sizing\ntags: [atlas]\n---\nThe connection pool was too small. See [[Index]].\n');
+  writeFileSync(join(vault, 'project/atlas/Index.md'), '---\nnote_type: concept\n---\nThe missing index caused the latency regression. Back to [[Pool sizing]].\n');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The JSON a tool call answered with; fails the test on isError. */
+function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
+  const res = r as CallToolResult;
+  const text = (res.content[0] as { type: 'text'; text: string }).text;
+  if (res.isError) throw new Error(`tool failed: ${text}`);
+  return JSON.parse(text);
+}
+
+function errorOf(r: unknown): { code: string; message: string; data: Record<string, unknown> } {
+  const res = r as CallToolResult;
+  expect(res.isError).toBe(true);
+  return JSON.parse((res.content[0] as { type: 'text'; text: string }).text);
+}
+
+/** The spawned bridge process (the SDK transport keeps it private; only its pid is public). */
+function childOf(s: Session): ChildProcess {
+  return (s.transport as unknown as { _process: ChildProcess })._process;
+}
+
+async function close(s: Session): Promise<void> {
+  await s.client.close();
+}
+
+test('initialize and tools/list answer before any vault is opened; every tool is listed with annotations and an input schema', async () => {
+  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  try {
+    expect(s.client.getServerVersion()).toMatchObject({ name: 'lithos-memory', version: expect.any(String) });
+    expect(s.client.getServerCapabilities()?.tools).toBeDefined();
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOL_CATALOG.map((d) => d.name));
+    for (const t of tools) {
+      const def = TOOL_CATALOG.find((d) => d.name === t.name)!;
+      expect(t.description).toBe(def.description);
+      expect(t.annotations).toMatchObject(def.annotations);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.inputSchema.properties).toHaveProperty('agent_id');
+    }
+    const write = tools.find((t) => t.name === 'lithos_write')!;
+    expect(write.inputSchema.properties).toMatchObject({ title: { type: 'string' }, confidence: { type: 'number', minimum: 0, maximum: 1 }, expected_version: { type: 'string' } });
+    // Nothing opened the vault yet: no stores, no lock.
+    expect(existsSync(join(vault, '.lithos'))).toBe(false);
+  } finally {
+    await close(s);
+  }
+});
+
+test('a session: write, read, search, semantic, list, links, tags, related, edges, stats, delete — then a clean shutdown releases the lock', async () => {
+  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  let exited: Promise<number | null> | null = null;
+  try {
+    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Retry budget', namespace: 'project/atlas', content: 'Retries are capped at three. See [[Pool sizing]].', tags: ['atlas'] } }));
+    expect(w).toMatchObject({ path: 'project/atlas/Retry budget.md', created: true });
+    const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+    expect(r).toMatchObject({ version: w.version, frontmatter: { author: 'agent-a', contributors: ['agent-a'] } });
+    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'retries capped' } })).results[0].path).toBe('project/atlas/Retry budget.md');
+    expect(json(await s.client.callTool({ name: 'lithos_semantic', arguments: { query: 'connection pool', k: 2 } })).results.length).toBeGreaterThan(0);
+    expect(json(await s.client.callTool({ name: 'lithos_list', arguments: { namespace: 'project' } })).total).toBe(3);
+    expect(json(await s.client.callTool({ name: 'lithos_links', arguments: { path: 'project/atlas/Pool sizing.md' } })).incoming.map((x: { path: string }) => x.path)).toEqual(['project/atlas/Index.md', 'project/atlas/Retry budget.md']);
+    expect(json(await s.client.callTool({ name: 'lithos_tags', arguments: {} })).tags).toEqual([{ tag: 'atlas', count: 2 }]);
+    const e = json(await s.client.callTool({ name: 'lithos_edge_create', arguments: { from: w.id, to: 'project/atlas/Pool sizing.md', type: 'depends_on' } }));
+    expect(json(await s.client.callTool({ name: 'lithos_edge_update', arguments: { edge_id: e.edge.edge_id, weight: 0.9 } })).edge.weight).toBe(0.9);
+    expect(json(await s.client.callTool({ name: 'lithos_edge_list', arguments: { node: w.id } })).total).toBe(1);
+    expect(json(await s.client.callTool({ name: 'lithos_related', arguments: { id: w.id } })).related[0].path).toBe('project/atlas/Pool sizing.md');
+    expect(json(await s.client.callTool({ name: 'lithos_stats', arguments: {} }))).toMatchObject({ notes: 3, edges: 1 });
+    // The coordination group rides on the same dispatcher and identity.
+    const task = json(await s.client.callTool({ name: 'lithos_task_create', arguments: { title: 'Tune the pool' } }));
+    expect(task.task).toMatchObject({ title: 'Tune the pool' });
+    expect(json(await s.client.callTool({ name: 'lithos_agent_info', arguments: { id: 'agent-a' } })).agent).toMatchObject({ id: 'agent-a' });
+    const structured = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
+    expect(structured.structuredContent).toMatchObject({ notes: 3 });
+    const d = json(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md' } }));
+    expect(d.trashed_to).toBe('.trash/project/atlas/Retry budget.md');
+    expect(existsSync(join(vault, '.trash/project/atlas/Retry budget.md'))).toBe(true);
+    expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(true);
+
+    const proc = childOf(s);
+    exited = new Promise((res) => proc.once('exit', (code) => res(code)));
+  } finally {
+    await close(s); // closes the bridge's stdin
+  }
+  expect(await exited).toBe(0);
+  expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
+  expect(existsSync(join(vault, '.lithos/memory.sqlite'))).toBe(true);
+}, 60_000);
+
+test('bad calls are isError with JSON {code, message, data}, and the vault is unchanged', async () => {
+  const s = await connect(build.cli, vault); // no --agent: each call must name its agent to write
+  try {
+    const before = vaultFiles(vault);
+    const bad = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7, confidence: 3, agent_id: 'agent-a' } }));
+    expect(bad).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('title'), data: { tool: 'lithos_write', issues: expect.any(Array) } });
+    expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { path: '../escape.md', title: 'x', content: 'y', agent_id: 'agent-a' } })).code).toBe('path_outside_vault');
+    expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { path: '.obsidian/app.json', title: 'x', content: 'y', agent_id: 'agent-a' } })).code).toBe('path_outside_vault');
+    expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'x', content: 'y' } })).message).toMatch(/--agent/);
+    expect(errorOf(await s.client.callTool({ name: 'lithos_read', arguments: { path: 'nope.md' } })).code).toBe('not_found');
+    expect(errorOf(await s.client.callTool({ name: 'lithos_no_such_tool', arguments: {} })).code).toBe('not_found');
+    expect(vaultFiles(vault)).toEqual(before);
+    expect(existsSync(join(root, 'escape.md'))).toBe(false);
+    // The per-call agent_id is who writes.
+    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-z' } }));
+    expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('agent-z');
+  } finally {
+    await close(s);
+  }
+}, 60_000);
+
+test('a vault another process holds is a clear vault_locked error on the call, not a hang; listing still works', async () => {
+  mkdirSync(join(vault, '.lithos'));
+  const now = new Date().toISOString();
+  // A live holder: this test process's pid, fresh heartbeat.
+  writeFileSync(join(vault, '.lithos/lock.json'), JSON.stringify({ pid: process.pid, hostname: require('node:os').hostname(), started_at: now, heartbeat_at: now, owner: 'plugin', token: 'x' })); // eslint-disable-line @typescript-eslint/no-require-imports
+  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  try {
+    expect((await s.client.listTools()).tools.length).toBe(TOOL_CATALOG.length);
+    expect(errorOf(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).code).toBe('vault_locked');
+  } finally {
+    await close(s);
+  }
+}, 60_000);
+
+test('SIGTERM flushes the stores and releases the lock, exit code 0', async () => {
+  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  const proc = childOf(s);
+  const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
+  try {
+    json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Before term', content: 'kept' } }));
+    expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(true);
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  } finally {
+    await close(s);
+  }
+  expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
+  expect(existsSync(join(vault, 'Before term.md'))).toBe(true);
+  // Reopened, the stores know the note without re-reading a changed file.
+  const again = await connect(build.cli, vault, { agent: 'agent-a' });
+  try {
+    expect(json(await again.client.callTool({ name: 'lithos_search', arguments: { query: 'before term' } })).results[0].path).toBe('Before term.md');
+  } finally {
+    await close(again);
+  }
+}, 60_000);

@@ -54,7 +54,7 @@ export const lithosLinks = defineTool({
   name: 'lithos_links',
   title: 'Links of a note',
   description: [
-    'The [[wiki-link]] graph around one note: notes it links to (outgoing), notes linking to it (incoming, i.e. backlinks), up to 3 hops, and its broken links.',
+    'The [[wiki-link]] graph around one note: notes it links to (outgoing), notes linking to it (incoming: backlinks), up to 3 hops, and its broken links.',
     'Use it to follow how knowledge is connected by the people and agents who wrote it. For typed, weighted edges use lithos_edge_list; for everything related at once, lithos_related.',
   ].join(' '),
   input,

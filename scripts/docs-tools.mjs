@@ -1,0 +1,34 @@
+// `npm run docs:tools`: regenerates the tool reference table in README.md from the tool catalog
+// (shared/tools/catalog.ts), between the markers of shared/tools/reference.ts. test/tools/reference.test.ts
+// fails when README is out of date.
+import esbuild from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = `
+import { TOOL_CATALOG } from './shared/tools/catalog';
+import { toolReferenceTable, withToolReference } from './shared/tools/reference';
+module.exports = (readme) => withToolReference(readme, toolReferenceTable(TOOL_CATALOG));
+`;
+const built = await esbuild.build({
+  stdin: { contents: entry, resolveDir: root, loader: 'ts', sourcefile: 'docs-tools-entry.ts' },
+  bundle: true,
+  write: false,
+  format: 'cjs',
+  platform: 'node',
+  packages: 'external',
+  logLevel: 'error',
+});
+const mod = { exports: {} };
+new Function('module', 'exports', 'require', built.outputFiles[0].text)(mod, mod.exports, createRequire(path.join(root, 'package.json')));
+const readmePath = path.join(root, 'README.md');
+const before = await readFile(readmePath, 'utf8');
+const after = mod.exports(before);
+if (after === before) console.log('README.md tool reference is up to date.');
+else {
+  await writeFile(readmePath, after);
+  console.log('README.md tool reference regenerated.');
+}

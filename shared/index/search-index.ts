@@ -15,7 +15,7 @@ import type { TermBag } from './term-bags';
 import { bestLexicalChunk, makeSnippet } from './snippet';
 import { normalizeExact, tokenize } from './tokenizer';
 import { topK } from './top-k';
-import { VectorStore } from './vector-store';
+import { VectorStore, type PackedVectors } from './vector-store';
 import { macrotask } from './yield-to-host';
 
 export type { SearchFilters } from './filters';
@@ -72,8 +72,11 @@ const DEFAULT_BATCH = 500;
 const MODES: readonly SearchMode[] = ['lexical', 'vector', 'hybrid'];
 
 type VectorsBySpace = Map<string, Float32Array[]>;
-/** `terms`: the note's persisted BM25 bag, used instead of tokenising when still valid (term-bags.ts). */
-type LoadItem = { doc: IndexDoc; vectors: VectorsBySpace; terms?: TermBag };
+/**
+ * `terms`: the note's persisted BM25 bag, used instead of tokenising when still valid (term-bags.ts).
+ * `packed`: vectors of further spaces still int8-quantised, as the cache holds them (no decoding at load).
+ */
+type LoadItem = { doc: IndexDoc; vectors: VectorsBySpace; terms?: TermBag; packed?: ReadonlyMap<string, PackedVectors> };
 
 export class SearchIndex {
   private readonly notes = new Map<string, { doc: IndexDoc; slot: number }>();
@@ -114,7 +117,7 @@ export class SearchIndex {
     let done = 0;
     const newSpaces = new Map<string, number>();
     for (const item of docs) {
-      this.validate(item.doc, item.vectors, newSpaces);
+      this.validate(item.doc, item.vectors, newSpaces, item.packed);
       batch.push(item);
       if (batch.length >= this.batchSize) {
         this.admit(batch);
@@ -266,16 +269,16 @@ export class SearchIndex {
     return entry ? (this.vectors.space(spaceId)?.meanOf(entry.slot) ?? null) : null;
   }
 
-  private validate(doc: IndexDoc, vectors: VectorsBySpace, newSpaces?: Map<string, number>): void {
+  private validate(doc: IndexDoc, vectors: VectorsBySpace, newSpaces?: Map<string, number>, packed?: LoadItem['packed']): void {
     assertIndexDoc(doc);
     if (!(vectors instanceof Map)) throw new LithosError('invalid_argument', `Vectors of note ${doc.id} must be a Map by space id.`);
-    this.vectors.validate(doc.id, doc.chunks.length, vectors, newSpaces);
+    this.vectors.validate(doc.id, doc.chunks.length, vectors, newSpaces, packed);
   }
 
   /** Stores copies (callers may reuse their objects) and feeds one Orama insert for the whole batch. */
   private admit(items: readonly LoadItem[]): void {
     const pending = new Map<string, { id: string; text: string; bag?: TermBag }>();
-    for (const { doc, vectors, terms } of items) {
+    for (const { doc, vectors, terms, packed } of items) {
       if (this.notes.has(doc.id)) {
         if (!pending.has(doc.id)) this.lexical.remove(doc.id);
         this.forget(doc.id);
@@ -290,7 +293,7 @@ export class SearchIndex {
         if (!ids) this.exact.set(key, (ids = new Set()));
         ids.add(copy.id);
       }
-      this.vectors.set(slot, vectors);
+      this.vectors.set(slot, vectors, packed);
       pending.set(copy.id, { id: copy.id, text: lexicalText(copy), bag: terms });
     }
     this.lexical.addMany([...pending.values()]);

@@ -13,6 +13,14 @@ import { LithosError } from '../errors';
  * not make themselves.
  */
 const INITIAL_ROWS = 256;
+
+/** A note's vectors as int8 steps: vector r is values[r·dims .. (r+1)·dims] times steps[r] (the cache's form). */
+export interface PackedVectors {
+  dims: number;
+  count: number;
+  steps: Float32Array;
+  values: Int8Array;
+}
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
@@ -64,6 +72,34 @@ export class VectorSpace {
       rows.push(row);
     }
     this.rowsOf.set(slot, rows);
+  }
+
+  /** Adds a note's vectors given as int8 steps (copied; no decoding while the space is int8). */
+  addPacked(slot: number, p: PackedVectors): void {
+    if (!(slot > 0)) throw new LithosError('internal', `Vector slot must be positive, got ${slot}.`);
+    if (p.dims !== this.dims) throw new LithosError('invalid_argument', `Vectors do not have ${this.dims} dimensions.`, { slot });
+    const { dims } = this;
+    const rows: number[] = [];
+    const v = this.data instanceof Int8Array ? null : new Float32Array(dims);
+    for (let c = 0; c < p.count; c++) {
+      const row = this.free.length > 0 ? this.free.pop()! : this.grow();
+      const src = p.values.subarray(c * dims, (c + 1) * dims);
+      if (v === null) {
+        (this.data as Int8Array).set(src, row * dims);
+        let sum = 0;
+        for (let i = 0; i < dims; i++) sum += src[i] * src[i];
+        this.step[row] = p.steps[c];
+        this.norm[row] = sum > 0 ? Math.sqrt(sum) : Infinity;
+      } else {
+        for (let i = 0; i < dims; i++) v[i] = src[i] * p.steps[c];
+        writeUnit(this.data as Float32Array, row * dims, v);
+        this.norm[row] = 1;
+      }
+      this.owner[row] = slot;
+      this.chunkOf[row] = c;
+      rows.push(row);
+    }
+    if (rows.length > 0) this.rowsOf.set(slot, rows);
   }
 
   /** Unit-length mean of a note's chunk vectors (retrieval's note-level similarity); null when absent. */
@@ -151,24 +187,51 @@ export class VectorSpace {
   private write(row: number, v: Float32Array): void {
     const base = row * this.dims;
     if (this.data instanceof Int8Array) {
-      const step = storedStep(v);
-      if (step !== null) {
-        const data = this.data;
-        let sum = 0;
-        const inv = step === 0 ? 0 : 1 / step;
-        for (let i = 0; i < v.length; i++) {
-          const q = Math.round(v[i] * inv);
-          data[base + i] = q;
-          sum += q * q;
-        }
-        this.step[row] = step;
-        this.norm[row] = sum > 0 ? Math.sqrt(sum) : Infinity;
-        return;
-      }
+      if (this.writeSteps(this.data, base, row, v)) return;
       this.toFloat();
     }
     writeUnit(this.data as Float32Array, base, v);
     this.norm[row] = 1;
+  }
+
+  /**
+   * Stores `v` as int8 steps when it is exactly of that form (v[i] = fround(q[i]·s), |q[i]| ≤ 127), as
+   * vectors read back from the cache are; false (row left dirty, caller converts) otherwise. The step s is
+   * max|v|/127 give or take the last bit of its float32 rounding, so that value and its neighbours are tried.
+   */
+  private writeSteps(data: Int8Array, base: number, row: number, v: Float32Array): boolean {
+    let max = 0;
+    for (let i = 0; i < v.length; i++) {
+      const a = Math.abs(v[i]);
+      if (a > max) max = a;
+    }
+    if (max === 0) {
+      data.fill(0, base, base + v.length);
+      this.norm[row] = Infinity;
+      return true;
+    }
+    if (!Number.isFinite(max)) return false;
+    f32[0] = max / 127;
+    const mid = u32[0];
+    for (let k = 0; k < 3; k++) {
+      u32[0] = k === 0 ? mid : k === 1 ? mid + 1 : mid - 1;
+      const step = f32[0];
+      const inv = 1 / step;
+      let sum = 0;
+      let i = 0;
+      for (; i < v.length; i++) {
+        const q = Math.round(v[i] * inv);
+        if (q > 127 || q < -127 || Math.fround(q * step) !== v[i]) break;
+        data[base + i] = q;
+        sum += q * q;
+      }
+      if (i === v.length) {
+        this.step[row] = step;
+        this.norm[row] = Math.sqrt(sum);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Converts every row to unit Float32, exactly as writeUnit would have stored the original vector. */
@@ -206,40 +269,6 @@ function grown<T extends Float64Array | Float32Array | Int32Array>(from: T, to: 
   return to;
 }
 
-/**
- * The float32 step s with v[i] = fround(q[i] * s) for integers |q[i]| ≤ 127 (0 for a zero vector), or null
- * when `v` is not of that form. Vectors read back from the cache are; s is max|v|/127, give or take the
- * last bit of its float32 rounding, so that value and its two neighbours are tried.
- */
-function storedStep(v: Float32Array): number | null {
-  let max = 0;
-  for (let i = 0; i < v.length; i++) {
-    const a = Math.abs(v[i]);
-    if (a > max) max = a;
-  }
-  if (max === 0) return 0;
-  if (!Number.isFinite(max)) return null;
-  f32[0] = max / 127;
-  const mid = u32[0];
-  for (const bits of [mid, mid + 1, mid - 1]) {
-    u32[0] = bits;
-    const step = f32[0];
-    if (fits(v, step)) return step;
-  }
-  return null;
-}
-
-function fits(v: Float32Array, step: number): boolean {
-  const inv = 1 / step;
-  for (let i = 0; i < v.length; i++) {
-    const q = Math.round(v[i] * inv);
-    if (q > 127 || q < -127) return false;
-    f32[0] = q * step;
-    if (f32[0] !== v[i]) return false;
-  }
-  return true;
-}
-
 /** Copies `v` scaled to unit length into `dst` at `offset` (a zero vector stays zero and never matches). */
 function writeUnit(dst: Float32Array, offset: number, v: Float32Array): void {
   let norm = 0;
@@ -256,7 +285,20 @@ export class VectorStore {
    * Throws before changing anything when a vector does not fit its space or the chunk count. `seen` carries
    * the sizes of spaces a not-yet-stored batch will create, so one batch cannot mix sizes either.
    */
-  validate(id: string, chunkCount: number, vectors: ReadonlyMap<string, readonly Float32Array[]>, seen = new Map<string, number>()): void {
+  validate(
+    id: string,
+    chunkCount: number,
+    vectors: ReadonlyMap<string, readonly Float32Array[]>,
+    seen = new Map<string, number>(),
+    packed?: ReadonlyMap<string, PackedVectors>,
+  ): void {
+    for (const [spaceId, p] of packed ?? []) {
+      const dims = this.spaces.get(spaceId)?.dims ?? seen.get(spaceId) ?? p.dims;
+      if (vectors.has(spaceId) || p.count !== chunkCount || p.dims !== dims || !(dims > 0) || p.steps.length !== p.count || p.values.length !== p.count * dims) {
+        throw new LithosError('invalid_argument', `Packed vectors of note ${id} in space ${spaceId} do not fit its ${chunkCount} chunks.`, { id, spaceId });
+      }
+      if (p.count > 0 && !this.spaces.has(spaceId)) seen.set(spaceId, dims);
+    }
     for (const [spaceId, list] of vectors) {
       if (list.length !== chunkCount) {
         throw new LithosError('invalid_argument', `Note ${id} has ${chunkCount} chunks but ${list.length} vectors in space ${spaceId}.`, {
@@ -277,17 +319,19 @@ export class VectorStore {
     }
   }
 
-  set(slot: number, vectors: ReadonlyMap<string, readonly Float32Array[]>): void {
+  set(slot: number, vectors: ReadonlyMap<string, readonly Float32Array[]>, packed?: ReadonlyMap<string, PackedVectors>): void {
     this.remove(slot);
-    for (const [spaceId, list] of vectors) {
-      if (list.length === 0) continue;
-      let space = this.spaces.get(spaceId);
-      if (!space) {
-        space = new VectorSpace(list[0].length);
-        this.spaces.set(spaceId, space);
-      }
-      space.add(slot, list);
+    for (const [spaceId, list] of vectors) if (list.length > 0) this.spaceFor(spaceId, list[0].length).add(slot, list);
+    for (const [spaceId, p] of packed ?? []) if (p.count > 0) this.spaceFor(spaceId, p.dims).addPacked(slot, p);
+  }
+
+  private spaceFor(spaceId: string, dims: number): VectorSpace {
+    let space = this.spaces.get(spaceId);
+    if (!space) {
+      space = new VectorSpace(dims);
+      this.spaces.set(spaceId, space);
     }
+    return space;
   }
 
   remove(slot: number): void {

@@ -73,8 +73,8 @@ export function encodeCache(t: CacheTables): Uint8Array {
       w.str(v.contentHash);
       w.u32(v.dims);
       w.u32(v.count);
-      w.u32(v.rows.byteLength);
-      w.raw(v.rows);
+      w.raw(v.steps);
+      w.raw(v.values);
     }
   }
   w.u32(t.bags.size);
@@ -153,9 +153,10 @@ function readBody(r: ByteReader): CacheTables {
     const contentHash = r.str();
     const dims = r.u32();
     const count = r.u32();
-    const n = r.u32();
-    if (dims === 0 || n !== count * (8 + dims)) throw new MalformedBytes('vector rows of the wrong size');
-    t.setVectors(nodeId, spaceId, { contentHash, dims, count, rows: new Uint8Array(r.copy(n)) });
+    if (dims === 0 || count === 0) throw new MalformedBytes('an empty vector entry');
+    const steps = new Float32Array(r.copy(count * 4));
+    const values = new Int8Array(r.copy(count * dims));
+    t.setVectors(nodeId, spaceId, { contentHash, dims, count, steps, values });
   }
   for (let i = r.u32(); i > 0; i--) {
     const node_id = r.str();

@@ -18,12 +18,16 @@ export interface CachedChunk {
   heading: string | null;
 }
 
-/** One node's vectors in one space: `rows` holds each vector in the vector-bytes.ts stored form, back to back. */
+/**
+ * One node's vectors in one space, int8-quantised (vector-bytes.ts): vector r is values[r·dims ..] times
+ * steps[r]. The search index takes this form as is (shared/index/vector-store.ts, PackedVectors).
+ */
 export interface VectorRows {
   contentHash: string;
   dims: number;
   count: number;
-  rows: Uint8Array;
+  steps: Float32Array;
+  values: Int8Array;
 }
 
 export interface SpaceRow {

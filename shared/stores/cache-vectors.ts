@@ -1,7 +1,7 @@
 import type { Clock, Logger } from '../ports';
 import { LithosError } from '../errors';
 import type { CacheTables, VectorRows } from './cache-tables';
-import { bytesToVector, vectorToBytes } from './vector-bytes';
+import { quantise } from './vector-bytes';
 
 export interface EmbeddingSpace {
   id: string;
@@ -54,6 +54,15 @@ export abstract class CacheVectors {
     const v = this.tables.vectors.get(nodeId)?.get(spaceId);
     if (!v || (contentHash !== undefined && v.contentHash !== contentHash)) return null;
     return unpackRows(v);
+  }
+
+  /**
+   * A node's vectors still quantised, for the search index to take without decoding (null as for
+   * vectors()). The arrays are the store's own: read them, never change them.
+   */
+  packedVectors(nodeId: string, spaceId: string, contentHash?: string): Readonly<VectorRows> | null {
+    const v = this.tables.vectors.get(nodeId)?.get(spaceId);
+    return !v || (contentHash !== undefined && v.contentHash !== contentHash) ? null : v;
   }
 
   /** Every vector of a space, ordered by node id then chunk index. */
@@ -142,17 +151,26 @@ export abstract class CacheVectors {
   }
 }
 
-/** Each vector in its stored form (vector-bytes.ts), back to back. */
+/** All vectors of a node in one space, quantised into one pair of arrays. */
 function packRows(vectors: readonly Float32Array[], dims: number, contentHash: string): VectorRows {
-  const stride = 8 + dims;
-  const rows = new Uint8Array(vectors.length * stride);
-  vectors.forEach((v, i) => rows.set(vectorToBytes(v), i * stride));
-  return { contentHash, dims, count: vectors.length, rows };
+  const steps = new Float32Array(vectors.length);
+  const values = new Int8Array(vectors.length * dims);
+  vectors.forEach((v, i) => {
+    steps[i] = quantise(v, values.subarray(i * dims, (i + 1) * dims)).step;
+  });
+  return { contentHash, dims, count: vectors.length, steps, values };
 }
 
+/** The stored form (exactly what vector-bytes.ts's storedForm gives), as views of one buffer. */
 function unpackRows(v: VectorRows): Float32Array[] {
-  const stride = 8 + v.dims;
+  const { dims, steps, values } = v;
+  const all = new Float32Array(values.length);
   const out: Float32Array[] = [];
-  for (let i = 0; i < v.count; i++) out.push(bytesToVector(v.rows.subarray(i * stride, (i + 1) * stride)));
+  for (let r = 0; r < v.count; r++) {
+    const step = steps[r];
+    const base = r * dims;
+    for (let i = base; i < base + dims; i++) all[i] = values[i] * step;
+    out.push(all.subarray(base, base + dims));
+  }
   return out;
 }

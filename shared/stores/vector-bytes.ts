@@ -11,19 +11,24 @@ const MAGIC0 = 0x51; // 'Q'
 const MAGIC1 = 0x38; // '8'
 const HEADER = 8;
 
-export function vectorToBytes(v: Float32Array): Uint8Array {
+/** A vector's int8 steps and the float32 step size they multiply (max|v| / 127; 1 for a zero vector). */
+export function quantise(v: Float32Array, q: Int8Array = new Int8Array(v.length)): { step: number; q: Int8Array } {
   let max = 0;
   for (let i = 0; i < v.length; i++) {
     const a = Math.abs(v[i]);
     if (a > max) max = a;
   }
   const scale = max > 0 ? max / 127 : 1;
+  for (let i = 0; i < v.length; i++) q[i] = Math.round(v[i] / scale);
+  return { step: Math.fround(scale), q };
+}
+
+export function vectorToBytes(v: Float32Array): Uint8Array {
   const out = new Uint8Array(HEADER + v.length);
   out[0] = MAGIC0;
   out[1] = MAGIC1;
-  new DataView(out.buffer).setFloat32(4, scale, true);
-  const q = new Int8Array(out.buffer, HEADER);
-  for (let i = 0; i < v.length; i++) q[i] = Math.round(v[i] / scale);
+  const { step } = quantise(v, new Int8Array(out.buffer, HEADER));
+  new DataView(out.buffer).setFloat32(4, step, true);
   return out;
 }
 

@@ -5,7 +5,7 @@ const report: BenchReport = {
   cold_index_s: 12.3456789, cold_index_notes_per_s: 810.123456, warm_start_s: 0.98765, warm_reindexed: 0,
   incremental_samples: 200, incremental_p50_ms: 4.56789, incremental_p95_ms: 31.234, incremental_not_searchable: 0,
   search_queries: 300, search_p50_ms: 3.3333, search_p95_ms: 12.345, persist_ms: 210.987, store_mb: 80.55555,
-  peak_rss_mb: 350.777, cores: 2, node: '20.20.2',
+  peak_rss_mb: 350.777, cold_peak_rss_mb: 812.4, warm_process: 'separate', cores: 2, node: '20.20.2',
 };
 
 describe('roundReport', () => {
@@ -25,7 +25,9 @@ describe('formatBenchTable', () => {
     const text = formatBenchTable(roundReport(report));
     expect(text).toMatch(/cold index\s+810 notes\/s\s+>= 500 notes\/s\s+ok/);
     expect(text).toMatch(/incremental update p95\s+31\.23 ms\s+<= 30 ms\s+MISS/);
-    expect(text).toMatch(/peak RSS\s+351 MB\s+<= 400 MB\s+ok/);
+    expect(text).toMatch(/peak RSS \(warm process\)\s+351 MB\s+<= 400 MB\s+ok/);
+    expect(text).toMatch(/peak RSS \(cold index\)\s+812 MB\s*\n/);
+    expect(text).toContain('the warm start, searches, edits and persist ran in a process of their own');
     expect(text).not.toContain('warning');
   });
 
@@ -34,5 +36,9 @@ describe('formatBenchTable', () => {
     expect(text).toMatch(/search p95 \(hybrid\)\s+12\.35 ms\s+<= 30 ms\s+n\/a/);
     expect(text).toContain('warning: warm start re-indexed 3 unchanged notes');
     expect(text).toContain('warning: 1 edited notes were not found by search after settle()');
+  });
+
+  it('says when one process did everything, so its peak RSS is not the warm figure alone', () => {
+    expect(formatBenchTable(roundReport({ ...report, warm_process: 'same' }))).toContain('one process generated, indexed cold and ran the warm phase');
   });
 });

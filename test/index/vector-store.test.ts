@@ -1,6 +1,6 @@
 import { LithosError } from '../../shared/errors';
 import { VectorSpace, VectorStore } from '../../shared/index/vector-store';
-import { storedForm } from '../../shared/stores/vector-bytes';
+import { quantise, storedForm } from '../../shared/stores/vector-bytes';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 
@@ -101,6 +101,32 @@ describe('VectorSpace: vectors in the cache\'s stored form', () => {
     expect(run(s, v(0, 0, 1))[2]).toEqual([1, 0]);
   });
 
+  it('packed vectors (the cache\'s int8 form) score exactly as their decoded stored form, in either kind of space', () => {
+    const list = [rand(1, 16), rand(2, 16), rand(3, 16)];
+    const pack = (vs: Float32Array[]) => {
+      const steps = new Float32Array(vs.length);
+      const values = new Int8Array(vs.length * 16);
+      vs.forEach((x, i) => (steps[i] = quantise(x, values.subarray(i * 16, (i + 1) * 16)).step));
+      return { dims: 16, count: vs.length, steps, values };
+    };
+    const decoded = new VectorSpace(16);
+    decoded.add(1, list.map(storedForm));
+    const packed = new VectorSpace(16);
+    packed.addPacked(1, pack(list));
+    const q = rand(9, 16);
+    expect(run(packed, q)).toEqual(run(decoded, q));
+    expect(packed.quantised()).toBe(true);
+
+    const floatDecoded = new VectorSpace(16);
+    floatDecoded.add(2, [v(...new Array<number>(16).fill(0.1).map((x, i) => x * (i + 1.5)))]);
+    floatDecoded.add(1, list.map(storedForm));
+    const floatPacked = new VectorSpace(16);
+    floatPacked.add(2, [v(...new Array<number>(16).fill(0.1).map((x, i) => x * (i + 1.5)))]);
+    floatPacked.addPacked(1, pack(list));
+    expect(floatPacked.quantised()).toBe(false);
+    expect(run(floatPacked, q)).toEqual(run(floatDecoded, q));
+  });
+
   it('a vector of any other form converts the space, keeping the rows already stored', () => {
     const s = new VectorSpace(4);
     s.add(1, [storedForm(v(1, 2, 3, 4))]);
@@ -122,6 +148,17 @@ describe('VectorStore', () => {
     expect(st.space('s3')!.noteCount()).toBe(0);
     st.remove(1);
     expect(st.space('s2')!.noteCount()).toBe(0);
+  });
+
+  it('validates packed vectors against the chunk count and the space before storing anything', () => {
+    const st = new VectorStore();
+    const p = (count: number, dims: number) => ({ dims, count, steps: new Float32Array(count).fill(0.01), values: new Int8Array(count * dims).fill(3) });
+    st.set(1, new Map(), new Map([['s', p(2, 4)]]));
+    expect(st.space('s')!.noteCount()).toBe(1);
+    expect(() => st.validate('b', 3, new Map(), undefined, new Map([['s', p(2, 4)]]))).toThrow(/do not fit its 3 chunks/);
+    expect(() => st.validate('b', 2, new Map(), undefined, new Map([['s', p(2, 5)]]))).toThrow(LithosError);
+    expect(() => st.validate('b', 2, new Map(), undefined, new Map([['s', { ...p(2, 4), values: new Int8Array(7) }]]))).toThrow(LithosError);
+    expect(() => st.validate('b', 1, new Map([['s', [v(1, 0, 0, 0)]]]), undefined, new Map([['s', p(1, 4)]]))).toThrow(LithosError);
   });
 
   it('validates counts and sizes before storing anything', () => {

@@ -164,6 +164,19 @@ describe('CacheStore: vectors and spaces', () => {
     expect(got?.map((v) => [...new Uint8Array(v.buffer, v.byteOffset, v.byteLength)])).toEqual(vs.map((v) => [...new Uint8Array(v.buffer)]));
   });
 
+  it('hands out vectors still quantised, matching their decoded form', async () => {
+    const { store } = await open();
+    const vs = [Float32Array.of(0.5, -1, 0.25), Float32Array.of(0, 0, 0)];
+    store.putVectors('id-1', 's', 'h1', vs);
+    const p = store.packedVectors('id-1', 's', 'h1')!;
+    expect(p).toMatchObject({ dims: 3, count: 2, contentHash: 'h1' });
+    const decoded = store.vectors('id-1', 's')!;
+    for (let r = 0; r < 2; r++) for (let i = 0; i < 3; i++) expect(Math.fround(p.values[r * 3 + i] * p.steps[r])).toBe(decoded[r][i]);
+    expect(decoded).toEqual(vs.map(storedForm));
+    expect(store.packedVectors('id-1', 's', 'other')).toBeNull();
+    expect(store.packedVectors('id-2', 's')).toBeNull();
+  });
+
   it('returns null when absent or computed from other content', async () => {
     const { store } = await open();
     store.putVectors('id-1', 's', 'h1', [vec(1, 2)]);

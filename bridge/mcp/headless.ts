@@ -3,12 +3,18 @@ import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import { openVault, type OpenedVault } from '../open-vault';
 
-export interface HeadlessHost {
+/**
+ * What the MCP server runs tool calls through: in-process over an engine this process opened (headless,
+ * below) or forwarded to the plugin over the websocket (relay). `close` ends it cleanly; safe to call twice.
+ */
+export interface ToolHost {
   dispatcher: ToolDispatcher;
+  close(): Promise<void>;
+}
+
+export interface HeadlessHost extends ToolHost {
   /** Whether the vault has been opened (by a first tools/call). */
   isOpen(): boolean;
-  /** Flushes the stores and releases the single-writer lock; safe to call twice. */
-  close(): Promise<void>;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Logger } from '../../shared/ports';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { checkVaultFolder } from '../open-vault';
 import { createMcpServer } from './server';
-import { headlessHost } from './headless';
+import { headlessHost, type ToolHost } from './headless';
 
 export interface McpOptions {
   vault: string;
@@ -13,6 +13,8 @@ export interface McpOptions {
   logger: Logger;
   stdin?: NodeJS.ReadableStream & { pause(): unknown };
   stdout?: NodeJS.WritableStream;
+  /** Where tool calls go; default headless over `vault` (a relay host slots in here). */
+  host?: ToolHost;
 }
 
 /**
@@ -24,7 +26,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   const { logger } = opts;
   // Not fatal: initialize and tools/list must work anyway; each tool call reports the problem.
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
-  const host = headlessHost(opts.vault, TOOL_CATALOG, logger);
+  const host = opts.host ?? headlessHost(opts.vault, TOOL_CATALOG, logger);
   const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger });
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolDef } from './types';
 
-export type JsonSchemaObject = { type: 'object'; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
+export type JsonSchemaObject = { type: 'object'; properties?: Record<string, object>; required?: string[]; [k: string]: unknown };
 
 /** A tool's input as JSON Schema (what MCP's tools/list carries): the schema of what a caller may send. */
 export function inputJsonSchema(def: ToolDef): JsonSchemaObject {

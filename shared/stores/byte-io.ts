@@ -42,10 +42,15 @@ export class ByteWriter {
 
   /** UTF-8 bytes prefixed by their count. */
   str(s: string): void {
-    this.ensure(4 + s.length * 3);
-    const { written } = utf8Encoder.encodeInto(s, this.buf.subarray(this.pos + 4));
-    this.view.setUint32(this.pos, written, true);
-    this.pos += 4 + written;
+    // Room for ASCII first (the common case); only a string that did not fit asks for the UTF-8 worst case.
+    this.ensure(4 + s.length);
+    let r = utf8Encoder.encodeInto(s, this.buf.subarray(this.pos + 4));
+    if (r.read < s.length) {
+      this.ensure(4 + s.length * 3);
+      r = utf8Encoder.encodeInto(s, this.buf.subarray(this.pos + 4));
+    }
+    this.view.setUint32(this.pos, r.written, true);
+    this.pos += 4 + r.written;
   }
 
   /** Raw bytes of a typed array (host order, little-endian everywhere Lithos runs), unprefixed. */
@@ -62,7 +67,7 @@ export class ByteWriter {
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    let size = Math.ceil(this.buf.length * 1.5);
     while (size < this.pos + n) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));

@@ -1,5 +1,8 @@
 import { ByteReader, ByteWriter, MalformedBytes } from './byte-io';
 import { CacheTables, type CachedChunk } from './cache-tables';
+import { checksum } from './checksum';
+
+export { checksum } from './checksum';
 
 /**
  * The cache file: every table in one binary snapshot, read with one blob read and decoded in one pass.
@@ -24,7 +27,8 @@ export type DecodeResult =
   | { ok: false; reason: string; older: boolean };
 
 export function encodeCache(t: CacheTables): Uint8Array {
-  const w = new ByteWriter(1 << 20);
+  // Sized up front (exact for ASCII text): growing by doubling would briefly hold ~3x the file in memory.
+  const w = new ByteWriter(encodedSizeHint(t));
   for (const b of MAGIC) w.u8(b);
   w.u32(CACHE_FORMAT_VERSION);
   w.u32(0); // body length, patched below
@@ -91,6 +95,22 @@ export function encodeCache(t: CacheTables): Uint8Array {
   w.u32At(12, bytes.byteLength - HEADER);
   w.u32At(16, checksum(bytes, HEADER));
   return bytes;
+}
+
+/** The file's size if every string is ASCII (each other character adds at most 2 bytes, and the writer grows). */
+function encodedSizeHint(t: CacheTables): number {
+  let n = HEADER + 64 + t.terms.length * 12;
+  for (const id of t.spaces.keys()) n += 17 + id.length;
+  for (const x of t.notes.values()) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.length;
+  for (const [nodeId, list] of t.chunks) {
+    n += 8 + nodeId.length;
+    for (const c of list) n += 9 + c.text.length + (c.heading?.length ?? 0) + 4;
+  }
+  for (const [nodeId, bySpace] of t.vectors) {
+    for (const [spaceId, v] of bySpace) n += 20 + nodeId.length + spaceId.length + v.contentHash.length + v.steps.byteLength + v.values.byteLength;
+  }
+  for (const b of t.bags.values()) n += 20 + b.node_id.length + b.lexHash.length + b.ids.byteLength + b.tfs.byteLength;
+  return Math.ceil(n * 1.02) + 1024;
 }
 
 export function decodeCache(bytes: Uint8Array): DecodeResult {
@@ -169,26 +189,4 @@ function readBody(r: ByteReader): CacheTables {
   }
   if (r.remaining !== 0) throw new MalformedBytes('unexpected bytes after the last table');
   return t;
-}
-
-const imul = Math.imul;
-
-/**
- * 32-bit multiplicative hash of bytes[start..], four bytes at a time (~25 ms for 80 MB). Words are read
- * in host order; every host Lithos runs on is little-endian, and a big-endian one would merely rebuild.
- */
-export function checksum(bytes: Uint8Array, start: number): number {
-  const n = bytes.byteLength - start;
-  const words = n >>> 2;
-  const at = bytes.byteOffset + start;
-  const u32 = at % 4 === 0 ? new Uint32Array(bytes.buffer, at, words) : new Uint32Array(bytes.slice(start, start + words * 4).buffer);
-  let h1 = 0x811c9dc5 ^ n;
-  let h2 = 0x9e3779b9;
-  for (let i = 0; i < words; i++) {
-    const v = u32[i];
-    h1 = imul(h1 ^ v, 0x01000193);
-    h2 = imul(h2 + v, 0x85ebca6b) ^ (h2 >>> 13);
-  }
-  for (let i = start + words * 4; i < bytes.byteLength; i++) h1 = imul(h1 ^ bytes[i], 0x01000193);
-  return (h1 ^ imul(h2, 0xc2b2ae35)) >>> 0;
 }

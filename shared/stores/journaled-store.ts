@@ -3,7 +3,7 @@ import type { BlobStore, Clock, Logger, Timers } from '../ports';
 import { asLithosError, LithosError } from '../errors';
 import type { SqlDb } from './sql-db';
 import type { Journal } from './journal';
-import { writeMeta } from './sqlite';
+import { sealStore, writeMeta } from './sqlite';
 import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
 
 export interface StoreDeps {
@@ -139,6 +139,7 @@ export abstract class JournaledStore<Op> {
    */
   protected async writeSnapshot(bytes: Uint8Array, upTo: number): Promise<number> {
     await this.deps.blobs.writeAtomic(this.file, bytes);
+    await sealStore(this.deps.blobs, this.file, bytes); // the next open can skip the full integrity check
     return upTo;
   }
 }

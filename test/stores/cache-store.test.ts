@@ -358,6 +358,16 @@ describe('CacheStore: the cache file', () => {
     expect(again.store.vectors('id-1', 's', 'hash-id-1')).toEqual([vec(1, 2)]);
   });
 
+  it('round-trips text far longer in UTF-8 than in characters (the writer grows past its size estimate)', async () => {
+    const { e, store } = await open();
+    const text = 'é✓ 日本語 🙂'.repeat(40_000);
+    store.putNote(note('u.md', 'id-u', { meta: text }), [{ node_id: 'id-u', chunk_index: 0, text, heading: [...text].slice(0, 50).join('') }]);
+    await store.close();
+    const again = await CacheStore.open(await env(e.blobs.clone()));
+    expect(again.store.note('u.md')?.meta).toBe(text);
+    expect(again.store.chunks('id-u')).toEqual([{ node_id: 'id-u', chunk_index: 0, text, heading: [...text].slice(0, 50).join('') }]);
+  });
+
   it.each([
     ['one flipped byte', (b: Uint8Array) => ((b[b.length - 5] ^= 0x40), b), /checksum mismatch/],
     ['a torn tail', (b: Uint8Array) => b.slice(0, b.length - 7), /truncated or padded/],

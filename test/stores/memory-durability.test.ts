@@ -182,7 +182,7 @@ describe('MemoryStore durability', () => {
     expect(e.blobs.writes).toBe(0);
     e.clock.advance(1);
     await settle();
-    expect(e.blobs.writes).toBe(1);
+    expect(e.blobs.writes).toBe(2); // one snapshot: the file and its seal
     expect(e.blobs.files.has(MEMORY_JOURNAL)).toBe(false);
     expect(e.clock.pendingCount()).toBe(0);
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
@@ -204,7 +204,7 @@ describe('MemoryStore durability', () => {
     // t = 5,000: the first unsaved change has waited maxWait (5 × 1,000 ms).
     e.clock.advance(1);
     await settle();
-    expect(e.blobs.writes).toBe(1);
+    expect(e.blobs.writes).toBe(2); // one snapshot: the file and its seal
   });
 
   it('batch(): mutations resolve once applied, and the batch resolves once all of them are journaled', async () => {

@@ -162,23 +162,30 @@ function labelOf(content: string): Label | null {
   return slot ? { slot, rest: m[2] } : null;
 }
 
-/** Markdown inline syntax out, shown text kept; whitespace collapsed. */
+/**
+ * Markdown inline syntax out, shown text kept; whitespace collapsed. Each rewrite runs only when its
+ * marker character is present: most phrases are plain text, and extraction runs for every indexed note.
+ */
 export function cleanInline(s: string): string {
-  return s
-    .replace(/!\[\[[^\]]*\]\]/g, ' ')
-    .replace(/\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]/g, (_m, target: string, alias: string | undefined) => alias ?? target.split('/').pop() ?? '')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>\n]{1,200}>/g, ' ')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/(^|\s)\^[\w-]+(?=\s|$)/g, ' ')
-    .replace(/\*\*|__|~~|==/g, '')
-    .replace(/(^|[\s(])[*_](?=\S)/g, '$1')
-    .replace(/(\S)[*_](?=[\s).,;:!?]|$)/g, '$1')
-    .replace(/(^|\s)#(?=[\p{L}\p{N}])/gu, '$1')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[:;,]$/, '');
+  let t = s;
+  if (t.includes('[')) {
+    t = t
+      .replace(/!\[\[[^\]]*\]\]/g, ' ')
+      .replace(/\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]/g, (_m, target: string, alias: string | undefined) => alias ?? target.split('/').pop() ?? '')
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  }
+  if (t.includes('<')) t = t.replace(/<[^>\n]{1,200}>/g, ' ');
+  if (t.includes('://')) t = t.replace(/https?:\/\/\S+/g, ' ');
+  if (t.includes('^')) t = t.replace(/(^|\s)\^[\w-]+(?=\s|$)/g, ' ');
+  if (/[*_~=]/.test(t)) {
+    t = t
+      .replace(/\*\*|__|~~|==/g, '')
+      .replace(/(^|[\s(])[*_](?=\S)/g, '$1')
+      .replace(/(\S)[*_](?=[\s).,;:!?]|$)/g, '$1');
+  }
+  if (t.includes('#')) t = t.replace(/(^|\s)#(?=[\p{L}\p{N}])/gu, '$1');
+  return t.replace(/\s+/g, ' ').trim().replace(/[:;,]$/, '');
 }
 
 /** cleanInline, then cut at a word boundary to MAX_PHRASE_CHARS. */

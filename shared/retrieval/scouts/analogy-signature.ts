@@ -13,17 +13,18 @@
  * - Subject keys: entities and subject tags, lowercased; the scout uses them (and the namespace) to prefer
  *   analogies across subjects.
  *
- * Signatures are cached per frame object (WeakMap), checked against the note's subject fields, so a corpus
- * that returns the same frame object while a note is unchanged pays for each signature once.
+ * Signatures are cached per frame object (WeakMap), checked against the note, so a corpus that returns the
+ * same frame object while a note is unchanged (as the engine's does) pays for each signature once. Terms
+ * are interned to integer ids so the scout's per-query work is typed-array lookups.
  */
 import { STOPWORDS, tokenize } from '../../index/tokenizer';
 import { FRAME_SLOTS } from '../frames';
 import type { CorpusNote, NoteFrame } from '../types';
 
-export const MAX_TERMS_PER_SLOT = 24;
+/** Bounds the per-query scan (terms × notes) whatever the notes' length. */
+export const MAX_TERMS_PER_SLOT = 16;
 /** Index of the pattern-tag pseudo-slot in FrameSignature.slotSize, after the five frame slots. */
 export const TAG_SLOT = FRAME_SLOTS.length;
-const SLOT_PREFIX = ['p', 'c', 'a', 'o', 'l', '#'];
 
 /** Words that carry no structure (on top of the tokenizer's stop set). */
 const GENERIC_WORDS: ReadonlySet<string> = new Set([
@@ -91,20 +92,74 @@ export function patternTag(tag: string): string | null {
   return PATTERN_TAGS.get(tagKey(tag)) ?? null;
 }
 
+/**
+ * Interned strings: pattern terms (stems), pattern tags (`#postmortem`), subject keys (`@postgres`) and
+ * namespaces (`/project/db`) share one id space, so the scout looks them up in typed arrays instead of hashing strings. Ids are never
+ * reused; the dictionary grows with the vocabulary of frames, not with the number of notes or queries.
+ */
+const dictionary = new Map<string, number>();
+const texts: string[] = [];
+
+export function internId(text: string): number {
+  let id = dictionary.get(text);
+  if (id === undefined) {
+    id = texts.length;
+    dictionary.set(text, id);
+    texts.push(text);
+  }
+  return id;
+}
+
+export function internedText(id: number): string {
+  return texts[id] ?? '';
+}
+
+export function internedCount(): number {
+  return texts.length;
+}
+
+/** Layout of FrameSignature.data: slot sizes (TAG_SLOT included), the filled-slot bits, then the codes. */
+export const SIG_FILLED = TAG_SLOT + 1;
+export const SIG_CODES = TAG_SLOT + 2;
+
+/** A term code packs an interned id and its slot: id·8 + slot. */
+export function codeId(code: number): number {
+  return code >>> 3;
+}
+
+export function codeSlot(code: number): number {
+  return code & 7;
+}
+
 export interface FrameSignature {
-  /** Slot-prefixed keys (`p:race`, `a:lock`, `#:postmortem`), grouped by slot in FRAME_SLOTS order, tags last. */
-  keys: string[];
-  /** The word as first written, per key, for reasons. */
+  /**
+   * One array, so the scout's scan touches one block of memory per note: [terms per slot ×(TAG_SLOT+1),
+   * filled-slot bits (bit i: frame slot i has phrases, even if all its words were subject words), term codes
+   * ×termCount (pattern terms by slot in FRAME_SLOTS order, then pattern tags), subject key ids ×subjectCount].
+   */
+  data: Int32Array;
+  termCount: number;
+  subjectCount: number;
+  /** The word as first written, per term code, for reasons (`#postmortem` for tags). */
   shown: string[];
-  /** Slot index of each key (TAG_SLOT for pattern tags). */
-  slot: Uint8Array;
-  /** Keys per slot, TAG_SLOT included. */
-  slotSize: Int32Array;
-  /** Bit i set when frame slot i has phrases (even if every term of it was a subject word). */
-  filled: number;
-  /** Entities and subject tags, lowercased. */
-  subject: ReadonlySet<string>;
   namespace: string;
+  /** Interned namespace, for a cheap same-namespace test. */
+  namespaceId: number;
+}
+
+/** Readable view of a signature (tests, debugging): terms by slot name, pattern tags, subject keys. */
+export function describeSignature(sig: FrameSignature): { terms: Record<string, string[]>; tags: string[]; subject: string[]; filled: string[] } {
+  const terms: Record<string, string[]> = Object.fromEntries(FRAME_SLOTS.map((slot) => [slot, [] as string[]]));
+  const tags: string[] = [];
+  for (let k = SIG_CODES; k < SIG_CODES + sig.termCount; k++) {
+    const code = sig.data[k];
+    const text = internedText(codeId(code));
+    if (codeSlot(code) === TAG_SLOT) tags.push(text);
+    else terms[FRAME_SLOTS[codeSlot(code)]].push(text);
+  }
+  const subject = Array.from(sig.data.subarray(SIG_CODES + sig.termCount), (id) => internedText(id).slice(1));
+  const filled = FRAME_SLOTS.filter((_s, i) => (sig.data[SIG_FILLED] & (1 << i)) !== 0);
+  return { terms, tags, subject, filled };
 }
 
 function words(texts: Iterable<string>): Set<string> {
@@ -116,28 +171,26 @@ function words(texts: Iterable<string>): Set<string> {
 export function buildSignature(note: CorpusNote, frame: NoteFrame): FrameSignature {
   const subjectTags = note.tags.filter((t) => patternTag(t) === null);
   const subjectWords = words([note.title, ...note.aliases, ...note.entities, ...note.namespace.split('/'), ...subjectTags.flatMap((t) => t.split(/[/_-]/))]);
-  for (const p of PATTERN_STEMS) subjectWords.delete(p);
 
-  const keys: string[] = [];
+  const codes: number[] = [];
   const shown: string[] = [];
-  const slots: number[] = [];
-  const slotSize = new Int32Array(TAG_SLOT + 1);
+  const slotSize = new Array<number>(TAG_SLOT + 1).fill(0);
   let filled = 0;
   FRAME_SLOTS.forEach((name, i) => {
     const phrases = frame[name];
     if (phrases.length > 0) filled |= 1 << i;
     const seen = new Set<string>();
     for (const phrase of phrases) {
+      if (seen.size >= MAX_TERMS_PER_SLOT) break;
       for (const w of tokenize(phrase)) {
         if (seen.size >= MAX_TERMS_PER_SLOT) break;
         // STOPWORDS again: the tokenizer skips only stop words of up to 5 letters ("between" passes).
-        if (w.length < MIN_TERM_LENGTH || GENERIC_WORDS.has(w) || STOPWORDS.has(w) || /^\d+$/.test(w)) continue;
+        if (w.length < MIN_TERM_LENGTH || GENERIC_WORDS.has(w) || STOPWORDS.has(w) || /^\d/.test(w)) continue;
         const s = stem(w);
-        if (subjectWords.has(s) || seen.has(s)) continue;
+        if (seen.has(s) || (subjectWords.has(s) && !PATTERN_STEMS.has(s))) continue;
         seen.add(s);
-        keys.push(`${SLOT_PREFIX[i]}:${s}`);
+        codes.push(internId(s) * 8 + i);
         shown.push(w);
-        slots.push(i);
       }
     }
     slotSize[i] = seen.size;
@@ -147,19 +200,27 @@ export function buildSignature(note: CorpusNote, frame: NoteFrame): FrameSignatu
     const p = patternTag(t);
     if (p && !tags.has(p)) {
       tags.add(p);
-      keys.push(`#:${p}`);
+      codes.push(internId(`#${p}`) * 8 + TAG_SLOT);
       shown.push(`#${p}`);
-      slots.push(TAG_SLOT);
     }
   }
   slotSize[TAG_SLOT] = tags.size;
   const subject = new Set<string>([...note.entities.map((e) => e.toLowerCase().trim()), ...subjectTags.map((t) => t.toLowerCase().replace(/^#/, ''))]);
   subject.delete('');
-  return { keys, shown, slot: Uint8Array.from(slots), slotSize, filled, subject, namespace: note.namespace };
+  const subjectIds = [...subject].sort().map((k) => internId(`@${k}`));
+  return {
+    data: Int32Array.from([...slotSize, filled, ...codes, ...subjectIds]),
+    termCount: codes.length,
+    subjectCount: subjectIds.length,
+    shown,
+    namespace: note.namespace,
+    namespaceId: internId(`/${note.namespace}`),
+  };
 }
 
 interface Cached {
   sig: FrameSignature;
+  note: CorpusNote;
   title: string;
   namespace: string;
   tags: readonly string[];
@@ -175,21 +236,26 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** The note's signature, from the cache when the frame object and the note's subject fields are unchanged. */
+/**
+ * The note's signature, from the cache when the frame object is unchanged and so is the note: the same
+ * CorpusNote object (corpus views are immutable), or one with equal subject fields (a fresh view).
+ */
 export function signatureOf(note: CorpusNote, frame: NoteFrame): FrameSignature {
   const hit = cache.get(frame);
-  if (
-    hit &&
-    hit.title === note.title &&
-    hit.namespace === note.namespace &&
-    sameList(hit.tags, note.tags) &&
-    sameList(hit.aliases, note.aliases) &&
-    sameList(hit.entities, note.entities)
-  ) {
-    return hit.sig;
+  if (hit) {
+    if (hit.note === note) return hit.sig;
+    if (
+      hit.title === note.title &&
+      hit.namespace === note.namespace &&
+      sameList(hit.tags, note.tags) &&
+      sameList(hit.aliases, note.aliases) &&
+      sameList(hit.entities, note.entities)
+    ) {
+      hit.note = note;
+      return hit.sig;
+    }
   }
   const sig = buildSignature(note, frame);
-  // Copies: a corpus that edits a note's arrays in place must still miss the cache.
-  cache.set(frame, { sig, title: note.title, namespace: note.namespace, tags: [...note.tags], aliases: [...note.aliases], entities: [...note.entities] });
+  cache.set(frame, { sig, note, title: note.title, namespace: note.namespace, tags: [...note.tags], aliases: [...note.aliases], entities: [...note.entities] });
   return sig;
 }

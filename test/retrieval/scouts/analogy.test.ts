@@ -1,6 +1,6 @@
 import { agentViewer } from '../../../shared/governance/gate';
 import { analogyScout } from '../../../shared/retrieval/scouts/analogy';
-import { buildSignature, signatureOf, stem } from '../../../shared/retrieval/scouts/analogy-signature';
+import { buildSignature, describeSignature, signatureOf, stem } from '../../../shared/retrieval/scouts/analogy-signature';
 import type { ScoutHit, ScoutInput } from '../../../shared/retrieval/types';
 import { MemoryCorpus, twinScoutInput, type TwinNote, type TwinScoutInputOptions } from '../../twins/memory-corpus';
 
@@ -224,19 +224,17 @@ describe('frame signatures', () => {
   if (!ui || !frame) throw new Error('fixture has no frame');
 
   test('subject words (title, entities, namespace, subject tags) are taken out; pattern words stay even in the title', () => {
-    const sig = buildSignature({ ...ui, title: 'Race in the cart badge', entities: ['state'] }, frame);
-    const terms = sig.keys.map((k) => k.slice(2));
-    expect(terms).toContain('race');
-    expect(terms).toContain('mutex');
-    expect(terms).not.toContain(stem('badge'));
-    expect(terms).not.toContain('state');
-    expect(sig.keys).toContain('#:postmortem');
-    expect(sig.keys).not.toContain('#:ui');
-    expect([...sig.subject].sort()).toEqual(['state', 'ui']);
+    const sig = describeSignature(buildSignature({ ...ui, title: 'Race in the cart badge', entities: ['state'] }, frame));
+    expect(sig.terms.problem).toEqual(['race', 'condition', 'render', 'corrupt', 'count']);
+    expect(sig.terms.actions).toContain('mutex');
+    expect(Object.values(sig.terms).flat()).not.toContain(stem('badge'));
+    expect(Object.values(sig.terms).flat()).not.toContain('state');
+    expect(sig.tags).toEqual(['#postmortem']);
+    expect(sig.subject).toEqual(['state', 'ui']);
   });
 
   test('slot shape: which slots have phrases', () => {
-    expect(buildSignature(ui, frame).filled).toBe(0b11101);
+    expect(describeSignature(buildSignature(ui, frame)).filled).toEqual(['problem', 'actions', 'outcome', 'lessons']);
   });
 
   test('cached per frame object, rebuilt when the note\'s subject fields change', () => {

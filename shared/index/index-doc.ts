@@ -18,11 +18,34 @@ export interface IndexDoc {
   chunks: Chunk[];
 }
 
+const utf8 = new TextDecoder();
+
+/**
+ * A chunk whose text stays UTF-8 bytes until it is read: a warm start loads every note's chunks from the
+ * cache, but a search reads only those of the notes it shows (snippets). Frozen, so the index keeps the
+ * object itself rather than a copy; `bytes` must never change (the cache never rewrites them in place).
+ */
+export class StoredTextChunk implements Chunk {
+  constructor(
+    readonly index: number,
+    readonly heading: string | null,
+    private readonly bytes: Uint8Array,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
+    Object.freeze(this);
+  }
+
+  get text(): string {
+    return utf8.decode(this.bytes.subarray(this.start, this.end));
+  }
+}
+
 export function assertIndexDoc(doc: IndexDoc): void {
   if (!doc || typeof doc.id !== 'string' || doc.id === '') {
     throw new LithosError('invalid_argument', 'An indexed note needs a non-empty string id.');
   }
-  if (!Array.isArray(doc.chunks) || doc.chunks.some((c) => typeof c?.text !== 'string')) {
+  if (!Array.isArray(doc.chunks) || doc.chunks.some((c) => !(c instanceof StoredTextChunk) && typeof c?.text !== 'string')) {
     throw new LithosError('invalid_argument', `Note ${doc.id} has malformed chunks.`, { id: doc.id });
   }
 }
@@ -42,7 +65,7 @@ export function copyDoc(doc: IndexDoc): IndexDoc {
     access_scope: String(doc.access_scope ?? ''),
     updated_at: Number(doc.updated_at ?? 0),
     // Positions, not caller-supplied numbers, index chunks: vectors are matched to chunks by position.
-    chunks: doc.chunks.map((c, i) => ({ index: i, text: c.text, heading: c.heading ?? null })),
+    chunks: doc.chunks.map((c, i) => (c instanceof StoredTextChunk && c.index === i ? c : { index: i, text: c.text, heading: c.heading ?? null })),
   };
 }
 

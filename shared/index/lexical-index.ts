@@ -3,7 +3,7 @@ import { LithosError } from '../errors';
 import { emptyScores, type SlotScores } from './fusion';
 import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, seedTerms, termStats, type Bm25IndexStore, type FieldStats } from './orama-bm25';
 import type { DocTerms } from './postings';
-import { lexicalHash, usableBag, type TermBag } from './term-bags';
+import { currentBag, lexicalHash, usableBag, type TermBag } from './term-bags';
 import { tokenize } from './tokenizer';
 
 /**
@@ -56,21 +56,31 @@ export class LexicalIndex {
     return this.db.internalDocumentIDStore.internalIdToId.length + 1;
   }
 
-  /** Adds documents whose ids are not in the index yet (Orama is handed fresh objects, never the caller's). */
   /**
+   * Adds documents whose ids are not in the index yet (Orama is handed fresh objects, never the caller's).
    * A document's `bag` (see term-bags.ts) is inserted instead of tokenising its text when it was counted
-   * from exactly that text against this index's dictionary; otherwise the text is tokenised.
+   * from exactly that text against this index's dictionary; otherwise the text is tokenised. `text` may be
+   * a function, called only when the text is needed (a `current` bag needs none).
    */
-  addMany(docs: ReadonlyArray<{ id: string; text: string; bag?: TermBag }>): void {
+  addMany(docs: ReadonlyArray<{ id: string; text: string | (() => string); bag?: TermBag }>): void {
     if (docs.length === 0) return;
     const stats = this.stats();
     const preset = new Map<string, DocTerms>();
     const fresh = docs.map((d) => {
-      const hash = lexicalHash(d.text);
-      this.hashes[this.slotOf(d.id)] = hash;
+      const slot = this.slotOf(d.id);
+      const known = currentBag(d.bag, stats.terms.length);
+      if (known) {
+        // Orama only sees the field through our index component, which inserts the preset bag.
+        this.hashes[slot] = d.bag!.lexHash;
+        preset.set(d.id, known);
+        return { id: d.id, [FIELD]: '' };
+      }
+      const text = typeof d.text === 'function' ? d.text() : d.text;
+      const hash = lexicalHash(text);
+      this.hashes[slot] = hash;
       const bag = usableBag(d.bag, hash, stats.terms.length);
       if (bag) preset.set(d.id, bag);
-      return { id: d.id, [FIELD]: d.text };
+      return { id: d.id, [FIELD]: text };
     });
     stats.preset = preset.size > 0 ? preset : null;
     try {

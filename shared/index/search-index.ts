@@ -277,7 +277,7 @@ export class SearchIndex {
 
   /** Stores copies (callers may reuse their objects) and feeds one Orama insert for the whole batch. */
   private admit(items: readonly LoadItem[]): void {
-    const pending = new Map<string, { id: string; text: string; bag?: TermBag }>();
+    const pending = new Map<string, { id: string; text: () => string; bag?: TermBag }>();
     for (const { doc, vectors, terms, packed } of items) {
       if (this.notes.has(doc.id)) {
         if (!pending.has(doc.id)) this.lexical.remove(doc.id);
@@ -294,7 +294,7 @@ export class SearchIndex {
         ids.add(copy.id);
       }
       this.vectors.set(slot, vectors, packed);
-      pending.set(copy.id, { id: copy.id, text: lexicalText(copy), bag: terms });
+      pending.set(copy.id, { id: copy.id, text: () => lexicalText(copy), bag: terms });
     }
     this.lexical.addMany([...pending.values()]);
   }

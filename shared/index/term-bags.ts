@@ -9,7 +9,16 @@ import { tokenize } from './tokenizer';
  */
 export interface TermBag extends DocTerms {
   lexHash: string;
+  /**
+   * Set by a caller that knows the bag was counted from exactly the text it is now inserted with (the cache
+   * drops a note's bag whenever it rewrites the note, see TermBagSync): its lexHash is then taken as is and
+   * the text is neither built nor hashed. Still checked for shape, and for the current tokenizer.
+   */
+  current?: boolean;
 }
+
+/** Bump when lexicalText() (index-doc.ts) changes what it builds: stored bags then count as stale. */
+const LEXICAL_TEXT_VERSION = 1;
 
 /** Exercises case folding, stemming-like rules, stopwords, apostrophes, digits and long tokens. */
 const PROBE = "The Quick-brown FOXES aren't jumping over 3.14 lazy dogs' cells, naïve café résumé x" + 'y'.repeat(80);
@@ -20,8 +29,18 @@ let fingerprint: string | null = null;
  * a tokenizer or stopword change that shows on the probe invalidates every stored bag.
  */
 export function lexicalHash(text: string): string {
-  fingerprint ??= contentHash(tokenize(PROBE).join(' '));
-  return fingerprint + contentHash(text);
+  return tokenizerFingerprint() + contentHash(text);
+}
+
+function tokenizerFingerprint(): string {
+  fingerprint ??= contentHash(`${LEXICAL_TEXT_VERSION} ${tokenize(PROBE).join(' ')}`);
+  return fingerprint;
+}
+
+/** A bag whose caller vouches for it (`current`) and that was counted by this tokenizer: no text needed. */
+export function currentBag(bag: TermBag | undefined, termCount: number): DocTerms | undefined {
+  if (!bag?.current || !bag.lexHash.startsWith(tokenizerFingerprint())) return undefined;
+  return usableBag(bag, bag.lexHash, termCount);
 }
 
 /**

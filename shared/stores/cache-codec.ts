@@ -1,5 +1,5 @@
 import { ByteReader, ByteWriter, MalformedBytes } from './byte-io';
-import { CacheTables, type CachedChunk } from './cache-tables';
+import { CacheTables } from './cache-tables';
 import { checksum } from './checksum';
 
 export { checksum } from './checksum';
@@ -57,15 +57,17 @@ export function encodeCache(t: CacheTables): Uint8Array {
     w.str(n.meta);
   }
   w.u32(t.chunks.size);
-  for (const [nodeId, list] of t.chunks) {
+  for (const [nodeId, c] of t.chunks) {
     w.str(nodeId);
-    w.u32(list.length);
-    for (const c of list) {
-      w.u32(c.chunk_index);
-      w.str(c.text);
-      w.u8(c.heading === null ? 0 : 1);
-      if (c.heading !== null) w.str(c.heading);
+    w.u32(c.indexes.length);
+    w.raw(c.indexes);
+    w.raw(c.ends);
+    for (const h of c.headings) {
+      w.u8(h === null ? 0 : 1);
+      if (h !== null) w.str(h);
     }
+    w.u32(c.bytes.byteLength);
+    w.raw(c.bytes);
   }
   let vectorEntries = 0;
   for (const bySpace of t.vectors.values()) vectorEntries += bySpace.size;
@@ -102,9 +104,9 @@ function encodedSizeHint(t: CacheTables): number {
   let n = HEADER + 64 + t.terms.length * 12;
   for (const id of t.spaces.keys()) n += 17 + id.length;
   for (const x of t.notes.values()) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.length;
-  for (const [nodeId, list] of t.chunks) {
-    n += 8 + nodeId.length;
-    for (const c of list) n += 9 + c.text.length + (c.heading?.length ?? 0) + 4;
+  for (const [nodeId, c] of t.chunks) {
+    n += 12 + nodeId.length + c.indexes.byteLength + c.ends.byteLength + c.bytes.byteLength;
+    for (const h of c.headings) n += 5 + (h?.length ?? 0);
   }
   for (const [nodeId, bySpace] of t.vectors) {
     for (const [spaceId, v] of bySpace) n += 20 + nodeId.length + spaceId.length + v.contentHash.length + v.steps.byteLength + v.values.byteLength;
@@ -158,14 +160,18 @@ function readBody(r: ByteReader): CacheTables {
     t.setNote(path, { path, node_id, content_hash, mtime, size, meta: r.str(), indexed_at });
   }
   for (let i = r.u32(); i > 0; i--) {
-    const node_id = r.str();
-    const list: CachedChunk[] = [];
-    for (let c = r.u32(); c > 0; c--) {
-      const chunk_index = r.u32();
-      const text = r.str();
-      list.push({ node_id, chunk_index, text, heading: r.u8() === 1 ? r.str() : null });
+    const nodeId = r.str();
+    const n = r.u32();
+    const indexes = new Uint32Array(r.copy(n * 4));
+    const ends = new Uint32Array(r.copy(n * 4));
+    const headings: (string | null)[] = [];
+    for (let c = 0; c < n; c++) headings.push(r.u8() === 1 ? r.str() : null);
+    const bytes = new Uint8Array(r.copy(r.u32()));
+    for (let c = 0; c < n; c++) {
+      if (ends[c] < (c > 0 ? ends[c - 1] : 0) || (c > 0 && indexes[c] <= indexes[c - 1])) throw new MalformedBytes('chunks out of order');
     }
-    t.setChunks(node_id, list);
+    if (n === 0 || ends[n - 1] !== bytes.byteLength) throw new MalformedBytes('chunk texts do not fill their bytes');
+    t.setChunks(nodeId, { indexes, headings, ends, bytes });
   }
   for (let i = r.u32(); i > 0; i--) {
     const nodeId = r.str();

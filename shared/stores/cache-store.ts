@@ -3,10 +3,10 @@ import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
 import type { StoreDeps } from './journaled-store';
 import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
-import { CacheTables, type CachedChunk, type CachedNote } from './cache-tables';
+import { CacheTables, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
 import { CACHE_FILE, decodeCache, encodeCache, LEGACY_CACHE_FILE } from './cache-codec';
 
-export type { CachedChunk, CachedNote, StoredTermBag } from './cache-tables';
+export type { CachedChunk, CachedNote, NodeChunks, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';
 
 /**
@@ -100,10 +100,7 @@ export class CacheStore extends CacheTerms {
         throw new LithosError('invalid_argument', 'A chunk needs text and a non-negative integer chunk_index.', { path: n.path });
       }
     }
-    // As the table's (node_id, chunk_index) key did: a repeated index keeps its last chunk.
-    const byIndex = new Map<number, CachedChunk>();
-    for (const c of chunks) byIndex.set(c.chunk_index, { node_id: c.node_id, chunk_index: c.chunk_index, text: c.text, heading: c.heading ?? null });
-    const rows = [...byIndex.values()].sort((a, b) => a.chunk_index - b.chunk_index);
+    const packed = packChunks(chunks);
     const t = this.tables;
     t.transaction(() => {
       const prev = t.notes.get(n.path);
@@ -111,7 +108,10 @@ export class CacheStore extends CacheTerms {
         path: n.path, node_id: n.node_id, content_hash: n.content_hash, mtime: n.mtime, size: n.size, meta: n.meta, indexed_at: Number(n.indexed_at),
       });
       if (prev && prev.node_id !== n.node_id && !t.nodeHasNote(prev.node_id)) this.dropNode(prev.node_id, true);
-      t.setChunks(n.node_id, rows.length > 0 ? rows : undefined);
+      t.setChunks(n.node_id, packed);
+      // A stored bag always describes the note as last stored (TermBagSync relies on it): the indexer
+      // stores the new bag once the index holds the new version.
+      t.setBag(n.node_id, undefined);
     });
     this.changed();
   }
@@ -149,7 +149,22 @@ export class CacheStore extends CacheTerms {
   }
 
   chunks(nodeId: string): CachedChunk[] {
-    return (this.tables.chunks.get(nodeId) ?? []).map((c) => ({ ...c }));
+    const c = this.tables.chunks.get(nodeId);
+    if (!c) return [];
+    return [...c.indexes].map((chunk_index, i) => ({
+      node_id: nodeId,
+      chunk_index,
+      text: utf8Decoder.decode(c.bytes.subarray(i > 0 ? c.ends[i - 1] : 0, c.ends[i])),
+      heading: c.headings[i],
+    }));
+  }
+
+  /**
+   * A node's chunks with their texts still UTF-8 (see NodeChunks), for a caller that reads few of them
+   * (the warm start). The arrays are the store's own: read them, never change them.
+   */
+  chunkTexts(nodeId: string): Readonly<NodeChunks> | null {
+    return this.tables.chunks.get(nodeId) ?? null;
   }
 
   /** Every chunk, ordered by node id then index. */
@@ -163,9 +178,9 @@ export class CacheStore extends CacheTerms {
     const t = this.tables;
     const out = t.transaction(() => {
       let chunks = 0;
-      for (const [nodeId, list] of [...t.chunks]) {
+      for (const [nodeId, c] of [...t.chunks]) {
         if (t.nodeHasNote(nodeId)) continue;
-        chunks += list.length;
+        chunks += c.indexes.length;
         t.setChunks(nodeId, undefined);
       }
       return { chunks, vectors: this.pruneVectors(), bags: this.pruneTermBags() };
@@ -176,7 +191,7 @@ export class CacheStore extends CacheTerms {
 
   counts(): { notes: number; chunks: number; vectors: number; spaces: number } {
     let chunks = 0;
-    for (const list of this.tables.chunks.values()) chunks += list.length;
+    for (const c of this.tables.chunks.values()) chunks += c.indexes.length;
     let vectors = 0;
     for (const bySpace of this.tables.vectors.values()) for (const v of bySpace.values()) vectors += v.count;
     return { notes: this.tables.notes.size, chunks, vectors, spaces: this.tables.spaces.size };
@@ -210,4 +225,22 @@ export class CacheStore extends CacheTerms {
     if (!withVectors) return;
     for (const spaceId of [...(this.tables.vectors.get(nodeId)?.keys() ?? [])]) this.tables.setVectors(nodeId, spaceId, undefined);
   }
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/** Chunks in index order, texts as UTF-8 back to back (a repeated index keeps its last chunk, as a table key would). */
+function packChunks(chunks: readonly CachedChunk[]): NodeChunks | undefined {
+  const byIndex = new Map<number, CachedChunk>();
+  for (const c of chunks) byIndex.set(c.chunk_index, c);
+  const rows = [...byIndex.values()].sort((a, b) => a.chunk_index - b.chunk_index);
+  if (rows.length === 0) return undefined;
+  const texts = rows.map((c) => utf8Encoder.encode(c.text));
+  const ends = new Uint32Array(rows.length);
+  let total = 0;
+  texts.forEach((b, i) => (ends[i] = total += b.byteLength));
+  const bytes = new Uint8Array(total);
+  texts.forEach((b, i) => bytes.set(b, i > 0 ? ends[i - 1] : 0));
+  return { indexes: Uint32Array.from(rows, (c) => c.chunk_index), headings: rows.map((c) => c.heading ?? null), ends, bytes };
 }

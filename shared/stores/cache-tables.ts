@@ -19,6 +19,17 @@ export interface CachedChunk {
 }
 
 /**
+ * One node's chunks with their texts kept as UTF-8, back to back: chunk i is bytes[ends[i-1] .. ends[i]]
+ * (from 0 for the first). Texts are decoded only when asked for; most are never read between two starts.
+ */
+export interface NodeChunks {
+  indexes: Uint32Array;
+  headings: (string | null)[];
+  ends: Uint32Array;
+  bytes: Uint8Array;
+}
+
+/**
  * One node's vectors in one space, int8-quantised (vector-bytes.ts): vector r is values[r·dims ..] times
  * steps[r]. The search index takes this form as is (shared/index/vector-store.ts, PackedVectors).
  */
@@ -54,7 +65,7 @@ export class CacheTables {
   /** node id → how many note rows reference it (several paths may briefly share one during a rename). */
   readonly notesPerNode = new Map<string, number>();
   /** node id → its chunks in index order */
-  readonly chunks = new Map<string, CachedChunk[]>();
+  readonly chunks = new Map<string, NodeChunks>();
   readonly vectors = new Map<string, Map<string, VectorRows>>();
   readonly spaces = new Map<string, SpaceRow>();
   readonly bags = new Map<string, StoredTermBag>();
@@ -87,7 +98,7 @@ export class CacheTables {
     } else this.notes.delete(path);
   }
 
-  setChunks(nodeId: string, chunks: CachedChunk[] | undefined): void {
+  setChunks(nodeId: string, chunks: NodeChunks | undefined): void {
     restore(this.undo, this.chunks, nodeId);
     if (chunks) this.chunks.set(nodeId, chunks);
     else this.chunks.delete(nodeId);

@@ -1,4 +1,5 @@
-import type { CacheStore, CachedChunk } from '../stores/cache-store';
+import type { CacheStore, CachedChunk, NodeChunks } from '../stores/cache-store';
+import { StoredTextChunk } from '../index/index-doc';
 import type { SearchIndex, IndexDoc } from '../index/search-index';
 import type { PackedVectors } from '../index/vector-store';
 import type { TermBag } from '../index/term-bags';
@@ -20,6 +21,14 @@ export interface LiveNote {
   size: number;
   cached: CachedNoteMeta;
   chunkCount: number;
+}
+
+/** The cache's chunks as index chunks whose text is decoded only when read (StoredTextChunk). */
+function storedChunks(c: Readonly<NodeChunks> | null): Chunk[] {
+  if (!c) return [];
+  const out: Chunk[] = [];
+  for (let i = 0; i < c.indexes.length; i++) out.push(new StoredTextChunk(i, c.headings[i], c.bytes, i > 0 ? c.ends[i - 1] : 0, c.ends[i]));
+  return out;
 }
 
 function updatedAtMs(c: CachedNoteMeta, mtime: number): number {
@@ -181,6 +190,8 @@ export class NoteIndexer {
     const stale: string[] = [];
     const missingPrimary: string[] = [];
     const spaces = this.embedders().map((e) => e.spaceId);
+    const rowsOfNode = new Map<string, number>();
+    for (const row of rows) rowsOfNode.set(row.node_id, (rowsOfNode.get(row.node_id) ?? 0) + 1);
     const primary = spaces[0];
     const live: string[] = [];
     const items = function* (
@@ -192,7 +203,7 @@ export class NoteIndexer {
           stale.push(row.path);
           continue;
         }
-        const chunks: Chunk[] = this.cache.chunks(row.node_id).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
+        const chunks = storedChunks(this.cache.chunkTexts(row.node_id));
         const note: LiveNote = { nodeId: row.node_id, path: row.path, contentHash: row.content_hash, mtime: row.mtime, size: row.size, cached, chunkCount: chunks.length };
         this.remember(note);
         live.push(row.node_id);
@@ -204,7 +215,11 @@ export class NoteIndexer {
           if (v && v.count === chunks.length && v.count > 0) packed.set(space, v);
         }
         if (primary && chunks.length > 0 && !packed.has(primary)) missingPrimary.push(row.path);
-        yield { doc: toIndexDoc(note, chunks), vectors: new Map(), terms: bags.get(row.node_id), packed };
+        // The cache drops a note's bag whenever it stores the note again, so a bag it still holds was
+        // counted from this very row (unless two rows share the node id): the index may skip its text.
+        const bag = bags.get(row.node_id);
+        const terms = bag && rowsOfNode.get(row.node_id) === 1 ? { ...bag, current: true } : bag;
+        yield { doc: toIndexDoc(note, chunks), vectors: new Map(), terms, packed };
       }
     };
     await this.index.bulkLoad(items.call(this), (done) => onProgress?.(done, rows.length));

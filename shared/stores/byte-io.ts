@@ -60,6 +60,11 @@ export class ByteWriter {
     this.pos += a.byteLength;
   }
 
+  /** Pads with zeros to a multiple of `k` from the start, so a reader can view the next array in place. */
+  align(k: number): void {
+    while (this.pos % k !== 0) this.u8(0);
+  }
+
   /** The bytes written so far (a view, not a copy). */
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.pos);
@@ -132,12 +137,25 @@ export class ByteReader {
     }
   }
 
-  /** A copy of the next `n` bytes in a fresh, aligned buffer (so typed views of any width fit). */
-  copy(n: number): ArrayBuffer {
+  /** Skips the padding ByteWriter.align wrote. */
+  align(k: number): void {
+    while (this.pos % k !== 0) this.u8();
+  }
+
+  /**
+   * The next `count` elements as a typed array: a view of the read bytes when aligned (no copy; the
+   * bytes then live as long as the view), else a copy.
+   */
+  array<T extends Uint8Array | Int8Array | Uint16Array | Uint32Array | Float32Array>(
+    Kind: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number },
+    count: number,
+  ): T {
+    const n = count * Kind.BYTES_PER_ELEMENT;
     this.need(n);
-    const start = this.buf.byteOffset + this.pos;
+    const at = this.buf.byteOffset + this.pos;
     this.pos += n;
-    return this.buf.buffer.slice(start, start + n) as ArrayBuffer;
+    if (at % Kind.BYTES_PER_ELEMENT === 0) return new Kind(this.buf.buffer as ArrayBuffer, at, count);
+    return new Kind(this.buf.buffer.slice(at, at + n) as ArrayBuffer, 0, count);
   }
 
   private need(n: number): void {

@@ -49,10 +49,14 @@ export function currentBag(bag: TermBag | undefined, termCount: number): DocTerm
  */
 export function usableBag(bag: TermBag | undefined, hash: string, termCount: number): DocTerms | undefined {
   if (!bag || bag.lexHash !== hash || bag.ids.length !== bag.tfs.length) return undefined;
+  const { ids, tfs } = bag;
   let sum = 0;
-  for (let i = 0; i < bag.ids.length; i++) {
-    if (bag.ids[i] >= termCount || (i > 0 && bag.ids[i] <= bag.ids[i - 1]) || bag.tfs[i] === 0) return undefined;
-    sum += bag.tfs[i];
+  let prev = -1;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (id >= termCount || id <= prev || tfs[i] === 0) return undefined;
+    prev = id;
+    sum += tfs[i];
   }
   // Counts are capped at 0xffff per term, so the length can exceed their sum but never fall short of it.
   if (!Number.isInteger(bag.length) || bag.length < sum) return undefined;

@@ -127,6 +127,35 @@ describe('VectorSpace: vectors in the cache\'s stored form', () => {
     expect(run(floatPacked, q)).toEqual(run(floatDecoded, q));
   });
 
+  it('packed vectors are kept by reference, removed with their note, and survive a later conversion to Float32 exactly', () => {
+    const pack = (vs: Float32Array[]) => {
+      const steps = new Float32Array(vs.length);
+      const values = new Int8Array(vs.length * 16);
+      vs.forEach((x, i) => (steps[i] = quantise(x, values.subarray(i * 16, (i + 1) * 16)).step));
+      return { dims: 16, count: vs.length, steps, values };
+    };
+    const odd = v(...new Array<number>(16).fill(0.1).map((x, i) => x * (i + 1.5)));
+    const s = new VectorSpace(16);
+    s.addPacked(1, pack([rand(1, 16), rand(2, 16)]));
+    s.addPacked(2, pack([rand(3, 16)]));
+    expect(s.noteCount()).toBe(2);
+    const reference = new VectorSpace(16);
+    reference.add(1, [rand(1, 16), rand(2, 16)].map(storedForm));
+    reference.add(2, [storedForm(rand(3, 16))]);
+    const q = rand(9, 16);
+    expect(run(s, q)).toEqual(run(reference, q));
+    expect(s.meanOf(1)).toEqual(reference.meanOf(1));
+
+    s.add(3, [odd]); // not of the stored form: everything becomes unit Float32 rows
+    reference.add(3, [odd]);
+    expect(s.quantised()).toBe(false);
+    expect(reference.quantised()).toBe(false);
+    expect(run(s, q)).toEqual(run(reference, q));
+    s.remove(2);
+    expect(s.noteCount()).toBe(2);
+    expect(Object.keys(run(s, q))).toEqual(['1', '3']);
+  });
+
   it('a vector of any other form converts the space, keeping the rows already stored', () => {
     const s = new VectorSpace(4);
     s.add(1, [storedForm(v(1, 2, 3, 4))]);

@@ -210,6 +210,7 @@ export class MemoryEngine {
       graph: this.graph,
       memory: this.memory,
       embedders: () => this.embedders,
+      version: () => this.indexer.version,
     });
     return runRetrieve(ctx, opts, {
       corpus: this.corpus,

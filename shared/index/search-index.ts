@@ -65,6 +65,14 @@ export interface SearchIndexOptions {
   yieldToHost?: () => Promise<void>;
 }
 
+export interface QueryScores {
+  lexical: SlotScores;
+  vector: SlotScores | null;
+  idOf(slot: number): string | undefined;
+  /** -1 when the id is not indexed. */
+  slotOf(id: string): number;
+}
+
 export const DEFAULT_K = 10;
 /** Larger k are served as this many: ranking is a partial sort, O(n·k) in the worst case. */
 export const MAX_K = 1000;
@@ -256,6 +264,23 @@ export class SearchIndex {
     const mask = new Uint8Array(size);
     for (const { doc, slot } of this.notes.values()) if (accept(doc) && (!allow || allow(doc.id))) mask[slot] = 1;
     return mask;
+  }
+
+  /**
+   * Normalised lexical and vector scores of every allowed note for one query, by slot (NaN = no match), as
+   * search() computes them. Retrieval reads both sides for every candidate, not only each side's top k.
+   */
+  queryScores(text: string, queryVectors: Map<string, Float32Array> | undefined, allow?: (id: string) => boolean): QueryScores {
+    const size = this.lexical.slotCount();
+    const allowed = this.allowedSlots(undefined, size, allow);
+    const lexical = text.trim() === '' ? emptyScores(size) : this.lexicalScores(text, allowed);
+    const vector = queryVectors?.size ? (this.vectorScores(queryVectors, allowed, size)?.scores ?? null) : null;
+    return {
+      lexical,
+      vector,
+      idOf: (slot) => this.bySlot[slot]?.id,
+      slotOf: (id) => this.notes.get(id)?.slot ?? -1,
+    };
   }
 
   /** Notes whose title or alias equals `text` after normalizeExact (case, spacing, punctuation). */

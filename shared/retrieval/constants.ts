@@ -18,6 +18,7 @@ export const SCOUT_WEIGHTS: Record<ScoutName, number> = {
   novelty: 0.02,
   random: 0.01,
   contradictions: 0.04,
+  centroid: 0.15,
 };
 
 /** Most hits each scout returns. Wave-1 scouts cast a wide net; the re-rank is cheap. */
@@ -88,24 +89,32 @@ export const RECENCY_HALF_LIFE_DAYS = 30;
 export const WIKILINK_WEIGHT = 0.6;
 export const HOP_DECAY = 0.5;
 
-/** Temperature: coherence = weighted mean of these signals among the top TOP_FOR_COHERENCE. */
-export const TOP_FOR_COHERENCE = 12;
-export const COHERENCE_WEIGHTS = { embedding: 0.45, agreement: 0.2, concentration: 0.2, edges: 0.1, shared: 0.05 } as const;
-/**
- * Mean pairwise cosine of note vectors mapped linearly from [EMB_LOW, EMB_HIGH] onto [0,1]: the offline
- * embedder puts unrelated notes near 0.05 and near-duplicates above 0.6.
- */
-export const EMB_LOW = 0.05;
-export const EMB_HIGH = 0.5;
+/** Temperature: coherence = weighted mean of these signals among the top `top` candidates. */
+export const COHERENCE = {
+  top: 12,
+  weights: { embedding: 0.35, agreement: 0.25, concentration: 0.3, edges: 0.07, shared: 0.03 },
+  /**
+   * Mean pairwise cosine of note vectors mapped linearly from [emb_low, emb_high] onto [0,1]: the offline
+   * embedder puts unrelated notes near 0.05 and near-duplicates above 0.6.
+   */
+  emb_low: 0.05,
+  emb_high: 0.5,
+  /** Logistic calibration of the weighted mean: coherence = σ((raw − center) / width). */
+  center: 0.5,
+  width: 0.1,
+};
 
-/** Above this temperature the scan widens: exploration slots and a more diverse MMR. */
+/** Above this temperature the scan widens (the design's threshold; terrace 2 uses it too). */
 export const HOT = 0.6;
-/** MMR trade-off: λ·score − (1−λ)·max similarity to what is already chosen. */
-export const MMR_LAMBDA = 0.9;
-export const MMR_LAMBDA_HOT = 0.75;
-/** Final slots given to exploration candidates when hot (mixed mode) or under the explore intent. */
-export const EXPLORATION_SLOTS_HOT = 1;
-export const EXPLORATION_SLOTS_EXPLORE = 2;
+
+export const SELECTION = {
+  /** MMR trade-off: λ·score − (1−λ)·max similarity to what is already chosen. */
+  mmr_lambda: 0.9,
+  mmr_lambda_hot: 0.75,
+  /** Final slots given to exploration candidates when hot (mixed mode) or under the explore intent. */
+  exploration_slots_hot: 1,
+  exploration_slots_explore: 2,
+};
 
 /** Terrace 2: query classes that want an interpretive pass above TERRACE2_CLASS_TEMPERATURE. */
 export const TERRACE2_CLASSES: readonly string[] = ['design', 'synthesis', 'decision'];
@@ -120,3 +129,6 @@ export const DEFAULT_K = 10;
 export const MAX_K = 50;
 /** Longer queries are cut here (a pasted document is not a better query, and BM25 cost grows with terms). */
 export const MAX_QUERY_CHARS = 2000;
+
+/** Centroid scout: how many of the best seeds make the centroid (pseudo-relevance feedback). */
+export const CENTROID_SEEDS = 3;

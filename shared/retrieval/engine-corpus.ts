@@ -3,7 +3,7 @@
  * wiki-links from the link graph, edges/stats/coactivation from the memory store.
  */
 import type { Embedder } from '../ports';
-import type { SearchIndex } from '../index/search-index';
+import type { QueryScores, SearchIndex } from '../index/search-index';
 import type { MemoryStore } from '../stores/memory-store';
 import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
@@ -17,6 +17,8 @@ export interface EngineCorpusDeps {
   graph: LinkGraph;
   memory: MemoryStore;
   embedders: () => readonly Embedder[];
+  /** Changes whenever any note changes (cached query scores are dropped). */
+  version: () => number;
   /** Note text for the interpretive pass (summary or the first chunk). */
   excerpt?: (note: LiveNote, maxChars: number) => Promise<string>;
 }
@@ -28,6 +30,7 @@ function ms(iso: string | null): number | null {
 }
 
 export class EngineCorpus implements RetrievalCorpus {
+  private last: { text: string; allow: (id: string) => boolean; version: number; scores: QueryScores } | null = null;
   /** CorpusNote per cached-meta object: rebuilt only when the note is re-indexed. */
   private readonly views = new WeakMap<object, CorpusNote>();
 
@@ -47,16 +50,36 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   async lexical(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]> {
-    const hits = await this.d.index.search({ text, k: limit, mode: 'lexical', allow, snippets: false });
-    return hits.filter((h) => h.lexical > 0).map((h) => ({ id: h.id, score: h.lexical }));
+    return top((await this.scores(text, allow)).lexical, limit, this.last!.scores);
   }
 
   async vector(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]> {
+    const s = await this.scores(text, allow);
+    return s.vector ? top(s.vector, limit, s) : [];
+  }
+
+  /** Both sides' scores of given notes (0 where a side has no match): completes candidates found by one side. */
+  async complete(text: string, ids: readonly string[], allow: (id: string) => boolean): Promise<Map<string, { lexical: number; vector: number }>> {
+    const s = await this.scores(text, allow);
+    const out = new Map<string, { lexical: number; vector: number }>();
+    for (const id of ids) {
+      const slot = s.slotOf(id);
+      if (slot < 0) continue;
+      const l = s.lexical[slot];
+      const v = s.vector ? s.vector[slot] : NaN;
+      out.set(id, { lexical: l === l ? l : 0, vector: v === v ? v : 0 });
+    }
+    return out;
+  }
+
+  /** One scoring pass per (query, gate): the lexical, vector and completion calls of a retrieval share it. */
+  private async scores(text: string, allow: (id: string) => boolean): Promise<QueryScores> {
+    if (this.last && this.last.text === text && this.last.allow === allow && this.last.version === this.d.version()) return this.last.scores;
     const queryVectors = new Map<string, Float32Array>();
     for (const e of this.d.embedders()) queryVectors.set(e.spaceId, (await e.embed([text]))[0]);
-    if (queryVectors.size === 0) return [];
-    const hits = await this.d.index.search({ text, k: limit, mode: 'vector', queryVectors, allow, snippets: false });
-    return hits.filter((h) => h.vector > 0).map((h) => ({ id: h.id, score: h.vector }));
+    const scores = this.d.index.queryScores(text, queryVectors, allow);
+    this.last = { text, allow, version: this.d.version(), scores };
+    return scores;
   }
 
   exact(text: string): string[] {
@@ -144,4 +167,17 @@ export class EngineCorpus implements RetrievalCorpus {
     }
     return v;
   }
+}
+
+/** The `limit` best of a slot-indexed score array (NaN and 0 skipped), ties by id. */
+function top(arr: Float64Array, limit: number, s: QueryScores): Scored[] {
+  const out: Scored[] = [];
+  for (let slot = 0; slot < arr.length; slot++) {
+    const v = arr[slot];
+    if (!(v > 0)) continue;
+    const id = s.idOf(slot);
+    if (id !== undefined) out.push({ id, score: v });
+  }
+  out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return out.length > limit ? out.slice(0, limit) : out;
 }

@@ -8,17 +8,14 @@
 import type { Clock } from '../ports';
 import { agentViewer, gateFor } from '../governance/gate';
 import {
-  EXPLORATION_SLOTS_EXPLORE,
-  EXPLORATION_SLOTS_HOT,
   FOLLOW_UP_CONFIDENCE,
   HOT,
   INTERPRETER_MAX_NODES,
   INTERPRETER_MIN_NODES,
   MAX_FOLLOW_UPS,
-  MMR_LAMBDA,
-  MMR_LAMBDA_HOT,
   SCOUT_LIMIT,
   SEED_COUNT,
+  SELECTION,
 } from './constants';
 import { mergeHits, rankByBase, type Candidate } from './merge';
 import { resolveQuery } from './query';
@@ -109,6 +106,7 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
       }
     };
     await runWave(1, [], []);
+    await completeRelevance(query, candidates, deps.corpus, visible, without);
     const pool = rankByBase(candidates.values());
     const seeds = pool.slice(0, SEED_COUNT);
     await runWave(2, seeds, pool);
@@ -122,8 +120,8 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   const hot = coh.temperature > HOT;
   let final = select(ranked, deps.corpus, {
     k: q.k,
-    lambda: hot ? MMR_LAMBDA_HOT : MMR_LAMBDA,
-    explorationSlots: q.intent === 'explore' ? EXPLORATION_SLOTS_EXPLORE : hot ? EXPLORATION_SLOTS_HOT : 0,
+    lambda: hot ? SELECTION.mmr_lambda_hot : SELECTION.mmr_lambda,
+    explorationSlots: q.intent === 'explore' ? SELECTION.exploration_slots_explore : hot ? SELECTION.exploration_slots_hot : 0,
   });
   let conflicts = ctx.surface_conflicts === false ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
   const policy = shouldUseLlmPass(conflicts.length, q.query_class, coh.temperature);
@@ -203,6 +201,13 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
     nodes,
     temperature: round(coh.temperature),
     coherence: round(coh.coherence),
+    coherence_signals: {
+      embedding: round(coh.signals.embedding),
+      agreement: round(coh.signals.agreement),
+      concentration: round(coh.signals.concentration),
+      edges: round(coh.signals.edges),
+      shared: round(coh.signals.shared),
+    },
     terrace_reached: terrace,
     terrace2,
     conflicts,
@@ -237,6 +242,34 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   return result;
 }
 
+/**
+ * The lexical and vector scouts each return their own top list; a note high on one side and just outside
+ * the other's list would otherwise get 0 there and lose to weaker notes inside both lists.
+ */
+async function completeRelevance(
+  q: ResolvedQuery,
+  candidates: Map<string, Candidate>,
+  corpus: RetrievalCorpus,
+  visible: (id: string) => boolean,
+  without: ReadonlySet<ScoutName>,
+): Promise<void> {
+  if (!corpus.complete || q.text === '') return;
+  const sides = (['lexical', 'vector'] as const).filter((s) => !without.has(s));
+  const ids = [...candidates.values()].filter((c) => sides.some((s) => c.scouts[s] === undefined)).map((c) => c.id);
+  if (ids.length === 0) return;
+  const scores = await corpus.complete(q.text, ids, visible);
+  for (const side of sides) {
+    const hits: ScoutHit[] = [];
+    for (const id of ids) {
+      const v = scores.get(id)?.[side] ?? 0;
+      if (v > 0 && candidates.get(id)!.scouts[side] === undefined) {
+        hits.push({ id, score: v, reasons: [side === 'lexical' ? `BM25 ${v.toFixed(2)} of the best match` : `embedding similarity ${v.toFixed(2)} (min-max over the vault)`] });
+      }
+    }
+    mergeHits(candidates, side, hits);
+  }
+}
+
 function conflictsAmong(ids: readonly string[], corpus: RetrievalCorpus, visible: (id: string) => boolean): SurfacedConflict[] {
   const out = new Map<string, SurfacedConflict>();
   for (const id of ids) {
@@ -261,6 +294,7 @@ function empty(q: ResolvedQuery, why: string, ms: number): RetrievalResult {
     nodes: [],
     temperature: 0,
     coherence: 1,
+    coherence_signals: { embedding: 0, agreement: 0, concentration: 0, edges: 0, shared: 0 },
     terrace_reached: 0,
     terrace2: { wanted: false, why, outcome: 'not wanted' },
     conflicts: [],

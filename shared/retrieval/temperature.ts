@@ -4,13 +4,12 @@
  * embedding agreement among the top notes, whether different scouts agree on them, how clearly the best
  * stand out, links/edges among them, and shared tags/entities.
  */
-import { COHERENCE_WEIGHTS, EMB_HIGH, EMB_LOW, TOP_FOR_COHERENCE } from './constants';
+import { COHERENCE } from './constants';
 import type { Ranked } from './rerank';
 import { cosine } from './similarity';
 import type { RetrievalCorpus, ScoutName } from './types';
 
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
-const RELEVANCE_SCOUTS: readonly ScoutName[] = ['lexical', 'vector', 'exact', 'tags', 'graph', 'analogy'];
 
 export interface Coherence {
   coherence: number;
@@ -19,7 +18,7 @@ export interface Coherence {
 }
 
 export function coherenceOf(ranked: readonly Ranked[], corpus: RetrievalCorpus): Coherence {
-  const top = ranked.slice(0, TOP_FOR_COHERENCE);
+  const top = ranked.slice(0, COHERENCE.top);
   if (top.length < 2) {
     // One note or none: nothing to disagree with, but nothing to confirm either.
     const signals = { embedding: 0, agreement: 0, concentration: 0, edges: 0, shared: 0 };
@@ -52,19 +51,43 @@ export function coherenceOf(ranked: readonly Ranked[], corpus: RetrievalCorpus):
       }
     }
   }
-  const embedding = simPairs > 0 ? clamp01((simSum / simPairs - EMB_LOW) / (EMB_HIGH - EMB_LOW)) : 0;
-  const agreement = top.filter((r) => RELEVANCE_SCOUTS.filter((s) => (r.terms.scouts[s] ?? 0) > 0).length >= 2).length / top.length;
+  const embedding = simPairs > 0 ? clamp01((simSum / simPairs - COHERENCE.emb_low) / (COHERENCE.emb_high - COHERENCE.emb_low)) : 0;
+  const agreement = sideAgreement(ranked, top.length);
   // Clear winners: how far the best three stand above the rest of the top, relative to the best.
   const scores = top.map((r) => r.terms.base);
   const head = mean(scores.slice(0, 3));
   const tail = mean(scores.slice(3));
   const concentration = head > 0 && scores.length > 3 ? clamp01((2 * (head - tail)) / head) : 0;
   const signals = { embedding, agreement, concentration, edges: linked / pairs, shared: shared / pairs };
-  const w = COHERENCE_WEIGHTS;
-  const coherence = clamp01(
-    w.embedding * signals.embedding + w.agreement * signals.agreement + w.concentration * signals.concentration + w.edges * signals.edges + w.shared * signals.shared,
-  );
+  const w = COHERENCE.weights;
+  const raw =
+    (w.embedding * signals.embedding + w.agreement * signals.agreement + w.concentration * signals.concentration + w.edges * signals.edges + w.shared * signals.shared) /
+    (w.embedding + w.agreement + w.concentration + w.edges + w.shared);
+  // Calibration (tuned on dev data): a logistic stretch around the typical raw value, so that
+  // temperatures use the whole range instead of crowding around one value.
+  const coherence = clamp01(1 / (1 + Math.exp(-(raw - COHERENCE.center) / COHERENCE.width)));
   return { coherence, temperature: 1 - coherence, signals };
+}
+
+/**
+ * Do the lexical and the vector side agree on what the best notes are? Share of the `n` best by BM25 that
+ * are also among the `n` best by embedding similarity (over every candidate, not only the final top).
+ */
+function sideAgreement(ranked: readonly Ranked[], n: number): number {
+  const best = (side: ScoutName): Set<string> =>
+    new Set(
+      ranked
+        .filter((r) => (r.terms.scouts[side] ?? 0) > 0)
+        .sort((a, b) => (b.terms.scouts[side] ?? 0) - (a.terms.scouts[side] ?? 0) || (a.id < b.id ? -1 : 1))
+        .slice(0, n)
+        .map((r) => r.id),
+    );
+  const lex = best('lexical');
+  const vec = best('vector');
+  if (lex.size === 0 || vec.size === 0) return 0;
+  let both = 0;
+  for (const id of lex) if (vec.has(id)) both++;
+  return both / Math.min(n, Math.max(lex.size, vec.size));
 }
 
 function mean(xs: readonly number[]): number {

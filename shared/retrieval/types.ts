@@ -24,6 +24,7 @@ export const SCOUT_NAMES = [
   'novelty',
   'random',
   'contradictions',
+  'centroid',
 ] as const;
 export type ScoutName = (typeof SCOUT_NAMES)[number];
 
@@ -109,6 +110,11 @@ export interface RetrievalCorpus {
   lexical(text: string, limit: number, allow: (id: string) => boolean): Scored[] | Promise<Scored[]>;
   /** Cosine per active space, min-max normalised per space, best space per note; best first. */
   vector(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]>;
+  /**
+   * Lexical and vector scores (normalised as above, 0 = no match) of specific notes: candidates one side
+   * found get the other side's evidence too. Optional: without it a candidate keeps what its scouts said.
+   */
+  complete?(text: string, ids: readonly string[], allow: (id: string) => boolean): Promise<Map<string, { lexical: number; vector: number }>>;
   /** Notes whose title, alias or id equals the text after normalisation (case, spaces, punctuation). */
   exact(text: string): string[];
   /** The note's mean chunk vector in the primary space (unit length), or null when it has none. */
@@ -214,6 +220,8 @@ export interface RetrievalResult {
   nodes: RetrievedNode[];
   temperature: number;
   coherence: number;
+  /** The coherence signals among the top candidates, each in [0,1] (temperature.ts). */
+  coherence_signals: { embedding: number; agreement: number; concentration: number; edges: number; shared: number };
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   conflicts: SurfacedConflict[];

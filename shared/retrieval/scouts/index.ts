@@ -9,6 +9,7 @@ import { graphScout } from './graph';
 import { coactivationScout } from './coactivation';
 import { noveltyScout } from './novelty';
 import { contradictionsScout } from './contradictions';
+import { centroidScout } from './centroid';
 
 /** Every scout of terrace 0, wave 1 then wave 2 (the analogy scout joins when built). */
 export const ALL_SCOUTS: readonly Scout[] = [
@@ -22,4 +23,5 @@ export const ALL_SCOUTS: readonly Scout[] = [
   coactivationScout,
   noveltyScout,
   contradictionsScout,
+  centroidScout,
 ];

@@ -20,6 +20,7 @@ import { EngineCorpus } from './retrieval/engine-corpus';
 import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
 import type { Interpreter } from './retrieval/terrace2';
+import { ReceiptLog } from './retrieval/receipts';
 import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
 
@@ -73,8 +74,8 @@ export class MemoryEngine {
   private closed = false;
   private corpus: EngineCorpus | null = null;
   private interpreter: Interpreter | null = null;
-  /** Where receipts go (ReceiptLog); null until wired. */
-  private receiptSink: ((r: Receipt) => Promise<void>) | null = null;
+  /** `.lithos/receipts.jsonl`: one line per retrieval (retrieval/receipts.ts). */
+  private receiptLog: ReceiptLog | null = null;
 
   private constructor(
     private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders'>> & Pick<EngineDeps, 'onProgress'>,
@@ -223,6 +224,11 @@ export class MemoryEngine {
     });
   }
 
+  /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
+  get receipts(): ReceiptLog {
+    return (this.receiptLog ??= new ReceiptLog(this.deps.blobs, this.deps.clock, { logger: this.deps.logger }));
+  }
+
   /** Terrace 2's interpretive pass (the bridge sets an MCP-sampling interpreter); null switches it off. */
   setInterpreter(interpreter: Interpreter | null): void {
     this.interpreter = interpreter;
@@ -236,7 +242,7 @@ export class MemoryEngine {
         await this.memory.updateStats(n.id, { retrieval_count: s.retrieval_count + 1, last_retrieved_at: at });
       }
     });
-    if (this.receiptSink) await this.receiptSink(receipt);
+    await this.receipts.append(receipt);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */

@@ -283,6 +283,12 @@ export class SearchIndex {
     };
   }
 
+  /** The note's indexed text (its chunks, heading lines included), or null when it is not indexed. */
+  noteText(id: string): string | null {
+    const entry = this.notes.get(id);
+    return entry ? entry.doc.chunks.map((c) => c.text).join('\n') : null;
+  }
+
   /** Notes whose title or alias equals `text` after normalizeExact (case, spacing, punctuation). */
   exactIds(text: string): string[] {
     return [...(this.exact.get(normalizeExact(text)) ?? [])].sort();

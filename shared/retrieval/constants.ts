@@ -82,8 +82,9 @@ export const RECENCY_BASE = 0.995;
 export const UTILITY_SCALE = 5;
 export const USEFULNESS_PER_SALIENCE = 10;
 
-/** The recency scout's half-life when no intent sets one (days). */
+/** The recency scout's half-life (days) and how many of the most recent notes it proposes. */
 export const RECENCY_HALF_LIFE_DAYS = 30;
+export const RECENCY_LIMIT = 20;
 
 /** Graph scout: weight of a wiki-link (typed edges carry their own weight) and the per-hop decay. */
 export const WIKILINK_WEIGHT = 0.6;

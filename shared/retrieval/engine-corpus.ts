@@ -9,6 +9,7 @@ import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { CorpusNote, NoteFrame, RetrievalCorpus, Scored } from './types';
+import { extractFrame } from './frames';
 
 export interface EngineCorpusDeps {
   byId: ReadonlyMap<string, LiveNote>;
@@ -19,8 +20,6 @@ export interface EngineCorpusDeps {
   embedders: () => readonly Embedder[];
   /** Changes whenever any note changes (cached query scores are dropped). */
   version: () => number;
-  /** Note text for the interpretive pass (summary or the first chunk). */
-  excerpt?: (note: LiveNote, maxChars: number) => Promise<string>;
 }
 
 function ms(iso: string | null): number | null {
@@ -30,6 +29,7 @@ function ms(iso: string | null): number | null {
 }
 
 export class EngineCorpus implements RetrievalCorpus {
+  private readonly frames = new WeakMap<object, NoteFrame | null>();
   private last: { text: string; allow: (id: string) => boolean; version: number; scores: QueryScores } | null = null;
   /** CorpusNote per cached-meta object: rebuilt only when the note is re-indexed. */
   private readonly views = new WeakMap<object, CorpusNote>();
@@ -126,10 +126,25 @@ export class EngineCorpus implements RetrievalCorpus {
     return this.d.memory.stats(id);
   }
 
+  /**
+   * Extracted on first use from the indexed text and kept per cached-meta object, so it is the same object
+   * while the note is unchanged (the analogy scout caches signatures by frame identity) and is recomputed
+   * after an edit. Not persisted: a warm start stays as cheap as before; the first analogy query pays.
+   */
   frame(id: string): NoteFrame | null {
     const live = this.d.byId.get(id);
-    const frame = (live?.cached as { frame?: NoteFrame | null } | undefined)?.frame;
-    return frame ?? null;
+    if (!live) return null;
+    if (this.frames.has(live.cached)) return this.frames.get(live.cached)!;
+    const text = this.d.index.noteText(id);
+    const m = live.cached.meta;
+    let frame: NoteFrame | null = null;
+    try {
+      frame = text === null ? null : extractFrame(text, [], { tags: m.tags, title: m.title, note_type: m.note_type });
+    } catch {
+      frame = null; // a note whose text the extractor cannot read simply has no frame
+    }
+    this.frames.set(live.cached, frame);
+    return frame;
   }
 
   async excerpt(id: string, maxChars: number): Promise<string> {
@@ -137,7 +152,7 @@ export class EngineCorpus implements RetrievalCorpus {
     if (!live) return '';
     const summary = live.cached.meta.summaries.short ?? live.cached.meta.summaries.long;
     if (summary) return summary.slice(0, maxChars);
-    return this.d.excerpt ? (await this.d.excerpt(live, maxChars)).slice(0, maxChars) : '';
+    return (this.d.index.noteText(id) ?? '').slice(0, maxChars);
   }
 
   private view(live: LiveNote): CorpusNote {

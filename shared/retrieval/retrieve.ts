@@ -232,7 +232,7 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
       terrace_reached: terrace,
       terrace2,
       candidates: [...candidates.keys()].slice(0, RECEIPT_CANDIDATES),
-      final_nodes: nodes.map((n) => ({ id: n.id, score: n.score, scouts: n.scouts, terms: n.terms })),
+      final_nodes: nodes.map((n) => ({ id: n.id, path: n.path, title: n.title, score: n.score, scouts: n.scouts, terms: n.terms })),
       conflicts,
       scouts: telemetry,
     };

@@ -250,7 +250,8 @@ export interface Receipt {
   terrace2: Terrace2Decision;
   /** Ids of every candidate the scouts produced (after the gate), capped. */
   candidates: string[];
-  final_nodes: { id: string; score: number; scouts: ScoutName[]; terms: ScoreTerms }[];
+  /** path and title as at retrieval time (absent in receipts written before they were added). */
+  final_nodes: { id: string; path?: string; title?: string; score: number; scouts: ScoutName[]; terms: ScoreTerms }[];
   conflicts: SurfacedConflict[];
   scouts: RetrievalResult['scouts'];
 }

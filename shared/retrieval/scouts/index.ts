@@ -10,8 +10,9 @@ import { coactivationScout } from './coactivation';
 import { noveltyScout } from './novelty';
 import { contradictionsScout } from './contradictions';
 import { centroidScout } from './centroid';
+import { analogyScout } from './analogy';
 
-/** Every scout of terrace 0, wave 1 then wave 2 (the analogy scout joins when built). */
+/** Every scout of terrace 0, wave 1 then wave 2. */
 export const ALL_SCOUTS: readonly Scout[] = [
   lexicalScout,
   vectorScout,
@@ -24,4 +25,5 @@ export const ALL_SCOUTS: readonly Scout[] = [
   noveltyScout,
   contradictionsScout,
   centroidScout,
+  analogyScout,
 ];

@@ -1,4 +1,4 @@
-import { RECENCY_HALF_LIFE_DAYS } from '../constants';
+import { RECENCY_HALF_LIFE_DAYS, RECENCY_LIMIT } from '../constants';
 import type { Scout, ScoutHit } from '../types';
 
 const DAY = 24 * 3600 * 1000;
@@ -10,7 +10,9 @@ const DAY = 24 * 3600 * 1000;
 export const recencyScout: Scout = {
   name: 'recency',
   wave: 1,
-  run({ corpus, visible, limit, now }) {
+  run({ corpus, visible, limit: asked, now }) {
+    // A short list: on a small vault "the 100 most recent" would be every note, which says nothing.
+    const limit = Math.min(asked, RECENCY_LIMIT);
     const all: { id: string; at: number }[] = [];
     for (const note of corpus.notes()) all.push({ id: note.id, at: note.updated_at });
     all.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : 1));

@@ -1,25 +1,35 @@
 import { ByteReader, ByteWriter, MalformedBytes } from './byte-io';
-import { CacheTables } from './cache-tables';
+import { CacheTables, GLOBAL, shardOf, type CachedNote, type NodeChunks, type SpaceRow, type StoredTermBag, type VectorRows } from './cache-tables';
 import { checksum } from './checksum';
 
 export { checksum } from './checksum';
 
 /**
- * The cache file: every table in one binary snapshot, read with one blob read and decoded in one pass.
+ * The cache files: `cache.bin` holds the embedding spaces and the term dictionary, and `cache.<k>.bin`
+ * (k = 0…f) each hold the note rows, chunks, vectors and term bags of the node ids in shard k (shardOf). A
+ * snapshot rewrites only the files whose part changed: one edited note costs one ~1/16 shard, not the
+ * whole cache (at 10k notes 5 MB instead of 87 MB, in time and in the snapshot's transient memory). Each
+ * part is self-contained, so a crash between two files' writes leaves every file sound.
  *
- * Layout (little-endian): 8-byte magic, u32 format version, u32 body length, u32 checksum of the body,
- * u32 zero, then the body: spaces, term dictionary, notes, chunks, vectors, term bags (see encode). The
- * checksum is the integrity check: a torn or altered file fails it and is set aside.
+ * Layout of each file (little-endian): 8-byte magic, u32 format version, u32 body length, u32 checksum
+ * of the body, u32 zero, then the body: spaces, term dictionary, notes, chunks, vectors, term bags (see
+ * encodeCachePart; sections a part does not hold are empty). The checksum is the integrity check: a torn
+ * or altered file fails it and is set aside.
  *
  * Typed arrays (chunk texts and bounds, vectors, term bags) start on 4-byte boundaries and are read as views
- * of the file's bytes, not copies: the read buffer becomes the store's memory (at 10k notes ~70 of its
- * 87 MB), rather than a transient 87 MB beside the copies.
+ * of the file's bytes, not copies: the read buffers become the store's memory rather than transients
+ * beside the copies.
  */
 export const CACHE_FILE = 'cache.bin';
-/** The sql.js cache of earlier versions: never read (it is rebuilt), removed once cache.bin is written. */
+/** The sql.js cache of earlier versions: never read (it is rebuilt), removed once the cache is written. */
 export const LEGACY_CACHE_FILE = 'cache.sqlite';
-/** 1 was cache.sqlite's schema; 2 this file with copied arrays; 3 aligns them for views. Older files are rebuilt, newer set aside. */
-export const CACHE_FORMAT_VERSION = 3;
+/** 1 was cache.sqlite's schema; 2 one cache.bin; 3 aligned for views; 4 sharded. Older files are rebuilt, newer set aside. */
+export const CACHE_FORMAT_VERSION = 4;
+
+/** The file of a part: GLOBAL or a shard number. */
+export function cachePartFile(part: number): string {
+  return part === GLOBAL ? CACHE_FILE : `cache.${part.toString(16)}.bin`;
+}
 
 const MAGIC = [0x4c, 0x49, 0x54, 0x48, 0x43, 0x41, 0x43, 0x48]; // "LITHCACH"
 const HEADER = 24;
@@ -30,7 +40,33 @@ export type DecodeResult =
   /** `older`: a sound file of an earlier format, to be rebuilt without alarm. */
   | { ok: false; reason: string; older: boolean };
 
-export function encodeCache(t: CacheTables): Uint8Array {
+/** Takes the tables of one part (GLOBAL or a shard), as the encoder walks them. */
+function partOf(t: CacheTables, part: number): Parts {
+  const mine = (nodeId: string) => part !== GLOBAL && shardOf(nodeId) === part;
+  const vectors: [string, string, VectorRows][] = [];
+  for (const [nodeId, bySpace] of t.vectors) if (mine(nodeId)) for (const [spaceId, v] of bySpace) vectors.push([nodeId, spaceId, v]);
+  return {
+    spaces: part === GLOBAL ? [...t.spaces] : [],
+    terms: part === GLOBAL ? t.terms : [],
+    notes: [...t.notes.values()].filter((n) => mine(n.node_id)),
+    chunks: [...t.chunks].filter(([nodeId]) => mine(nodeId)),
+    vectors,
+    bags: [...t.bags.values()].filter((b) => mine(b.node_id)),
+  };
+}
+
+interface Parts {
+  spaces: [string, SpaceRow][];
+  terms: readonly string[];
+  notes: CachedNote[];
+  chunks: [string, NodeChunks][];
+  vectors: [string, string, VectorRows][];
+  bags: StoredTermBag[];
+}
+
+/** One file's bytes: the global part (GLOBAL) or one shard. */
+export function encodeCachePart(tables: CacheTables, part: number): Uint8Array {
+  const t = partOf(tables, part);
   // Sized up front (exact for ASCII text): growing by doubling would briefly hold ~3x the file in memory.
   const w = new ByteWriter(encodedSizeHint(t));
   for (const b of MAGIC) w.u8(b);
@@ -39,7 +75,7 @@ export function encodeCache(t: CacheTables): Uint8Array {
   w.u32(0); // checksum, patched below
   w.u32(0);
 
-  w.u32(t.spaces.size);
+  w.u32(t.spaces.length);
   for (const [id, s] of t.spaces) {
     w.str(id);
     w.u32(s.dimensions);
@@ -50,8 +86,8 @@ export function encodeCache(t: CacheTables): Uint8Array {
   w.u32(t.terms.length);
   w.str(t.terms.join('\n'));
 
-  w.u32(t.notes.size);
-  for (const n of t.notes.values()) {
+  w.u32(t.notes.length);
+  for (const n of t.notes) {
     w.str(n.path);
     w.str(n.node_id);
     w.str(n.content_hash);
@@ -60,7 +96,7 @@ export function encodeCache(t: CacheTables): Uint8Array {
     w.f64(n.indexed_at);
     w.str(n.meta);
   }
-  w.u32(t.chunks.size);
+  w.u32(t.chunks.length);
   for (const [nodeId, c] of t.chunks) {
     w.str(nodeId);
     w.u32(c.indexes.length);
@@ -74,23 +110,19 @@ export function encodeCache(t: CacheTables): Uint8Array {
     w.u32(c.bytes.byteLength);
     w.raw(c.bytes);
   }
-  let vectorEntries = 0;
-  for (const bySpace of t.vectors.values()) vectorEntries += bySpace.size;
-  w.u32(vectorEntries);
-  for (const [nodeId, bySpace] of t.vectors) {
-    for (const [spaceId, v] of bySpace) {
-      w.str(nodeId);
-      w.str(spaceId);
-      w.str(v.contentHash);
-      w.u32(v.dims);
-      w.u32(v.count);
-      w.align(4);
-      w.raw(v.steps);
-      w.raw(v.values);
-    }
+  w.u32(t.vectors.length);
+  for (const [nodeId, spaceId, v] of t.vectors) {
+    w.str(nodeId);
+    w.str(spaceId);
+    w.str(v.contentHash);
+    w.u32(v.dims);
+    w.u32(v.count);
+    w.align(4);
+    w.raw(v.steps);
+    w.raw(v.values);
   }
-  w.u32(t.bags.size);
-  for (const b of t.bags.values()) {
+  w.u32(t.bags.length);
+  for (const b of t.bags) {
     w.str(b.node_id);
     w.str(b.lexHash);
     w.f64(b.length);
@@ -107,21 +139,20 @@ export function encodeCache(t: CacheTables): Uint8Array {
 }
 
 /** The file's size if every string is ASCII (each other character adds at most 2 bytes, and the writer grows). */
-function encodedSizeHint(t: CacheTables): number {
+function encodedSizeHint(t: Parts): number {
   let n = HEADER + 64 + t.terms.length * 12;
-  for (const id of t.spaces.keys()) n += 17 + id.length;
-  for (const x of t.notes.values()) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.length;
+  for (const [id] of t.spaces) n += 17 + id.length;
+  for (const x of t.notes) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.length;
   for (const [nodeId, c] of t.chunks) {
     n += 15 + nodeId.length + c.indexes.byteLength + c.ends.byteLength + c.bytes.byteLength;
     for (const h of c.headings) n += 5 + (h?.length ?? 0);
   }
-  for (const [nodeId, bySpace] of t.vectors) {
-    for (const [spaceId, v] of bySpace) n += 23 + nodeId.length + spaceId.length + v.contentHash.length + v.steps.byteLength + v.values.byteLength;
-  }
-  for (const b of t.bags.values()) n += 23 + b.node_id.length + b.lexHash.length + b.ids.byteLength + b.tfs.byteLength;
+  for (const [nodeId, spaceId, v] of t.vectors) n += 23 + nodeId.length + spaceId.length + v.contentHash.length + v.steps.byteLength + v.values.byteLength;
+  for (const b of t.bags) n += 23 + b.node_id.length + b.lexHash.length + b.ids.byteLength + b.tfs.byteLength;
   return Math.ceil(n * 1.02) + 1024;
 }
 
+/** Decodes one cache file into fresh tables (merge them with mergeCacheTables). */
 export function decodeCache(bytes: Uint8Array): DecodeResult {
   const fail = (reason: string, older = false): DecodeResult => ({ ok: false, reason, older });
   if (bytes.byteLength === 0) return fail('file is empty');
@@ -205,4 +236,23 @@ function readBody(r: ByteReader): CacheTables {
   }
   if (r.remaining !== 0) throw new MalformedBytes('unexpected bytes after the last table');
   return t;
+}
+
+/**
+ * Adds the tables of one decoded file (of `part`) to `into`. A path found in two shards (a note renamed onto another's path
+ * just before a crash kept one file from being rewritten) keeps the row indexed last.
+ */
+export function mergeCacheTables(into: CacheTables, from: CacheTables, part: number): void {
+  if (part === GLOBAL) {
+    for (const [id, s] of from.spaces) into.setSpace(id, s);
+    if (from.terms.length > 0) into.appendTerms(from.terms);
+    return;
+  }
+  for (const [path, n] of from.notes) {
+    const have = into.notes.get(path);
+    if (!have || have.indexed_at < n.indexed_at) into.setNote(path, n);
+  }
+  for (const [nodeId, c] of from.chunks) into.setChunks(nodeId, c);
+  for (const [nodeId, bySpace] of from.vectors) for (const [spaceId, v] of bySpace) into.setVectors(nodeId, spaceId, v);
+  for (const [nodeId, b] of from.bags) into.setBag(nodeId, b);
 }

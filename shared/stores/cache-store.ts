@@ -3,8 +3,8 @@ import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
 import type { StoreDeps } from './journaled-store';
 import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
-import { CacheTables, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
-import { CACHE_FILE, decodeCache, encodeCache, LEGACY_CACHE_FILE } from './cache-codec';
+import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
+import { CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheTables } from './cache-codec';
 
 export type { CachedChunk, CachedNote, NodeChunks, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';
@@ -32,7 +32,18 @@ export class CacheStore extends CacheTerms {
       logger: deps.logger,
       debounceMs: deps.debounceMs ?? DEFAULT_DEBOUNCE_MS,
       persist: async () => {
-        await deps.blobs.writeAtomic(CACHE_FILE, encodeCache(this.tables));
+        // Each part is encoded just before it is written (one part's bytes in memory at a time); a part
+        // changed meanwhile is marked dirty again and written by the next snapshot.
+        const parts = [...this.tables.dirty].sort((a, b) => a - b);
+        this.tables.dirty.clear();
+        try {
+          while (parts.length > 0) {
+            await deps.blobs.writeAtomic(cachePartFile(parts[0]), encodeCachePart(this.tables, parts[0]));
+            parts.shift();
+          }
+        } finally {
+          for (const p of parts) this.tables.dirty.add(p); // not written: still dirty for the retry
+        }
         if (removeLegacy) {
           removeLegacy = false;
           await deps.blobs.remove(LEGACY_CACHE_FILE);
@@ -42,26 +53,47 @@ export class CacheStore extends CacheTerms {
     });
   }
 
-  /** `rebuilt` is true when the cache starts empty (absent, older or damaged): index everything from the Markdown. */
+  /**
+   * `rebuilt` is true when the cache starts empty or partly so (absent, older or damaged files): the next
+   * reconcile indexes from the Markdown whatever the cache does not hold.
+   */
   static async open(deps: StoreDeps): Promise<{ store: CacheStore; warnings: string[]; rebuilt: boolean }> {
     const warnings: string[] = [];
-    const bytes = await deps.blobs.read(CACHE_FILE);
     const legacy = (await deps.blobs.list(LEGACY_CACHE_FILE)).includes(LEGACY_CACHE_FILE);
-    if (bytes === null) return { store: new CacheStore(new CacheTables(), deps, legacy), warnings, rebuilt: true };
-    const decoded = decodeCache(bytes);
-    if (decoded.ok) return { store: new CacheStore(decoded.tables, deps, legacy), warnings, rebuilt: false };
-    if (decoded.older) {
-      deps.logger.info(`${CACHE_FILE}: ${decoded.reason}; rebuilding it from the Markdown notes`);
-    } else {
-      const keptAs = await quarantineName(deps, CACHE_FILE);
+    const tables = new CacheTables();
+    let rebuilt = false;
+    let older = false;
+    for (const part of [GLOBAL, ...Array.from({ length: SHARDS }, (_, k) => k)]) {
+      const file = cachePartFile(part);
+      const bytes = await deps.blobs.read(file);
+      if (bytes === null) {
+        rebuilt = true;
+        continue;
+      }
+      const decoded = decodeCache(bytes);
+      if (decoded.ok) {
+        mergeCacheTables(tables, decoded.tables, part);
+        continue;
+      }
+      rebuilt = true;
+      if (decoded.older) {
+        older = true;
+        continue;
+      }
+      const keptAs = await quarantineName(deps, file);
       await deps.blobs.writeAtomic(keptAs, bytes);
-      await deps.blobs.remove(CACHE_FILE);
-      warnings.push(
-        `${CACHE_FILE} was damaged (${decoded.reason}); it will be rebuilt from the Markdown notes; the damaged file is kept as ${keptAs}.`,
-      );
-      for (const w of warnings) deps.logger.warn(w);
+      await deps.blobs.remove(file);
+      warnings.push(`${file} was damaged (${decoded.reason}); its notes will be re-indexed from the Markdown; the damaged file is kept as ${keptAs}.`);
     }
-    return { store: new CacheStore(new CacheTables(), deps, legacy), warnings, rebuilt: true };
+    if (older) deps.logger.info(`${CACHE_FILE}: written by an older Lithos; rebuilding the cache from the Markdown notes`);
+    for (const w of warnings) deps.logger.warn(w);
+    // A file read is the state on disk: only later changes need writing. A part that was missing or set
+    // aside stays dirty, so the first snapshot writes every file.
+    tables.dirty.clear();
+    if (rebuilt) for (const part of [GLOBAL, ...Array.from({ length: SHARDS }, (_, k) => k)]) tables.dirty.add(part);
+    // Term ids are only meaningful with the dictionary they were counted against: without it, bags go.
+    if (tables.terms.length === 0) for (const id of [...tables.bags.keys()]) tables.setBag(id, undefined);
+    return { store: new CacheStore(tables, deps, legacy), warnings, rebuilt };
   }
 
   /** Runs `fn` as one transaction: if it throws, none of its changes remain (nested calls roll back only their own). */

@@ -56,11 +56,26 @@ export interface StoredTermBag {
   length: number;
 }
 
+/** The cache is persisted as this many shard files by node id, plus one global file (cache-codec.ts). */
+export const SHARDS = 16;
+/** The part holding spaces and the term dictionary. */
+export const GLOBAL = -1;
+
+/** Which shard file holds a node's note rows, chunks, vectors and term bag (FNV-1a of the id). */
+export function shardOf(nodeId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < nodeId.length; i++) h = Math.imul(h ^ nodeId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % SHARDS;
+}
+
 /**
  * Every table of the cache, with one setter per table that records its own undo while a transaction is
- * open: a failing transaction() puts back exactly what it changed, as SQLite's savepoints did.
+ * open: a failing transaction() puts back exactly what it changed, as SQLite's savepoints did. Each setter
+ * also marks the part it changed (`dirty`), so a snapshot rewrites only those files.
  */
 export class CacheTables {
+  /** Parts (shard numbers, GLOBAL) changed since they were last taken by a snapshot. */
+  readonly dirty = new Set<number>();
   readonly notes = new Map<string, CachedNote>();
   /** node id → how many note rows reference it (several paths may briefly share one during a rename). */
   readonly notesPerNode = new Map<string, number>();
@@ -91,6 +106,8 @@ export class CacheTables {
   setNote(path: string, note: CachedNote | undefined): void {
     const prev = this.notes.get(path);
     this.undo?.push(() => this.setNote(path, prev));
+    if (prev) this.dirty.add(shardOf(prev.node_id));
+    if (note) this.dirty.add(shardOf(note.node_id));
     if (prev) this.countNode(prev.node_id, -1);
     if (note) {
       this.notes.set(path, note);
@@ -100,6 +117,7 @@ export class CacheTables {
 
   setChunks(nodeId: string, chunks: NodeChunks | undefined): void {
     restore(this.undo, this.chunks, nodeId);
+    this.dirty.add(shardOf(nodeId));
     if (chunks) this.chunks.set(nodeId, chunks);
     else this.chunks.delete(nodeId);
   }
@@ -109,6 +127,7 @@ export class CacheTables {
     const prev = bySpace?.get(spaceId);
     if (prev === rows) return;
     this.undo?.push(() => this.setVectors(nodeId, spaceId, prev));
+    this.dirty.add(shardOf(nodeId));
     if (rows) {
       if (bySpace) bySpace.set(spaceId, rows);
       else this.vectors.set(nodeId, new Map([[spaceId, rows]]));
@@ -120,12 +139,14 @@ export class CacheTables {
 
   setSpace(spaceId: string, row: SpaceRow | undefined): void {
     restore(this.undo, this.spaces, spaceId);
+    this.dirty.add(GLOBAL);
     if (row) this.spaces.set(spaceId, row);
     else this.spaces.delete(spaceId);
   }
 
   setBag(nodeId: string, bag: StoredTermBag | undefined): void {
     restore(this.undo, this.bags, nodeId);
+    this.dirty.add(shardOf(nodeId));
     if (bag) this.bags.set(nodeId, bag);
     else this.bags.delete(nodeId);
   }
@@ -135,6 +156,7 @@ export class CacheTables {
     this.undo?.push(() => {
       this.terms.length = before;
     });
+    this.dirty.add(GLOBAL);
     for (const t of terms) this.terms.push(t);
   }
 

@@ -1,6 +1,7 @@
 import { storedForm } from '../../shared/stores/vector-bytes';
 import { CacheStore, type CachedChunk, type CachedNote } from '../../shared/stores/cache-store';
-import { CACHE_FILE, CACHE_FORMAT_VERSION, checksum } from '../../shared/stores/cache-codec';
+import { CACHE_FILE, CACHE_FORMAT_VERSION, cachePartFile, checksum, decodeCache } from '../../shared/stores/cache-codec';
+import { SHARDS, shardOf } from '../../shared/stores/cache-tables';
 import { env, settle, FailingBlobStore } from './helpers';
 
 const note = (path: string, node_id: string, over: Partial<CachedNote> = {}): CachedNote => ({
@@ -280,9 +281,24 @@ describe('CacheStore: persistence', () => {
     expect(e.blobs.writes).toBe(0);
     e.clock.advance(1);
     await settle();
-    expect(e.blobs.writes).toBe(1);
+    expect(e.blobs.writes).toBe(SHARDS + 1); // one snapshot; a new cache's first one writes every file
     const again = await CacheStore.open(await env(e.blobs.clone()));
     expect(again.store.counts()).toMatchObject({ notes: 100, chunks: 100 });
+  });
+
+  it('a later snapshot rewrites only the files whose part changed', async () => {
+    const { e, store } = await open();
+    for (let i = 0; i < 100; i++) store.putNote(note(`n${i}.md`, `id-${i}`), [chunk(`id-${i}`, 0)]);
+    await store.flush();
+    const before = new Map([...e.blobs.files].map(([k, v]) => [k, v]));
+    store.putNote(note('n7.md', 'id-7', { content_hash: 'edited' }), [chunk('id-7', 0)]);
+    store.putVectors('id-7', 's', 'edited', [vec(1, 2)]); // a new space: the global part changes too
+    await store.flush();
+    const rewritten = [...e.blobs.files.keys()].filter((k) => e.blobs.files.get(k) !== before.get(k)).sort();
+    expect(rewritten).toEqual([CACHE_FILE, cachePartFile(shardOf('id-7'))].sort());
+    const again = await CacheStore.open(await env(e.blobs.clone()));
+    expect(again.store.note('n7.md')?.content_hash).toBe('edited');
+    expect(again.store.counts()).toMatchObject({ notes: 100, vectors: 1, spaces: 1 });
   });
 
   it('a snapshot that fails to write is retried after another quiet period', async () => {
@@ -328,7 +344,7 @@ describe('CacheStore: persistence', () => {
     expect(e.blobs.files.has('cache.sqlite')).toBe(true);
     store.putNote(note('a.md', 'id-1'), []);
     await store.flush();
-    expect(await e.blobs.list()).toEqual([CACHE_FILE]);
+    expect(await e.blobs.list()).toEqual(Array.from({ length: SHARDS + 1 }, (_, k) => cachePartFile(k - 1)).sort());
   });
 });
 
@@ -343,6 +359,7 @@ describe('CacheStore: the cache file', () => {
     await store.close();
     return e.blobs;
   }
+  const decodeOk = (b: Uint8Array) => decodeCache(b).ok;
   /** Re-seals a hand-edited file with a valid checksum, so only the edit itself is judged. */
   const reseal = (b: Uint8Array) => {
     new DataView(b.buffer, b.byteOffset).setUint32(16, checksum(b, 24), true);
@@ -373,27 +390,44 @@ describe('CacheStore: the cache file', () => {
     ['a torn tail', (b: Uint8Array) => b.slice(0, b.length - 7), /truncated or padded/],
     ['a foreign file', () => new TextEncoder().encode('SQLite format 3\0 and more bytes here'), /not a Lithos cache file/],
     ['a newer format', (b: Uint8Array) => (new DataView(b.buffer, b.byteOffset).setUint32(8, CACHE_FORMAT_VERSION + 1, true), b), /written by a newer Lithos/],
-  ])('%s: set aside with a warning and rebuilt', async (_label, damage, reason) => {
+  ])('%s: that file is set aside with a warning, the others still load', async (_label, damage, reason) => {
     const blobs = await written();
-    const bad = damage(blobs.files.get(CACHE_FILE)!.slice());
-    blobs.files.set(CACHE_FILE, bad);
+    const file = cachePartFile(shardOf('id-1'));
+    const bad = damage(blobs.files.get(file)!.slice());
+    blobs.files.set(file, bad);
     const e = await env(blobs);
     const { store, rebuilt, warnings } = await CacheStore.open(e);
     expect(rebuilt).toBe(true);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(reason);
-    expect(blobs.files.get(`${CACHE_FILE}.corrupt-2026-01-01T00-00-00-000Z`)).toEqual(bad);
-    expect(store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 0 });
+    expect(warnings[0]).toMatch(new RegExp(`^cache\\.${shardOf('id-1').toString(16)}\\.bin was damaged \\(.*\\); its notes will be re-indexed from the Markdown; the damaged file is kept as`));
+    expect(blobs.files.get(`${file}.corrupt-2026-01-01T00-00-00-000Z`)).toEqual(bad);
+    expect(store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 1 });
+    expect(store.termDictionary()).toEqual(['otter', 'ünï']);
+    // The first snapshot writes the part again.
+    store.putNote(note('b.md', 'id-2'), []);
+    await store.flush();
+    expect(decodeOk(blobs.files.get(file)!)).toBe(true);
+  });
+
+  it('without its dictionary (global file damaged) no term bag is kept: their ids would mean nothing', async () => {
+    const blobs = await written();
+    blobs.files.set(CACHE_FILE, new Uint8Array(10));
+    const { store, warnings } = await CacheStore.open(await env(blobs));
+    expect(warnings[0]).toMatch(/^cache\.bin was damaged/);
+    expect(store.note('a.md')).not.toBeNull();
+    expect(store.termBag('id-1')).toBeNull();
   });
 
   it('a body whose records do not add up is refused even with a valid checksum', async () => {
     const blobs = await written();
-    const b = blobs.files.get(CACHE_FILE)!.slice();
+    const file = cachePartFile(shardOf('id-1'));
+    const b = blobs.files.get(file)!.slice();
     const longer = new Uint8Array(b.length + 4);
     longer.set(b);
     const view = new DataView(longer.buffer);
     view.setUint32(12, longer.length - 24, true);
-    blobs.files.set(CACHE_FILE, reseal(longer));
+    blobs.files.set(file, reseal(longer));
     const { rebuilt, warnings } = await CacheStore.open(await env(blobs));
     expect(rebuilt).toBe(true);
     expect(warnings[0]).toMatch(/unexpected bytes after the last table/);
@@ -401,13 +435,28 @@ describe('CacheStore: the cache file', () => {
 
   it('an older format is rebuilt quietly, without a warning or a kept copy', async () => {
     const blobs = await written();
-    const b = blobs.files.get(CACHE_FILE)!;
-    new DataView(b.buffer, b.byteOffset).setUint32(8, CACHE_FORMAT_VERSION - 1, true);
+    for (const b of blobs.files.values()) new DataView(b.buffer, b.byteOffset).setUint32(8, CACHE_FORMAT_VERSION - 1, true);
+    const files = await blobs.list();
     const e = await env(blobs);
-    const { rebuilt, warnings } = await CacheStore.open(e);
+    const { store, rebuilt, warnings } = await CacheStore.open(e);
     expect(rebuilt).toBe(true);
     expect(warnings).toEqual([]);
-    expect(e.logger.at('info')[0]).toMatch(/older than this build/);
-    expect(await blobs.list()).toEqual([CACHE_FILE]);
+    expect(e.logger.at('info')[0]).toMatch(/written by an older Lithos/);
+    expect(await blobs.list()).toEqual(files);
+    expect(store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 0 });
+  });
+
+  it('a path found in two shards (a crash between two files\' writes) keeps the row indexed last', async () => {
+    const { e, store } = await open();
+    const x = 'id-a';
+    const y = ['id-b', 'id-c', 'id-d', 'id-e', 'id-f'].find((id) => shardOf(id) !== shardOf(x))!;
+    store.putNote(note('p.md', x, { indexed_at: 1 }), []);
+    await store.flush();
+    const stale = e.blobs.files.get(cachePartFile(shardOf(x)))!;
+    store.putNote(note('p.md', y, { indexed_at: 2 }), []); // the path now belongs to y, in another shard
+    await store.flush();
+    e.blobs.files.set(cachePartFile(shardOf(x)), stale); // as if x's shard had not been rewritten
+    const again = await CacheStore.open(await env(e.blobs.clone()));
+    expect(again.store.note('p.md')?.node_id).toBe(y);
   });
 });

@@ -1,5 +1,7 @@
 import { MemoryStore, MEMORY_JOURNAL } from '../../shared/stores/memory-store';
-import { CacheStore, CACHE_FILE } from '../../shared/stores/cache-store';
+import { CacheStore } from '../../shared/stores/cache-store';
+import { cachePartFile } from '../../shared/stores/cache-codec';
+import { SHARDS, shardOf } from '../../shared/stores/cache-tables';
 import type { MemoryBlobStore } from '../twins/memory-blobs';
 import { env } from './helpers';
 
@@ -56,10 +58,11 @@ describe.each([
     expect(again.store.nodeById('x')?.path).toBe('x.md');
   });
 
-  it('cache.bin: warns that it will be rebuilt, keeps the damaged file aside; memory.sqlite is unaffected', async () => {
+  it('a cache file: warns that its notes will be re-indexed, keeps it aside; the other cache files and memory.sqlite are unaffected', async () => {
     const blobs = await bothStores();
-    damage(blobs, CACHE_FILE);
-    const damagedBytes = blobs.files.get(CACHE_FILE);
+    const file = cachePartFile(3);
+    damage(blobs, file);
+    const damagedBytes = blobs.files.get(file);
     const e = await env(blobs);
     const cache = await CacheStore.open(e);
     const mem = await MemoryStore.open(e);
@@ -67,9 +70,11 @@ describe.each([
     expect(cache.rebuilt).toBe(true);
     expect(cache.warnings).toHaveLength(1);
     expect(cache.warnings[0]).toMatch(cacheReason);
-    expect(cache.warnings[0]).toMatch(/^cache\.bin was damaged \(.*\); it will be rebuilt from the Markdown notes; the damaged file is kept as cache\.bin\.corrupt-/);
-    expect(blobs.files.get('cache.bin.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
-    expect(cache.store.counts()).toEqual({ notes: 0, chunks: 0, vectors: 0, spaces: 0 });
+    expect(cache.warnings[0]).toMatch(/^cache\.3\.bin was damaged \(.*\); its notes will be re-indexed from the Markdown; the damaged file is kept as cache\.3\.bin\.corrupt-/);
+    expect(blobs.files.get('cache.3.bin.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
+    const inShard3 = Array.from({ length: 200 }, (_, i) => `n${i}`).filter((id) => shardOf(id) === 3).length;
+    expect(inShard3).toBeGreaterThan(0);
+    expect(cache.store.counts()).toMatchObject({ notes: 200 - inShard3, chunks: 200 - inShard3 });
 
     expect(mem.warnings).toEqual([]);
     expect(mem.store.counts().nodes).toBe(200);
@@ -90,7 +95,7 @@ describe('damaged stores, other cases', () => {
 
   it('a missing cache with a present memory store only rebuilds the cache', async () => {
     const blobs = await bothStores();
-    blobs.files.delete(CACHE_FILE);
+    for (let k = -1; k < SHARDS; k++) blobs.files.delete(cachePartFile(k));
     const e = await env(blobs);
     expect((await CacheStore.open(e)).rebuilt).toBe(true);
     expect((await MemoryStore.open(e)).store.counts().nodes).toBe(200);

@@ -1,5 +1,6 @@
 import { CacheStore } from '../../shared/stores/cache-store';
-import { CACHE_FILE, decodeCache, encodeCache } from '../../shared/stores/cache-codec';
+import { cachePartFile, decodeCache, encodeCachePart } from '../../shared/stores/cache-codec';
+import { SHARDS } from '../../shared/stores/cache-tables';
 import { SearchIndex } from '../../shared/index/search-index';
 import { LinkResolver } from '../../shared/model/resolve';
 import { parseNote } from '../../shared/model/note';
@@ -97,10 +98,12 @@ describe('persisted BM25 term bags', () => {
 
   it('a cache that holds no term bags (written before they existed) still loads by tokenising and gains bags', async () => {
     const blobs = await seeded();
-    const decoded = decodeCache((await blobs.read(CACHE_FILE))!);
-    if (!decoded.ok) throw new Error(decoded.reason);
-    decoded.tables.bags.clear();
-    await blobs.writeAtomic(CACHE_FILE, encodeCache(decoded.tables));
+    for (let shard = 0; shard < SHARDS; shard++) {
+      const decoded = decodeCache((await blobs.read(cachePartFile(shard)))!);
+      if (!decoded.ok) throw new Error(decoded.reason);
+      decoded.tables.bags.clear();
+      await blobs.writeAtomic(cachePartFile(shard), encodeCachePart(decoded.tables, shard));
+    }
 
     const upgraded = await session(blobs);
     expect(upgraded.rebuilt).toBe(false);

@@ -58,6 +58,7 @@ export class BridgeHost {
   private token = '';
   private boundPort: number | null = null;
   private readonly connections = new Set<Connection>();
+  private readonly sockets = new Set<Duplex>();
   private readonly agents = new Map<string, Connection>();
   private readonly logger: Logger;
 
@@ -98,6 +99,10 @@ export class BridgeHost {
       wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
     });
     server.on('clientError', (_err, socket) => socket.destroy());
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
 
     const preferred = this.opts.port ?? DEFAULT_BRIDGE_PORT;
     try {
@@ -141,7 +146,10 @@ export class BridgeHost {
       this.logger.warn(`bridge host: could not remove bridge.json: ${err instanceof Error ? err.message : String(err)}`),
     );
     await Promise.all([...this.connections].map((c) => closeConnection(c.ws, CLOSE_CODES.goingAway, 'host stopping')));
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Whatever is left (an upgrade refused mid-flight, an idle HTTP client) must not keep close() waiting.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
     this.wss?.close();
     this.wss = null;
   }
@@ -262,6 +270,7 @@ function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
   const auth = refusal.status === 401 ? 'WWW-Authenticate: Bearer realm="lithos"\r\n' : '';
   socket.end(
     `HTTP/1.1 ${refusal.status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n${auth}Content-Length: ${utf8ByteLength(body)}\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
 

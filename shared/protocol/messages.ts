@@ -55,19 +55,19 @@ export function encodeMessage(msg: Message, what = 'The message'): string {
 
 /** Parses and validates one frame. Never throws: anything wrong becomes a `protocol_error` (or `payload_too_large`). */
 export function decodeMessage(text: string): Decoded {
+  // Cheap bound first: a UTF-16 unit is at most 3 UTF-8 bytes.
+  const bytes = text.length * 3 > MAX_MESSAGE_BYTES ? utf8ByteLength(text) : 0;
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
+    if (bytes > MAX_MESSAGE_BYTES) return { ok: false, error: tooLarge('The frame', bytes), type: null, id: null };
     return refused('The frame is not valid JSON.', null, null);
   }
   const head = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
   const type = typeof head?.type === 'string' ? head.type : null;
   const id = typeof head?.id === 'string' && head.id.length > 0 && head.id.length <= 64 ? head.id : null;
-  if (text.length * 3 > MAX_MESSAGE_BYTES) {
-    const bytes = utf8ByteLength(text);
-    if (bytes > MAX_MESSAGE_BYTES) return { ok: false, error: tooLarge(type === 'call' ? 'The call' : 'The message', bytes), type, id };
-  }
+  if (bytes > MAX_MESSAGE_BYTES) return { ok: false, error: tooLarge(type === 'call' ? 'The call' : 'The message', bytes), type, id };
   if (!head) return refused('A message must be a JSON object with a "type".', null, null);
   if (type === null) return refused('The message has no "type".', null, id);
   if (!TYPES.has(type)) return refused(`Unknown message type "${type.slice(0, 40)}".`, type, id);

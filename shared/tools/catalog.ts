@@ -1,6 +1,7 @@
 import type { ToolDef } from './types';
 import { knowledgeTools } from './knowledge';
 import { COORDINATION_TOOLS } from './coordination';
+import { LCMA_TOOLS } from './lcma';
 
 /**
  * Every `lithos_*` tool, in the order tools/list shows them. Each group appends its array here with one
@@ -9,4 +10,5 @@ import { COORDINATION_TOOLS } from './coordination';
 export const TOOL_CATALOG: readonly ToolDef[] = [
   ...knowledgeTools,
   ...COORDINATION_TOOLS,
+  ...LCMA_TOOLS,
 ];

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from '../knowledge/common';
+
+const input = z.strictObject({ ...noteRefShape }).refine(oneRef, ONE_REF_MESSAGE);
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export const lithosNodeStats = defineTool({
+  name: 'lithos_node_stats',
+  title: 'What memory learned about a note',
+  description: [
+    'The learned signals of one note, by id, path or title: salience, how often it was retrieved and when last, when it was last used (cited),',
+    'how often it was shown but ignored or marked misleading, its spaced-repetition strength and decay rate, its per-query-class priors,',
+    'and how many typed edges go out of it and come into it (by type).',
+    'Use it to judge how far to trust a note that lithos_retrieve returned, or why it ranks as it does. Read-only; use lithos_read for the note itself.',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const note = findNote(ctx, a);
+    const id = note.nodeId;
+    const s = ctx.engine.memory.stats(id);
+    // An edge counts only when its other end is a note the caller may see, so counts reveal no hidden note.
+    const see = visibleTo(ctx);
+    const shown = (other: string): boolean => {
+      const n = ctx.engine.note(other);
+      return n !== null && n.nodeId === other && see(n.cached.meta);
+    };
+    const byType: Record<string, { out: number; in: number }> = {};
+    let out = 0;
+    let inn = 0;
+    for (const e of ctx.engine.memory.edges({ from: id })) {
+      if (!shown(e.to_id)) continue;
+      out++;
+      (byType[e.type] ??= { out: 0, in: 0 }).out++;
+    }
+    for (const e of ctx.engine.memory.edges({ to: id })) {
+      if (!shown(e.from_id)) continue;
+      inn++;
+      (byType[e.type] ??= { out: 0, in: 0 }).in++;
+    }
+    const m = note.cached.meta;
+    return {
+      id,
+      path: note.path,
+      title: m.title,
+      note_type: m.note_type,
+      namespace: m.namespace,
+      salience: s.salience,
+      retrieval_count: s.retrieval_count,
+      last_retrieved_at: isoOrNull(s.last_retrieved_at),
+      last_used_at: isoOrNull(s.last_used_at),
+      ignored_count: s.ignored_count,
+      misleading_count: s.misleading_count,
+      spaced_rep_strength: s.spaced_rep_strength,
+      decay_rate: s.decay_rate,
+      per_queryclass_priors: s.per_queryclass_priors,
+      edges: { out, in: inn, by_type: Object.fromEntries(Object.entries(byType).sort(([x], [y]) => (x < y ? -1 : 1))) },
+    };
+  },
+});

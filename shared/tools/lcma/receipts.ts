@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { MAX_RECEIPTS_LIMIT, type ReceiptQuery } from '../../retrieval/receipts';
+import type { Receipt } from '../../retrieval/types';
+import type { ToolContext } from '../types';
+import { READ_ONLY, defineTool, findByIdOrPath, viewerOf } from '../knowledge/common';
+import { receiptFor } from './receipt-view';
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+const time = (what: string) =>
+  z.string().trim().min(1).max(64).optional().describe(`${what}: an ISO time ("2026-01-31", "2026-01-31T12:00:00Z") or a time ago ("30m", "2h", "3d", "1w").`);
+
+const input = z.strictObject({
+  since: time('Only receipts written at or after this time'),
+  until: time('Only receipts written before this time'),
+  agent: z.string().trim().min(1).max(200).optional().describe('Only retrievals made by this agent id.'),
+  task: z.string().trim().min(1).max(200).optional().describe('Only retrievals made for this task id.'),
+  node: z.string().trim().min(1).max(500).optional().describe('Only retrievals that returned this note (id or vault path).'),
+  receipt_id: z.string().trim().min(1).max(200).optional().describe('One receipt, by the receipt_id lithos_retrieve returned.'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most receipts to return, newest first (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}).`),
+});
+
+export const lithosReceipts = defineTool({
+  name: 'lithos_receipts',
+  title: 'Retrieval receipts',
+  description: [
+    'Past retrievals, newest first: each receipt lists the query, agent, task, query class, intent and temperature, the terrace reached and why terrace 2 ran or not,',
+    'and the notes returned with their scouts and score terms.',
+    'Use it to see what memory an earlier lithos_retrieve showed (yours or other agents\'), or which retrievals returned a note. Read-only.',
+    'You see your own receipts, and other agents\' receipts only when every note they returned is one you may see.',
+    'Returns {receipts:[…], skipped_lines} (skipped_lines counts damaged lines in the log).',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const viewer = viewerOf(ctx);
+    const limit = a.limit ?? DEFAULT_LIMIT;
+    const q: ReceiptQuery = { since: a.since, until: a.until, agent: a.agent, task: a.task, receipt_id: a.receipt_id };
+    if (a.node !== undefined) q.node = nodeIdOf(ctx, a.node);
+    for (const k of Object.keys(q) as (keyof ReceiptQuery)[]) if (q[k] === undefined) delete q[k];
+    // The log applies `limit` before the gate does: read more until enough are visible or the log is exhausted.
+    let want = limit;
+    for (;;) {
+      const res = await ctx.engine.receipts.query({ ...q, limit: want });
+      const shown = res.receipts.map((r) => receiptFor(ctx.engine, viewer, r)).filter((r): r is Receipt => r !== null);
+      if (shown.length >= limit || res.receipts.length < want || want >= MAX_RECEIPTS_LIMIT) {
+        return { receipts: shown.slice(0, limit), skipped_lines: res.skipped_lines };
+      }
+      want = Math.min(MAX_RECEIPTS_LIMIT, want * 4);
+    }
+  },
+});
+
+/**
+ * The node id a `node` argument names. For an agent, a note it may not see is not found, as everywhere; the
+ * person may also name a deleted note, by its id or its last path.
+ */
+function nodeIdOf(ctx: ToolContext, ref: string): string {
+  if (ctx.caller.kind !== 'human') return findByIdOrPath(ctx, ref).nodeId;
+  const live = ctx.engine.note(ref);
+  if (live && (live.nodeId === ref || live.path === ref)) return live.nodeId;
+  return ctx.engine.memory.findTombstone({ path: ref })?.node_id ?? ref;
+}

@@ -25,6 +25,11 @@ export interface BenchReport {
   peak_rss_mb: number;
   /** Peak RSS of the process that generated the vault and indexed it cold. */
   cold_peak_rss_mb: number;
+  /** A read-like call over the bridge websocket (relay-bench.ts), and the same call in-process. */
+  relay_read_p50_ms: number;
+  relay_read_p95_ms: number;
+  inprocess_read_p95_ms: number;
+  relay_overhead_p95_ms: number;
   /** `separate`: the two processes above are distinct (the CLI); `same`: one process did everything. */
   warm_process: 'separate' | 'same';
   cores: number;
@@ -52,6 +57,10 @@ export const TARGETS: readonly Target[] = [
   { key: 'persist_ms', label: 'persist (flush)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'peak_rss_mb', label: 'peak RSS (warm process)', unit: 'MB', kind: 'max', value: 400 },
   { key: 'cold_peak_rss_mb', label: 'peak RSS (cold index)', unit: 'MB', kind: 'max', value: Infinity },
+  { key: 'inprocess_read_p95_ms', label: 'read p95 (in-process)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'relay_read_p50_ms', label: 'read p50 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'relay_read_p95_ms', label: 'read p95 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'relay_overhead_p95_ms', label: 'relay overhead p95', unit: 'ms', kind: 'max', value: 2 },
 ];
 
 const round = (x: number, digits: number): number => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { asLithosError, LithosError } from '../../shared/errors';
 import { openHeadlessEngine } from '../eval/headless-engine';
 import { formatBenchTable, roundReport, type BenchReport } from './bench-report';
+import { measureRelayRead, type RelayFigures } from './relay-bench';
 import { Rng } from './rng';
 import { percentile, peakRssMb, timed } from './stats';
 import { SyntheticVault } from './synth-vault';
@@ -64,7 +65,8 @@ type WarmFigures = Pick<
   | 'persist_ms'
   | 'store_mb'
   | 'peak_rss_mb'
->;
+> &
+  RelayFigures;
 
 interface WarmJob {
   root: string;
@@ -169,6 +171,9 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     await engine.settle();
     const persist = await timed(() => engine.flush());
 
+    // The same read-like call in-process and over the bridge's websocket (relay-bench.ts).
+    const relay = await measureRelayRead(engine, root, Array.from({ length: notes }, (_, i) => vault.path(i)));
+
     return {
       warm_start_s: warmMs / 1000,
       warm_reindexed: r.indexed + r.removed + r.renamed,
@@ -182,6 +187,7 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
       persist_ms: persist.ms,
       store_mb: (await dirBytes(join(root, '.lithos'))) / 1048576,
       peak_rss_mb: peakRssMb(),
+      ...relay,
     };
   } finally {
     await engine.close();

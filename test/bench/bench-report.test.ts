@@ -6,6 +6,7 @@ const report: BenchReport = {
   incremental_samples: 200, incremental_p50_ms: 4.56789, incremental_p95_ms: 31.234, incremental_not_searchable: 0,
   search_queries: 300, search_p50_ms: 3.3333, search_p95_ms: 12.345, persist_ms: 210.987, store_mb: 80.55555,
   peak_rss_mb: 350.777, cold_peak_rss_mb: 812.4, warm_process: 'separate', cores: 2, node: '20.20.2',
+  relay_read_p50_ms: 0.61, relay_read_p95_ms: 1.234, inprocess_read_p95_ms: 0.456, relay_overhead_p95_ms: 0.778,
 };
 
 describe('roundReport', () => {
@@ -27,6 +28,7 @@ describe('formatBenchTable', () => {
     expect(text).toMatch(/incremental update p95\s+31\.23 ms\s+<= 30 ms\s+MISS/);
     expect(text).toMatch(/peak RSS \(warm process\)\s+351 MB\s+<= 400 MB\s+ok/);
     expect(text).toMatch(/peak RSS \(cold index\)\s+812 MB\s*\n/);
+    expect(text).toMatch(/relay overhead p95\s+0\.78 ms\s+<= 2 ms\s+ok/);
     expect(text).toContain('the warm start, searches, edits and persist ran in a process of their own');
     expect(text).not.toContain('warning');
   });

@@ -1,6 +1,7 @@
 import type { Logger } from '../../shared/ports';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import type { Interpreter } from '../../shared/retrieval/terrace2';
 import { openVault, type OpenedVault } from '../open-vault';
 
 /**
@@ -10,6 +11,11 @@ import { openVault, type OpenedVault } from '../open-vault';
 export interface ToolHost {
   dispatcher: ToolDispatcher;
   close(): Promise<void>;
+  /**
+   * Terrace 2 of retrieval (the MCP client's sampling, bridge/mcp/sampling-interpreter.ts); null: none.
+   * Optional: a host whose engine lives elsewhere (relay) has no way to take one.
+   */
+  setInterpreter?(interpreter: Interpreter | null): void;
 }
 
 export interface HeadlessHost extends ToolHost {
@@ -27,10 +33,12 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   let opening: Promise<OpenedVault> | null = null;
   let opened: OpenedVault | null = null;
   let closed = false;
+  let interpreter: Interpreter | null = null;
 
   const open = (): Promise<OpenedVault> => {
     opening ??= (async () => {
       const v = await openVault(vaultPath, { write: true, logger, lockOwner: 'bridge' });
+      v.engine.setInterpreter(interpreter);
       try {
         const report = await v.engine.reconcile();
         logger.info(`vault open: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
@@ -56,6 +64,10 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   return {
     dispatcher,
     isOpen: () => opened !== null,
+    setInterpreter(next) {
+      interpreter = next;
+      opened?.engine.setInterpreter(next);
+    },
     async close() {
       closed = true;
       const v = opened ?? (await opening?.catch(() => null)) ?? null;

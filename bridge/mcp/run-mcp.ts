@@ -4,6 +4,7 @@ import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { checkVaultFolder } from '../open-vault';
 import { createMcpServer } from './server';
 import { headlessHost, type ToolHost } from './headless';
+import { wireSampling } from './sampling-interpreter';
 
 export interface McpOptions {
   vault: string;
@@ -28,6 +29,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
   const host = opts.host ?? headlessHost(opts.vault, TOOL_CATALOG, logger);
   const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger });
+  wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
 

@@ -21,14 +21,15 @@ export interface Session {
 }
 
 /** Starts `lithos mcp --vault <vault>` from the built file and connects the SDK's own client over stdio. */
-export async function connect(cli: string, vault: string, opts: { agent?: string; env?: Record<string, string> } = {}): Promise<Session> {
+export async function connect(cli: string, vault: string, opts: { agent?: string; env?: Record<string, string>; client?: Client } = {}): Promise<Session> {
   const args = [cli, 'mcp', '--vault', vault, ...(opts.agent ? ['--agent', opts.agent] : [])];
   // The bundle keeps sql.js and a few others external: they load from this repo's node_modules.
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', NODE_PATH: join(ROOT, 'node_modules'), ...opts.env };
   const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const client = new Client({ name: 'lithos-test', version: '1.0.0' });
+  // A caller's own client: e.g. one that declares sampling and answers sampling/createMessage.
+  const client = opts.client ?? new Client({ name: 'lithos-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, transport, stderr: () => err };
 }

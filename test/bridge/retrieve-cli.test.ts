@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main, run } from '../../bridge/cli';
+
+/** `lithos retrieve` and `lithos eval --mode pts` as a user drives them: real folders, JSON parsed back. */
+let root: string;
+let vault: string;
+
+function write(rel: string, text: string): void {
+  const p = join(root, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
+async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
+  const lines: string[] = [];
+  const code = await main(argv, (s) => lines.push(s));
+  const out = lines.join('\n');
+  return { code, out, json: () => JSON.parse(out) };
+}
+
+/** `run` as the binary calls it: exit code and what went to stderr. */
+async function runCaptured(argv: string[]): Promise<{ code: number; err: string }> {
+  const errs: string[] = [];
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (errs.push(String(s)), true));
+  try {
+    return { code: await run(argv), err: errs.join('') };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lithos-retrieve-'));
+  vault = join(root, 'vault');
+  write('vault/project/atlas/pool.md', '---\ntitle: Pool sizing\ntags: [atlas, pool]\n---\nThe connection pool was too small for the load. See [[Index]].\n');
+  write('vault/project/atlas/Index.md', '---\ntitle: Index\n---\nThe missing index caused the latency regression.\n');
+  write('vault/project/atlas/Timeouts.md', '---\ntitle: Timeouts\n---\nConnection timeouts when the pool is exhausted.\n');
+  write('vault/shared/Garden.md', 'Tomatoes need sun and water.\n');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('lithos retrieve', () => {
+  test('--json prints the documented keys', async () => {
+    const r = await cli('retrieve', vault, 'connection', 'pool', '--json', '--agent', 'claude');
+    expect(r.code).toBe(0);
+    const j = r.json();
+    expect(j).toEqual(expect.objectContaining({ nodes: expect.any(Array), temperature: expect.any(Number), terrace_reached: expect.any(Number), receipt_id: expect.any(String) }));
+    expect(j.nodes.length).toBeGreaterThan(0);
+    for (const n of j.nodes) {
+      expect(n).toEqual(
+        expect.objectContaining({ id: expect.any(String), path: expect.any(String), title: expect.any(String), score: expect.any(Number), reasons: expect.any(Array), scouts: expect.any(Array) }),
+      );
+    }
+    expect(j.nodes[0]).toMatchObject({ path: 'project/atlas/pool.md', title: 'Pool sizing' });
+    expect(j.temperature).toBeGreaterThanOrEqual(0);
+    expect(j.temperature).toBeLessThanOrEqual(1);
+    // the receipt it names was written, with the agent
+    const receipts = (await cli('receipts', vault, '--json', '--agent', 'claude')).json().receipts;
+    expect(receipts.map((x: { receipt_id: string }) => x.receipt_id)).toEqual([j.receipt_id]);
+  });
+
+  test('--k, --class and --intent reach the query', async () => {
+    const j = (await cli('retrieve', vault, 'connection pool', '--json', '--k', '2', '--class', 'debug', '--intent', 'fact_check')).json();
+    expect(j.nodes.length).toBeLessThanOrEqual(2);
+    expect(j).toMatchObject({ query_class: 'debug', intent: 'fact_check' });
+  });
+
+  test('--without lexical switches the scout off and still answers', async () => {
+    const r = await cli('retrieve', vault, 'connection pool', '--json', '--without', 'lexical');
+    expect(r.code).toBe(0);
+    const j = r.json();
+    expect(j.nodes.length).toBeGreaterThan(0);
+    for (const n of j.nodes) expect(n.scouts).not.toContain('lexical');
+    expect(j.scouts.lexical).toMatchObject({ hits: 0, skipped: expect.stringContaining('--without') });
+  });
+
+  test('the table form names the notes, the temperature and the receipt', async () => {
+    const r = await cli('retrieve', vault, 'connection pool');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('project/atlas/pool.md');
+    expect(r.out).toMatch(/temperature \d\.\d\d · terrace \d/);
+    expect(r.out).toMatch(/receipt [0-9a-f-]+/);
+  });
+
+  test.each([
+    ['an unknown intent', ['--intent', 'bogus'], /--intent must be one of/],
+    ['an unknown scout', ['--without', 'telepathy'], /--without must name a scout/],
+    ['--k 0', ['--k', '0'], /--k must be a whole number from 1 to 50/],
+    ['--k 51', ['--k', '51'], /--k must be a whole number from 1 to 50/],
+  ])('%s fails with a one-line message and exit code 1 or 2', async (_what, flags, message) => {
+    const { code, err } = await runCaptured(['retrieve', vault, 'connection pool', ...flags]);
+    expect([1, 2]).toContain(code);
+    expect(err).toMatch(message);
+    expect(err.trimEnd().split('\n')).toHaveLength(1);
+    expect(err).toMatch(/^lithos: /);
+  });
+
+  test('a missing query is bad usage', async () => {
+    expect((await runCaptured(['retrieve', vault])).code).toBe(2);
+  });
+});
+
+describe('lithos eval --mode pts', () => {
+  function dataset(name: string, docs: [string, string, string][], queries: [string, string, string][]): string {
+    write(`${name}/corpus.jsonl`, docs.map(([_id, title, text]) => JSON.stringify({ _id, title, text })).join('\n') + '\n');
+    write(`${name}/queries.jsonl`, queries.map(([_id, text]) => JSON.stringify({ _id, text })).join('\n') + '\n');
+    write(`${name}/qrels/test.tsv`, ['query-id\tcorpus-id\tscore', ...queries.map(([q, , doc]) => `${q}\t${doc}\t1`)].join('\n') + '\n');
+    return join(root, name);
+  }
+
+  test('prints temperature_mean and temperature_std per dataset and in macro', async () => {
+    const baking = dataset(
+      'baking',
+      [
+        ['b1', 'Sourdough starter', 'Feed the sourdough starter twice a day with flour and water.'],
+        ['b2', 'Rye bread', 'Rye flour absorbs more water than wheat flour.'],
+        ['b3', 'Oven temperature', 'Bake bread at a high oven temperature with steam.'],
+        ['b4', 'Croissants', 'Laminated dough with butter, folded many times.'],
+      ],
+      [
+        ['q1', 'how to feed a sourdough starter', 'b1'],
+        ['q2', 'rye flour water', 'b2'],
+        ['q3', 'butter dough folding', 'b4'],
+      ],
+    );
+    const bikes = dataset(
+      'bikes',
+      [
+        ['k1', 'Chain lube', 'Apply one drop of lube per roller on the chain.'],
+        ['k2', 'Tyre pressure', 'Road tyres run at higher pressure than gravel tyres.'],
+        ['k3', 'Brake pads', 'Replace brake pads when the groove is gone.'],
+      ],
+      [
+        ['p1', 'chain lube', 'k1'],
+        ['p2', 'tyre pressure for road bikes', 'k2'],
+      ],
+    );
+    const r = await cli('eval', baking, bikes, '--mode', 'pts', '--json');
+    expect(r.code).toBe(0);
+    const j = r.json();
+    expect(Object.keys(j.datasets).sort()).toEqual(['baking', 'bikes']);
+    for (const row of [j.datasets.baking, j.datasets.bikes, j.macro]) {
+      expect(row).toEqual(
+        expect.objectContaining({ 'ndcg@10': expect.any(Number), 'recall@10': expect.any(Number), 'mrr@10': expect.any(Number), temperature_mean: expect.any(Number), temperature_std: expect.any(Number) }),
+      );
+      expect(row.temperature_mean).toBeGreaterThanOrEqual(0);
+      expect(row.temperature_mean).toBeLessThanOrEqual(1);
+      expect(row.temperature_std).toBeGreaterThanOrEqual(0);
+      expect(row.temperature_std).toBeLessThanOrEqual(0.5);
+    }
+    expect(j.datasets.baking.queries).toBe(3);
+    expect(j.datasets.bikes.queries).toBe(2);
+    // the macro is the mean of the datasets' figures
+    expect(j.macro.temperature_mean).toBeCloseTo((j.datasets.baking.temperature_mean + j.datasets.bikes.temperature_mean) / 2, 3);
+    expect(j.macro.temperature_std).toBeCloseTo((j.datasets.baking.temperature_std + j.datasets.bikes.temperature_std) / 2, 3);
+    // obvious lexical matches come first under PTS too
+    expect(j.datasets.bikes['mrr@10']).toBe(1);
+
+    // other modes have no temperature
+    const lexical = (await cli('eval', bikes, '--mode', 'lexical', '--json')).json();
+    expect(lexical.datasets.bikes).not.toHaveProperty('temperature_mean');
+
+    // an ablation runs and reports the same keys
+    const ablated = await cli('eval', bikes, '--mode', 'pts', '--without', 'lexical', '--without', 'vector', '--json');
+    expect(ablated.code).toBe(0);
+    expect(ablated.json().datasets.bikes).toHaveProperty('temperature_std');
+  });
+});

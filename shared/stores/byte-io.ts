@@ -19,6 +19,15 @@ export class ByteWriter {
     return this.pos;
   }
 
+  /** Starts over, keeping the buffer (grown to at least `capacity`) for the next encoding. */
+  reset(capacity: number): void {
+    this.pos = 0;
+    if (this.buf.length < capacity) {
+      this.buf = new Uint8Array(capacity);
+      this.view = new DataView(this.buf.buffer);
+    }
+  }
+
   u8(v: number): void {
     this.ensure(1);
     this.buf[this.pos++] = v;
@@ -72,7 +81,7 @@ export class ByteWriter {
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    let size = Math.ceil(this.buf.length * 1.5);
+    let size = Math.max(64, Math.ceil(this.buf.length * 1.5));
     while (size < this.pos + n) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));

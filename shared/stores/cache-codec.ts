@@ -3,6 +3,7 @@ import { CacheTables, GLOBAL, shardOf, type CachedNote, type NodeChunks, type Sp
 import { checksum } from './checksum';
 
 export { checksum } from './checksum';
+export { ByteWriter } from './byte-io';
 
 /**
  * The cache files: `cache.bin` holds the embedding spaces and the term dictionary, and `cache.<k>.bin`
@@ -64,11 +65,16 @@ interface Parts {
   bags: StoredTermBag[];
 }
 
-/** One file's bytes: the global part (GLOBAL) or one shard. */
-export function encodeCachePart(tables: CacheTables, part: number): Uint8Array {
+/**
+ * One file's bytes: the global part (GLOBAL) or one shard. With `writer`, its buffer is reused (the bytes
+ * returned are a view of it, valid until its next use): a snapshot of many parts then allocates once.
+ */
+export function encodeCachePart(tables: CacheTables, part: number, writer?: ByteWriter): Uint8Array {
   const t = partOf(tables, part);
   // Sized up front (exact for ASCII text): growing by doubling would briefly hold ~3x the file in memory.
-  const w = new ByteWriter(encodedSizeHint(t));
+  const hint = encodedSizeHint(t);
+  const w = writer ?? new ByteWriter(hint);
+  w.reset(hint);
   for (const b of MAGIC) w.u8(b);
   w.u32(CACHE_FORMAT_VERSION);
   w.u32(0); // body length, patched below

@@ -6,7 +6,7 @@ const QUERIES = ['why did ingestion latency regress', 'connection pool', 'cache 
 
 /**
  * `lithos demo <vault>` (what `npm start` runs): indexes the vault headless, then shows what the memory
- * holds and answers a few searches, so a fresh clone shows the engine working end to end.
+ * holds, answers a few searches and one full retrieval, so a fresh clone shows the engine working end to end.
  */
 export async function demoCommand(vault: string, o: { out: Out; logger: Logger; queries?: string[] }): Promise<number> {
   const v = await openVault(vault, { write: true, logger: o.logger });
@@ -23,10 +23,15 @@ export async function demoCommand(vault: string, o: { out: Out; logger: Logger; 
       for (const h of hits) o.out(`  ${h.score.toFixed(3)}  ${h.title}  (${h.note_type}, ${h.path})`);
       if (!hits.length) o.out('  no results');
     }
+    const task = 'why did ingestion latency regress';
+    const r2 = await v.engine.retrieve({ query_text: task, query_class: 'debug', agent_id: 'demo', max_context_nodes: 5 });
+    o.out(`\nretrieve "${task}" (class debug) — temperature ${r2.temperature.toFixed(2)}, terrace ${r2.terrace_reached}`);
+    for (const n of r2.nodes) o.out(`  ${n.score.toFixed(3)}  ${n.title}  [${n.scouts.join(', ')}]\n         why: ${n.reasons.slice(0, 2).join('; ')}`);
+    o.out(`  terrace 2: ${r2.terrace2.outcome} (${r2.terrace2.why}); receipt ${r2.receipt_id ?? '-'}`);
     const d = await v.engine.doctor();
     o.out(`\nDoctor: ${d.problems.length} note problem(s), ${d.broken_links.length} broken link(s).`);
     for (const p of d.problems.slice(0, 5)) o.out(`  ${p.code}: ${p.path}: ${p.message}`);
-    o.out(`\nTry: lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
+    o.out(`\nTry: lithos retrieve ${vault} "<task>" --class debug · lithos receipts ${vault} · lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
     return 0;
   } finally {
     await v.close();

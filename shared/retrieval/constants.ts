@@ -115,6 +115,8 @@ export const SELECTION = {
   /** Final slots given to exploration candidates when hot (mixed mode) or under the explore intent. */
   exploration_slots_hot: 1,
   exploration_slots_explore: 2,
+  /** Mixed mode: when hot, exploration candidates get this much added to their normalised MMR score. */
+  exploration_bonus_hot: 0.1,
 };
 
 /** Terrace 2: query classes that want an interpretive pass above TERRACE2_CLASS_TEMPERATURE. */

@@ -122,6 +122,7 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
     k: q.k,
     lambda: hot ? SELECTION.mmr_lambda_hot : SELECTION.mmr_lambda,
     explorationSlots: q.intent === 'explore' ? SELECTION.exploration_slots_explore : hot ? SELECTION.exploration_slots_hot : 0,
+    explorationBonus: hot || q.intent === 'explore' ? SELECTION.exploration_bonus_hot : 0,
   });
   let conflicts = ctx.surface_conflicts === false ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
   const policy = shouldUseLlmPass(conflicts.length, q.query_class, coh.temperature);

@@ -8,6 +8,8 @@ export interface SelectOptions {
   lambda: number;
   /** Slots at the end reserved for exploration candidates (novelty, random). */
   explorationSlots: number;
+  /** Added to an exploration candidate's normalised score in MMR (mixed mode when hot). */
+  explorationBonus: number;
 }
 
 /** Candidates considered by MMR: a few times k is enough, the tail never wins. */
@@ -44,7 +46,8 @@ export function select(ranked: readonly Ranked[], corpus: RetrievalCorpus, opts:
         const cv = vec.get(c.id);
         if (cv) maxSim = Math.max(maxSim, cosine(v, cv));
       }
-      const value = opts.lambda * ((r.score - bottom) / span) - (1 - opts.lambda) * maxSim;
+      const explore = Math.max(r.terms.scouts.novelty ?? 0, r.terms.scouts.random ?? 0);
+      const value = opts.lambda * ((r.score - bottom) / span + opts.explorationBonus * explore) - (1 - opts.lambda) * maxSim;
       if (value > bestValue) {
         bestValue = value;
         best = r;

@@ -10,8 +10,9 @@ import type { Scout, ScoutHit } from '../types';
 export const centroidScout: Scout = {
   name: 'centroid',
   wave: 2,
-  run({ corpus, seeds, pool }) {
+  run({ corpus, visible, seeds, pool }) {
     const vecs = seeds
+      .filter((s) => visible(s.id))
       .slice(0, CENTROID_SEEDS)
       .map((s) => corpus.noteVector(s.id))
       .filter((v): v is Float32Array => v !== null);
@@ -25,6 +26,7 @@ export const centroidScout: Scout = {
     for (let i = 0; i < c.length; i++) c[i] *= inv;
     const sims: { id: string; sim: number }[] = [];
     for (const h of pool) {
+      if (!visible(h.id)) continue;
       const v = corpus.noteVector(h.id);
       if (v) sims.push({ id: h.id, sim: cosine(c, v) });
     }

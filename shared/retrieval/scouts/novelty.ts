@@ -11,14 +11,14 @@ export const NOVELTY_PICKS = 5;
 export const noveltyScout: Scout = {
   name: 'novelty',
   wave: 2,
-  run({ corpus, seeds, pool }) {
+  run({ corpus, visible, seeds, pool }) {
     if (seeds.length === 0) return [];
     const seedIds = new Set(seeds.map((s) => s.id));
-    const seedVecs = seeds.map((s) => corpus.noteVector(s.id)).filter((v): v is Float32Array => v !== null);
+    const seedVecs = seeds.filter((s) => visible(s.id)).map((s) => corpus.noteVector(s.id)).filter((v): v is Float32Array => v !== null);
     if (seedVecs.length === 0) return [];
     const scored: ScoutHit[] = [];
     for (const h of pool) {
-      if (seedIds.has(h.id)) continue;
+      if (seedIds.has(h.id) || !visible(h.id)) continue;
       const v = corpus.noteVector(h.id);
       if (!v) continue;
       const maxSim = Math.max(...seedVecs.map((s) => cosine(s, v)));

@@ -7,15 +7,42 @@ const results: DatasetResult[] = [
 ];
 
 describe('toEvalJson', () => {
-  it('has exactly the datasets and macro keys, numbers rounded to 4 decimals', () => {
+  it('has exactly the datasets, macro, collections and macro_by_collection keys, numbers rounded to 4 decimals', () => {
     const json = toEvalJson(results);
-    expect(Object.keys(json)).toEqual(['datasets', 'macro']);
+    expect(Object.keys(json)).toEqual(['datasets', 'macro', 'collections', 'macro_by_collection']);
     expect(json.datasets['locomo-turns/conv-26']).toEqual({ 'ndcg@10': 0.1235, 'recall@10': 0.5, 'mrr@10': 0.3333, queries: 150 });
     expect(Object.keys(json.datasets)).toEqual(['locomo-turns/conv-26', 'scifact-dev', 'empty']);
   });
 
   it('macro-averages datasets that had evaluated queries and totals their queries', () => {
     expect(toEvalJson(results).macro).toEqual({ 'ndcg@10': 0.3889, 'recall@10': 0.625, 'mrr@10': 0.4667, queries: 450 });
+  });
+});
+
+describe('collections', () => {
+  const two: DatasetResult[] = [
+    { name: 'locomo-turns/conv-1', scores: { ndcg: 0.2, recall: 0.2, mrr: 0.2 }, queries: 10, skipped: 0, docs: 5, seconds: 1, temperatures: [0.2, 0.4] },
+    { name: 'locomo-turns/conv-2', scores: { ndcg: 0.4, recall: 0.4, mrr: 0.4 }, queries: 30, skipped: 0, docs: 5, seconds: 1, temperatures: [0.5, 0.5] },
+    { name: 'scifact-dev', scores: { ndcg: 0.9, recall: 0.9, mrr: 0.9 }, queries: 5, skipped: 0, docs: 5, seconds: 1, temperatures: [0, 1] },
+  ];
+
+  it('macro-averages the folders of one collection, then collections and standalone datasets alike', () => {
+    const json = toEvalJson(two);
+    expect(Object.keys(json.collections)).toEqual(['locomo-turns']);
+    expect(json.collections['locomo-turns']['ndcg@10']).toBe(0.3);
+    expect(json.collections['locomo-turns'].queries).toBe(40);
+    // (0.3 + 0.9) / 2, not (0.2 + 0.4 + 0.9) / 3
+    expect(json.macro_by_collection['ndcg@10']).toBe(0.6);
+    expect(json.macro['ndcg@10']).toBe(0.5);
+  });
+
+  it('reports temperature mean and standard deviation per dataset and macro-averaged', () => {
+    const json = toEvalJson(two);
+    expect(json.datasets['scifact-dev']).toMatchObject({ temperature_mean: 0.5, temperature_std: 0.5 });
+    expect(json.datasets['locomo-turns/conv-1']).toMatchObject({ temperature_mean: 0.3, temperature_std: 0.1 });
+    expect(json.macro).toMatchObject({ temperature_mean: 0.4333, temperature_std: 0.2 });
+    expect(json.collections['locomo-turns']).toMatchObject({ temperature_mean: 0.4, temperature_std: 0.05 });
+    expect(json.macro_by_collection).toMatchObject({ temperature_mean: 0.45, temperature_std: 0.275 });
   });
 });
 

@@ -24,7 +24,7 @@ describe('runEval', () => {
     const code = await runEval({ datasets: [MINI], mode: 'hybrid', json: true, out: (s) => lines.push(s) });
     expect(code).toBe(0);
     const json = JSON.parse(lines.join('\n')) as { datasets: Record<string, Record<string, number>>; macro: Record<string, number> };
-    expect(Object.keys(json)).toEqual(['datasets', 'macro']);
+    expect(Object.keys(json)).toEqual(['datasets', 'macro', 'collections', 'macro_by_collection']);
     expect(Object.keys(json.datasets)).toEqual(['beir-mini']);
     const row = json.datasets['beir-mini'];
     expect(Object.keys(row)).toEqual(['ndcg@10', 'recall@10', 'mrr@10', 'queries']);

@@ -41,22 +41,24 @@ export type DecodeResult =
   /** `older`: a sound file of an earlier format, to be rebuilt without alarm. */
   | { ok: false; reason: string; older: boolean };
 
-/** Takes the tables of one part (GLOBAL or a shard), as the encoder walks them. */
-function partOf(t: CacheTables, part: number): Parts {
-  const mine = (nodeId: string) => part !== GLOBAL && shardOf(nodeId) === part;
-  const vectors: [string, string, VectorRows][] = [];
-  for (const [nodeId, bySpace] of t.vectors) if (mine(nodeId)) for (const [spaceId, v] of bySpace) vectors.push([nodeId, spaceId, v]);
-  return {
-    spaces: part === GLOBAL ? [...t.spaces] : [],
-    terms: part === GLOBAL ? t.terms : [],
-    notes: [...t.notes.values()].filter((n) => mine(n.node_id)),
-    chunks: [...t.chunks].filter(([nodeId]) => mine(nodeId)),
-    vectors,
-    bags: [...t.bags.values()].filter((b) => mine(b.node_id)),
-  };
+/** The records of each of `parts` (GLOBAL or shard numbers), in one pass over the tables. */
+export function splitCacheParts(t: CacheTables, parts: Iterable<number>): Map<number, CacheParts> {
+  const out = new Map<number, CacheParts>();
+  for (const part of parts) {
+    out.set(part, { spaces: part === GLOBAL ? [...t.spaces] : [], terms: part === GLOBAL ? t.terms : [], notes: [], chunks: [], vectors: [], bags: [] });
+  }
+  const of = (nodeId: string) => out.get(shardOf(nodeId));
+  for (const n of t.notes.values()) of(n.node_id)?.notes.push(n);
+  for (const [nodeId, c] of t.chunks) of(nodeId)?.chunks.push([nodeId, c]);
+  for (const [nodeId, bySpace] of t.vectors) {
+    const p = of(nodeId);
+    if (p) for (const [spaceId, v] of bySpace) p.vectors.push([nodeId, spaceId, v]);
+  }
+  for (const b of t.bags.values()) of(b.node_id)?.bags.push(b);
+  return out;
 }
 
-interface Parts {
+export interface CacheParts {
   spaces: [string, SpaceRow][];
   terms: readonly string[];
   notes: CachedNote[];
@@ -66,11 +68,12 @@ interface Parts {
 }
 
 /**
- * One file's bytes: the global part (GLOBAL) or one shard. With `writer`, its buffer is reused (the bytes
- * returned are a view of it, valid until its next use): a snapshot of many parts then allocates once.
+ * One file's bytes: the global part (GLOBAL) or one shard, from the tables or from that part's records
+ * (splitCacheParts). With `writer`, its buffer is reused (the bytes returned are a view of it, valid until
+ * its next use): a snapshot of many parts then allocates once.
  */
-export function encodeCachePart(tables: CacheTables, part: number, writer?: ByteWriter): Uint8Array {
-  const t = partOf(tables, part);
+export function encodeCachePart(tables: CacheTables | CacheParts, part: number, writer?: ByteWriter): Uint8Array {
+  const t = tables instanceof CacheTables ? splitCacheParts(tables, [part]).get(part)! : tables;
   // Sized up front (exact for ASCII text): growing by doubling would briefly hold ~3x the file in memory.
   const hint = encodedSizeHint(t);
   const w = writer ?? new ByteWriter(hint);
@@ -145,7 +148,7 @@ export function encodeCachePart(tables: CacheTables, part: number, writer?: Byte
 }
 
 /** The file's size if every string is ASCII (each other character adds at most 2 bytes, and the writer grows). */
-function encodedSizeHint(t: Parts): number {
+function encodedSizeHint(t: CacheParts): number {
   let n = HEADER + 64 + t.terms.length * 12;
   for (const [id] of t.spaces) n += 17 + id.length;
   for (const x of t.notes) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.length;

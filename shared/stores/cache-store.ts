@@ -4,7 +4,7 @@ import type { StoreDeps } from './journaled-store';
 import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
 import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
-import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheTables } from './cache-codec';
+import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheTables, splitCacheParts } from './cache-codec';
 
 export type { CachedChunk, CachedNote, NodeChunks, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';
@@ -36,10 +36,12 @@ export class CacheStore extends CacheTerms {
         // changed meanwhile is marked dirty again and written by the next snapshot.
         const parts = [...this.tables.dirty].sort((a, b) => a - b);
         this.tables.dirty.clear();
+        const records = splitCacheParts(this.tables, parts); // taken now: later changes mark parts dirty again
         const writer = new ByteWriter(0); // one buffer for all parts: each is written before the next is encoded
         try {
           while (parts.length > 0) {
-            await deps.blobs.writeAtomic(cachePartFile(parts[0]), encodeCachePart(this.tables, parts[0], writer));
+            await deps.blobs.writeAtomic(cachePartFile(parts[0]), encodeCachePart(records.get(parts[0])!, parts[0], writer));
+            records.delete(parts[0]);
             parts.shift();
           }
         } finally {

@@ -37,7 +37,7 @@ const HEADER = 24;
 const STATUS = ['active', 'retired'] as const;
 
 export type DecodeResult =
-  | { ok: true; tables: CacheTables }
+  | { ok: true; parts: CacheParts }
   /** `older`: a sound file of an earlier format, to be rebuilt without alarm. */
   | { ok: false; reason: string; older: boolean };
 
@@ -45,7 +45,7 @@ export type DecodeResult =
 export function splitCacheParts(t: CacheTables, parts: Iterable<number>): Map<number, CacheParts> {
   const out = new Map<number, CacheParts>();
   for (const part of parts) {
-    out.set(part, { spaces: part === GLOBAL ? [...t.spaces] : [], terms: part === GLOBAL ? t.terms : [], notes: [], chunks: [], vectors: [], bags: [] });
+    out.set(part, { spaces: part === GLOBAL ? [...t.spaces] : [], terms: part === GLOBAL ? t.terms.slice() : [], notes: [], chunks: [], vectors: [], bags: [] });
   }
   const of = (nodeId: string) => out.get(shardOf(nodeId));
   for (const n of t.notes.values()) of(n.node_id)?.notes.push(n);
@@ -60,7 +60,7 @@ export function splitCacheParts(t: CacheTables, parts: Iterable<number>): Map<nu
 
 export interface CacheParts {
   spaces: [string, SpaceRow][];
-  terms: readonly string[];
+  terms: string[];
   notes: CachedNote[];
   chunks: [string, NodeChunks][];
   vectors: [string, string, VectorRows][];
@@ -161,7 +161,7 @@ function encodedSizeHint(t: CacheParts): number {
   return Math.ceil(n * 1.02) + 1024;
 }
 
-/** Decodes one cache file into fresh tables (merge them with mergeCacheTables). */
+/** Decodes one cache file into its records (add them to the tables with mergeCacheParts). */
 export function decodeCache(bytes: Uint8Array): DecodeResult {
   const fail = (reason: string, older = false): DecodeResult => ({ ok: false, reason, older });
   if (bytes.byteLength === 0) return fail('file is empty');
@@ -175,26 +175,26 @@ export function decodeCache(bytes: Uint8Array): DecodeResult {
   if (bodyLength !== bytes.byteLength - HEADER) return fail(`truncated or padded (${bytes.byteLength - HEADER} body bytes, ${bodyLength} expected)`);
   if (checksum(bytes, HEADER) !== sum) return fail('checksum mismatch');
   try {
-    return { ok: true, tables: readBody(new ByteReader(bytes, HEADER)) };
+    return { ok: true, parts: readBody(new ByteReader(bytes, HEADER)) };
   } catch (err) {
     if (err instanceof MalformedBytes || err instanceof RangeError) return fail(err.message);
     throw err;
   }
 }
 
-function readBody(r: ByteReader): CacheTables {
-  const t = new CacheTables();
+function readBody(r: ByteReader): CacheParts {
+  const t: CacheParts = { spaces: [], terms: [], notes: [], chunks: [], vectors: [], bags: [] };
   for (let i = r.u32(); i > 0; i--) {
     const id = r.str();
     const dimensions = r.u32();
     const createdAt = r.f64();
     const status = STATUS[r.u8()];
     if (!status) throw new MalformedBytes('unknown space status');
-    t.setSpace(id, { dimensions, createdAt, status });
+    t.spaces.push([id, { dimensions, createdAt, status }]);
   }
   const termCount = r.u32();
   const terms = r.str();
-  if (termCount > 0) t.appendTerms(terms.split('\n'));
+  if (termCount > 0) t.terms = terms.split('\n');
   if (t.terms.length !== termCount) throw new MalformedBytes('term dictionary size mismatch');
 
   for (let i = r.u32(); i > 0; i--) {
@@ -204,7 +204,7 @@ function readBody(r: ByteReader): CacheTables {
     const mtime = r.f64();
     const size = r.f64();
     const indexed_at = r.f64();
-    t.setNote(path, { path, node_id, content_hash, mtime, size, meta: r.str(), indexed_at });
+    t.notes.push({ path, node_id, content_hash, mtime, size, meta: r.str(), indexed_at });
   }
   for (let i = r.u32(); i > 0; i--) {
     const nodeId = r.str();
@@ -219,7 +219,7 @@ function readBody(r: ByteReader): CacheTables {
       if (ends[c] < (c > 0 ? ends[c - 1] : 0) || (c > 0 && indexes[c] <= indexes[c - 1])) throw new MalformedBytes('chunks out of order');
     }
     if (n === 0 || ends[n - 1] !== bytes.byteLength) throw new MalformedBytes('chunk texts do not fill their bytes');
-    t.setChunks(nodeId, { indexes, headings, ends, bytes });
+    t.chunks.push([nodeId, { indexes, headings, ends, bytes }]);
   }
   for (let i = r.u32(); i > 0; i--) {
     const nodeId = r.str();
@@ -231,7 +231,7 @@ function readBody(r: ByteReader): CacheTables {
     r.align(4);
     const steps = r.array(Float32Array, count);
     const values = r.array(Int8Array, count * dims);
-    t.setVectors(nodeId, spaceId, { contentHash, dims, count, steps, values });
+    t.vectors.push([nodeId, spaceId, { contentHash, dims, count, steps, values }]);
   }
   for (let i = r.u32(); i > 0; i--) {
     const node_id = r.str();
@@ -241,27 +241,17 @@ function readBody(r: ByteReader): CacheTables {
     r.align(4);
     const ids = r.array(Uint32Array, n);
     const tfs = r.array(Uint16Array, n);
-    t.setBag(node_id, { node_id, lexHash, length, ids, tfs });
+    t.bags.push({ node_id, lexHash, length, ids, tfs });
   }
   if (r.remaining !== 0) throw new MalformedBytes('unexpected bytes after the last table');
   return t;
 }
 
 /**
- * Adds the tables of one decoded file (of `part`) to `into`. A path found in two shards (a note renamed onto another's path
- * just before a crash kept one file from being rewritten) keeps the row indexed last.
+ * Adds the records of one decoded file (of `part`) to `into`, which is being loaded (no undo, nothing
+ * marked dirty). A path found in two shards (a note renamed onto another's path just before a crash kept
+ * one file from being rewritten) keeps the row indexed last.
  */
-export function mergeCacheTables(into: CacheTables, from: CacheTables, part: number): void {
-  if (part === GLOBAL) {
-    for (const [id, s] of from.spaces) into.setSpace(id, s);
-    if (from.terms.length > 0) into.appendTerms(from.terms);
-    return;
-  }
-  for (const [path, n] of from.notes) {
-    const have = into.notes.get(path);
-    if (!have || have.indexed_at < n.indexed_at) into.setNote(path, n);
-  }
-  for (const [nodeId, c] of from.chunks) into.setChunks(nodeId, c);
-  for (const [nodeId, bySpace] of from.vectors) for (const [spaceId, v] of bySpace) into.setVectors(nodeId, spaceId, v);
-  for (const [nodeId, b] of from.bags) into.setBag(nodeId, b);
+export function mergeCacheParts(into: CacheTables, from: CacheParts, part: number): void {
+  into.absorb(part === GLOBAL ? { ...from, notes: [], chunks: [], vectors: [], bags: [] } : { ...from, spaces: [], terms: [] });
 }

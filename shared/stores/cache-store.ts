@@ -4,7 +4,7 @@ import type { StoreDeps } from './journaled-store';
 import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
 import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
-import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheTables, splitCacheParts } from './cache-codec';
+import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheParts, splitCacheParts } from './cache-codec';
 
 export type { CachedChunk, CachedNote, NodeChunks, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';
@@ -75,7 +75,7 @@ export class CacheStore extends CacheTerms {
       }
       const decoded = decodeCache(bytes);
       if (decoded.ok) {
-        mergeCacheTables(tables, decoded.tables, part);
+        mergeCacheParts(tables, decoded.parts, part);
         continue;
       }
       rebuilt = true;

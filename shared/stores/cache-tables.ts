@@ -160,6 +160,36 @@ export class CacheTables {
     for (const t of terms) this.terms.push(t);
   }
 
+  /**
+   * Loads records read from a file straight into the maps (no undo, nothing marked dirty). A path already
+   * present keeps whichever row was indexed last.
+   */
+  absorb(r: {
+    spaces: [string, SpaceRow][];
+    terms: string[];
+    notes: CachedNote[];
+    chunks: [string, NodeChunks][];
+    vectors: [string, string, VectorRows][];
+    bags: StoredTermBag[];
+  }): void {
+    for (const [id, s] of r.spaces) this.spaces.set(id, s);
+    for (const term of r.terms) this.terms.push(term);
+    for (const n of r.notes) {
+      const have = this.notes.get(n.path);
+      if (have && have.indexed_at >= n.indexed_at) continue;
+      if (have) this.countNode(have.node_id, -1);
+      this.notes.set(n.path, n);
+      this.countNode(n.node_id, 1);
+    }
+    for (const [nodeId, c] of r.chunks) this.chunks.set(nodeId, c);
+    for (const [nodeId, spaceId, v] of r.vectors) {
+      const bySpace = this.vectors.get(nodeId);
+      if (bySpace) bySpace.set(spaceId, v);
+      else this.vectors.set(nodeId, new Map([[spaceId, v]]));
+    }
+    for (const b of r.bags) this.bags.set(b.node_id, b);
+  }
+
   nodeHasNote(nodeId: string): boolean {
     return (this.notesPerNode.get(nodeId) ?? 0) > 0;
   }

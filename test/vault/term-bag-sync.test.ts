@@ -101,8 +101,8 @@ describe('persisted BM25 term bags', () => {
     for (let shard = 0; shard < SHARDS; shard++) {
       const decoded = decodeCache((await blobs.read(cachePartFile(shard)))!);
       if (!decoded.ok) throw new Error(decoded.reason);
-      decoded.tables.bags.clear();
-      await blobs.writeAtomic(cachePartFile(shard), encodeCachePart(decoded.tables, shard));
+      decoded.parts.bags = [];
+      await blobs.writeAtomic(cachePartFile(shard), encodeCachePart(decoded.parts, shard));
     }
 
     const upgraded = await session(blobs);

@@ -68,6 +68,7 @@ type WarmFigures = Pick<
   | 'persist_ms'
   | 'store_mb'
   | 'peak_rss_mb'
+  | 'warm_open_peak_rss_mb'
 > &
   RelayFigures;
 
@@ -144,6 +145,8 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     const r = await engine.reconcile();
     await engine.search(queries[0] ?? 'note', { k: 10, mode: 'hybrid' });
     const warmMs = performance.now() - started;
+    // Before any further phase: what every session on this vault pays just to open it and answer a search.
+    const openPeak = peakRssMb();
 
     const searchMs: number[] = [];
     for (const q of queries) searchMs.push((await timed(() => engine.search(q, { k: 10, mode: 'hybrid' }))).ms);
@@ -199,6 +202,7 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
       persist_ms: persist.ms,
       store_mb: (await dirBytes(join(root, '.lithos'))) / 1048576,
       peak_rss_mb: peakRssMb(),
+      warm_open_peak_rss_mb: openPeak,
       ...relay,
     };
   } finally {

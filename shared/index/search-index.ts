@@ -270,9 +270,9 @@ export class SearchIndex {
    * Normalised lexical and vector scores of every allowed note for one query, by slot (NaN = no match), as
    * search() computes them. Retrieval reads both sides for every candidate, not only each side's top k.
    */
-  queryScores(text: string, queryVectors: Map<string, Float32Array> | undefined, allow?: (id: string) => boolean): QueryScores {
+  queryScores(text: string, queryVectors: Map<string, Float32Array> | undefined, allow?: (id: string) => boolean, mask?: Uint8Array): QueryScores {
     const size = this.lexical.slotCount();
-    const allowed = this.allowedSlots(undefined, size, allow);
+    const allowed = mask && mask.length >= size ? mask : this.allowedSlots(undefined, size, allow);
     const lexical = text.trim() === '' ? emptyScores(size) : this.lexicalScores(text, allowed);
     const vector = queryVectors?.size ? (this.vectorScores(queryVectors, allowed, size)?.scores ?? null) : null;
     return {
@@ -281,6 +281,14 @@ export class SearchIndex {
       idOf: (slot) => this.bySlot[slot]?.id,
       slotOf: (id) => this.notes.get(id)?.slot ?? -1,
     };
+  }
+
+  /** A slot mask of the notes `allow` accepts, for queryScores (callers cache it while nothing changes). */
+  maskOf(allow: (id: string) => boolean): Uint8Array {
+    const size = this.lexical.slotCount();
+    const mask = new Uint8Array(size);
+    for (const { doc, slot } of this.notes.values()) if (allow(doc.id)) mask[slot] = 1;
+    return mask;
   }
 
   /** The note's indexed text (its chunks, heading lines included), or null when it is not indexed. */

@@ -8,7 +8,7 @@ import type { MemoryStore } from '../stores/memory-store';
 import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
-import type { CorpusNote, NoteFrame, RetrievalCorpus, Scored } from './types';
+import { ALLOW_ALL, type CorpusNote, type Gate, type NoteFrame, type RetrievalCorpus, type Scored } from './types';
 import { extractFrame } from './frames';
 
 export interface EngineCorpusDeps {
@@ -28,11 +28,26 @@ function ms(iso: string | null): number | null {
   return Number.isFinite(t) ? t : null;
 }
 
+const VIEW = Symbol('corpusView');
+
+interface Derived {
+  version: number;
+  all: CorpusNote[];
+  ids?: string[];
+  recent?: CorpusNote[];
+  restricted?: Set<string>;
+  masks?: Map<string, Uint8Array>;
+}
+
 export class EngineCorpus implements RetrievalCorpus {
   private readonly frames = new WeakMap<object, NoteFrame | null>();
+  private lists: Derived | null = null;
+  private noEdges = false;
+  // Per-scan caches (beginScan clears them): a retrieval asks about the same neighbours many times.
+  private readonly edgeCache = new Map<string, EdgeRow[]>();
+  private readonly outCache = new Map<string, string[]>();
+  private readonly inCache = new Map<string, string[]>();
   private last: { text: string; allow: (id: string) => boolean; version: number; scores: QueryScores } | null = null;
-  /** CorpusNote per cached-meta object: rebuilt only when the note is re-indexed. */
-  private readonly views = new WeakMap<object, CorpusNote>();
 
   constructor(private readonly d: EngineCorpusDeps) {}
 
@@ -45,8 +60,59 @@ export class EngineCorpus implements RetrievalCorpus {
     return live ? this.view(live) : undefined;
   }
 
-  *notes(): Iterable<CorpusNote> {
-    for (const live of this.d.byId.values()) yield this.view(live);
+  notes(): Iterable<CorpusNote> {
+    return this.derived().all;
+  }
+
+  ids(): readonly string[] {
+    const d = this.derived();
+    return (d.ids ??= d.all.map((n) => n.id).sort());
+  }
+
+  byRecency(): readonly CorpusNote[] {
+    const d = this.derived();
+    return (d.recent ??= [...d.all].sort((a, b) => b.updated_at - a.updated_at || (a.id < b.id ? -1 : 1)));
+  }
+
+  restricted(): ReadonlySet<string> {
+    const d = this.derived();
+    return (d.restricted ??= new Set(
+      d.all.filter((n) => (n.access_scope !== 'shared' && n.access_scope !== 'project') || n.status === 'quarantined').map((n) => n.id),
+    ));
+  }
+
+  beginScan(): void {
+    // Most vaults have no typed edges until feedback creates some: then no scan needs to ask per node.
+    this.noEdges = this.d.memory.counts().edges === 0;
+    this.edgeCache.clear();
+    this.outCache.clear();
+    this.inCache.clear();
+  }
+
+  /** The gate's slot mask, kept per gate key until a note changes (the gate itself is rebuilt per query). */
+  private maskFor(allow: Gate): Uint8Array | undefined {
+    const key = allow.cacheKey;
+    if (allow === ALLOW_ALL || key === undefined) return undefined;
+    const d = this.derived();
+    d.masks ??= new Map();
+    let mask = d.masks.get(key);
+    if (!mask) {
+      mask = this.d.index.maskOf(allow);
+      if (d.masks.size >= 32) d.masks.clear(); // a handful of viewers at a time
+      d.masks.set(key, mask);
+    }
+    return mask;
+  }
+
+  /** Whole-vault lists, rebuilt only after a note changed (the indexer's version moves). */
+  private derived(): Derived {
+    const v = this.d.version();
+    if (!this.lists || this.lists.version !== v) {
+      const all: CorpusNote[] = [];
+      for (const live of this.d.byId.values()) all.push(this.view(live));
+      this.lists = { version: v, all };
+    }
+    return this.lists;
   }
 
   async lexical(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]> {
@@ -77,7 +143,7 @@ export class EngineCorpus implements RetrievalCorpus {
     if (this.last && this.last.text === text && this.last.allow === allow && this.last.version === this.d.version()) return this.last.scores;
     const queryVectors = new Map<string, Float32Array>();
     for (const e of this.d.embedders()) queryVectors.set(e.spaceId, (await e.embed([text]))[0]);
-    const scores = this.d.index.queryScores(text, queryVectors, allow);
+    const scores = this.d.index.queryScores(text, queryVectors, allow === ALLOW_ALL ? undefined : allow, this.maskFor(allow));
     this.last = { text, allow, version: this.d.version(), scores };
     return scores;
   }
@@ -92,6 +158,25 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   linksOut(id: string): string[] {
+    let hit = this.outCache.get(id);
+    if (!hit) this.outCache.set(id, (hit = this.computeLinksOut(id)));
+    return hit;
+  }
+
+  linksIn(id: string): string[] {
+    let hit = this.inCache.get(id);
+    if (!hit) this.inCache.set(id, (hit = this.computeLinksIn(id)));
+    return hit;
+  }
+
+  edges(id: string): EdgeRow[] {
+    if (this.noEdges) return [];
+    let hit = this.edgeCache.get(id);
+    if (!hit) this.edgeCache.set(id, (hit = this.computeEdges(id)));
+    return hit;
+  }
+
+  private computeLinksOut(id: string): string[] {
     const live = this.d.byId.get(id);
     if (!live) return [];
     const out = new Set<string>();
@@ -102,7 +187,7 @@ export class EngineCorpus implements RetrievalCorpus {
     return [...out];
   }
 
-  linksIn(id: string): string[] {
+  private computeLinksIn(id: string): string[] {
     const live = this.d.byId.get(id);
     if (!live) return [];
     return this.d.graph.incoming(live.path).flatMap((p) => {
@@ -111,7 +196,7 @@ export class EngineCorpus implements RetrievalCorpus {
     });
   }
 
-  edges(id: string): EdgeRow[] {
+  private computeEdges(id: string): EdgeRow[] {
     const out = this.d.memory.edges({ from: id });
     for (const e of this.d.memory.edges({ to: id })) if (e.from_id !== id) out.push(e);
     // An edge to a deleted (tombstoned) note is kept for its return, but is not a live neighbour.
@@ -155,8 +240,10 @@ export class EngineCorpus implements RetrievalCorpus {
     return (this.d.index.noteText(id) ?? '').slice(0, maxChars);
   }
 
+  /** The view is kept on the live note itself (a property lookup, not a map probe: this runs 10k× per scan). */
   private view(live: LiveNote): CorpusNote {
-    let v = this.views.get(live.cached);
+    const holder = live as LiveNote & { [VIEW]?: { cached: object; v: CorpusNote } };
+    let v = holder[VIEW]?.cached === live.cached ? holder[VIEW].v : undefined;
     // A rename can keep the cached meta object while the path changes.
     if (!v || v.path !== live.path || v.id !== live.nodeId) {
       const m = live.cached.meta;
@@ -178,7 +265,7 @@ export class EngineCorpus implements RetrievalCorpus {
         confidence: m.confidence,
         supersedes: m.supersedes,
       };
-      this.views.set(live.cached, v);
+      holder[VIEW] = { cached: live.cached, v };
     }
     return v;
   }

@@ -52,21 +52,34 @@ export function scopeAffinity(note: CorpusNote, q: ResolvedQuery): number {
   return SCOPE_AFFINITY.other;
 }
 
-/** Weighted share of the seeds this node is directly connected to (links either way, typed edges). */
-export function graphAffinity(corpus: RetrievalCorpus, id: string, seeds: readonly string[]): number {
-  if (seeds.length === 0) return 0;
-  const seedSet = new Set(seeds.filter((s) => s !== id));
-  if (seedSet.size === 0) return 0;
-  const weight = new Map<string, number>();
-  const bump = (other: string, w: number): void => {
-    if (seedSet.has(other)) weight.set(other, Math.max(weight.get(other) ?? 0, w));
+/**
+ * Weighted share of the seeds a node is directly connected to (links either way, typed edges except
+ * `contradicts`). Built once per scan from the seeds' side — a few neighbourhoods instead of one per
+ * candidate — then looked up: the map holds, per neighbour, its best weight to each seed.
+ */
+export function seedNeighbourhood(corpus: RetrievalCorpus, seeds: readonly string[]): (id: string) => number {
+  const toSeeds = new Map<string, Map<string, number>>();
+  const bump = (node: string, seed: string, w: number): void => {
+    if (node === seed) return;
+    let m = toSeeds.get(node);
+    if (!m) toSeeds.set(node, (m = new Map()));
+    m.set(seed, Math.max(m.get(seed) ?? 0, w));
   };
-  for (const o of corpus.linksOut(id)) bump(o, 0.6);
-  for (const o of corpus.linksIn(id)) bump(o, 0.6);
-  for (const e of corpus.edges(id)) if (e.type !== 'contradicts') bump(e.from_id === id ? e.to_id : e.from_id, clamp01(e.weight));
-  let sum = 0;
-  for (const w of weight.values()) sum += w;
-  return clamp01(sum / seedSet.size);
+  for (const seed of seeds) {
+    for (const o of corpus.linksOut(seed)) bump(o, seed, 0.6);
+    for (const o of corpus.linksIn(seed)) bump(o, seed, 0.6);
+    for (const e of corpus.edges(seed)) if (e.type !== 'contradicts') bump(e.from_id === seed ? e.to_id : e.from_id, seed, clamp01(e.weight));
+  }
+  const seedSet = new Set(seeds);
+  return (id) => {
+    const m = toSeeds.get(id);
+    if (!m) return 0;
+    const others = seedSet.has(id) ? seedSet.size - 1 : seedSet.size;
+    if (others <= 0) return 0;
+    let sum = 0;
+    for (const w of m.values()) sum += w;
+    return clamp01(sum / others);
+  };
 }
 
 export function recencySignal(note: CorpusNote, stats: NodeStats, now: number): number {
@@ -97,6 +110,7 @@ export function rerank(
   now: number,
 ): Ranked[] {
   const maxBase = Math.max(0, ...candidates.map((c) => c.base));
+  const affinity = seedNeighbourhood(corpus, seeds);
   const out: Ranked[] = [];
   for (const c of candidates) {
     const note = corpus.note(c.id);
@@ -110,7 +124,7 @@ export function rerank(
       base: relevance,
       type_prior: typePrior(note, q.query_class, stats),
       scope_affinity: scopeAffinity(note, q),
-      graph_affinity: graphAffinity(corpus, c.id, seeds),
+      graph_affinity: affinity(c.id),
       spaced_repetition: clamp01(stats.spaced_rep_strength - 1),
       ignored_penalty: clamp01(stats.ignored_count / (stats.retrieval_count + IGNORED_PRIOR_COUNT)),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),

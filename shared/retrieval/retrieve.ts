@@ -24,6 +24,7 @@ import { hashSeed, seededRandom } from './rng';
 import { select } from './select';
 import { coherenceOf } from './temperature';
 import { shouldUseLlmPass, type Interpreter } from './terrace2';
+import { ALLOW_ALL, type Gate } from './types';
 import type {
   QueryContext,
   Receipt,
@@ -69,8 +70,9 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   const seed = opts.seed ?? hashSeed(`${q.text}|${Math.floor(now / HOUR)}`);
   const viewer = opts.viewer ?? agentViewer(q.agent_id, q.task_id);
   const gate = gateFor(viewer, q.namespaces);
+  deps.corpus.beginScan?.();
   const seen = new Map<string, boolean>();
-  const visible = (id: string): boolean => {
+  const check = (id: string): boolean => {
     let v = seen.get(id);
     if (v === undefined) {
       const n = deps.corpus.note(id);
@@ -79,6 +81,12 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
     }
     return v;
   };
+  // Most vaults hold only shared/project notes: then only notes that exist pass, and the index need not
+  // consult the gate note by note (ALLOW_ALL). Any restricted note, or a namespace filter, uses the gate.
+  const restricted = deps.corpus.restricted?.();
+  const visible: Gate =
+    restricted && restricted.size === 0 && q.namespaces.length === 0 ? ALLOW_ALL : restricted && q.namespaces.length === 0 ? (id) => !restricted.has(id) || check(id) : check;
+  if (visible !== ALLOW_ALL) visible.cacheKey = JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, q.namespaces]);
   if (q.text === '' || deps.corpus.size() === 0) {
     return empty(q, q.text === '' ? 'empty query' : 'empty vault', clockMs() - started);
   }

@@ -80,6 +80,15 @@ export interface CorpusNote {
   supersedes: string[];
 }
 
+/** An allow-everything gate: the corpus may skip per-note checks when it is passed. */
+export const ALLOW_ALL = (): boolean => true;
+
+/**
+ * A gate may carry a key naming the viewer and namespace filter it implements: a corpus may then cache
+ * what it decided per note (e.g. a slot mask) until a note changes.
+ */
+export type Gate = ((id: string) => boolean) & { cacheKey?: string };
+
 /** An id with a score in [0,1] from one retrieval signal. */
 export interface Scored {
   id: string;
@@ -128,6 +137,14 @@ export interface RetrievalCorpus {
   stats(id: string): NodeStats;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
+  /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */
+  beginScan?(): void;
+  /** Every note id, sorted (cached while nothing changes); the random scout draws from it. */
+  ids?(): readonly string[];
+  /** Every note, most recently updated first (cached while nothing changes). */
+  byRecency?(): readonly CorpusNote[];
+  /** Ids of notes the scope gate could hide from someone (not shared/project, or quarantined). */
+  restricted?(): ReadonlySet<string>;
   /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */
   excerpt?(id: string, maxChars: number): Promise<string>;
 }

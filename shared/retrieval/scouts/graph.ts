@@ -1,6 +1,9 @@
 import { HOP_DECAY, WIKILINK_WEIGHT } from '../constants';
 import type { RetrievalCorpus, Scout, ScoutHit } from '../types';
 
+/** Hop-1 paths expanded to a second hop, strongest first. */
+export const HOP2_FRONTIER = 30;
+
 interface Step {
   to: string;
   weight: number;
@@ -40,15 +43,22 @@ export const graphScout: Scout = {
         if (v > cur.best) Object.assign(cur, { reason, best: v });
       }
     };
+    // Hop 1 from every seed; hop 2 only from the strongest hop-1 paths (a hub note can link to hundreds).
+    const frontier: { seed: ScoutHit; title: string; step: Step; v: number }[] = [];
     for (const seed of seeds) {
       const title = corpus.note(seed.id)?.title ?? seed.id;
       for (const a of neighbours(corpus, seed.id)) {
         if (!visible(a.to)) continue;
-        add(a.to, seed.score * a.weight, `${a.via} "${title}" (1 hop)`);
-        for (const b of neighbours(corpus, a.to)) {
-          if (b.to === seed.id || !visible(b.to)) continue;
-          add(b.to, seed.score * a.weight * b.weight * HOP_DECAY, `2 hops from "${title}" via "${corpus.note(a.to)?.title ?? a.to}"`);
-        }
+        const v = seed.score * a.weight;
+        add(a.to, v, `${a.via} "${title}" (1 hop)`);
+        frontier.push({ seed, title, step: a, v });
+      }
+    }
+    frontier.sort((x, y) => y.v - x.v || (x.step.to < y.step.to ? -1 : 1));
+    for (const { seed, title, step: a, v } of frontier.slice(0, HOP2_FRONTIER)) {
+      for (const b of neighbours(corpus, a.to)) {
+        if (b.to === seed.id || !visible(b.to)) continue;
+        add(b.to, v * b.weight * HOP_DECAY, `2 hops from "${title}" via "${corpus.note(a.to)?.title ?? a.to}"`);
       }
     }
     const max = Math.max(0, ...[...acc.values()].map((v) => v.score));

@@ -10,10 +10,9 @@ export const randomScout: Scout = {
   name: 'random',
   wave: 1,
   run({ corpus, visible, random }) {
-    const ids: string[] = [];
-    for (const n of corpus.notes()) ids.push(n.id);
+    // Sorted, so the same seed draws the same notes however the index was built.
+    const ids = corpus.ids ? corpus.ids() : [...corpus.notes()].map((n) => n.id).sort();
     if (ids.length === 0) return [];
-    ids.sort();
     const picked = new Set<string>();
     // Bounded attempts: in a mostly gated vault we may find fewer than RANDOM_DRAWS.
     for (let tries = 0; tries < RANDOM_DRAWS * 4 && picked.size < RANDOM_DRAWS; tries++) {

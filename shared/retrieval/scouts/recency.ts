@@ -13,13 +13,13 @@ export const recencyScout: Scout = {
   run({ corpus, visible, limit: asked, now }) {
     // A short list: on a small vault "the 100 most recent" would be every note, which says nothing.
     const limit = Math.min(asked, RECENCY_LIMIT);
-    const all: { id: string; at: number }[] = [];
-    for (const note of corpus.notes()) all.push({ id: note.id, at: note.updated_at });
-    all.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : 1));
+    let all: readonly { id: string; updated_at: number }[];
+    if (corpus.byRecency) all = corpus.byRecency();
+    else all = [...corpus.notes()].sort((a, b) => b.updated_at - a.updated_at || (a.id < b.id ? -1 : 1));
     const top: { id: string; at: number }[] = [];
     for (const c of all) {
       if (top.length >= limit) break;
-      if (visible(c.id)) top.push(c);
+      if (visible(c.id)) top.push({ id: c.id, at: c.updated_at });
     }
     return top.map(({ id, at }): ScoutHit => {
       const days = Math.max(0, now - at) / DAY;

@@ -14,8 +14,11 @@ export const tagsScout: Scout = {
   run({ query, corpus, visible, limit }) {
     if (query.terms.length === 0) return [];
     const terms = new Set(query.terms);
+    const byWord = wordIndex(corpus.notes());
+    const found = new Set<CorpusNote>();
+    for (const t of terms) for (const n of byWord.get(t) ?? []) found.add(n);
     const hits: ScoutHit[] = [];
-    for (const note of corpus.notes()) {
+    for (const note of found) {
       const matched = matchedKeys(note, terms);
       if (matched.length === 0 || !visible(note.id)) continue;
       const score = Math.min(1, matched.length / Math.min(terms.size, 3));
@@ -26,13 +29,45 @@ export const tagsScout: Scout = {
   },
 };
 
+/**
+ * word → notes whose tags or entities contain it, built once per corpus snapshot (the engine's corpus
+ * returns the same list object until a note changes), so a query touches only the notes it can match.
+ */
+const indexes = new WeakMap<object, Map<string, CorpusNote[]>>();
+
+function wordIndex(notes: Iterable<CorpusNote>): Map<string, CorpusNote[]> {
+  let idx = indexes.get(notes);
+  if (!idx) {
+    idx = new Map();
+    const add = (w: string, n: CorpusNote): void => {
+      const list = idx!.get(w);
+      if (!list) idx!.set(w, [n]);
+      else if (list[list.length - 1] !== n) list.push(n);
+    };
+    for (const n of notes) {
+      for (const { parts } of keysOf(n)) for (const w of parts) add(w, n);
+      add(n.note_type, n); // a query naming a note type (`hypothesis`) finds its notes too
+    }
+    indexes.set(notes, idx);
+  }
+  return idx;
+}
+
+/** Tag and entity words per note view, split once (views are stable while the note is unchanged). */
+const keyWords = new WeakMap<CorpusNote, { label: string; parts: string[] }[]>();
+
+function keysOf(note: CorpusNote): { label: string; parts: string[] }[] {
+  let keys = keyWords.get(note);
+  if (!keys) {
+    keys = [...note.tags.map((t) => ({ label: `#${t}`, parts: words(t) })), ...note.entities.map((e) => ({ label: e, parts: words(e) }))];
+    keyWords.set(note, keys);
+  }
+  return keys;
+}
+
 function matchedKeys(note: CorpusNote, terms: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  const check = (label: string, parts: string[]): void => {
-    if (parts.some((w) => terms.has(w)) && !out.includes(label)) out.push(label);
-  };
-  for (const t of note.tags) check(`#${t}`, words(t));
-  for (const e of note.entities) check(e, words(e));
-  if (terms.has(note.note_type.replace('_', ' ')) || terms.has(note.note_type)) out.push(`type ${note.note_type}`);
+  for (const { label, parts } of keysOf(note)) if (parts.some((w) => terms.has(w)) && !out.includes(label)) out.push(label);
+  if (terms.has(note.note_type)) out.push(`type ${note.note_type}`);
   return out;
 }

@@ -3,7 +3,8 @@ import type { Logger } from '../../shared/ports';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { checkVaultFolder } from '../open-vault';
 import { createMcpServer } from './server';
-import { headlessHost, type ToolHost } from './headless';
+import type { ToolHost } from './headless';
+import { modeHost } from './mode-host';
 import { wireSampling } from './sampling-interpreter';
 
 export interface McpOptions {
@@ -14,12 +15,13 @@ export interface McpOptions {
   logger: Logger;
   stdin?: NodeJS.ReadableStream & { pause(): unknown };
   stdout?: NodeJS.WritableStream;
-  /** Where tool calls go; default headless over `vault` (a relay host slots in here). */
+  /** Where tool calls go; default relay to the plugin when it runs, else headless over `vault` (mode-host.ts). */
   host?: ToolHost;
 }
 
 /**
- * `lithos mcp`: a stdio MCP server, headless (this process opens the vault on the first tool call).
+ * `lithos mcp`: a stdio MCP server. Tool calls are relayed to the plugin when bridge.json names a live one,
+ * else run headless (this process opens the vault on the first tool call); see mode-host.ts.
  * stdout carries only the protocol; logs go to stderr. Resolves with the exit code once the client
  * closes stdin or the process gets SIGTERM/SIGINT, after flushing the stores and releasing the lock.
  */
@@ -27,7 +29,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   const { logger } = opts;
   // Not fatal: initialize and tools/list must work anyway; each tool call reports the problem.
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
-  const host = opts.host ?? headlessHost(opts.vault, TOOL_CATALOG, logger);
+  const host = opts.host ?? modeHost({ vault: opts.vault, catalog: TOOL_CATALOG, agent: opts.agent, version: opts.version, logger });
   const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
@@ -72,6 +74,6 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   server.onerror = (err) => logger.warn(`MCP: ${err.message}`);
 
   await server.connect(transport);
-  logger.info(`MCP server ready on stdio (vault ${opts.vault}${opts.agent ? `, agent ${opts.agent}` : ''}); the vault opens on the first tool call`);
+  logger.info(`MCP server ready on stdio (vault ${opts.vault}${opts.agent ? `, agent ${opts.agent}` : ''}); relay or headless is chosen at the first tool call`);
   return finished;
 }

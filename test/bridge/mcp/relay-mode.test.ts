@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { buildBridge, connect, type Session } from './built-bridge';
+import { startCatalogHost, type CatalogHost } from './catalog-host';
+
+/**
+ * The BUILT `lithos mcp` driven by the SDK's Client over stdio, with and without a plugin-side host (the real
+ * BridgeHost serving the real tool catalog over a real engine, in this process): which mode serves each call,
+ * what a caller sees when the host goes away, and the handover from headless to relay.
+ */
+
+let build: ReturnType<typeof buildBridge>;
+let root: string;
+let vault: string;
+let host: CatalogHost | null = null;
+let session: Session | null = null;
+
+beforeAll(() => {
+  build = buildBridge();
+}, 60_000);
+afterAll(() => build?.cleanup());
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lithos-relay-mode-'));
+  vault = join(root, 'vault');
+  mkdirSync(join(vault, 'project'), { recursive: true });
+  writeFileSync(join(vault, 'project/Pool sizing.md'), '---\ntitle: Pool sizing\n---\nThe connection pool was too small.\n');
+});
+afterEach(async () => {
+  await session?.client.close();
+  session = null;
+  await host?.stop();
+  host = null;
+  rmSync(root, { recursive: true, force: true });
+});
+
+function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
+  const res = r as CallToolResult;
+  const text = (res.content[0] as { type: 'text'; text: string }).text;
+  if (res.isError) throw new Error(`tool failed: ${text}`);
+  return JSON.parse(text);
+}
+
+function errorOf(r: unknown): { code: string; message: string; data: Record<string, unknown> } {
+  const res = r as CallToolResult;
+  expect(res.isError).toBe(true);
+  return JSON.parse((res.content[0] as { type: 'text'; text: string }).text);
+}
+
+const lockFile = () => join(vault, '.lithos/lock.json');
+const bridgeFile = () => join(vault, '.lithos/bridge.json');
+
+test('with a host running, calls are relayed: its engine sees the write, the caller travels with each call, errors keep {code, message, data}, and the bridge never opens the vault', async () => {
+  host = await startCatalogHost(vault);
+  session = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = session;
+
+  const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Relayed', namespace: 'project', content: 'Through the host.' } }));
+  expect(w).toMatchObject({ path: 'project/Relayed.md', created: true });
+  expect(host.engine.note('project/Relayed.md')).toBeTruthy();
+  const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+  expect(r).toMatchObject({ version: w.version, frontmatter: { author: 'agent-a' } });
+  json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-z' } }));
+  expect(host.calls).toEqual([
+    { tool: 'lithos_write', caller: { kind: 'agent', agent_id: 'agent-a' } },
+    { tool: 'lithos_read', caller: { kind: 'agent', agent_id: 'agent-a' } },
+    { tool: 'lithos_write', caller: { kind: 'agent', agent_id: 'agent-z' } },
+  ]);
+
+  const bad = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7 } }));
+  expect(bad).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('title'), data: { tool: 'lithos_write', issues: expect.any(Array) } });
+  expect(errorOf(await s.client.callTool({ name: 'lithos_read', arguments: { path: 'nope.md' } })).code).toBe('not_found');
+  expect(host.calls).toHaveLength(5);
+  // The host's engine is the only writer: this bridge took no lock.
+  expect(existsSync(lockFile())).toBe(false);
+}, 60_000);
+
+test('stopping the host fails the call in flight as retryable (no hang); with bridge.json gone the next call runs headless and sees the relayed write', async () => {
+  host = await startCatalogHost(vault);
+  session = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = session;
+  const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Before stop', content: 'Written through the host.' } }));
+
+  const inFlight = s.client.callTool({ name: 'test_hold', arguments: {} });
+  await host.held();
+  const h = host;
+  host = null;
+  await h.stop();
+  const e = errorOf(await inFlight);
+  expect(e).toMatchObject({ code: 'unavailable', data: { retryable: true, tool: 'test_hold' } });
+  expect(existsSync(bridgeFile())).toBe(false);
+
+  // The plugin is gone: this call opens the vault in the bridge (headless, under the lock).
+  const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+  expect(r).toMatchObject({ path: 'Before stop.md', version: w.version, frontmatter: { author: 'agent-a' } });
+  expect(h.calls.map((c) => c.tool)).toEqual(['lithos_write', 'test_hold']);
+  expect(existsSync(lockFile())).toBe(true);
+  expect(s.stderr()).toContain('switched from relay to headless');
+}, 60_000);
+
+test('headless first, then the host starts: the next call hands over (headless engine closed, lock released) and the headless write is on disk and visible through the host', async () => {
+  session = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = session;
+  const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Written headless', content: 'Before the plugin started.' } }));
+  expect(existsSync(lockFile())).toBe(true);
+  expect(existsSync(join(vault, 'Written headless.md'))).toBe(true);
+
+  host = await startCatalogHost(vault);
+  const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+  expect(r).toMatchObject({ path: 'Written headless.md', version: w.version, frontmatter: { author: 'agent-a' } });
+  expect(host.calls.map((c) => c.tool)).toEqual(['lithos_read']);
+  // The headless engine flushed and let go of the vault before the first relayed call.
+  expect(existsSync(lockFile())).toBe(false);
+  expect(existsSync(join(vault, '.lithos/memory.sqlite'))).toBe(true);
+  expect(s.stderr()).toContain('switched from headless to relay');
+
+  const after = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'After handover', content: 'Through the host.' } }));
+  expect(host.engine.note(after.path)).toBeTruthy();
+  const search = json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'plugin started' } }));
+  expect(search.results.map((x: { path: string }) => x.path)).toContain('Written headless.md');
+}, 60_000);

@@ -62,7 +62,7 @@ export function seedNeighbourhood(corpus: RetrievalCorpus, seeds: readonly strin
   const bump = (node: string, seed: string, w: number): void => {
     if (node === seed) return;
     let m = toSeeds.get(node);
-    if (!m) toSeeds.set(node, (m = new Map()));
+    if (!m) toSeeds.set(node, (m = new Map<string, number>()));
     m.set(seed, Math.max(m.get(seed) ?? 0, w));
   };
   for (const seed of seeds) {

@@ -1,10 +1,10 @@
 /**
- * Vectors as stored in cache.sqlite: int8-quantised with one float32 scale per vector (a quarter of the
- * float32 size: at 10k notes the cache shrinks by ~50 MB, and so does every in-memory copy of it).
- * Layout: 'Q8' magic, 2 zero bytes, scale (float32 LE), then one int8 per dimension. Cosine rankings
- * move by ~1e-3 at most; the indexer puts the decoded form in the search index even for fresh vectors
- * (`storedForm`), so a warm start and a fresh index score identically. Plain float32 blobs (the first
- * format) are still read.
+ * Vectors as the cache stores them: int8-quantised with one float32 scale (step) per vector, a quarter of
+ * the float32 size. The cache keeps a note's steps and int8 values in two arrays (cache-vectors.ts) and
+ * the search index scores those int8 values in place; `vectorToBytes` is the same form as one blob
+ * ('Q8' magic, 2 zero bytes, scale as float32 LE, one int8 per dimension). Cosine rankings move by ~1e-3
+ * at most; the indexer puts the decoded form in the search index even for fresh vectors (`storedForm`),
+ * so a warm start and a fresh index score identically. Plain float32 blobs (the first format) are still read.
  */
 
 const MAGIC0 = 0x51; // 'Q'

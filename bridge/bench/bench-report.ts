@@ -36,6 +36,9 @@ export interface BenchReport {
   relay_read_p95_ms: number;
   inprocess_read_p95_ms: number;
   relay_overhead_p95_ms: number;
+  /** lithos_retrieve through the real catalog, over the relay and in-process (NaN when not measured). */
+  relay_retrieve_p95_ms: number;
+  inprocess_retrieve_p95_ms: number;
   /** `separate`: the two processes above are distinct (the CLI); `same`: one process did everything. */
   warm_process: 'separate' | 'same';
   cores: number;
@@ -71,6 +74,8 @@ export const TARGETS: readonly Target[] = [
   { key: 'relay_read_p50_ms', label: 'read p50 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'relay_read_p95_ms', label: 'read p95 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'relay_overhead_p95_ms', label: 'relay overhead p95', unit: 'ms', kind: 'max', value: 2 },
+  { key: 'relay_retrieve_p95_ms', label: 'lithos_retrieve p95 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'inprocess_retrieve_p95_ms', label: 'lithos_retrieve p95 (in-process)', unit: 'ms', kind: 'max', value: Infinity },
 ];
 
 const round = (x: number, digits: number): number => {

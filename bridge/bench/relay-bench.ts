@@ -21,6 +21,8 @@ import { HARD_FRAME_BYTES } from '../../shared/protocol/limits';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import type { ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import { RelayClient } from '../relay/relay-client';
+import { createDispatcher } from '../../shared/tools/dispatcher';
+import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { Rng } from './rng';
 import { percentile } from './stats';
 
@@ -30,19 +32,27 @@ export interface RelayFigures {
   inprocess_read_p95_ms: number;
   /** relay p95 minus in-process p95: what the websocket hop costs (target ≤ 2 ms). */
   relay_overhead_p95_ms: number;
+  /** `lithos_retrieve` through the real tool catalog, over the relay and in-process. */
+  relay_retrieve_p95_ms: number;
+  inprocess_retrieve_p95_ms: number;
 }
 
 const CALLER: ToolCaller = { kind: 'agent', agent_id: 'bench' };
 
-/** The one tool the bench calls, shaped like `lithos_read`. */
+/** `bench_read`, shaped like `lithos_read`; every other name goes to the real catalog (lithos_retrieve). */
 class BenchDispatcher implements ToolDispatcher {
-  constructor(private readonly engine: MemoryEngine) {}
+  private readonly real: ToolDispatcher;
+
+  constructor(private readonly engine: MemoryEngine) {
+    this.real = createDispatcher(TOOL_CATALOG, (caller) => ({ engine, caller }));
+  }
 
   list(): readonly ToolDef[] {
     return [];
   }
 
-  async call(name: string, args: unknown): Promise<unknown> {
+  async call(name: string, args: unknown, caller: ToolCaller = CALLER): Promise<unknown> {
+    if (name !== 'bench_read') return this.real.call(name, args, caller);
     const path = (args as { path?: unknown } | null)?.path;
     if (name !== 'bench_read' || typeof path !== 'string') throw new LithosError('invalid_argument', 'bench_read takes {path}.');
     if (!this.engine.note(path)) throw new LithosError('not_found', `No note at "${path}".`, { path });
@@ -85,7 +95,14 @@ async function serve(dispatcher: ToolDispatcher, root: string): Promise<{ close(
  * `samples` reads of random notes, each made once in-process and once over the relay (interleaved, so
  * disk cache and GC affect both alike), after a warm-up of each.
  */
-export async function measureRelayRead(engine: MemoryEngine, root: string, paths: readonly string[], samples = 1000, seed = 7): Promise<RelayFigures> {
+export async function measureRelayRead(
+  engine: MemoryEngine,
+  root: string,
+  paths: readonly string[],
+  samples = 1000,
+  seed = 7,
+  retrieveQueries: readonly string[] = [],
+): Promise<RelayFigures> {
   if (paths.length === 0) throw new LithosError('invalid_argument', 'The relay bench needs at least one note.');
   const dispatcher = new BenchDispatcher(engine);
   const server = await serve(dispatcher, root);
@@ -113,7 +130,26 @@ export async function measureRelayRead(engine: MemoryEngine, root: string, paths
     }
     const inprocessP95 = percentile(local, 95);
     const relayP95 = percentile(relay, 95);
-    return { relay_read_p50_ms: percentile(relay, 50), relay_read_p95_ms: relayP95, inprocess_read_p95_ms: inprocessP95, relay_overhead_p95_ms: relayP95 - inprocessP95 };
+    // A full retrieval (receipt written) per query, interleaved the same way.
+    const localR: number[] = [];
+    const relayR: number[] = [];
+    for (const q of retrieveQueries) {
+      const args = { query_text: q, query_class: 'debug' };
+      let t = performance.now();
+      await dispatcher.call('lithos_retrieve', args, CALLER);
+      localR.push(performance.now() - t);
+      t = performance.now();
+      await client.call('lithos_retrieve', args, CALLER);
+      relayR.push(performance.now() - t);
+    }
+    return {
+      relay_read_p50_ms: percentile(relay, 50),
+      relay_read_p95_ms: relayP95,
+      inprocess_read_p95_ms: inprocessP95,
+      relay_overhead_p95_ms: relayP95 - inprocessP95,
+      relay_retrieve_p95_ms: relayR.length ? percentile(relayR, 95) : NaN,
+      inprocess_retrieve_p95_ms: localR.length ? percentile(localR, 95) : NaN,
+    };
   } finally {
     await client.close();
     await server.close();

@@ -184,7 +184,7 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     const persist = await timed(() => engine.flush());
 
     // The same read-like call in-process and over the bridge's websocket (relay-bench.ts).
-    const relay = await measureRelayRead(engine, root, Array.from({ length: notes }, (_, i) => vault.path(i)));
+    const relay = await measureRelayRead(engine, root, Array.from({ length: notes }, (_, i) => vault.path(i)), undefined, undefined, queries.slice(0, 100));
 
     return {
       warm_start_s: warmMs / 1000,

@@ -51,8 +51,9 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
   let headlessInFlight = 0;
   let drained: (() => void) | null = null;
   let interpreter: Interpreter | null = null;
-  let failedHost: { pid: number; port: number; at: number } | null = null;
+  let failedHost: { pid: number; port: number; at: number; why: string } | null = null;
   let closed = false;
+  let mismatchLogged = false;
   let deciding: Promise<unknown> = Promise.resolve();
 
   const switchTo = (next: BridgeMode, why: string) => {
@@ -83,7 +84,6 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
   /** A connected relay to the host bridge.json names, or null (the reason logged). */
   const tryConnect = async (file: BridgeFile): Promise<{ client: RelayClient; host: ToolHost } | null> => {
     const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, bridgeVersion: opts.version, logger });
-    client.on('disconnected', (err) => logger.warn(`relay: ${err.message}`));
     client.start();
     try {
       await client.waitConnected(connectWaitMs);
@@ -91,8 +91,9 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       return { client, host: relayHost(client, opts.catalog) };
     } catch (err) {
       await client.close();
-      failedHost = { pid: file.pid, port: file.port, at: now() };
-      logger.warn(`relay: the Lithos host (pid ${file.pid}, port ${file.port}) did not connect: ${(err as Error).message}`);
+      const why = (err as Error).message;
+      failedHost = { pid: file.pid, port: file.port, at: now(), why };
+      logger.warn(`relay: the Lithos host (pid ${file.pid}, port ${file.port}) did not connect: ${why}`);
       return null;
     }
   };
@@ -118,18 +119,23 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   const decide = async (): Promise<Route> => {
     if (closed) throw new LithosError('unavailable', 'The bridge is shutting down.', { retryable: false });
-    if (mode === 'relay' && relay) {
-      if (relay.client.state === 'connected') return { kind: 'relay', host: relay.host };
-      const file = await probe().catch(() => null);
+    if (mode === 'relay') {
+      if (relay?.client.state === 'connected') return { kind: 'relay', host: relay.host };
+      const file = await probe(); // a mismatch (the plugin was upgraded) is this call's error
+      const old = relay;
+      relay = null;
+      // A fresh client rather than the old one's backoff, which may by now wait longer than a call should.
+      await old?.client.close();
       if (!file) {
-        const gone = relay;
-        relay = null;
-        await gone.client.close();
         switchTo('headless', 'the Lithos host is gone: no live bridge.json');
         return headlessLease();
       }
-      // The host still runs (restarting, or a blip): reconnect, or fail this call as retryable.
-      await relay.client.waitConnected(connectWaitMs);
+      relay = await tryConnect(file);
+      if (!relay) {
+        throw new LithosError('unavailable', `The Lithos host (pid ${file.pid}) is running but not accepting this bridge right now: ${failedHost?.why ?? 'no answer'} Retry shortly.`, {
+          retryable: true,
+        });
+      }
       return { kind: 'relay', host: relay.host };
     }
     let file: BridgeFile | null;
@@ -137,7 +143,10 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       file = await probe();
     } catch (err) {
       if (mode === 'unset') throw err;
-      file = null; // headless already: keep serving; the mismatch was logged when it first showed
+      // Headless already: keep serving (the plugin waits for the lock), and say why no handover happens once.
+      if (!mismatchLogged) logger.warn(`relay: ${(err as Error).message}`);
+      mismatchLogged = true;
+      file = null;
     }
     const skip = file && failedHost && failedHost.pid === file.pid && failedHost.port === file.port && now() - failedHost.at < retryAfterMs;
     if (file && !skip) {
@@ -167,6 +176,8 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       if (r.kind === 'relay') return r.host.dispatcher.call(name, args, caller);
       try {
         return await r.host.dispatcher.call(name, args, caller);
+      } catch (err) {
+        throw explainLocked(err, failedHost?.why);
       } finally {
         r.release();
       }
@@ -191,4 +202,16 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       await Promise.all([r?.client.close(), h?.close()]);
     },
   };
+}
+
+/**
+ * Headless after a live host refused this bridge: the host most likely holds the lock, so the lock error
+ * alone would hide the real problem (a bad token, the agent id already connected, …). Say both.
+ */
+function explainLocked(err: unknown, relayFailure: string | undefined): unknown {
+  if (!relayFailure || !(err instanceof LithosError) || err.code !== 'vault_locked') return err;
+  return new LithosError('vault_locked', `${err.message} The Lithos host in .lithos/bridge.json did not accept this bridge either: ${relayFailure}`, {
+    ...err.data,
+    relay_error: relayFailure,
+  });
 }

@@ -1,7 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { modeHost, type ModeHost } from '../../../bridge/mcp/mode-host';
+import type { Logger } from '../../../shared/ports';
+import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
+import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { buildBridge, connect, type Session } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
 
@@ -121,3 +127,91 @@ test('headless first, then the host starts: the next call hands over (headless e
   const search = json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'plugin started' } }));
   expect(search.results.map((x: { path: string }) => x.path)).toContain('Written headless.md');
 }, 60_000);
+
+describe('mode selection in process (modeHost)', () => {
+  const agent = { kind: 'agent', agent_id: 'agent-a' } as const;
+  let lines: string[];
+  let bridge: ModeHost | null = null;
+
+  const logger: Logger = { debug() {}, info: (m) => void lines.push(m), warn: (m) => void lines.push(m), error: (m) => void lines.push(m) };
+  const open = (): ModeHost => (bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, relay: { backoff: { initialMs: 20, maxMs: 100 } } }));
+
+  beforeEach(() => {
+    lines = [];
+  });
+  afterEach(async () => {
+    await bridge?.close();
+    bridge = null;
+  });
+
+  /** bridge.json as a host would write it, but naming whatever the test wants. */
+  function announce(over: { pid?: number; port?: number; protocol_version?: number }): void {
+    mkdirSync(join(vault, '.lithos'), { recursive: true });
+    writeFileSync(bridgeFile(), JSON.stringify({ port: 1, token: 'a'.repeat(64), pid: process.pid, protocol_version: PROTOCOL_VERSION, plugin_version: '0.1.0', ...over }));
+  }
+
+  /** A loopback port nobody listens on. */
+  async function closedPort(): Promise<number> {
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const { port } = srv.address() as { port: number };
+    await new Promise<void>((r) => srv.close(() => r()));
+    return port;
+  }
+
+  test('a host that restarts (a new bridge.json) gets the next call over a fresh connection; the mode stays relay', async () => {
+    host = await startCatalogHost(vault);
+    const b = open();
+    await b.dispatcher.call('lithos_stats', {}, agent);
+    expect(b.mode()).toBe('relay');
+    const first = host;
+    host = null;
+    await first.stop();
+    host = await startCatalogHost(vault);
+    expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
+    expect(b.mode()).toBe('relay');
+    expect(host.calls).toEqual([{ tool: 'lithos_stats', caller: agent }]);
+    expect(existsSync(lockFile())).toBe(false);
+  }, 30_000);
+
+  test('a bridge.json naming a dead process is stale: the first call runs headless', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    announce({ pid: dead });
+    const b = open();
+    expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
+    expect(b.mode()).toBe('headless');
+    expect(existsSync(lockFile())).toBe(true);
+  }, 30_000);
+
+  test('a host speaking another protocol is the call\'s protocol_mismatch error, and nothing is opened', async () => {
+    announce({ protocol_version: PROTOCOL_VERSION + 1 });
+    const b = open();
+    await expect(b.dispatcher.call('lithos_stats', {}, agent)).rejects.toMatchObject({ code: 'protocol_mismatch' });
+    expect(b.mode()).toBe('unset');
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  test('a live pid with nobody listening: headless, and the reason is logged', async () => {
+    announce({ port: await closedPort() });
+    const b = open();
+    expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
+    expect(b.mode()).toBe('headless');
+    expect(lines.join('\n')).toMatch(/did not connect/);
+  }, 30_000);
+
+  test('when the host refuses the bridge and holds the lock, the vault_locked error names both', async () => {
+    announce({ port: await closedPort() });
+    const now = new Date().toISOString();
+    writeFileSync(lockFile(), JSON.stringify({ pid: process.pid, hostname: hostname(), started_at: now, heartbeat_at: now, owner: 'plugin', token: 'x' }));
+    const b = open();
+    const err = await b.dispatcher.call('lithos_stats', {}, agent).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'vault_locked', message: expect.stringContaining('did not accept this bridge'), data: { relay_error: expect.any(String) } });
+  }, 30_000);
+
+  test('after close, calls fail as not retryable and nothing reopens', async () => {
+    const b = open();
+    await b.close();
+    await expect(b.dispatcher.call('lithos_stats', {}, agent)).rejects.toMatchObject({ code: 'unavailable', data: { retryable: false } });
+    expect(existsSync(lockFile())).toBe(false);
+  });
+});

@@ -21,6 +21,11 @@ export interface ModeHostOptions {
   connectWaitMs?: number;
   /** After a live host's bridge.json failed to connect, headless calls skip it this long. Default 10 s. */
   retryAfterMs?: number;
+  /**
+   * While headless, look for a host this often even when no call comes, so an idle bridge does not keep
+   * the vault from the plugin. Default 2 s; 0: only at calls.
+   */
+  watchMs?: number;
   /** For tests: the relay client's other options (backoff, pings). */
   relay?: Partial<RelayClientOptions>;
   now?: () => number;
@@ -56,7 +61,10 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
   let mismatchLogged = false;
   let deciding: Promise<unknown> = Promise.resolve();
 
+  let watchTimer: ReturnType<typeof setInterval> | null = null;
+
   const switchTo = (next: BridgeMode, why: string) => {
+    if (next === 'headless') startWatching();
     // The first choice is routine (--verbose shows it); a later switch is news for whoever reads stderr.
     if (mode === 'unset') logger.info(`mode: ${next} (${why})`);
     else if (mode !== next) logger.warn(`mode: switched from ${mode} to ${next} (${why})`);
@@ -169,6 +177,20 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
     return next;
   };
 
+  /** A decision without a call: hands over when a host has appeared, else just lets the lease go. */
+  function startWatching(): void {
+    const every = opts.watchMs ?? 2_000;
+    if (watchTimer || every <= 0) return;
+    watchTimer = setInterval(() => {
+      if (mode !== 'headless' || closed) return;
+      route().then(
+        (r) => (r.kind === 'headless' ? r.release() : undefined),
+        (err: unknown) => logger.debug(`mode: idle check failed: ${(err as Error).message}`),
+      );
+    }, every);
+    watchTimer.unref?.();
+  }
+
   const dispatcher: ToolDispatcher = {
     list: () => opts.catalog,
     async call(name: string, args: unknown, caller: ToolCaller): Promise<unknown> {
@@ -194,6 +216,8 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
     },
     async close() {
       closed = true;
+      if (watchTimer) clearInterval(watchTimer);
+      watchTimer = null;
       await deciding;
       const r = relay;
       const h = headless;

@@ -208,6 +208,20 @@ describe('mode selection in process (modeHost)', () => {
     expect(err).toMatchObject({ code: 'vault_locked', message: expect.stringContaining('did not accept this bridge'), data: { relay_error: expect.any(String) } });
   }, 30_000);
 
+  test('an idle headless bridge hands over by itself once a host appears: no call needed, the lock is released', async () => {
+    bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, watchMs: 50 });
+    const b = bridge;
+    await b.dispatcher.call('lithos_stats', {}, agent);
+    expect(b.mode()).toBe('headless');
+    expect(existsSync(lockFile())).toBe(true);
+    host = await startCatalogHost(vault);
+    for (let i = 0; i < 200 && b.mode() !== 'relay'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(b.mode()).toBe('relay');
+    expect(existsSync(lockFile())).toBe(false);
+    expect(host.calls).toEqual([]);
+    expect(lines.join('\n')).toContain('switched from headless to relay');
+  }, 30_000);
+
   test('after close, calls fail as not retryable and nothing reopens', async () => {
     const b = open();
     await b.close();

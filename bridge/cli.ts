@@ -9,6 +9,7 @@ import { migrateCommand } from './commands/migrate-cmd';
 import { reembedCommand } from './commands/reembed-cmd';
 import { demoCommand } from './commands/demo-cmd';
 import { receiptsCommand } from './commands/receipts-cmd';
+import { auditVerifyCommand } from './commands/audit-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
@@ -35,6 +36,7 @@ Usage:
   lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server (headless); agent also from LITHOS_AGENT_ID
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
+  lithos audit verify <vault> [--json]                  check the audit trail's hash chain (exit 1 if tampered)
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -135,6 +137,11 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const limit = values.limit === undefined ? undefined : intArg(values.limit, '--limit', 1, 10_000);
       const { agent, task, node, since, until } = values;
       return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
+    }
+    case 'audit': {
+      if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
+      if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');
+      return auditVerifyCommand(positionals[1], { json, out });
     }
     case 'mcp': {
       const root = values.vault ?? vault;

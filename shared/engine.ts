@@ -23,6 +23,7 @@ import type { Interpreter } from './retrieval/terrace2';
 import { ReceiptLog } from './retrieval/receipts';
 import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
+import { AuditLog, type AuditActor } from './governance/audit';
 
 export type { IndexReport } from './vault/sync';
 
@@ -76,6 +77,8 @@ export class MemoryEngine {
   private interpreter: Interpreter | null = null;
   /** `.lithos/receipts.jsonl`: one line per retrieval (retrieval/receipts.ts). */
   private receiptLog: ReceiptLog | null = null;
+  /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
+  readonly audit!: AuditLog;
 
   private constructor(
     private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders'>> & Pick<EngineDeps, 'onProgress'>,
@@ -136,6 +139,7 @@ export class MemoryEngine {
     await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
     const engine = new MemoryEngine(d, embedders, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
     engine.backfill = missingPrimary;
+    (engine as { audit: AuditLog }).audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
     return engine;
   }
 
@@ -324,16 +328,28 @@ export class MemoryEngine {
     await this.sync.syncPath(p);
   }
 
-  /** Creates or updates a note through the vault port and re-indexes it at once (vault/note-writer.ts). */
-  writeNote(req: WriteNoteRequest): Promise<WriteNoteResult> {
+  /**
+   * Creates or updates a note through the vault port and re-indexes it at once (vault/note-writer.ts), then
+   * audits it. `audit` names who acted when it is not simply `req.actor` (a rule, the engine itself).
+   */
+  async writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult> {
     this.assertOpen();
-    return writeNote(this.writerHost(), req);
+    const r = await writeNote(this.writerHost(), req);
+    await this.audit.append({
+      action: 'note.write',
+      actor: audit ?? actorFor(req.actor),
+      target: r.id,
+      data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
+    });
+    return r;
   }
 
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
-  deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean } = {}): Promise<DeleteNoteResult> {
+  async deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
     this.assertOpen();
-    return deleteNote(this.writerHost(), path, opts);
+    const r = await deleteNote(this.writerHost(), path, opts);
+    await this.audit.append({ action: 'note.delete', actor: actorFor(opts.actor ?? null), target: r.id ?? r.path, data: { path: r.path, version: r.version, trashed_to: r.trashed_to } });
+    return r;
   }
 
   /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
@@ -391,4 +407,9 @@ export class MemoryEngine {
   private assertOpen(): void {
     if (this.closed) throw new LithosError('unsupported', 'The memory engine is closed.');
   }
+}
+
+/** A writer named by the tools ('human' or an agent id; null: the person at the keyboard). */
+function actorFor(actor: string | null): AuditActor {
+  return actor === null || actor === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: actor };
 }

@@ -20,9 +20,9 @@ export const lithosDelete = defineTool({
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof input>, ctx) {
-    actorOf(ctx, 'lithos_delete');
+    const actor = actorOf(ctx, 'lithos_delete');
     const note = findNote(ctx, a.id !== undefined ? { id: a.id } : { path: a.path });
-    const r = await ctx.engine.deleteNote(note.path, { expectedVersion: a.expected_version, trash: ctx.deleteTo === 'trash_folder' });
+    const r = await ctx.engine.deleteNote(note.path, { expectedVersion: a.expected_version, trash: ctx.deleteTo === 'trash_folder', actor });
     return { deleted: { id: note.nodeId, path: r.path, title: r.title, version: r.version }, trashed_to: r.trashed_to };
   },
 });

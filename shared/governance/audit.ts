@@ -1,0 +1,297 @@
+/**
+ * The audit trail: `.lithos/audit.jsonl`, one entry per write or learning action, each carrying the hash
+ * of the entry before it, so any edited, removed or reordered line breaks the chain (`verify`).
+ *
+ * Line layout: `{"hash":"<64 hex>",` + the rest of the entry's JSON. The hash is SHA-256 over
+ * `<prev hash>\n<entry JSON without hash>`; the prefix has a fixed width, so verification recomputes it
+ * from the exact bytes written rather than from a re-serialisation (key order, number formatting).
+ *
+ * Truncation at the end cannot be seen from the chain alone, so the head (seq + hash of the newest entry)
+ * is also kept in `audit.head.json`, rewritten atomically after each append. A crash between the append
+ * and the head write leaves the log one entry ahead: verify accepts that (it is what a crash looks like)
+ * and the next append repairs the head. A log shorter than its head is reported as truncated.
+ */
+import { z } from 'zod';
+import { LithosError } from '../errors';
+import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
+
+export const AUDIT_FILE = 'audit.jsonl';
+export const AUDIT_HEAD_FILE = 'audit.head.json';
+/** prev of the first entry. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** Actions the engine records; other strings are accepted (extensions), these are the documented ones. */
+export const AUDIT_ACTIONS = [
+  'note.write',
+  'note.delete',
+  'edge.upsert',
+  'edge.delete',
+  'feedback',
+  'decay',
+  'quarantine',
+  'conflict.create',
+  'conflict.resolve',
+  'proposal.create',
+  'proposal.accept',
+  'proposal.reject',
+  'hypothesis.promote',
+  'concept.update',
+  'consolidate',
+  'summary.refresh',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditActor {
+  kind: 'human' | 'agent' | 'rule' | 'system';
+  /** Agent id, rule name, or null (the person, the engine itself). */
+  id: string | null;
+}
+
+export interface AuditInput {
+  action: AuditAction | (string & {});
+  actor: AuditActor;
+  /** What it acted on: a note id, an edge id, a path, a receipt id… */
+  target?: string | null;
+  /** Small JSON details (before/after values, counts). Keep it small: it is read by people. */
+  data?: Record<string, unknown>;
+}
+
+export interface AuditEntry {
+  hash: string;
+  seq: number;
+  ts: string;
+  prev: string;
+  action: string;
+  actor: AuditActor;
+  target: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * torn_line: a fragment that is not an entry (a crash while appending). It is not fatal on its own: an
+ * edited or removed entry also breaks the chain or the head, which are.
+ */
+export type AuditProblemKind = 'torn_line' | 'unreadable_head' | 'hash_mismatch' | 'chain_broken' | 'seq_gap' | 'truncated';
+
+export interface AuditProblem {
+  /** 1-based line number in audit.jsonl (0 for the head file). */
+  line: number;
+  kind: AuditProblemKind;
+  message: string;
+}
+
+export interface AuditVerifyReport {
+  ok: boolean;
+  entries: number;
+  head: { seq: number; hash: string } | null;
+  problems: AuditProblem[];
+}
+
+const PREFIX = '{"hash":"';
+const PREFIX_LEN = PREFIX.length + 64 + 2; // `{"hash":"` + hex + `",`
+const HEX64 = /^[0-9a-f]{64}$/;
+
+const headSchema = z.object({ seq: z.number().int().min(0), hash: z.string().regex(HEX64) });
+const entrySchema = z.looseObject({
+  seq: z.number().int().min(1),
+  ts: z.string(),
+  prev: z.string().regex(HEX64),
+  action: z.string().min(1),
+  actor: z.object({ kind: z.enum(['human', 'agent', 'rule', 'system']), id: z.string().nullable() }),
+  target: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', enc.encode(text));
+  const bytes = new Uint8Array(digest);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += bytes[i].toString(16).padStart(2, '0');
+  return out;
+}
+
+const chainInput = (prev: string, body: string): string => `${prev}\n${body}`;
+
+interface ParsedLine {
+  entry: AuditEntry;
+  body: string;
+}
+
+/** Splits a line into its hash and the exact body it was computed over; null when it is not an entry. */
+function parseLine(line: string): ParsedLine | null {
+  if (!line.startsWith(PREFIX) || line.length <= PREFIX_LEN || line.slice(PREFIX.length + 64, PREFIX_LEN) !== '",') return null;
+  const hash = line.slice(PREFIX.length, PREFIX.length + 64);
+  if (!HEX64.test(hash)) return null;
+  const body = '{' + line.slice(PREFIX_LEN);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const r = entrySchema.safeParse(raw);
+  if (!r.success) return null;
+  return { entry: { ...(r.data as Omit<AuditEntry, 'hash'>), hash }, body };
+}
+
+export class AuditLog {
+  private head: { seq: number; hash: string };
+  private queue: Promise<unknown> = Promise.resolve();
+  private tailClean = true;
+
+  private constructor(
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    head: { seq: number; hash: string },
+  ) {
+    this.head = head;
+  }
+
+  /** Finds the newest intact entry, so appends continue the chain after a crash or a torn line. */
+  static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger }): Promise<AuditLog> {
+    const logger = deps.logger ?? silentLogger;
+    const bytes = await deps.blobs.read(AUDIT_FILE);
+    let head = { seq: 0, hash: GENESIS_HASH };
+    let tailClean = true;
+    if (bytes && bytes.length > 0) {
+      const text = dec.decode(bytes);
+      tailClean = text.endsWith('\n');
+      const lines = text.split('\n');
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const p = lines[i] ? parseLine(lines[i]) : null;
+        if (p) {
+          head = { seq: p.entry.seq, hash: p.entry.hash };
+          break;
+        }
+      }
+      if (!tailClean) logger.warn(`${AUDIT_FILE}: the last line is incomplete (a crash while writing); it is kept and reported by \`lithos audit verify\`.`);
+    }
+    const log = new AuditLog(deps.blobs, deps.clock, logger, head);
+    log.tailClean = tailClean;
+    return log;
+  }
+
+  /** The newest entry's seq and hash (seq 0 and the genesis hash when empty). */
+  get last(): { seq: number; hash: string } {
+    return { ...this.head };
+  }
+
+  /** Appends durably (in call order) and resolves with the entry as written. */
+  append(input: AuditInput): Promise<AuditEntry> {
+    const run = this.queue.then(() => this.write(input));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(input: AuditInput): Promise<AuditEntry> {
+    if (!input.action) throw new LithosError('invalid_argument', 'An audit entry needs an action.');
+    const seq = this.head.seq + 1;
+    const ts = new Date(this.clock.now()).toISOString();
+    const rest = { seq, ts, prev: this.head.hash, action: input.action, actor: input.actor, target: input.target ?? null, data: input.data ?? {} };
+    const body = JSON.stringify(rest);
+    const hash = await sha256Hex(chainInput(this.head.hash, body));
+    const line = `${PREFIX}${hash}",${body.slice(1)}\n`;
+    // A torn fragment from a crash gets its own line: it stays visible to verify, never glued to this entry.
+    await this.blobs.append(AUDIT_FILE, enc.encode(this.tailClean ? line : '\n' + line));
+    this.tailClean = true;
+    this.head = { seq, hash };
+    try {
+      await this.blobs.writeAtomic(AUDIT_HEAD_FILE, enc.encode(JSON.stringify(this.head) + '\n'));
+    } catch (err) {
+      // The entry is durable; a stale head only makes verify say "one ahead", which it accepts.
+      this.logger.warn(`${AUDIT_HEAD_FILE}: could not be updated (${(err as Error).message}).`);
+    }
+    return { hash, ...rest };
+  }
+
+  /** Newest first; `limit` entries at most. Unreadable lines are skipped (verify reports them). */
+  async recent(opts: { limit?: number; action?: string; target?: string } = {}): Promise<AuditEntry[]> {
+    await this.queue;
+    const bytes = await this.blobs.read(AUDIT_FILE);
+    if (!bytes) return [];
+    const out: AuditEntry[] = [];
+    const lines = dec.decode(bytes).split('\n');
+    const limit = opts.limit ?? 50;
+    for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+      const p = lines[i] ? parseLine(lines[i]) : null;
+      if (!p) continue;
+      if (opts.action && p.entry.action !== opts.action) continue;
+      if (opts.target && p.entry.target !== opts.target) continue;
+      out.push(p.entry);
+    }
+    return out;
+  }
+
+  /** Re-reads the whole log and checks every hash, link and sequence number, and the head. */
+  async verify(): Promise<AuditVerifyReport> {
+    await this.queue;
+    return verifyAudit(this.blobs);
+  }
+}
+
+/** Verification without an open log (the CLI's `lithos audit verify`). */
+export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> {
+  const problems: AuditProblem[] = [];
+  const bytes = await blobs.read(AUDIT_FILE);
+  const text = bytes ? dec.decode(bytes) : '';
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  let prev = GENESIS_HASH;
+  let seq = 0;
+  let entries = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const n = i + 1;
+    const line = lines[i];
+    const p = line === '' ? null : parseLine(line);
+    if (!p) {
+      problems.push({ line: n, kind: 'torn_line', message: 'not an audit entry (an incomplete line left by a crash while writing, or damage)' });
+      continue;
+    }
+    entries++;
+    const { entry, body } = p;
+    if ((await sha256Hex(chainInput(entry.prev, body))) !== entry.hash) {
+      problems.push({ line: n, kind: 'hash_mismatch', message: `entry ${entry.seq} was edited: its hash does not match its content` });
+    }
+    if (entry.prev !== prev) {
+      problems.push({ line: n, kind: 'chain_broken', message: `entry ${entry.seq} does not follow the entry before it (a line was removed, inserted or moved)` });
+    }
+    if (entry.seq !== seq + 1) {
+      problems.push({ line: n, kind: 'seq_gap', message: `entry ${entry.seq} follows entry ${seq}` });
+    }
+    prev = entry.hash;
+    seq = entry.seq;
+  }
+  let head: AuditVerifyReport['head'] = null;
+  const headBytes = await blobs.read(AUDIT_HEAD_FILE);
+  if (headBytes) {
+    let raw: unknown = null;
+    try {
+      raw = JSON.parse(dec.decode(headBytes));
+    } catch {
+      raw = null;
+    }
+    const h = headSchema.safeParse(raw);
+    if (!h.success) {
+      problems.push({ line: 0, kind: 'unreadable_head', message: `${AUDIT_HEAD_FILE} is not readable` });
+    } else {
+      head = h.data;
+      // The log may be one entry ahead of the head (crash between the two writes), never behind it.
+      if (head.seq > seq) {
+        problems.push({ line: 0, kind: 'truncated', message: `the log ends at entry ${seq} but ${AUDIT_HEAD_FILE} records entry ${head.seq}: entries were removed from the end` });
+      } else if (head.seq === seq && head.hash !== prev) {
+        problems.push({ line: 0, kind: 'truncated', message: `the newest entry ${seq} is not the one ${AUDIT_HEAD_FILE} records: the end of the log was replaced` });
+      } else if (head.seq < seq - 1) {
+        problems.push({ line: 0, kind: 'chain_broken', message: `${AUDIT_HEAD_FILE} records entry ${head.seq} but the log has ${seq}: entries were added outside the engine` });
+      }
+    }
+  } else if (entries > 0) {
+    problems.push({ line: 0, kind: 'truncated', message: `${AUDIT_HEAD_FILE} is missing` });
+  }
+  // Torn lines alone are what crashes leave: reported, but the chain across them stands.
+  const ok = problems.every((p) => p.kind === 'torn_line');
+  return { ok, entries, head, problems };
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../bridge/cli';
+import { openHarness } from '../engine/harness';
+
+/** Every note write and delete lands in the audit trail, and `lithos audit verify` checks it from the CLI. */
+
+test('engine writes and deletes are audited with who did it; the chain verifies', async () => {
+  const h = await openHarness({ 'a.md': 'Alpha.' });
+  await h.engine.reconcile();
+  const w = await h.engine.writeNote({ path: 'project/Pool.md', mode: 'create', content: 'The pool was too small.', fields: { title: 'Pool' }, actor: 'agent-a' });
+  await h.engine.writeNote({ path: 'project/Pool.md', mode: 'update', content: 'The pool was far too small.', fields: {}, actor: 'human' });
+  await h.engine.deleteNote('project/Pool.md', { actor: 'agent-b' });
+  const entries = (await h.engine.audit.recent()).reverse();
+  expect(entries.map((e) => [e.action, e.actor, e.target])).toEqual([
+    ['note.write', { kind: 'agent', id: 'agent-a' }, w.id],
+    ['note.write', { kind: 'human', id: null }, w.id],
+    ['note.delete', { kind: 'agent', id: 'agent-b' }, w.id],
+  ]);
+  expect(entries[0].data).toMatchObject({ path: 'project/Pool.md', created: true, previous_version: null });
+  expect(entries[1].data).toMatchObject({ created: false, previous_version: w.version });
+  expect(await h.engine.audit.verify()).toMatchObject({ ok: true, entries: 3 });
+  await h.engine.close();
+});
+
+describe('lithos audit verify', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'lithos-audit-'));
+    mkdirSync(join(root, 'vault'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
+    const lines: string[] = [];
+    const code = await main(argv, (s) => lines.push(s));
+    return { code, out: lines.join('\n') };
+  }
+
+  test('an intact trail exits 0; an edited line exits 1 and names the line', async () => {
+    const vault = join(root, 'vault');
+    const h = await openHarness();
+    await h.engine.writeNote({ path: 'x.md', mode: 'create', content: 'x', fields: {}, actor: 'agent-a' });
+    await h.engine.writeNote({ path: 'y.md', mode: 'create', content: 'y', fields: {}, actor: 'agent-a' });
+    await h.engine.close();
+    mkdirSync(join(vault, '.lithos'));
+    for (const [name, bytes] of h.blobs.files) if (name.startsWith('audit')) writeFileSync(join(vault, '.lithos', name), bytes);
+
+    const ok = await cli('audit', 'verify', vault, '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ ok: true, entries: 2, problems: [] });
+
+    const file = join(vault, '.lithos/audit.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"agent-a"', '"agent-z"'));
+    const bad = await cli('audit', 'verify', vault);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('hash_mismatch (line 1)');
+    expect(bad.out).toContain('BROKEN');
+  });
+
+  test('a missing vault is a clear error; a vault without a trail verifies as empty', async () => {
+    await expect(cli('audit', 'verify', join(root, 'nope'))).rejects.toMatchObject({ code: 'vault_unavailable' });
+    const empty = await cli('audit', 'verify', join(root, 'vault'), '--json');
+    expect(JSON.parse(empty.out)).toEqual({ ok: true, entries: 0, head: null, problems: [] });
+    expect((await cli('audit', 'check', join(root, 'vault'))).code).toBe(2);
+  });
+});

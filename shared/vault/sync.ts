@@ -28,6 +28,8 @@ export interface SyncDeps {
   logger: Logger;
   debounceMs: number;
   onProgress?: (p: { phase: 'scan' | 'index'; done: number; total: number }) => void;
+  /** A note (re)indexed by an event or syncPath (not by reconcile): its content changed. */
+  onChanged?: (path: string) => void;
 }
 
 type Outcome = 'indexed' | 'unchanged' | 'removed' | 'renamed' | 'skipped';
@@ -156,7 +158,9 @@ export class VaultSync {
       if (from && (await this.removeIfGone(from)) === 'removed') return 'removed';
       return outcome;
     }
-    return this.syncFile(stat, from);
+    const outcome = await this.syncFile(stat, from);
+    if (outcome === 'indexed' || outcome === 'renamed') this.d.onChanged?.(stat.path);
+    return outcome;
   }
 
   private async removeIfGone(path: string): Promise<Outcome> {

@@ -1,0 +1,95 @@
+/**
+ * Which managed callouts a note should carry, derived from current state only (so syncing twice writes
+ * once): one `lithos-conflict` block per unreviewed conflict it is an end of, naming the other end, and
+ * one `lithos-status` block when it is quarantined or was superseded by a conflict resolution.
+ */
+import type { MemoryEngine } from '../engine';
+import type { LiveNote } from '../vault/note-indexer';
+import { applyBlocks } from './callout-blocks';
+import { CONFLICT_EDGE_TYPE, toConflict, type Conflict } from './conflict-types';
+
+export const CALLOUT_ACTOR = { kind: 'rule', id: 'callouts' } as const;
+
+/** The key → lines the note should carry (empty when callouts are off). */
+export function desiredBlocks(engine: MemoryEngine, note: LiveNote): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const id = note.nodeId;
+  const conflicts = [...engine.memory.edges({ from: id, type: CONFLICT_EDGE_TYPE }), ...engine.memory.edges({ to: id, type: CONFLICT_EDGE_TYPE })]
+    .map(toConflict)
+    .sort((x, y) => x.created_at - y.created_at || (x.edge_id < y.edge_id ? -1 : 1));
+  const status = statusLines(engine, note, conflicts);
+  if (status) out.set('status', status);
+  for (const c of conflicts) {
+    if (c.state !== 'unreviewed' || out.has(`conflict ${c.edge_id}`)) continue;
+    const other = engine.note(c.a === id ? c.b : c.a);
+    if (!other || other.nodeId === id || (other.nodeId !== c.a && other.nodeId !== c.b)) continue; // the other end is gone
+    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other));
+  }
+  return out;
+}
+
+function conflictLines(c: Conflict, note: LiveNote, other: LiveNote): string[] {
+  const lines = [`[!lithos-conflict] Contradicts ${linkTo(note, other)}`];
+  const f = c.evidence.findings?.[0];
+  const found = c.provenance_type === 'rule' && f ? `found by the \`${f.rule}\` rule about "${oneLine(f.subject)}"` : `opened by ${c.provenance_type === 'human' ? 'a person' : c.provenance_actor}`;
+  lines.push(`State: **unreviewed**, ${found}.`);
+  if (f) {
+    const [mine, theirs] = c.a === note.nodeId ? [f.a_sentence, f.b_sentence] : [f.b_sentence, f.a_sentence];
+    lines.push(`This note: "${oneLine(mine)}". The other: "${oneLine(theirs)}".`);
+  } else if (typeof c.evidence.summary === 'string') {
+    lines.push(`Why: ${oneLine(c.evidence.summary)}`);
+  }
+  lines.push(
+    `Resolve: \`lithos conflicts resolve <vault> ${c.edge_id} superseded|refuted|accepted_dual|merged --winner <note id>\`, or the agent tool \`lithos_conflict_resolve\` with edge_id \`${c.edge_id}\`.`,
+  );
+  return lines;
+}
+
+function statusLines(engine: MemoryEngine, note: LiveNote, conflicts: readonly Conflict[]): string[] | null {
+  if (note.cached.meta.status === 'quarantined') {
+    return [
+      '[!lithos-status] Quarantined',
+      'Marked misleading too often: hidden from default retrieval until reviewed. Set `status: active` in the frontmatter once it is corrected.',
+    ];
+  }
+  for (const c of conflicts) {
+    const r = c.evidence.resolution;
+    if (c.state !== 'superseded' || !r || r.loser_id !== note.nodeId || !r.winner_id) continue;
+    const winner = engine.note(r.winner_id);
+    if (!winner || winner.nodeId !== r.winner_id) continue;
+    return [`[!lithos-status] Superseded by ${linkTo(note, winner)}`, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
+  }
+  return null;
+}
+
+/**
+ * A wiki-link to the other note, by path so it is unambiguous. When the other note is narrower in scope
+ * than this one (private to an agent, a task or the person), readers of this note may not be allowed to
+ * know it: the callout then says so instead of naming it.
+ */
+function linkTo(from: LiveNote, other: LiveNote): string {
+  const o = other.cached.meta;
+  const f = from.cached.meta;
+  const open = o.access_scope === 'shared' || o.access_scope === 'project' || (o.access_scope === f.access_scope && o.namespace === f.namespace);
+  if (!open) return 'a note with narrower access (see `lithos conflicts`)';
+  const target = other.path.replace(/\.md$/i, '');
+  const title = o.title.replace(/[[\]|]/g, ' ').trim();
+  return title && title !== target ? `[[${target}|${title}]]` : `[[${target}]]`;
+}
+
+function oneLine(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > 160 ? `${t.slice(0, 157)}…` : t;
+}
+
+/**
+ * Brings one note's managed blocks in line with current state; writes only when they differ. With
+ * callouts switched off the desired set is empty, so existing blocks are removed. Returns whether the
+ * note was written.
+ */
+export async function syncCallouts(engine: MemoryEngine, ref: string, enabled = engine.conflicts.calloutsEnabled): Promise<boolean> {
+  const note = engine.note(ref);
+  if (!note) return false;
+  const desired = enabled ? desiredBlocks(engine, note) : new Map<string, string[]>();
+  return engine.editNoteText(note.path, (text) => applyBlocks(text, desired), CALLOUT_ACTOR);
+}

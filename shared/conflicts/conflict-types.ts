@@ -1,0 +1,123 @@
+/**
+ * Conflict objects: a conflict is a `contradicts` edge in memory.sqlite whose `conflict_state` says how far
+ * a person (or agent) got in settling it. Rules open conflicts, never resolve them.
+ */
+import type { EdgeRow } from '../stores/memory-types';
+
+export const CONFLICT_EDGE_TYPE = 'contradicts';
+
+export const CONFLICT_STATES = ['unreviewed', 'accepted_dual', 'superseded', 'refuted', 'merged'] as const;
+export type ConflictState = (typeof CONFLICT_STATES)[number];
+
+/** The states a resolution can move a conflict to (everything but `unreviewed`). */
+export const RESOLUTIONS = ['accepted_dual', 'superseded', 'refuted', 'merged'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** Which rule found a conflict (README "Contradictions" lists what each one matches and misses). */
+export type ConflictRule = 'number' | 'negation' | 'status';
+
+/** One disagreeing pair of sentences found by a rule. */
+export interface RuleFinding {
+  rule: ConflictRule;
+  /** The subject phrase both sentences make a claim about, normalised (e.g. "pool size"). */
+  subject: string;
+  a_sentence: string;
+  b_sentence: string;
+}
+
+export interface ResolutionRecord {
+  resolution: Resolution;
+  /** 'human' or an agent id. */
+  resolver: string;
+  /** superseded/refuted: the note that stands; merged: the merge note. */
+  winner_id: string | null;
+  /** superseded/refuted: the other end. */
+  loser_id: string | null;
+  /** ISO time. */
+  at: string;
+}
+
+/**
+ * What a conflict edge's `evidence` holds. Explicit conflicts keep the caller's evidence under `detail`
+ * (a string becomes `summary`); rule conflicts carry `rule` and `findings`; a resolution adds `resolution`.
+ */
+export interface ConflictEvidence {
+  summary?: string;
+  detail?: unknown;
+  rule?: ConflictRule;
+  findings?: RuleFinding[];
+  resolution?: ResolutionRecord;
+  [key: string]: unknown;
+}
+
+export interface Conflict {
+  edge_id: string;
+  /** The two ends: `a` is the edge's from_id, `b` its to_id. */
+  a: string;
+  b: string;
+  state: ConflictState;
+  evidence: ConflictEvidence;
+  provenance_type: EdgeRow['provenance_type'];
+  provenance_actor: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * What `refuted` does to the losing note (stats and edges in memory.sqlite; the Markdown is untouched).
+ * Salience drops by REFUTED_SALIENCE_DROP (never below the floor); every known query class's prior for the
+ * note drops by REFUTED_PRIOR_DROP, which lowers the re-rank's type_prior term (×0.25) by 0.1 in every
+ * class; typed edges into it (except `contradicts`) keep REFUTED_EDGE_FACTOR of their weight, so the graph
+ * scout pulls it in less.
+ */
+export const REFUTED_SALIENCE_DROP = 0.3;
+export const REFUTED_SALIENCE_FLOOR = 0.05;
+export const REFUTED_PRIOR_DROP = 0.4;
+export const REFUTED_EDGE_FACTOR = 0.5;
+/** Weight of the `derived_from` edges a merge adds from each end to the merge note. */
+export const MERGED_EDGE_WEIGHT = 0.8;
+
+/** Rule detection's bounds per changed note (cheap by construction). */
+export const DETECTION_LIMITS = {
+  /** Candidates compared with a changed note (shared entity, link, or lexical neighbour). */
+  candidates: 20,
+  /** Lexical neighbours asked of the index. */
+  lexical: 5,
+  /** Sentences read per note. */
+  sentences: 400,
+  /** Findings recorded in one conflict's evidence. */
+  findings: 3,
+  /**
+   * More changed notes than this queued at once (a sync tool or git pull rewrote the vault) skip rule
+   * detection, which would cost candidates × notes reads; their callouts are still synced. `lithos
+   * conflicts scan` covers them.
+   */
+  burst: 100,
+} as const;
+
+export function isConflictState(s: unknown): s is ConflictState {
+  return typeof s === 'string' && (CONFLICT_STATES as readonly string[]).includes(s);
+}
+
+export function toConflict(e: EdgeRow): Conflict {
+  const ev = e.evidence && typeof e.evidence === 'object' && !Array.isArray(e.evidence) ? (e.evidence as ConflictEvidence) : e.evidence === null || e.evidence === undefined ? {} : { detail: e.evidence };
+  return {
+    edge_id: e.edge_id,
+    a: e.from_id,
+    b: e.to_id,
+    state: isConflictState(e.conflict_state) ? e.conflict_state : 'unreviewed',
+    evidence: ev,
+    provenance_type: e.provenance_type,
+    provenance_actor: e.provenance_actor,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  };
+}
+
+/** An explicit caller's evidence in the canonical shape: a string is a summary, an object is kept, anything else is `detail`. */
+export function normaliseEvidence(evidence: unknown): ConflictEvidence {
+  if (evidence === undefined || evidence === null) return {};
+  if (typeof evidence === 'string') return { summary: evidence };
+  if (typeof evidence === 'object' && !Array.isArray(evidence)) return { ...(evidence as Record<string, unknown>) };
+  return { detail: evidence };
+}

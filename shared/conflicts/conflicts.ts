@@ -1,0 +1,444 @@
+/**
+ * Conflict objects (README "Contradictions"): open, list, resolve, rule detection and the managed
+ * callouts that follow them. One per engine (`engine.conflicts`).
+ *
+ * Rule detection runs for notes that change after the engine is open — the engine's own writes and the
+ * host's file events — never during a reconcile, so bulk indexing costs nothing more; `scan()` (`lithos
+ * conflicts scan`) runs it over the whole vault. Changed paths are queued and handled off the sync queue
+ * (a detection may write callouts, which re-enter sync); `drain()` handles them now, and the engine's
+ * flush drains first.
+ */
+import { LithosError, asLithosError } from '../errors';
+import type { MemoryEngine } from '../engine';
+import type { AuditActor } from '../governance/audit';
+import type { Clock, Logger, Timers } from '../ports';
+import type { EdgeRow } from '../stores/memory-types';
+import { QUERY_CLASSES } from '../retrieval/types';
+import type { LiveNote } from '../vault/note-indexer';
+import { noteClaims } from './claims';
+import { compareClaims } from './rules';
+import { syncCallouts } from './callouts';
+import {
+  CONFLICT_EDGE_TYPE,
+  DETECTION_LIMITS,
+  MERGED_EDGE_WEIGHT,
+  REFUTED_EDGE_FACTOR,
+  REFUTED_PRIOR_DROP,
+  REFUTED_SALIENCE_DROP,
+  REFUTED_SALIENCE_FLOOR,
+  RESOLUTIONS,
+  normaliseEvidence,
+  toConflict,
+  type Conflict,
+  type ConflictEvidence,
+  type ConflictState,
+  type Resolution,
+  type ResolutionRecord,
+} from './conflict-types';
+
+export interface ConflictServiceDeps {
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  /** Managed callouts in notes (default on). */
+  callouts: boolean;
+}
+
+/** Who acts: 'human', an agent id, or a rule name; `kind` decides the edge's provenance_type. */
+export interface ConflictActor {
+  kind: 'human' | 'agent' | 'rule';
+  id: string | null;
+}
+
+export interface OpenConflictInput {
+  a: string;
+  b: string;
+  evidence?: unknown;
+  actor: ConflictActor;
+  /** Default the first note's namespace. */
+  namespace?: string;
+  /** Default 1: a contradiction is a strong relation for the contradictions scout. */
+  weight?: number;
+}
+
+export interface ResolveInput {
+  edge_id: string;
+  resolution: Resolution;
+  resolver: ConflictActor;
+  /** superseded/refuted: the note that stands (an end); merged: the merge note. */
+  winner_id?: string | null;
+}
+
+/** One change a resolution made, for the result and the audit entry. */
+export interface ResolutionChange {
+  node: string;
+  what: string;
+  before: unknown;
+  after: unknown;
+}
+
+export class ConflictService {
+  private enabled: boolean;
+  private readonly pending = new Set<string>();
+  private timer: unknown = null;
+  private running: Promise<void> = Promise.resolve();
+  /** Paths whose callouts this service is writing: their change events are its own echo. */
+  private readonly writing = new Set<string>();
+
+  constructor(
+    private readonly engine: MemoryEngine,
+    private readonly deps: ConflictServiceDeps,
+  ) {
+    this.enabled = deps.callouts;
+  }
+
+  get calloutsEnabled(): boolean {
+    return this.enabled;
+  }
+
+  // ── objects ─────────────────────────────────────────────────────────────
+
+  get(edgeId: string): Conflict | null {
+    const e = this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === edgeId);
+    return e ? toConflict(e) : null;
+  }
+
+  /** Conflicts, oldest first; `visible` drops those with an end the caller may not see (both ends must pass). */
+  list(q: { state?: ConflictState; node?: string; visible?: (id: string) => boolean } = {}): Conflict[] {
+    const rows = q.node
+      ? dedupe([...this.engine.memory.edges({ from: q.node, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges({ to: q.node, type: CONFLICT_EDGE_TYPE })])
+      : this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE });
+    return rows
+      .map(toConflict)
+      .filter((c) => (q.state === undefined || c.state === q.state) && (!q.visible || (q.visible(c.a) && q.visible(c.b))))
+      .sort((x, y) => x.created_at - y.created_at || (x.edge_id < y.edge_id ? -1 : 1));
+  }
+
+  /** The conflict between two notes in either direction, if any. */
+  between(a: string, b: string): Conflict | null {
+    const e = this.engine.memory.edges({ from: a, to: b, type: CONFLICT_EDGE_TYPE })[0] ?? this.engine.memory.edges({ from: b, to: a, type: CONFLICT_EDGE_TYPE })[0];
+    return e ? toConflict(e) : null;
+  }
+
+  /**
+   * Opens a conflict (state `unreviewed`) between two live notes, audited `conflict.create`, and writes the
+   * callouts. A pair that already has a conflict, in either direction and in any state, gets no second
+   * one: the existing conflict is returned with `created: false` (so a conflict a person resolved is never
+   * re-opened by a rule).
+   */
+  async open(input: OpenConflictInput): Promise<{ conflict: Conflict; created: boolean }> {
+    const a = this.live(input.a, 'a');
+    const b = this.live(input.b, 'b');
+    if (a.nodeId === b.nodeId) throw new LithosError('invalid_argument', 'A conflict needs two different notes.', { a: input.a, b: input.b });
+    const existing = this.between(a.nodeId, b.nodeId);
+    if (existing) return { conflict: existing, created: false };
+    const evidence = normaliseEvidence(input.evidence);
+    const row = await this.engine.memory.upsertEdge({
+      from_id: a.nodeId,
+      to_id: b.nodeId,
+      type: CONFLICT_EDGE_TYPE,
+      weight: input.weight ?? 1,
+      namespace: input.namespace ?? a.cached.meta.namespace,
+      provenance_actor: input.actor.id ?? input.actor.kind,
+      provenance_type: input.actor.kind,
+      evidence,
+      conflict_state: 'unreviewed',
+    });
+    await this.engine.audit.append({
+      action: 'conflict.create',
+      actor: auditActor(input.actor),
+      target: row.edge_id,
+      data: { a: a.nodeId, b: b.nodeId, a_path: a.path, b_path: b.path, rule: evidence.rule ?? null },
+    });
+    await this.syncPair(a.nodeId, b.nodeId);
+    return { conflict: toConflict(row), created: true };
+  }
+
+  /**
+   * Settles a conflict (README "Contradictions" → resolution semantics). Only an `unreviewed` or
+   * `accepted_dual` conflict can be resolved; repeating the resolution it already has is a no-op.
+   */
+  async resolve(input: ResolveInput): Promise<{ conflict: Conflict; changes: ResolutionChange[]; unchanged: boolean }> {
+    if (!(RESOLUTIONS as readonly string[]).includes(input.resolution)) {
+      throw new LithosError('invalid_argument', `resolution must be one of ${RESOLUTIONS.join(', ')} (got "${String(input.resolution)}").`, { resolution: input.resolution });
+    }
+    const row = this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === input.edge_id);
+    if (!row) throw new LithosError('not_found', `No conflict with edge_id "${input.edge_id}". lithos_conflict_list shows the open ones.`, { edge_id: input.edge_id });
+    const c = toConflict(row);
+    const winnerId = input.winner_id ?? null;
+    if (c.state === input.resolution && (c.evidence.resolution?.winner_id ?? null) === (input.resolution === 'accepted_dual' ? null : winnerId)) {
+      return { conflict: c, changes: [], unchanged: true };
+    }
+    if (c.state !== 'unreviewed' && c.state !== 'accepted_dual') {
+      const r = c.evidence.resolution;
+      throw new LithosError('conflict', `Conflict ${c.edge_id} is already resolved as ${c.state}${r ? ` by ${r.resolver} at ${r.at}` : ''}; it cannot be resolved again.`, {
+        edge_id: c.edge_id,
+        state: c.state,
+      });
+    }
+    let loserId: string | null = null;
+    if (input.resolution === 'superseded' || input.resolution === 'refuted') {
+      if (winnerId !== c.a && winnerId !== c.b) {
+        throw new LithosError('invalid_argument', `${input.resolution} needs winner_id: the id of the note that stands, one of ${c.a} and ${c.b}.`, { field: 'winner_id', a: c.a, b: c.b });
+      }
+      loserId = winnerId === c.a ? c.b : c.a;
+      this.live(winnerId, 'winner_id');
+      this.live(loserId, 'loser');
+    } else if (input.resolution === 'merged') {
+      if (!winnerId) throw new LithosError('invalid_argument', 'merged needs winner_id: the id of the note both were merged into.', { field: 'winner_id' });
+      this.live(winnerId, 'winner_id');
+    } else if (winnerId !== null) {
+      throw new LithosError('invalid_argument', 'accepted_dual keeps both notes: give no winner_id.', { field: 'winner_id' });
+    }
+
+    const changes: ResolutionChange[] = [];
+    if (input.resolution === 'superseded') await this.supersede(winnerId!, loserId!, changes);
+    if (input.resolution === 'refuted') await this.refute(loserId!, changes);
+    if (input.resolution === 'merged') await this.merge(c, winnerId!, input.resolver, changes);
+
+    const record: ResolutionRecord = {
+      resolution: input.resolution,
+      resolver: input.resolver.id ?? input.resolver.kind,
+      winner_id: input.resolution === 'accepted_dual' ? null : winnerId,
+      loser_id: loserId,
+      at: new Date(this.deps.clock.now()).toISOString(),
+    };
+    const evidence: ConflictEvidence = { ...c.evidence, resolution: record };
+    const updated = await this.engine.memory.upsertEdge({ ...edgeInput(row), evidence, conflict_state: input.resolution });
+    await this.engine.audit.append({
+      action: 'conflict.resolve',
+      actor: auditActor(input.resolver),
+      target: c.edge_id,
+      data: { resolution: input.resolution, a: c.a, b: c.b, winner_id: record.winner_id, loser_id: loserId, previous_state: c.state, changes },
+    });
+    await this.syncPair(c.a, c.b);
+    return { conflict: toConflict(updated), changes, unchanged: false };
+  }
+
+  /** Winner's `supersedes` gains the loser's id; the loser is archived (its status callout follows). */
+  private async supersede(winnerId: string, loserId: string, changes: ResolutionChange[]): Promise<void> {
+    const winner = this.live(winnerId, 'winner_id');
+    const loser = this.live(loserId, 'loser');
+    const before = [...winner.cached.meta.supersedes];
+    if (!before.includes(loserId)) {
+      await this.engine.updateFrontmatter(winner.path, (fm) => {
+        const list = Array.isArray(fm.supersedes) ? fm.supersedes.filter((x) => typeof x === 'string') : [];
+        if (!list.includes(loserId)) list.push(loserId);
+        fm.supersedes = list;
+      });
+      changes.push({ node: winnerId, what: 'frontmatter.supersedes', before, after: [...before, loserId] });
+    }
+    const status = loser.cached.meta.status;
+    if (status !== 'archived') {
+      await this.engine.updateFrontmatter(loser.path, (fm) => {
+        fm.status = 'archived';
+      });
+      changes.push({ node: loserId, what: 'frontmatter.status', before: status, after: 'archived' });
+    }
+  }
+
+  /** Lowers the loser: salience, its per-class priors, and the typed edges that lead to it (constants in conflict-types.ts). */
+  private async refute(loserId: string, changes: ResolutionChange[]): Promise<void> {
+    const mem = this.engine.memory;
+    const s = mem.stats(loserId);
+    const salience = Math.max(REFUTED_SALIENCE_FLOOR, s.salience - REFUTED_SALIENCE_DROP);
+    const priors: Record<string, number> = { ...s.per_queryclass_priors };
+    for (const qc of QUERY_CLASSES) priors[qc] = (priors[qc] ?? 0) - REFUTED_PRIOR_DROP;
+    await mem.updateStats(loserId, { salience, per_queryclass_priors: priors });
+    changes.push({ node: loserId, what: 'stats.salience', before: s.salience, after: salience });
+    changes.push({ node: loserId, what: 'stats.per_queryclass_priors', before: s.per_queryclass_priors, after: priors });
+    for (const e of mem.edges({ to: loserId })) {
+      if (e.type === CONFLICT_EDGE_TYPE) continue;
+      const weight = e.weight * REFUTED_EDGE_FACTOR;
+      await mem.upsertEdge({ ...edgeInput(e), weight });
+      changes.push({ node: loserId, what: `edge.weight ${e.edge_id} (${e.type} from ${e.from_id})`, before: e.weight, after: weight });
+    }
+  }
+
+  /** The merge note is `derived_from` both ends (its own end excluded when it is one of them). */
+  private async merge(c: Conflict, mergeId: string, resolver: ConflictActor, changes: ResolutionChange[]): Promise<void> {
+    const merge = this.live(mergeId, 'winner_id');
+    for (const end of [c.a, c.b]) {
+      if (end === mergeId) continue;
+      const prior = this.engine.memory.edges({ from: mergeId, to: end, type: 'derived_from' })[0];
+      const row = await this.engine.memory.upsertEdge({
+        from_id: mergeId,
+        to_id: end,
+        type: 'derived_from',
+        weight: Math.max(prior?.weight ?? 0, MERGED_EDGE_WEIGHT),
+        namespace: merge.cached.meta.namespace,
+        provenance_actor: resolver.id ?? resolver.kind,
+        provenance_type: resolver.kind,
+        evidence: { merged_conflict: c.edge_id },
+        conflict_state: null,
+      });
+      changes.push({ node: end, what: `edge ${row.edge_id} derived_from (from the merge note)`, before: prior?.weight ?? null, after: row.weight });
+    }
+  }
+
+  // ── rule detection ──────────────────────────────────────────────────────
+
+  /** Compares one note with its candidates and opens a conflict per disagreeing pair not seen before. */
+  async detect(ref: string): Promise<Conflict[]> {
+    const note = this.engine.note(ref);
+    if (!note) return [];
+    const claims = noteClaims((await this.engine.parse(note.path)).body, DETECTION_LIMITS.sentences);
+    if (claims.length === 0) return [];
+    const opened: Conflict[] = [];
+    const subjects = [...new Set(claims.map((c) => c.subject))];
+    for (const other of await this.candidates(note, subjects)) {
+      if (this.between(note.nodeId, other.nodeId)) continue;
+      const theirs = noteClaims((await this.engine.parse(other.path)).body, DETECTION_LIMITS.sentences);
+      const findings = compareClaims(claims, theirs, DETECTION_LIMITS.findings);
+      if (findings.length === 0) continue;
+      const r = await this.open({
+        a: note.nodeId,
+        b: other.nodeId,
+        evidence: { rule: findings[0].rule, findings },
+        actor: { kind: 'rule', id: `rule:${findings[0].rule}` },
+        weight: 1,
+      });
+      if (r.created) opened.push(r.conflict);
+    }
+    return opened;
+  }
+
+  /**
+   * Notes worth comparing, bounded: direct links either way, notes sharing a frontmatter entity (most
+   * shared first), lexical neighbours on the claims' subjects, then notes linking to the same targets.
+   */
+  private async candidates(note: LiveNote, subjects: readonly string[]): Promise<LiveNote[]> {
+    const out = new Map<string, LiveNote>();
+    const add = (n: LiveNote | null): void => {
+      if (n && n.nodeId !== note.nodeId && out.size < DETECTION_LIMITS.candidates) out.set(n.nodeId, n);
+    };
+    const targets = [...new Set(this.engine.links(note.path).flatMap((l) => (l.targetPath ? [l.targetPath] : [])))];
+    for (const t of targets) add(this.engine.note(t));
+    for (const p of this.engine.backlinks(note.path)) add(this.engine.note(p));
+    const mine = new Set(note.cached.meta.entities.map((e) => e.toLowerCase()));
+    if (mine.size > 0) {
+      const sharing: [LiveNote, number][] = [];
+      for (const n of this.engine.notes()) {
+        if (n.nodeId === note.nodeId) continue;
+        let k = 0;
+        for (const e of n.cached.meta.entities) if (mine.has(e.toLowerCase())) k++;
+        if (k > 0) sharing.push([n, k]);
+      }
+      sharing.sort((x, y) => y[1] - x[1] || (x[0].path < y[0].path ? -1 : 1));
+      for (const [n] of sharing) add(n);
+    }
+    if (subjects.length > 0 && out.size < DETECTION_LIMITS.candidates) {
+      const hits = await this.engine.search(subjects.slice(0, 10).join(' '), { mode: 'lexical', k: DETECTION_LIMITS.lexical + 1 });
+      for (const h of hits) add(this.engine.note(h.id));
+    }
+    for (const t of targets) {
+      if (out.size >= DETECTION_LIMITS.candidates) break;
+      for (const p of this.engine.backlinks(t)) add(this.engine.note(p));
+    }
+    return [...out.values()];
+  }
+
+  /** Rule detection over every note, then callouts brought in line for every note in a conflict. */
+  async scan(): Promise<{ notes: number; opened: Conflict[]; callouts_written: number }> {
+    const opened: Conflict[] = [];
+    const notes = this.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1));
+    for (const n of notes) opened.push(...(await this.detect(n.nodeId)));
+    return { notes: notes.length, opened, callouts_written: await this.syncAll() };
+  }
+
+  // ── change hook ─────────────────────────────────────────────────────────
+
+  /** Called by sync for a note (re)indexed after the engine opened; not during a reconcile. */
+  noteChanged(path: string): void {
+    if (this.writing.has(path)) return;
+    this.pending.add(path);
+    this.timer ??= this.deps.timers.setTimeout(() => {
+      this.timer = null;
+      void this.drain();
+    }, 0);
+  }
+
+  /** Handles every queued change now: rule detection, then the note's callouts (its status may have changed). */
+  drain(): Promise<void> {
+    if (this.timer !== null) {
+      this.deps.timers.clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.running = this.running.then(async () => {
+      if (this.pending.size > DETECTION_LIMITS.burst) {
+        this.deps.logger.warn(`${this.pending.size} notes changed at once: rule detection skipped for them (run \`lithos conflicts scan\`).`);
+      }
+      const detect = this.pending.size <= DETECTION_LIMITS.burst;
+      while (this.pending.size > 0) {
+        const [path] = this.pending;
+        this.pending.delete(path);
+        try {
+          if (detect) await this.detect(path);
+          await this.syncCallouts(path);
+        } catch (err) {
+          const e = asLithosError(err);
+          this.deps.logger.warn(`Conflict check of "${path}" failed: ${e.message}`, { code: e.code });
+        }
+      }
+    });
+    return this.running;
+  }
+
+  // ── callouts ────────────────────────────────────────────────────────────
+
+  /** Brings one note's managed callouts in line with current state; true when it was written. */
+  async syncCallouts(ref: string): Promise<boolean> {
+    const note = this.engine.note(ref);
+    if (!note) return false;
+    this.writing.add(note.path);
+    try {
+      return await syncCallouts(this.engine, note.nodeId, this.enabled);
+    } finally {
+      this.writing.delete(note.path);
+    }
+  }
+
+  /** Switches managed callouts on or off and re-syncs every note that may carry one; returns notes written. */
+  async setCallouts(on: boolean): Promise<number> {
+    this.enabled = on;
+    return this.syncAll();
+  }
+
+  /** Every end of a conflict and every quarantined note: the only notes that can hold a managed block. */
+  private async syncAll(): Promise<number> {
+    const ids = new Set<string>();
+    for (const e of this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE })) {
+      ids.add(e.from_id);
+      ids.add(e.to_id);
+    }
+    for (const n of this.engine.notes()) if (n.cached.meta.status === 'quarantined') ids.add(n.nodeId);
+    let written = 0;
+    for (const id of [...ids].sort()) if (await this.syncCallouts(id)) written++;
+    return written;
+  }
+
+  private async syncPair(a: string, b: string): Promise<void> {
+    await this.syncCallouts(a);
+    await this.syncCallouts(b);
+  }
+
+  private live(id: string | null | undefined, field: string): LiveNote {
+    const n = id ? this.engine.note(id) : null;
+    if (!n || n.nodeId !== id) throw new LithosError('not_found', `No live note with id "${String(id)}" (${field}).`, { field, id });
+    return n;
+  }
+}
+
+function dedupe(rows: EdgeRow[]): EdgeRow[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => !seen.has(r.edge_id) && seen.add(r.edge_id));
+}
+
+function edgeInput(e: EdgeRow) {
+  const { created_at: _c, updated_at: _u, ...rest } = e;
+  return rest;
+}
+
+function auditActor(a: ConflictActor): AuditActor {
+  return { kind: a.kind, id: a.kind === 'human' ? null : a.id };
+}

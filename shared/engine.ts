@@ -24,8 +24,10 @@ import { ReceiptLog } from './retrieval/receipts';
 import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
 import { AuditLog, type AuditActor } from './governance/audit';
-import { ConflictService } from './conflicts/conflicts';
-import { editNoteText } from './vault/text-edit';
+import { RecentRetrievals } from './retrieval/recent-retrievals';
+import { CONCEPT_REPEAT_WINDOW_MS } from './retrieval/constants';
+import { MAX_RECEIPTS_LIMIT } from './retrieval/receipts';
+import { Consolidator } from './learning/consolidator';
 
 export type { IndexReport } from './vault/sync';
 
@@ -43,8 +45,6 @@ export interface EngineDeps {
   /** Debounce of store snapshots (ms); the journal covers the gap. */
   persistDebounceMs?: number;
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
-  /** Managed callout blocks in notes (conflicts, status); default true. `conflicts.setCallouts` changes it live. */
-  callouts?: boolean;
 }
 
 /** An index hit plus the note metadata a caller usually wants beside it. */
@@ -83,10 +83,13 @@ export class MemoryEngine {
   private receiptLog: ReceiptLog | null = null;
   /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
   readonly audit!: AuditLog;
-  private conflictService: ConflictService | null = null;
+  /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
+  private readonly recent = new RecentRetrievals();
+  private recentSeeded: Promise<void> | null = null;
+  private consolidatorInst: Consolidator | null = null;
 
   private constructor(
-    private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>,
+    private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders'>> & Pick<EngineDeps, 'onProgress'>,
     private readonly embedders: Embedder[],
     readonly memory: MemoryStore,
     readonly cache: CacheStore,
@@ -113,7 +116,6 @@ export class MemoryEngine {
       debounceMs: deps.debounceMs ?? 300,
       persistDebounceMs: deps.persistDebounceMs ?? 2000,
       onProgress: deps.onProgress,
-      callouts: deps.callouts,
     };
     const embedders = deps.embedders?.length ? [...deps.embedders] : [new HashingEmbedder()];
     const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
@@ -130,7 +132,6 @@ export class MemoryEngine {
     const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
     for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
     const identity = new NodeIdentity(mem.store, d.clock);
-    let opened: MemoryEngine | null = null;
     const sync = new VaultSync({
       vault: d.vault,
       memory: mem.store,
@@ -141,14 +142,11 @@ export class MemoryEngine {
       logger: d.logger,
       debounceMs: d.debounceMs,
       onProgress: d.onProgress,
-      // Rule detection follows notes changed after open, never the reconcile's bulk work.
-      onChanged: (p) => opened?.conflicts.noteChanged(p),
     });
     const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
     await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
     const engine = new MemoryEngine(d, embedders, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
     engine.backfill = missingPrimary;
-    opened = engine;
     (engine as { audit: AuditLog }).audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
     return engine;
   }
@@ -226,7 +224,9 @@ export class MemoryEngine {
       memory: this.memory,
       embedders: () => this.embedders,
       version: () => this.indexer.version,
+      recentRetrievals: (id, now) => this.recent.count(id, now),
     });
+    await (this.recentSeeded ??= this.seedRecent());
     return runRetrieve(ctx, opts, {
       corpus: this.corpus,
       scouts: ALL_SCOUTS,
@@ -236,6 +236,29 @@ export class MemoryEngine {
       newId,
       record: (receipt) => this.recordRetrieval(receipt),
     });
+  }
+
+  /** Consolidation (learning/consolidate.ts): run on demand, or start its schedule (learning/consolidator.ts). */
+  get consolidator(): Consolidator {
+    return (this.consolidatorInst ??= new Consolidator(this, this.deps.timers, this.deps.logger));
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  /** `.lithos/` files, for the learning layer's own state. */
+  get blobs(): BlobStore {
+    return this.deps.blobs;
+  }
+
+  get logger(): Logger {
+    return this.deps.logger;
+  }
+
+  /** A note's mean chunk vector in the primary space (unit length), or null. */
+  noteVector(id: string): Float32Array | null {
+    return this.index.noteVector(id, this.embedders[0].spaceId) ?? null;
   }
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
@@ -248,8 +271,18 @@ export class MemoryEngine {
     this.interpreter = interpreter;
   }
 
+  /** Concept notes' retrievals of the last 24 h from the receipt log (skipped while the vault has no concept). */
+  private async seedRecent(): Promise<void> {
+    const isConcept = (id: string): boolean => this.indexer.byId.get(id)?.cached.meta.note_type === 'concept';
+    if (![...this.indexer.byId.keys()].some(isConcept)) return;
+    const now = this.deps.clock.now();
+    const res = await this.receipts.query({ since: now - CONCEPT_REPEAT_WINDOW_MS, limit: MAX_RECEIPTS_LIMIT });
+    this.recent.seed(res.receipts, isConcept);
+  }
+
   private async recordRetrieval(receipt: Receipt): Promise<void> {
     const at = this.deps.clock.now();
+    this.recent.record(receipt.final_nodes.filter((n) => this.indexer.byId.get(n.id)?.cached.meta.note_type === 'concept').map((n) => n.id), at);
     await this.memory.batch(async () => {
       for (const n of receipt.final_nodes) {
         const s = this.memory.stats(n.id);
@@ -257,6 +290,7 @@ export class MemoryEngine {
       }
     });
     await this.receipts.append(receipt);
+    this.consolidatorInst?.noteRetrieval(receipt);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */
@@ -354,25 +388,6 @@ export class MemoryEngine {
     return r;
   }
 
-  /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
-  get conflicts(): ConflictService {
-    return (this.conflictService ??= new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true }));
-  }
-
-  /**
-   * The engine's own edit of a note's text (managed callouts; vault/text-edit.ts): frontmatter and every
-   * byte outside the edit kept, re-indexed at once, audited as a note write by `audit`. The note's version
-   * changes, so a writer holding the old one gets the usual conflict and re-reads.
-   */
-  async editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
-    this.assertOpen();
-    const r = await editNoteText(this.writerHost(), normalizeVaultPath(path), edit);
-    if (!r.changed) return false;
-    const id = this.indexer.byPath.get(r.path)?.nodeId ?? r.path;
-    await this.audit.append({ action: 'note.write', actor: audit, target: id, data: { path: r.path, version: r.version, previous_version: r.previous_version, managed: 'callouts' } });
-    return true;
-  }
-
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
   async deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
     this.assertOpen();
@@ -412,7 +427,6 @@ export class MemoryEngine {
 
   async flush(): Promise<void> {
     await this.sync.settle();
-    await this.conflictService?.drain();
     await this.memory.flush();
     await this.cache.flush();
     await this.coordination.flush();
@@ -421,6 +435,7 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.stopWatching();
+    await this.consolidatorInst?.stop();
     await this.flush();
     this.closed = true;
     await this.memory.close();

@@ -34,12 +34,16 @@ export const RERANK = {
   spaced_repetition: 0.1,
   ignored_penalty: 0.2,
   misleading_penalty: 0.3,
-  concept_damping: 0.15,
+  /** The issue's repeated-retrieval penalty is already an amount of score: subtracted as it is. */
+  concept_damping: 1,
 } as const;
 
-/** A concept note's salience ceiling, and the retrievals over which its repeated-retrieval damping saturates. */
+/** A concept note's salience ceiling (issue 5: concepts must not swamp their specifics). */
 export const CONCEPT_SALIENCE_CEILING = 0.85;
-export const CONCEPT_DAMPING_SATURATION = 50;
+/** Repeated-retrieval penalty of a concept note: min(MAX, PER_RETRIEVAL × its retrievals in the window). */
+export const CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL = 0.05;
+export const CONCEPT_REPEAT_PENALTY_MAX = 0.4;
+export const CONCEPT_REPEAT_WINDOW_MS = 24 * 3600 * 1000;
 /** misleading_penalty saturates at this many misleading marks (the learning layer quarantines at 3). */
 export const MISLEADING_SATURATION = 3;
 /** Pseudo-count that keeps one ignore of a rarely retrieved note from looking chronic. */

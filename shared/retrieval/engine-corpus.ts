@@ -20,6 +20,8 @@ export interface EngineCorpusDeps {
   embedders: () => readonly Embedder[];
   /** Changes whenever any note changes (cached query scores are dropped). */
   version: () => number;
+  /** Retrievals of a concept note in the last 24 h (retrieval/recent-retrievals.ts). */
+  recentRetrievals?: (id: string, now: number) => number;
 }
 
 function ms(iso: string | null): number | null {
@@ -209,6 +211,10 @@ export class EngineCorpus implements RetrievalCorpus {
 
   stats(id: string): NodeStats {
     return this.d.memory.stats(id);
+  }
+
+  recentRetrievals(id: string, now: number): number {
+    return this.d.recentRetrievals?.(id, now) ?? 0;
   }
 
   /**

@@ -1,6 +1,7 @@
 /** Terrace 1: the design's re-rank formula over merged candidates, plus the intent profile. */
 import {
-  CONCEPT_DAMPING_SATURATION,
+  CONCEPT_REPEAT_PENALTY_MAX,
+  CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL,
   CONCEPT_SALIENCE_CEILING,
   IGNORED_PRIOR_COUNT,
   INTENT_PROFILES,
@@ -93,6 +94,11 @@ export function utilitySignal(note: CorpusNote, stats: NodeStats): number {
   return 1 / (1 + Math.exp(-(usefulness + Math.log(stats.retrieval_count + 1)) / UTILITY_SCALE));
 }
 
+/** The repeated-retrieval penalty of a concept note: min(0.4, 0.05 × retrievals in the last 24 h). */
+export function conceptDamping(retrievalsIn24h: number): number {
+  return Math.min(CONCEPT_REPEAT_PENALTY_MAX, CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL * Math.max(0, retrievalsIn24h));
+}
+
 export interface Ranked {
   id: string;
   score: number;
@@ -128,7 +134,7 @@ export function rerank(
       spaced_repetition: clamp01(stats.spaced_rep_strength - 1),
       ignored_penalty: clamp01(stats.ignored_count / (stats.retrieval_count + IGNORED_PRIOR_COUNT)),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
-      concept_damping: note.note_type === 'concept' ? clamp01(stats.retrieval_count / CONCEPT_DAMPING_SATURATION) : 0,
+      concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.recentRetrievals?.(c.id, now) ?? 0) : 0,
       intent,
       scouts: { ...c.scouts },
     };

@@ -135,6 +135,8 @@ export interface RetrievalCorpus {
   edges(id: string): EdgeRow[];
   coactivated(id: string): Coactivation[];
   stats(id: string): NodeStats;
+  /** Times a concept note was retrieved in the 24 h before `now` (repeated-retrieval penalty); 0 without it. */
+  recentRetrievals?(id: string, now: number): number;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */

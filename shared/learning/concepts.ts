@@ -1,0 +1,339 @@
+/**
+ * Concepts: stable clusters of notes that keep being used together, made into `note_type: concept` notes.
+ *
+ * Detection (deterministic): the co-activation graph keeps only pairs used together at least
+ * CONCEPT_MIN_COACTIVATION times (counts summed over namespaces). Clusters are greedy cliques in it: the
+ * node with the most strong pairs seeds a clique, which grows by the node with the largest total count to
+ * every member (it must be strongly paired with each one), up to CONCEPT_MAX_SIZE; a clique of at least
+ * CONCEPT_MIN_SIZE is a candidate and its members leave the graph. A candidate must also be dense in
+ * embedding space: the mean pairwise cosine of its members' note vectors must exceed the vault's baseline
+ * (mean pairwise cosine of an evenly spaced sample of notes) by CONCEPT_DENSITY_MARGIN — co-use alone can
+ * join notes that merely sit side by side in one workflow.
+ *
+ * Only notes every agent may see (shared/project, active, not concepts themselves) take part, so a concept
+ * note listing its members never reveals a private note.
+ *
+ * Identity: a cluster updates the existing concept whose members (its `is_example_of` sources) cover at
+ * least CONCEPT_MATCH_OVERLAP of the cluster; otherwise a new note is created under `concepts/`. Members
+ * are only added (decay prunes rule edges nobody uses), listed in a managed block of the note's body, and
+ * linked member → concept with `is_example_of` edges (provenance rule).
+ */
+import type { MemoryEngine } from '../engine';
+import type { AuditActor } from '../governance/audit';
+import type { LiveNote } from '../vault/note-indexer';
+import { tokenize } from '../index/tokenizer';
+import { stripMd } from '../vault/paths';
+import { CONCEPT_SALIENCE_CEILING } from '../retrieval/constants';
+
+export const CONCEPT_MIN_SIZE = 5;
+export const CONCEPT_MIN_COACTIVATION = 3;
+export const CONCEPT_MAX_SIZE = 25;
+/** Members' mean pairwise cosine must exceed the vault baseline by this much. */
+export const CONCEPT_DENSITY_MARGIN = 0.05;
+/** Notes sampled (evenly over sorted ids) for the baseline. */
+export const DENSITY_BASELINE_SAMPLE = 200;
+/** A cluster updates a concept already holding this share of its members. */
+export const CONCEPT_MATCH_OVERLAP = 0.5;
+export const IS_EXAMPLE_OF_WEIGHT = 0.7;
+export const CONCEPT_FOLDER = 'concepts';
+export const CONCEPT_RULE: AuditActor = { kind: 'rule', id: 'concepts' };
+
+export const MEMBERS_START = '<!-- lithos:concept-members (managed by Lithos; edit outside this block) -->';
+export const MEMBERS_END = '<!-- /lithos:concept-members -->';
+
+export interface ConceptReport {
+  created: string[];
+  updated: string[];
+  members_linked: number;
+  /** Clusters found in co-activation but too loose in embedding space. */
+  rejected_sparse: number;
+}
+
+function eligible(n: LiveNote): boolean {
+  const m = n.cached.meta;
+  return m.status === 'active' && (m.access_scope === 'shared' || m.access_scope === 'project') && m.note_type !== 'concept';
+}
+
+/** Strong co-activation pairs among eligible notes: id → (other → summed count ≥ the minimum). */
+export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean): Map<string, Map<string, number>> {
+  const adj = new Map<string, Map<string, number>>();
+  for (const n of engine.notes()) {
+    const id = n.nodeId;
+    if (!ok(id)) continue;
+    const sums = new Map<string, number>();
+    for (const c of engine.memory.coactivated(id)) if (ok(c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
+    for (const [other, count] of sums) {
+      if (count < CONCEPT_MIN_COACTIVATION) continue;
+      let m = adj.get(id);
+      if (!m) adj.set(id, (m = new Map()));
+      m.set(other, count);
+    }
+  }
+  return adj;
+}
+
+/** Greedy cliques of at least CONCEPT_MIN_SIZE (module comment); deterministic. */
+export function findClusters(adj: ReadonlyMap<string, ReadonlyMap<string, number>>): string[][] {
+  const left = new Set(adj.keys());
+  const degree = (id: string): number => [...(adj.get(id)?.keys() ?? [])].filter((o) => left.has(o)).length;
+  const clusters: string[][] = [];
+  const tried = new Set<string>();
+  for (;;) {
+    const seeds = [...left].filter((id) => !tried.has(id) && degree(id) >= CONCEPT_MIN_SIZE - 1);
+    if (seeds.length === 0) break;
+    seeds.sort((a, b) => degree(b) - degree(a) || (a < b ? -1 : 1));
+    const seed = seeds[0];
+    tried.add(seed);
+    const clique = [seed];
+    for (;;) {
+      if (clique.length >= CONCEPT_MAX_SIZE) break;
+      let best: string | null = null;
+      let bestSum = -1;
+      for (const c of adj.get(seed)?.keys() ?? []) {
+        if (!left.has(c) || clique.includes(c)) continue;
+        let sum = 0;
+        let all = true;
+        for (const m of clique) {
+          const w = adj.get(c)?.get(m);
+          if (w === undefined) {
+            all = false;
+            break;
+          }
+          sum += w;
+        }
+        if (all && (sum > bestSum || (sum === bestSum && best !== null && c < best))) {
+          best = c;
+          bestSum = sum;
+        }
+      }
+      if (best === null) break;
+      clique.push(best);
+    }
+    if (clique.length >= CONCEPT_MIN_SIZE) {
+      clusters.push(clique.sort());
+      for (const id of clique) left.delete(id);
+    }
+  }
+  return clusters;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** Mean pairwise cosine of the notes' vectors (unit length); null with fewer than two vectors. */
+export function meanPairwiseCosine(vectors: readonly Float32Array[]): number | null {
+  if (vectors.length < 2) return null;
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < vectors.length; i++) {
+    for (let j = i + 1; j < vectors.length; j++) {
+      sum += dot(vectors[i], vectors[j]);
+      pairs++;
+    }
+  }
+  return sum / pairs;
+}
+
+/** The vault's baseline density: mean pairwise cosine over an evenly spaced sample of eligible notes. */
+export function baselineDensity(engine: MemoryEngine, ids: readonly string[]): number {
+  const sorted = [...ids].sort();
+  const step = Math.max(1, sorted.length / DENSITY_BASELINE_SAMPLE);
+  const vectors: Float32Array[] = [];
+  for (let i = 0; i < sorted.length && vectors.length < DENSITY_BASELINE_SAMPLE; i += step) {
+    const v = engine.noteVector(sorted[Math.floor(i)]);
+    if (v) vectors.push(v);
+  }
+  return meanPairwiseCosine(vectors) ?? 0;
+}
+
+/** A label from what members share: tags carried by at least half of them, else common title words. */
+export function conceptLabel(members: readonly LiveNote[]): string {
+  const half = members.length / 2;
+  const tagCount = new Map<string, { n: number; shown: string }>();
+  for (const m of members) {
+    for (const t of new Set(m.cached.meta.tags.map((x) => x.toLowerCase()))) {
+      if (t === 'concept') continue;
+      const shown = m.cached.meta.tags.find((x) => x.toLowerCase() === t) ?? t;
+      tagCount.set(t, { n: (tagCount.get(t)?.n ?? 0) + 1, shown: tagCount.get(t)?.shown ?? shown });
+    }
+  }
+  const tags = [...tagCount.entries()].filter(([, v]) => v.n >= half).sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1));
+  if (tags.length) return tags.slice(0, 2).map(([, v]) => v.shown.replace(/\//g, ' ')).join(' and ');
+  const words = new Map<string, number>();
+  for (const m of members) for (const w of new Set(tokenize(m.cached.meta.title || stripMd(m.path)))) if (!/^\d+$/.test(w)) words.set(w, (words.get(w) ?? 0) + 1);
+  const top = [...words.entries()].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return top.length ? top.slice(0, 3).map(([w]) => w).join(' ') : 'related notes';
+}
+
+/** The longest namespace prefix (whole segments) every member shares; `shared` when none. */
+export function commonNamespace(members: readonly LiveNote[]): string {
+  const parts = members.map((m) => m.cached.meta.namespace.split('/'));
+  const out: string[] = [];
+  for (let i = 0; i < parts[0].length; i++) {
+    const seg = parts[0][i];
+    if (parts.every((p) => p[i] === seg)) out.push(seg);
+    else break;
+  }
+  return out.join('/') || 'shared';
+}
+
+/** The managed members block: one wiki-link per member, by path (unambiguous), shown by title. */
+export function membersBlock(members: readonly LiveNote[]): string {
+  const lines = [...members]
+    .sort((a, b) => (a.path < b.path ? -1 : 1))
+    .map((m) => `- [[${stripMd(m.path)}|${(m.cached.meta.title || stripMd(m.path)).replace(/[|\]]/g, ' ')}]]`);
+  return `${MEMBERS_START}\n${lines.join('\n')}\n${MEMBERS_END}`;
+}
+
+/** The body with its managed block replaced (or appended); text outside the block is untouched. */
+export function withMembersBlock(body: string, block: string): string {
+  const start = body.indexOf(MEMBERS_START);
+  const end = body.indexOf(MEMBERS_END);
+  if (start >= 0 && end > start) return body.slice(0, start) + block + body.slice(end + MEMBERS_END.length);
+  const sep = body === '' ? '' : body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n';
+  return `${body}${sep}${block}\n`;
+}
+
+/** Members of a concept note: the sources of its `is_example_of` edges that are live notes. */
+export function conceptMembers(engine: MemoryEngine, conceptId: string): string[] {
+  return engine.memory
+    .edges({ to: conceptId, type: 'is_example_of' })
+    .map((e) => e.from_id)
+    .filter((id) => engine.note(id)?.nodeId === id);
+}
+
+/** `concepts/<label>.md`, or `… 2.md`, … when that path already holds a note. */
+function freePath(engine: MemoryEngine, label: string): string {
+  const base = `${CONCEPT_FOLDER}/${label.replace(/[\\/:*?"<>|#^[\]]/g, ' ').replace(/\s+/g, ' ').trim() || 'Concept'}`;
+  for (let n = 1; ; n++) {
+    const p = n === 1 ? `${base}.md` : `${base} ${n}.md`;
+    if (engine.note(p)?.path !== p) return p;
+  }
+}
+
+/** Detects clusters and creates or updates their concept notes and edges (module comment). */
+export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptReport> {
+  const report: ConceptReport = { created: [], updated: [], members_linked: 0, rejected_sparse: 0 };
+  const ok = new Set(engine.notes().filter(eligible).map((n) => n.nodeId));
+  const clusters = findClusters(strongPairs(engine, (id) => ok.has(id)));
+  if (clusters.length > 0) {
+    const baseline = baselineDensity(engine, [...ok]);
+    const existing = engine
+      .notes()
+      .filter((n) => n.cached.meta.note_type === 'concept')
+      .map((n) => ({ note: n, members: new Set(conceptMembers(engine, n.nodeId)) }));
+    for (const cluster of clusters) {
+      const vectors = cluster.map((id) => engine.noteVector(id)).filter((v): v is Float32Array => v !== null);
+      const density = meanPairwiseCosine(vectors);
+      if (density === null || density <= baseline + CONCEPT_DENSITY_MARGIN) {
+        report.rejected_sparse++;
+        continue;
+      }
+      let match: (typeof existing)[number] | null = null;
+      let best = 0;
+      for (const c of existing) {
+        const shared = cluster.filter((id) => c.members.has(id)).length / cluster.length;
+        if (shared >= CONCEPT_MATCH_OVERLAP && shared > best) {
+          best = shared;
+          match = c;
+        }
+      }
+      const conceptId = await upsertConcept(engine, cluster, match?.note ?? null, report, { density, baseline });
+      if (!match) existing.push({ note: engine.note(conceptId) as LiveNote, members: new Set(cluster) });
+      else for (const id of cluster) match.members.add(id);
+    }
+  }
+  await capConceptSalience(engine);
+  return report;
+}
+
+async function upsertConcept(
+  engine: MemoryEngine,
+  cluster: readonly string[],
+  current: LiveNote | null,
+  report: ConceptReport,
+  density: { density: number; baseline: number },
+): Promise<string> {
+  const prior = current ? conceptMembers(engine, current.nodeId) : [];
+  const memberIds = [...new Set([...prior, ...cluster])];
+  const members = memberIds.map((id) => engine.note(id)).filter((n): n is LiveNote => n !== null);
+  const block = membersBlock(members);
+  let id: string;
+  let path: string;
+  let created = false;
+  let rewritten = false;
+  if (!current) {
+    const label = conceptLabel(members);
+    path = freePath(engine, label);
+    const body = `Notes that agents keep using together (detected from co-activation by Lithos consolidation).\n\n${block}\n`;
+    const fromAll = members.some((m) => m.cached.meta.access_scope === 'project') ? 'project' : 'shared';
+    const r = await engine.writeNote(
+      {
+        path,
+        mode: 'create',
+        content: body,
+        fields: { title: label, note_type: 'concept', namespace: commonNamespace(members), access_scope: fromAll, tags: ['concept'] },
+        actor: null,
+      },
+      CONCEPT_RULE,
+    );
+    id = r.id;
+    created = true;
+  } else {
+    id = current.nodeId;
+    path = current.path;
+    const parsed = await engine.parse(path);
+    const body = withMembersBlock(parsed.body, block);
+    if (body !== parsed.body) {
+      await engine.writeNote({ path, mode: 'update', content: body, fields: {}, actor: null, expectedVersion: parsed.contentHash }, CONCEPT_RULE);
+      rewritten = true;
+    }
+  }
+  const concept = engine.note(id) as LiveNote;
+  const added: string[] = [];
+  for (const m of members) {
+    if (engine.memory.edges({ from: m.nodeId, to: id, type: 'is_example_of' }).length > 0) continue;
+    await engine.memory.upsertEdge({
+      from_id: m.nodeId,
+      to_id: id,
+      type: 'is_example_of',
+      weight: IS_EXAMPLE_OF_WEIGHT,
+      namespace: concept.cached.meta.namespace,
+      provenance_actor: 'consolidate',
+      provenance_type: 'rule',
+      evidence: { rule: 'concepts', cluster_size: cluster.length },
+      conflict_state: null,
+    });
+    added.push(m.nodeId);
+  }
+  report.members_linked += added.length;
+  if (created || rewritten || added.length > 0) {
+    (created ? report.created : report.updated).push(id);
+    await engine.audit.append({
+      action: 'concept.update',
+      actor: CONCEPT_RULE,
+      target: id,
+      data: { path, created, members: memberIds.length, linked: added, density: round(density.density), baseline: round(density.baseline) },
+    });
+  }
+  return id;
+}
+
+/** The issue's salience ceiling for concepts, also held in the store (retrieval caps it again). */
+async function capConceptSalience(engine: MemoryEngine): Promise<void> {
+  for (const n of engine.notes()) {
+    if (n.cached.meta.note_type !== 'concept') continue;
+    const s = engine.memory.stats(n.nodeId);
+    if (s.salience > CONCEPT_SALIENCE_CEILING) {
+      await engine.memory.updateStats(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
+      await engine.audit.append({ action: 'concept.update', actor: CONCEPT_RULE, target: n.nodeId, data: { salience_from: s.salience, salience_to: CONCEPT_SALIENCE_CEILING } });
+    }
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

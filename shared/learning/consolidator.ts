@@ -1,0 +1,84 @@
+/**
+ * When consolidation runs: on demand (lithos_consolidate, `lithos consolidate`, lithos_task_complete),
+ * and — once a host turns the schedule on (the plugin, `lithos mcp`) — every CONSOLIDATION_INTERVAL_MS
+ * on the engine's timers and as soon as one working memory has gathered more than
+ * WORKING_MEMORY_TRIGGER_SIZE distinct notes since it was last consolidated. Runs are serialised (one at
+ * a time, in call order); the timer is cancelled when the engine closes.
+ */
+import type { Logger, Timers } from '../ports';
+import type { Receipt } from '../retrieval/types';
+import type { MemoryEngine } from '../engine';
+import { consolidate, type ConsolidateOptions, type ConsolidationReport } from './consolidate';
+import { extractiveSummarizer, type Summarizer } from './summarizer';
+
+export const CONSOLIDATION_INTERVAL_MS = 6 * 3600 * 1000;
+export const WORKING_MEMORY_TRIGGER_SIZE = 50;
+
+export class Consolidator {
+  private chain: Promise<unknown> = Promise.resolve();
+  private timer: unknown = null;
+  private interval = CONSOLIDATION_INTERVAL_MS;
+  private stopped = false;
+  /** Distinct notes per working memory since its last consolidation (size trigger). */
+  private readonly sizes = new Map<string, Set<string>>();
+  summarizer: Summarizer = extractiveSummarizer;
+
+  constructor(
+    private readonly engine: MemoryEngine,
+    private readonly timers: Timers,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Queues one run; resolves with its report. */
+  run(opts: Omit<ConsolidateOptions, 'summarizer'> = {}): Promise<ConsolidationReport> {
+    const next = this.chain.then(() => consolidate(this.engine, { ...opts, summarizer: this.summarizer }));
+    this.chain = next.catch(() => undefined);
+    if (opts.task) this.sizes.delete(`task:${opts.task}`);
+    else if (opts.agent) this.sizes.delete(`agent:${opts.agent}`);
+    else this.sizes.clear();
+    return next;
+  }
+
+  /** Turns the schedule and the size trigger on. */
+  start(intervalMs = CONSOLIDATION_INTERVAL_MS): void {
+    if (this.stopped || this.timer !== null) return;
+    this.interval = intervalMs;
+    this.arm();
+  }
+
+  get scheduled(): boolean {
+    return this.timer !== null;
+  }
+
+  /** After each recorded retrieval: a working memory past the size limit is consolidated at once. */
+  noteRetrieval(r: Receipt): void {
+    if (this.timer === null) return;
+    const key = r.task_id ? `task:${r.task_id}` : `agent:${r.agent_id ?? 'human'}`;
+    let set = this.sizes.get(key);
+    if (!set) this.sizes.set(key, (set = new Set()));
+    for (const n of r.final_nodes) set.add(n.id);
+    if (set.size <= WORKING_MEMORY_TRIGGER_SIZE) return;
+    const opts = r.task_id ? { task: r.task_id } : { agent: r.agent_id ?? undefined };
+    this.run({ ...opts, actor: { kind: 'rule', id: 'working-memory-size' } }).catch((err: unknown) => this.logger.warn('consolidation (size trigger) failed', { error: String(err) }));
+  }
+
+  /** Cancels the schedule and waits for a run in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.timer = null;
+    await this.chain;
+  }
+
+  private arm(): void {
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = null;
+      if (this.stopped) return;
+      this.run({ actor: { kind: 'rule', id: 'schedule' } })
+        .catch((err: unknown) => this.logger.warn('scheduled consolidation failed', { error: String(err) }))
+        .finally(() => {
+          if (!this.stopped) this.arm();
+        });
+    }, this.interval);
+  }
+}

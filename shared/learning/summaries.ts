@@ -1,0 +1,58 @@
+/**
+ * Summary refresh: `summaries.short/long` of summary and concept notes, recomputed only when their
+ * material changed. Material = the notes a concept gathers (`is_example_of` sources) or a summary note
+ * links to (wiki-links out), limited to notes at least as visible as the note itself (shared/project, or
+ * the note's own namespace and scope), so a summary never carries a private note's text.
+ *
+ * The material's digest (member ids and content hashes) is kept in frontmatter `summary_source_hash`:
+ * same digest → no write. Summaries a person wrote (present without that field) are never overwritten.
+ */
+import type { MemoryEngine } from '../engine';
+import type { AuditActor } from '../governance/audit';
+import { contentHash } from '../model/hash';
+import type { LiveNote } from '../vault/note-indexer';
+import { conceptMembers } from './concepts';
+import type { Summarizer } from './summarizer';
+
+export const SUMMARY_HASH_FIELD = 'summary_source_hash';
+export const SUMMARY_RULE: AuditActor = { kind: 'rule', id: 'summaries' };
+
+function materialOf(engine: MemoryEngine, note: LiveNote): LiveNote[] {
+  const m = note.cached.meta;
+  const ids = m.note_type === 'concept' ? conceptMembers(engine, note.nodeId) : engine.links(note.path).flatMap((l) => (l.targetPath ? [engine.note(l.targetPath)?.nodeId ?? ''] : []));
+  const out = new Map<string, LiveNote>();
+  for (const id of ids) {
+    const n = id ? engine.note(id) : null;
+    if (!n || n.nodeId === note.nodeId) continue;
+    const x = n.cached.meta;
+    const open = x.access_scope === 'shared' || x.access_scope === 'project';
+    if (open || (x.access_scope === m.access_scope && x.namespace === m.namespace)) out.set(n.nodeId, n);
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** Refreshes what changed; returns the ids of the notes whose summaries were rewritten. */
+export async function refreshSummaries(engine: MemoryEngine, summarizer: Summarizer): Promise<string[]> {
+  const refreshed: string[] = [];
+  for (const note of engine.notes()) {
+    const type = note.cached.meta.note_type;
+    if (type !== 'concept' && type !== 'summary') continue;
+    const material = materialOf(engine, note);
+    if (material.length === 0) continue;
+    const digest = contentHash(material.map((n) => `${n.nodeId}:${n.contentHash}`).join('\n'));
+    const parsed = await engine.parse(note.path);
+    const stored = parsed.frontmatter[SUMMARY_HASH_FIELD];
+    const hasSummaries = !!(parsed.meta.summaries.short || parsed.meta.summaries.long);
+    if (stored === digest || (stored === undefined && hasSummaries)) continue;
+    const texts = [];
+    for (const n of material) texts.push({ title: n.cached.meta.title, body: (await engine.parse(n.path)).body });
+    const s = await summarizer.summarize({ title: note.cached.meta.title, texts });
+    await engine.updateFrontmatter(note.path, (fm) => {
+      fm.summaries = { short: s.short, long: s.long };
+      fm[SUMMARY_HASH_FIELD] = digest;
+    });
+    refreshed.push(note.nodeId);
+    await engine.audit.append({ action: 'summary.refresh', actor: SUMMARY_RULE, target: note.nodeId, data: { path: note.path, members: material.length, digest } });
+  }
+  return refreshed;
+}

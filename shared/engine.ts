@@ -28,6 +28,8 @@ import { RecentRetrievals } from './retrieval/recent-retrievals';
 import { CONCEPT_REPEAT_WINDOW_MS } from './retrieval/constants';
 import { MAX_RECEIPTS_LIMIT } from './retrieval/receipts';
 import { Consolidator } from './learning/consolidator';
+import { ConflictService } from './conflicts/conflicts';
+import { editNoteText } from './vault/text-edit';
 
 export type { IndexReport } from './vault/sync';
 
@@ -45,6 +47,8 @@ export interface EngineDeps {
   /** Debounce of store snapshots (ms); the journal covers the gap. */
   persistDebounceMs?: number;
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
+  /** Managed callout blocks in notes (conflicts, status); default true. `conflicts.setCallouts` changes it live. */
+  callouts?: boolean;
 }
 
 /** An index hit plus the note metadata a caller usually wants beside it. */
@@ -87,9 +91,10 @@ export class MemoryEngine {
   private readonly recent = new RecentRetrievals();
   private recentSeeded: Promise<void> | null = null;
   private consolidatorInst: Consolidator | null = null;
+  private conflictService: ConflictService | null = null;
 
   private constructor(
-    private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders'>> & Pick<EngineDeps, 'onProgress'>,
+    private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>,
     private readonly embedders: Embedder[],
     readonly memory: MemoryStore,
     readonly cache: CacheStore,
@@ -116,6 +121,7 @@ export class MemoryEngine {
       debounceMs: deps.debounceMs ?? 300,
       persistDebounceMs: deps.persistDebounceMs ?? 2000,
       onProgress: deps.onProgress,
+      callouts: deps.callouts,
     };
     const embedders = deps.embedders?.length ? [...deps.embedders] : [new HashingEmbedder()];
     const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
@@ -132,6 +138,7 @@ export class MemoryEngine {
     const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
     for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
     const identity = new NodeIdentity(mem.store, d.clock);
+    let opened: MemoryEngine | null = null;
     const sync = new VaultSync({
       vault: d.vault,
       memory: mem.store,
@@ -142,11 +149,14 @@ export class MemoryEngine {
       logger: d.logger,
       debounceMs: d.debounceMs,
       onProgress: d.onProgress,
+      // Rule detection follows notes changed after open, never the reconcile's bulk work.
+      onChanged: (p) => opened?.conflicts.noteChanged(p),
     });
     const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
     await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
     const engine = new MemoryEngine(d, embedders, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
     engine.backfill = missingPrimary;
+    opened = engine;
     (engine as { audit: AuditLog }).audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
     return engine;
   }
@@ -388,6 +398,25 @@ export class MemoryEngine {
     return r;
   }
 
+  /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
+  get conflicts(): ConflictService {
+    return (this.conflictService ??= new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true }));
+  }
+
+  /**
+   * The engine's own edit of a note's text (managed callouts; vault/text-edit.ts): frontmatter and every
+   * byte outside the edit kept, re-indexed at once, audited as a note write by `audit`. The note's version
+   * changes, so a writer holding the old one gets the usual conflict and re-reads.
+   */
+  async editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
+    this.assertOpen();
+    const r = await editNoteText(this.writerHost(), normalizeVaultPath(path), edit);
+    if (!r.changed) return false;
+    const id = this.indexer.byPath.get(r.path)?.nodeId ?? r.path;
+    await this.audit.append({ action: 'note.write', actor: audit, target: id, data: { path: r.path, version: r.version, previous_version: r.previous_version, managed: 'callouts' } });
+    return true;
+  }
+
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
   async deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
     this.assertOpen();
@@ -427,6 +456,7 @@ export class MemoryEngine {
 
   async flush(): Promise<void> {
     await this.sync.settle();
+    await this.conflictService?.drain();
     await this.memory.flush();
     await this.cache.flush();
     await this.coordination.flush();

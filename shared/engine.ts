@@ -24,6 +24,10 @@ import { ReceiptLog } from './retrieval/receipts';
 import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
 import { AuditLog, type AuditActor } from './governance/audit';
+import { PolicyStore } from './governance/policy';
+import { ProposalStore } from './governance/proposals';
+import { resolveViewer } from './governance/viewer';
+import type { Viewer } from './governance/gate';
 import { RecentRetrievals } from './retrieval/recent-retrievals';
 import { CONCEPT_REPEAT_WINDOW_MS } from './retrieval/constants';
 import { MAX_RECEIPTS_LIMIT } from './retrieval/receipts';
@@ -87,6 +91,10 @@ export class MemoryEngine {
   private receiptLog: ReceiptLog | null = null;
   /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
   readonly audit!: AuditLog;
+  /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
+  readonly policy!: PolicyStore;
+  /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
+  readonly proposals!: ProposalStore;
   /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
   private readonly recent = new RecentRetrievals();
   private recentSeeded: Promise<void> | null = null;
@@ -157,7 +165,11 @@ export class MemoryEngine {
     const engine = new MemoryEngine(d, embedders, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
     engine.backfill = missingPrimary;
     opened = engine;
-    (engine as { audit: AuditLog }).audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
+    const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
+    const policy = await PolicyStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
+    if (policy.problem) warnings.push(policy.problem);
+    const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req) });
+    Object.assign(engine as { audit: AuditLog; policy: PolicyStore; proposals: ProposalStore }, { audit, policy, proposals });
     return engine;
   }
 
@@ -237,7 +249,10 @@ export class MemoryEngine {
       recentRetrievals: (id, now) => this.recent.count(id, now),
     });
     await (this.recentSeeded ??= this.seedRecent());
-    return runRetrieve(ctx, opts, {
+    // Bad values are refused by resolveQuery inside; here they only must not widen the viewer.
+    const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+    const viewer = opts.viewer ?? this.viewerFor({ kind: 'agent', agent_id: text(ctx?.agent_id) }, text(ctx?.task_id));
+    return runRetrieve(ctx, { ...opts, viewer }, {
       corpus: this.corpus,
       scouts: ALL_SCOUTS,
       clock: this.deps.clock,
@@ -269,6 +284,14 @@ export class MemoryEngine {
   /** A note's mean chunk vector in the primary space (unit length), or null. */
   noteVector(id: string): Float32Array | null {
     return this.index.noteVector(id, this.embedders[0].spaceId) ?? null;
+  }
+
+  /**
+   * The viewer the scope gate judges for a caller: the person as is; an agent with its policy allowlist,
+   * the shared patterns and the tasks it is on (governance/viewer.ts).
+   */
+  viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null }, taskId: string | null = null): Viewer {
+    return resolveViewer(caller, taskId, { policy: this.policy.get(), tasksOf: (id) => this.coordination.tasksOf(id) });
   }
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */

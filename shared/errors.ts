@@ -5,6 +5,8 @@
 export type ErrorCode =
   | 'invalid_argument'
   | 'not_found'
+  /** The caller may not do this (governance policy); the message names the rule. */
+  | 'forbidden'
   | 'conflict'
   | 'path_outside_vault'
   | 'vault_unavailable'

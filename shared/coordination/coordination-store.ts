@@ -263,6 +263,23 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
     return this.db.all(`SELECT ${CLAIM_COLS} FROM claims WHERE agent_id = ? AND expires_at > ? ORDER BY expires_at, task_id, aspect`, [agent, this.now()]).map(toClaim);
   }
 
+  /**
+   * Tasks the agent is on, for the scope gate: created, claimed (live or lapsed; a released claim leaves no
+   * row), posted a finding on, or completed. Sorted ids.
+   */
+  tasksOf(agent: string): string[] {
+    return this.db
+      .all(
+        `SELECT id FROM tasks WHERE created_by = ?
+         UNION SELECT task_id FROM claims WHERE agent_id = ?
+         UNION SELECT task_id FROM findings WHERE agent_id = ?
+         UNION SELECT task_id FROM task_outcomes WHERE agent_id = ?
+         ORDER BY 1`,
+        [agent, agent, agent, agent],
+      )
+      .map((r) => String(r[0]));
+  }
+
   // ── findings and outcomes ───────────────────────────────────────────────
 
   async postFinding(f: { task_id: string; agent: string; summary: string; knowledge_id?: string | null }): Promise<FindingRow> {

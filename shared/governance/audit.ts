@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'proposal.create',
   'proposal.accept',
   'proposal.reject',
+  'policy.set',
   'hypothesis.promote',
   'concept.update',
   'consolidate',

@@ -1,20 +1,38 @@
 /**
- * The scope gate: whether a viewer may see a note at all. Every retrieval scout, search tool and receipt
- * goes through this one function, so tightening the policy (governance issue) changes every path at once.
+ * The scope gate: whether a viewer may see a note at all. Every retrieval scout, read tool and receipt goes
+ * through this one function, so the policy changes every path at once. Enforced policy (README "Access
+ * scopes"):
  *
- * Interim policy, documented in README:
- * - the person (`kind: 'human'`) sees everything;
- * - `shared` and `project` notes are visible to every agent;
- * - `agent_private` only to its owner: the note's author, or an agent whose namespace `agent/<id>` holds it;
- * - `task` only to a viewer working on that task: namespace `task/<task_id>` (or below), or the author;
- * - `user_private` never to agents.
- * A namespace filter, when given, further restricts to those namespace prefixes.
+ * | scope           | who sees it                                                                     |
+ * |-----------------|---------------------------------------------------------------------------------|
+ * | `shared`        | everyone                                                                        |
+ * | `project`       | the person, and agents whose namespace allowlist covers the note's namespace    |
+ * | `task`          | the person, the author, and agents on the task named by the namespace `task/<id>` |
+ * | `agent_private` | the person and its owner: the author, or the agent of namespace `agent/<id>`    |
+ * | `user_private`  | the person only, never an agent                                                 |
+ * | anything else   | the person only (fail closed)                                                   |
+ *
+ * A namespace matching a policy "shared pattern" is readable by every agent whatever its scope, except
+ * `user_private`. "On the task" means the viewer's current task or one it created, claimed or reported on
+ * (resolved into `tasks` by governance/viewer.ts). A namespace filter, when given, restricts further.
+ *
+ * The viewer arrives resolved (allowlist, tasks, shared patterns filled in from the policy and the
+ * coordination store), so the gate itself stays synchronous and pure. A viewer built by `agentViewer`
+ * alone has no allowlist: it sees no `project` note (fail closed).
  */
+import { agentOfNamespace, coveredBy, taskOfNamespace, under } from './namespace-patterns';
 
 export interface Viewer {
   kind: 'human' | 'agent';
   agent_id: string | null;
+  /** The task the call is made for (lithos_retrieve's task_id). */
   task_id: string | null;
+  /** Other tasks the agent is on: created, claimed (live or lapsed) or reported on. */
+  tasks?: readonly string[];
+  /** Namespace patterns of `project` notes it may see (its policy allowlist). Absent: none. */
+  namespaces?: readonly string[];
+  /** Policy shared patterns: namespaces every agent may read whatever the scope (user_private excepted). */
+  shared_patterns?: readonly string[];
 }
 
 export interface GatedNote {
@@ -25,27 +43,37 @@ export interface GatedNote {
 
 export const HUMAN_VIEWER: Viewer = { kind: 'human', agent_id: null, task_id: null };
 
+/** An unresolved agent viewer: no allowlist, no tasks beyond `taskId` (engine.viewerFor resolves one). */
 export function agentViewer(agentId: string | null | undefined, taskId?: string | null): Viewer {
   return { kind: 'agent', agent_id: agentId ?? null, task_id: taskId ?? null };
 }
 
-function under(ns: string, prefix: string): boolean {
-  return prefix === '' || ns === prefix || ns.startsWith(prefix + '/');
+/** Whether the viewer is on the task: its current task or one of its tasks. */
+function onTask(viewer: Viewer, taskId: string): boolean {
+  return viewer.task_id === taskId || (viewer.tasks?.includes(taskId) ?? false);
 }
 
 export function canSee(viewer: Viewer, note: GatedNote): boolean {
   if (viewer.kind === 'human') return true;
-  switch (note.access_scope) {
+  const scope = note.access_scope;
+  if (scope === 'user_private') return false;
+  const me = viewer.agent_id;
+  switch (scope) {
     case 'shared':
-    case 'project':
       return true;
+    case 'project':
+      return coveredBy(viewer.namespaces, note.namespace) || coveredBy(viewer.shared_patterns, note.namespace);
     case 'agent_private':
-      return viewer.agent_id !== null && (note.author === viewer.agent_id || under(note.namespace, `agent/${viewer.agent_id}`));
-    case 'task':
-      if (viewer.agent_id !== null && note.author === viewer.agent_id) return true;
-      return viewer.task_id !== null && under(note.namespace, `task/${viewer.task_id}`);
+      if (me !== null && (note.author === me || agentOfNamespace(note.namespace) === me)) return true;
+      return coveredBy(viewer.shared_patterns, note.namespace);
+    case 'task': {
+      if (me !== null && note.author === me) return true;
+      const task = taskOfNamespace(note.namespace);
+      if (task !== null && onTask(viewer, task)) return true;
+      return coveredBy(viewer.shared_patterns, note.namespace);
+    }
     default:
-      // user_private, and anything unknown: fail closed.
+      // A scope this engine does not know: fail closed.
       return false;
   }
 }
@@ -54,4 +82,9 @@ export function canSee(viewer: Viewer, note: GatedNote): boolean {
 export function gateFor(viewer: Viewer, namespaces: readonly string[] = []): (note: GatedNote) => boolean {
   const prefixes = namespaces.map((n) => n.trim().replace(/\/+$/, '')).filter((n) => n !== '');
   return (note) => canSee(viewer, note) && (prefixes.length === 0 || prefixes.some((p) => under(note.namespace, p)));
+}
+
+/** A key naming everything the gate of this viewer depends on, for caches of gate results. */
+export function viewerKey(viewer: Viewer): string {
+  return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? []]);
 }

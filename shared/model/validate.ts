@@ -39,7 +39,9 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
     supersedes: v.list('supersedes'),
     schema_version: v.schemaVersion(),
     namespace: v.namespace(path),
-    access_scope: v.oneOf('access_scope', ACCESS_SCOPES, 'shared'),
+    // Absent: shared. Present but unreadable (a typo of "agent_private"…): the person only, so a mistake
+    // never widens who sees a note (fail closed).
+    access_scope: v.oneOf('access_scope', ACCESS_SCOPES, 'shared', 'user_private'),
     note_type: v.oneOf('note_type', NOTE_TYPES, 'observation'),
     entities: v.list('entities'),
     status: v.oneOf('status', NOTE_STATUSES, 'active'),
@@ -167,19 +169,22 @@ class Reader {
     return derived;
   }
 
-  /** Enum fields accept any case and surrounding spaces (`Concept ` → `concept`). */
-  oneOf<T extends string>(field: string, allowed: readonly T[], fallback: T): T {
+  /**
+   * Enum fields accept any case and surrounding spaces (`Concept ` → `concept`). `invalid` is used for a
+   * value present but not one of `allowed` (default `fallback`, used for an absent one).
+   */
+  oneOf<T extends string>(field: string, allowed: readonly T[], fallback: T, invalid: T = fallback): T {
     const raw = this.get(field);
     if (raw === undefined || raw === null) return fallback;
     if (typeof raw !== 'string') {
-      this.report('wrong_type', field, `"${field}" should be one of ${allowed.join(', ')}; found ${describe(raw)}. Using "${fallback}".`);
-      return fallback;
+      this.report('wrong_type', field, `"${field}" should be one of ${allowed.join(', ')}; found ${describe(raw)}. Using "${invalid}".`);
+      return invalid;
     }
     const key = raw.trim().toLowerCase();
     const hit = allowed.find((a) => a === key);
     if (hit) return hit;
-    this.report('unknown_enum', field, `"${field}" should be one of ${allowed.join(', ')}; found "${clip(raw)}". Using "${fallback}".`);
-    return fallback;
+    this.report('unknown_enum', field, `"${field}" should be one of ${allowed.join(', ')}; found "${clip(raw)}". Using "${invalid}".`);
+    return invalid;
   }
 
   summaries(): NoteSummaries {

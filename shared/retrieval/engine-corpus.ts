@@ -79,7 +79,7 @@ export class EngineCorpus implements RetrievalCorpus {
   restricted(): ReadonlySet<string> {
     const d = this.derived();
     return (d.restricted ??= new Set(
-      d.all.filter((n) => (n.access_scope !== 'shared' && n.access_scope !== 'project') || n.status === 'quarantined').map((n) => n.id),
+      d.all.filter((n) => n.access_scope !== 'shared' || n.status === 'quarantined').map((n) => n.id),
     ));
   }
 

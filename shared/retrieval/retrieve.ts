@@ -6,7 +6,7 @@
  * interpreter is configured; otherwise the result says why not.
  */
 import type { Clock } from '../ports';
-import { agentViewer, gateFor } from '../governance/gate';
+import { agentViewer, gateFor, viewerKey } from '../governance/gate';
 import {
   FOLLOW_UP_CONFIDENCE,
   HOT,
@@ -53,6 +53,8 @@ export interface RetrieveDeps {
 }
 
 const HOUR = 3600 * 1000;
+/** Query classes whose results list the conflicts among them unless `surface_conflicts: false` (README "Contradictions"). */
+export const CONFLICT_CLASSES: readonly string[] = ['design', 'decision', 'synthesis', 'debug'];
 /** Receipts list at most this many candidate ids. */
 const RECEIPT_CANDIDATES = 200;
 
@@ -81,12 +83,12 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
     }
     return v;
   };
-  // Most vaults hold only shared/project notes: then only notes that exist pass, and the index need not
+  // Most vaults hold only shared notes: then only notes that exist pass, and the index need not
   // consult the gate note by note (ALLOW_ALL). Any restricted note, or a namespace filter, uses the gate.
   const restricted = deps.corpus.restricted?.();
   const visible: Gate =
     restricted && restricted.size === 0 && q.namespaces.length === 0 ? ALLOW_ALL : restricted && q.namespaces.length === 0 ? (id) => !restricted.has(id) || check(id) : check;
-  if (visible !== ALLOW_ALL) visible.cacheKey = JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, q.namespaces]);
+  if (visible !== ALLOW_ALL) visible.cacheKey = JSON.stringify([viewerKey(viewer), q.namespaces]);
   if (q.text === '' || deps.corpus.size() === 0) {
     return empty(q, q.text === '' ? 'empty query' : 'empty vault', clockMs() - started);
   }
@@ -132,7 +134,8 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
     explorationSlots: q.intent === 'explore' ? SELECTION.exploration_slots_explore : hot ? SELECTION.exploration_slots_hot : 0,
     explorationBonus: hot || q.intent === 'explore' ? SELECTION.exploration_bonus_hot : 0,
   });
-  let conflicts = ctx.surface_conflicts === false ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
+  const surface = ctx.surface_conflicts ?? CONFLICT_CLASSES.includes(q.query_class);
+  let conflicts = !surface ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
   const policy = shouldUseLlmPass(conflicts.length, q.query_class, coh.temperature);
   let terrace2: Terrace2Decision = { wanted: policy.wanted, why: policy.why, outcome: 'not wanted' };
   let terrace: 0 | 1 | 2 = ranked.length > 0 ? 1 : 0;
@@ -181,7 +184,7 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
             extraReasons.set(x, [...(extraReasons.get(x) ?? []), why]);
           }
         }
-        conflicts = ctx.surface_conflicts === false ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
+        conflicts = !surface ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
         terrace = 2;
         terrace2 = { ...terrace2, outcome: `done: ${picked.length} nodes selected, confidence ${answer.confidence.toFixed(2)}${followed}` };
       } else {

@@ -40,7 +40,10 @@ export interface QueryContext {
   intent?: Intent;
   /** Default 10, at most 50. */
   max_context_nodes?: number;
-  /** Default true: conflicts touching the final nodes are listed in the result. */
+  /**
+   * Whether conflicts (contradicts edges) among the final nodes are listed in the result. Default: yes for
+   * the classes design, decision, synthesis and debug, no for the others.
+   */
   surface_conflicts?: boolean;
 }
 
@@ -145,7 +148,7 @@ export interface RetrievalCorpus {
   ids?(): readonly string[];
   /** Every note, most recently updated first (cached while nothing changes). */
   byRecency?(): readonly CorpusNote[];
-  /** Ids of notes the scope gate could hide from someone (not shared/project, or quarantined). */
+  /** Ids of notes the scope gate could hide from someone (not shared, or quarantined). */
   restricted?(): ReadonlySet<string>;
   /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */
   excerpt?(id: string, maxChars: number): Promise<string>;

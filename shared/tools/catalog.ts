@@ -2,6 +2,8 @@ import type { ToolDef } from './types';
 import { knowledgeTools } from './knowledge';
 import { COORDINATION_TOOLS } from './coordination';
 import { LCMA_TOOLS } from './lcma';
+import { CONFLICT_TOOLS } from './conflicts';
+import { GOVERNANCE_TOOLS } from './governance';
 
 /**
  * Every `lithos_*` tool, in the order tools/list shows them. Each group appends its array here with one
@@ -11,4 +13,6 @@ export const TOOL_CATALOG: readonly ToolDef[] = [
   ...knowledgeTools,
   ...COORDINATION_TOOLS,
   ...LCMA_TOOLS,
+  ...CONFLICT_TOOLS,
+  ...GOVERNANCE_TOOLS,
 ];

@@ -27,7 +27,10 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
       const parsed = def.input.safeParse(args ?? {});
       if (!parsed.success) throw invalidArguments(def.name, parsed.error);
       try {
-        return await def.handler(parsed.data, await makeContext(caller));
+        const ctx = await makeContext(caller);
+        // A hand edit of .lithos/policy.json applies from the next call (read at most every few seconds).
+        await ctx.engine.policy.refresh();
+        return await def.handler(parsed.data, ctx);
       } catch (err) {
         throw asLithosError(err, 'internal');
       }

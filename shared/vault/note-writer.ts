@@ -154,17 +154,27 @@ function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number):
   applyFields(fm, req.fields);
   fm.updated_at = new Date(now).toISOString();
   if (req.actor) {
-    const contributors = Array.isArray(fm.contributors) ? fm.contributors.filter((c): c is string => typeof c === 'string') : [];
+    // Append-only: every entry already there stays, as written (even one that is not a plain name).
+    const raw = fm.contributors;
+    const contributors: unknown[] = Array.isArray(raw) ? [...(raw as unknown[])] : raw === undefined || raw === null || raw === '' ? [] : [raw];
     if (!contributors.includes(req.actor)) contributors.push(req.actor);
     fm.contributors = contributors;
-    if (fm.author === undefined || fm.author === null) fm.author = req.actor;
+    // Immutable once set: a later writer becomes a contributor, never the author.
+    if (fm.author === undefined || fm.author === null || fm.author === '') fm.author = req.actor;
   }
   return render(fm, req.content ?? current.body);
 }
 
+/** Fields no write may set: identity and provenance are the writer's own business (author immutable, contributors append-only). */
+const PROTECTED_FIELDS: ReadonlySet<string> = new Set(['id', 'author', 'contributors', 'created_at', 'updated_at', 'schema_version']);
+
 function applyFields(fm: Record<string, unknown>, fields: NoteFields): void {
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined) continue;
+    if (PROTECTED_FIELDS.has(k)) {
+      // NoteFields has no such key; one arriving at run time (a stored proposal, a host) is refused, not applied.
+      throw new LithosError('invalid_argument', `"${k}" is set by Lithos itself and cannot be written.`, { field: k });
+    }
     if (k === 'summaries') {
       const prev = fm.summaries && typeof fm.summaries === 'object' && !Array.isArray(fm.summaries) ? (fm.summaries as Record<string, unknown>) : {};
       fm.summaries = { ...prev, ...dropUndefined(v as Record<string, unknown>) };

@@ -121,7 +121,8 @@ describe('parseNote: bad frontmatter is recorded, never thrown', () => {
     ['confidence below 0', 'confidence: -0.5', ['out_of_range'], { confidence: 0 }],
     ['confidence NaN', 'confidence: .nan', ['out_of_range'], { confidence: 1 }],
     ['unknown note_type', 'note_type: musing', ['unknown_enum'], { note_type: 'observation' }],
-    ['unknown access_scope', 'access_scope: world', ['unknown_enum'], { access_scope: 'shared' }],
+    // fail closed: a scope the engine cannot read hides the note from agents rather than sharing it
+    ['unknown access_scope', 'access_scope: world', ['unknown_enum'], { access_scope: 'user_private' }],
     ['unknown status', 'status: deleted', ['unknown_enum'], { status: 'active' }],
     ['enum in another case', 'note_type: " Concept"', [], { note_type: 'concept' }],
     ['status as a number', 'status: 3', ['wrong_type'], { status: 'active' }],

@@ -69,7 +69,7 @@ describe.each([
 test('an agent cannot write over, delete, or link to a note it may not see', async () => {
   const before = t.snapshot();
   expect((await failure(t.call('lithos_write', { id: SECRET_ID, content: 'mine now' }, A))).code).toBe('not_found');
-  expect((await failure(t.call('lithos_write', { path: SECRET_PATH, content: 'mine now' }, A))).code).toBe('conflict');
+  expect((await failure(t.call('lithos_write', { path: SECRET_PATH, content: 'mine now' }, A))).code).toBe('not_found'); // as for any hidden note: existence does not leak
   expect((await failure(t.call('lithos_delete', { id: SECRET_ID }, A))).code).toBe('not_found');
   expect((await failure(t.call('lithos_edge_create', { from: POOL_ID, to: SECRET_ID, type: 'supports' }, A))).code).toBe('not_found');
   expect(t.snapshot()).toEqual(before);

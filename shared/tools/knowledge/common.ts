@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
-import { HUMAN_VIEWER, agentViewer, gateFor, type Viewer } from '../../governance/gate';
+import type { AuditActor } from '../../governance/audit';
+import { gateFor, type Viewer } from '../../governance/gate';
 import type { SearchFilters } from '../../index/filters';
 import { NOTE_STATUSES, NOTE_TYPES, type NoteMeta } from '../../model/types';
 import type { LiveNote } from '../../vault/note-indexer';
@@ -14,8 +15,19 @@ export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
+const viewers = new WeakMap<ToolContext, Viewer>();
+
+/**
+ * The caller as the scope gate sees it: the policy allowlist, shared patterns and tasks resolved once per
+ * call context (engine.viewerFor), so one call judges every note by the same policy.
+ */
 export function viewerOf(ctx: ToolContext): Viewer {
-  return ctx.caller.kind === 'human' ? HUMAN_VIEWER : agentViewer(ctx.caller.agent_id);
+  let v = viewers.get(ctx);
+  if (!v) {
+    v = ctx.engine.viewerFor(ctx.caller);
+    viewers.set(ctx, v);
+  }
+  return v;
 }
 
 /**
@@ -42,6 +54,11 @@ export function actorOf(ctx: ToolContext, tool: string): string {
     throw new LithosError('invalid_argument', `${tool} needs to know which agent is writing: pass agent_id, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).`, { tool });
   }
   return ctx.caller.agent_id;
+}
+
+/** Who acted, for the audit trail (engine.audit). */
+export function auditActorOf(ctx: ToolContext): AuditActor {
+  return ctx.caller.kind === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: ctx.caller.agent_id };
 }
 
 export function provenanceOf(ctx: ToolContext): 'human' | 'agent' {

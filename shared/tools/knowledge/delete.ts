@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, findNote, actorOf } from './common';
+import { checkNoteDelete } from '../../governance/write-policy';
+import { defineTool, findNote, actorOf, viewerOf } from './common';
 
 const input = z
   .strictObject({
@@ -22,6 +23,7 @@ export const lithosDelete = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const actor = actorOf(ctx, 'lithos_delete');
     const note = findNote(ctx, a.id !== undefined ? { id: a.id } : { path: a.path });
+    checkNoteDelete(viewerOf(ctx), ctx.engine.policy.get(), { ...note.cached.meta, path: note.path });
     const r = await ctx.engine.deleteNote(note.path, { expectedVersion: a.expected_version, trash: ctx.deleteTo === 'trash_folder', actor });
     return { deleted: { id: note.nodeId, path: r.path, title: r.title, version: r.version }, trashed_to: r.trashed_to };
   },

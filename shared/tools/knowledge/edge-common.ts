@@ -27,3 +27,9 @@ export function requireEdge(ctx: ToolContext, edgeId: string): EdgeRow {
   return e;
 }
 
+
+/** What the audit trail keeps of an edge change: the ends, the type and the values before and after. */
+export function edgeAudit(row: EdgeRow, before: EdgeRow | null): Record<string, unknown> {
+  const pick = (e: EdgeRow) => ({ type: e.type, weight: e.weight, namespace: e.namespace, conflict_state: e.conflict_state });
+  return { from: row.from_id, to: row.to_id, ...pick(row), created: before === null, ...(before ? { before: pick(before) } : {}) };
+}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { openConflictAsEdge } from '../conflicts/common';
 import { LithosError } from '../../errors';
-import { actorOf, defineTool, findByIdOrPath, provenanceOf } from './common';
-import { conflictState, edgeJson, edgeType, evidence, weight } from './edge-common';
+import { actorOf, auditActorOf, defineTool, findByIdOrPath, provenanceOf } from './common';
+import { conflictState, edgeAudit, edgeJson, edgeType, evidence, weight } from './edge-common';
 
 const createInput = z.strictObject({
   from: z.string().min(1).describe('Source note: id or vault path.'),
@@ -23,6 +24,7 @@ export const lithosEdgeCreate = defineTool({
   input: createInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof createInput>, ctx) {
+    if (a.type === 'contradicts') return openConflictAsEdge(ctx, a); // the same conflict object as lithos_conflict_open
     const actor = actorOf(ctx, 'lithos_edge_create');
     const from = findByIdOrPath(ctx, a.from);
     const to = findByIdOrPath(ctx, a.to);
@@ -40,6 +42,7 @@ export const lithosEdgeCreate = defineTool({
       evidence: a.evidence !== undefined ? a.evidence : (existing?.evidence ?? null),
       conflict_state: a.conflict_state !== undefined ? a.conflict_state : (existing?.conflict_state ?? null),
     });
+    await ctx.engine.audit.append({ action: 'edge.upsert', actor: auditActorOf(ctx), target: row.edge_id, data: edgeAudit(row, existing ?? null) });
     return { edge: edgeJson(ctx, row), created: !existing };
   },
 });

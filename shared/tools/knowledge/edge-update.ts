@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { actorOf, defineTool, provenanceOf } from './common';
-import { conflictState, edgeJson, edgeType, evidence, requireEdge, weight } from './edge-common';
+import { checkConflictEdgeUpdate } from '../conflicts/common';
+import { actorOf, auditActorOf, defineTool, provenanceOf } from './common';
+import { conflictState, edgeAudit, edgeJson, edgeType, evidence, requireEdge, weight } from './edge-common';
 
 const updateInput = z
   .strictObject({
@@ -22,6 +23,7 @@ export const lithosEdgeUpdate = defineTool({
   async handler(a: z.infer<typeof updateInput>, ctx) {
     const actor = actorOf(ctx, 'lithos_edge_update');
     const e = requireEdge(ctx, a.edge_id);
+    checkConflictEdgeUpdate(e, a);
     const row = await ctx.engine.memory.upsertEdge({
       edge_id: e.edge_id,
       from_id: e.from_id,
@@ -34,6 +36,7 @@ export const lithosEdgeUpdate = defineTool({
       evidence: a.evidence !== undefined ? a.evidence : e.evidence,
       conflict_state: a.conflict_state !== undefined ? a.conflict_state : e.conflict_state,
     });
+    await ctx.engine.audit.append({ action: 'edge.upsert', actor: auditActorOf(ctx), target: row.edge_id, data: edgeAudit(row, e) });
     return { edge: edgeJson(ctx, row) };
   },
 });

@@ -11,6 +11,7 @@ import { lithosRelated } from './related';
 import { lithosEdgeCreate } from './edge-create';
 import { lithosEdgeList } from './edge-list';
 import { lithosEdgeUpdate } from './edge-update';
+import { lithosEdgeDelete } from './edge-delete';
 import { lithosStats } from './stats';
 
 /** The knowledge tools: notes, their links and tags, typed edges and counts. */
@@ -27,5 +28,6 @@ export const knowledgeTools: readonly ToolDef[] = [
   lithosEdgeCreate,
   lithosEdgeList,
   lithosEdgeUpdate,
+  lithosEdgeDelete,
   lithosStats,
 ];

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
-import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
+import { isValidNamespace, DEFAULT_NAMESPACE, namespaceFromPath } from '../../model/namespace';
+import { checkNoteWrite } from '../../governance/write-policy';
+import type { GatedNote } from '../../governance/gate';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import { normalizeTag, isValidTagBody } from '../../model/tags';
 import type { NoteFields } from '../../vault/note-writer';
 import { checkNotePath } from '../note-path';
-import { actorOf, defineTool, findNote, visibleTo } from './common';
+import { actorOf, defineTool, findNote, viewerOf, visibleTo } from './common';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
 
@@ -57,6 +59,8 @@ export const lithosWrite = defineTool({
     'To update: give id or path; fields you omit are kept, and content replaces the body only when given.',
     'Always pass expected_version (the `version` from lithos_read) when updating a note someone else may have edited: a mismatch returns a conflict with the current version and a diff, never a silent overwrite.',
     'Returns id, path and the new version. You are recorded as author (on create) and contributor.',
+    'In namespaces where a person confirms agent changes (the vault policy), the note is not written: you get {proposal_id, status: "pending"} and lithos_proposal_list shows what became of it.',
+    'Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private, fails with forbidden.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -74,7 +78,8 @@ export const lithosWrite = defineTool({
       path = checkNotePath(a.path);
       const existing = ctx.engine.note(path);
       if (existing && existing.path === path && !visibleTo(ctx)(existing.cached.meta)) {
-        throw new LithosError('conflict', `Cannot write "${path}": that path is not available to you; choose another.`, { path });
+        // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
+        throw new LithosError('not_found', `Cannot write "${path}": there is no note there that you may change; choose another path.`, { path });
       }
       mode = 'upsert';
     } else {
@@ -100,6 +105,28 @@ export const lithosWrite = defineTool({
       source: a.source,
       summaries: a.summaries,
     };
+    const before = indexed && indexed.path === path ? indexed : null;
+    const beforeMeta = before?.cached.meta ?? null;
+    const after: GatedNote & { path: string } = {
+      path,
+      namespace: a.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),
+      access_scope: a.access_scope ?? beforeMeta?.access_scope ?? 'shared',
+      author: beforeMeta ? (beforeMeta.author ?? actor) : actor,
+    };
+    if (checkNoteWrite(viewerOf(ctx), ctx.engine.policy.get(), beforeMeta, after) === 'propose') {
+      // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
+      const p = await ctx.engine.proposals.create(
+        actor,
+        { path, mode: before ? 'update' : 'create', content: a.content, fields, expectedVersion: a.expected_version ?? before?.contentHash },
+        { namespace: after.namespace, title: a.title ?? beforeMeta?.title ?? null },
+      );
+      return {
+        proposal_id: p.proposal_id,
+        status: p.status,
+        path,
+        message: `Changes in "${after.namespace}" are confirmed by a person: your write was kept as proposal ${p.proposal_id} and the note is unchanged until it is accepted.`,
+      };
+    }
     const r = await ctx.engine.writeNote({ path, mode, content: a.content, fields, actor, expectedVersion: a.expected_version });
     return { ...r, title: ctx.engine.note(r.path)?.cached.meta.title ?? a.title ?? null };
   },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { HUMAN_VIEWER, agentViewer } from '../../governance/gate';
 import { INTENTS, QUERY_CLASSES } from '../../retrieval/types';
 import { MAX_K, MAX_QUERY_CHARS } from '../../retrieval/constants';
 import { touchCaller } from '../coordination/common';
@@ -25,7 +24,7 @@ const input = z.strictObject({
     .optional()
     .describe('What to favour: continuity (recent context), fact_check (most relevant), frequent (notes that proved useful), associative (related ideas), explore (serendipity).'),
   max_context_nodes: z.number().int().min(1).max(MAX_K).optional().describe(`How many notes to return (default 10, 1–${MAX_K}).`),
-  surface_conflicts: z.boolean().optional().describe('List contradicts edges among the returned notes (default true).'),
+  surface_conflicts: z.boolean().optional().describe('List the conflicts (contradicts edges) among the returned notes. Default: true for query_class design, decision, synthesis and debug, false otherwise.'),
 });
 
 /** Each call adds a receipt and bumps retrieval counts of the notes returned: not read-only, not idempotent. */
@@ -60,7 +59,7 @@ export const lithosRetrieve = defineTool({
         max_context_nodes: a.max_context_nodes,
         surface_conflicts: a.surface_conflicts,
       },
-      { viewer: human ? HUMAN_VIEWER : agentViewer(agent, a.task_id) },
+      { viewer: ctx.engine.viewerFor(human ? ctx.caller : { kind: 'agent', agent_id: agent }, a.task_id ?? null) },
     );
   },
 });

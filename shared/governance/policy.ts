@@ -1,0 +1,177 @@
+/**
+ * The access and write policy: `.lithos/policy.json`, a small JSON file a person edits by hand or through
+ * the settings (engine.policy.set). Loaded into a PolicyStore, so a change applies without a restart:
+ * `set` at once, a hand edit at the next `refresh` (the tool dispatcher refreshes before each call, reading
+ * the file at most every RELOAD_MS).
+ *
+ * {
+ *   "version": 1,
+ *   "default_namespaces": ["*"],                          // allowlist of agents not listed below
+ *   "agents": { "coder": { "namespaces": ["project/atlas"] } },
+ *   "shared_patterns": ["shared/**"],                     // readable by every agent, whatever the scope
+ *   "propose_namespaces": ["decisions"]                   // agent writes here become proposals
+ * }
+ *
+ * No file: the defaults (every agent's allowlist is "*", nothing shared beyond scopes, no proposals). A
+ * file that cannot be read as a policy: the closed policy (empty allowlists, no shared patterns), reported
+ * in `problem`, until it is fixed or replaced by `set`.
+ */
+import { z } from 'zod';
+import { LithosError } from '../errors';
+import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
+import type { AuditActor, AuditLog } from './audit';
+import { coveredBy, patternProblem } from './namespace-patterns';
+
+export const POLICY_FILE = 'policy.json';
+/** How stale a hand edit of policy.json may be before refresh() re-reads it. */
+export const RELOAD_MS = 5000;
+
+export interface Policy {
+  version: 1;
+  /** Namespace allowlist of any agent without its own entry in `agents`. */
+  default_namespaces: string[];
+  /** Per-agent allowlists; an agent's entry replaces default_namespaces for it. */
+  agents: Record<string, { namespaces: string[] }>;
+  shared_patterns: string[];
+  propose_namespaces: string[];
+}
+
+export const DEFAULT_POLICY: Policy = Object.freeze({
+  version: 1,
+  default_namespaces: ['*'],
+  agents: {},
+  shared_patterns: [],
+  propose_namespaces: [],
+});
+
+/** What a damaged policy file falls back to: no agent sees a project note, nothing is shared by pattern. */
+export const CLOSED_POLICY: Policy = Object.freeze({
+  version: 1,
+  default_namespaces: [],
+  agents: {},
+  shared_patterns: [],
+  propose_namespaces: [],
+});
+
+const pattern = z.string().superRefine((s, ctx) => {
+  const p = patternProblem(s);
+  if (p) ctx.addIssue({ code: 'custom', message: `"${s}" ${p}` });
+});
+const patterns = z.array(pattern).max(1000);
+
+const policySchema = z.strictObject({
+  version: z.literal(1).default(1),
+  default_namespaces: patterns.default(['*']),
+  agents: z.record(z.string().trim().min(1).max(200), z.strictObject({ namespaces: patterns })).default({}),
+  shared_patterns: patterns.default([]),
+  propose_namespaces: patterns.default([]),
+});
+
+/** Validates a policy object (absent fields take their defaults); invalid_argument naming each problem. */
+export function parsePolicy(raw: unknown): Policy {
+  const r = policySchema.safeParse(raw);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`);
+    throw new LithosError('invalid_argument', `Not a valid Lithos policy: ${issues.join('; ')}.`, { issues });
+  }
+  return r.data;
+}
+
+/** The namespace allowlist that applies to an agent (null: an agent that did not say who it is). */
+export function allowlistOf(policy: Policy, agentId: string | null): string[] {
+  const own = agentId !== null && Object.prototype.hasOwnProperty.call(policy.agents, agentId) ? policy.agents[agentId] : undefined;
+  return own ? own.namespaces : policy.default_namespaces;
+}
+
+/** Whether agent writes into this namespace become proposals a person confirms. */
+export function proposesIn(policy: Policy, namespace: string): boolean {
+  return coveredBy(policy.propose_namespaces, namespace);
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function freeze(p: Policy): Policy {
+  return Object.freeze({
+    version: 1,
+    default_namespaces: Object.freeze([...p.default_namespaces]),
+    agents: Object.freeze(Object.fromEntries(Object.entries(p.agents).map(([k, v]) => [k, Object.freeze({ namespaces: Object.freeze([...v.namespaces]) })]))),
+    shared_patterns: Object.freeze([...p.shared_patterns]),
+    propose_namespaces: Object.freeze([...p.propose_namespaces]),
+  }) as unknown as Policy;
+}
+
+export class PolicyStore {
+  private current: Policy;
+  private loadedAt: number;
+  /** Why the file on disk is not in force (unreadable JSON, invalid policy); null when it is (or absent). */
+  problem: string | null = null;
+  private lastText: string | null = null;
+
+  private constructor(
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly audit: AuditLog | null,
+  ) {
+    this.current = DEFAULT_POLICY;
+    this.loadedAt = clock.now();
+  }
+
+  static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; audit?: AuditLog }): Promise<PolicyStore> {
+    const store = new PolicyStore(deps.blobs, deps.clock, deps.logger ?? silentLogger, deps.audit ?? null);
+    await store.reload();
+    return store;
+  }
+
+  /** The policy in force (frozen). */
+  get(): Policy {
+    return this.current;
+  }
+
+  /** Validates, writes policy.json atomically, applies it at once and audits it ('policy.set'). */
+  async set(raw: unknown, actor: AuditActor = { kind: 'human', id: null }): Promise<Policy> {
+    const next = freeze(parsePolicy(raw));
+    const text = JSON.stringify(next, null, 2) + '\n';
+    await this.blobs.writeAtomic(POLICY_FILE, enc.encode(text));
+    this.current = next;
+    this.lastText = text;
+    this.problem = null;
+    this.loadedAt = this.clock.now();
+    await this.audit?.append({ action: 'policy.set', actor, target: POLICY_FILE, data: { policy: next } });
+    return next;
+  }
+
+  /** Re-reads policy.json when the last read is older than RELOAD_MS (hand edits while running). */
+  async refresh(): Promise<void> {
+    if (this.clock.now() - this.loadedAt >= RELOAD_MS) await this.reload();
+  }
+
+  /** Re-reads policy.json now. */
+  async reload(): Promise<void> {
+    this.loadedAt = this.clock.now();
+    const bytes = await this.blobs.read(POLICY_FILE);
+    const text = bytes ? dec.decode(bytes) : null;
+    if (text === this.lastText && this.lastText !== null) return;
+    this.lastText = text;
+    if (text === null) {
+      this.current = DEFAULT_POLICY;
+      this.problem = null;
+      return;
+    }
+    try {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch (err) {
+        throw new LithosError('invalid_argument', `.lithos/${POLICY_FILE} is not valid JSON (${(err as Error).message}).`);
+      }
+      this.current = freeze(parsePolicy(raw));
+      this.problem = null;
+    } catch (err) {
+      this.current = CLOSED_POLICY;
+      this.problem = `${(err as Error).message} Agents get the closed policy (no project notes, no shared patterns) until it is fixed.`;
+      this.logger.warn(this.problem);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * "Agents propose, a person confirms": an agent's write into a namespace the policy lists under
+ * propose_namespaces is kept as a proposal in `.lithos/proposals/<id>.json` (one small JSON file each, so a
+ * person can read them) instead of touching the note. A person accepts it — the write is then made through
+ * the normal write path with the proposing agent as author/contributor, guarded by the version the agent
+ * saw — or rejects it. Every step is audited (proposal.create / accept / reject).
+ */
+import { z } from 'zod';
+import { LithosError } from '../errors';
+import type { BlobStore, Clock } from '../ports';
+import { newId } from '../model/ids';
+import type { WriteNoteRequest, WriteNoteResult } from '../vault/note-writer';
+import type { AuditActor, AuditLog } from './audit';
+
+export const PROPOSALS_DIR = 'proposals/';
+export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export interface Proposal {
+  proposal_id: string;
+  status: ProposalStatus;
+  /** The agent that proposed the write: its author/contributor once accepted. */
+  agent: string;
+  created_at: string;
+  /** The note it would write: path, namespace and title as proposed. */
+  path: string;
+  namespace: string;
+  title: string | null;
+  /** The write as it will be made on accept; expectedVersion pins the note version the agent saw. */
+  request: Omit<WriteNoteRequest, 'actor'>;
+  decided_at: string | null;
+  decided_by: string | null;
+  reason: string | null;
+  /** The write's result once accepted. */
+  result: WriteNoteResult | null;
+}
+
+const proposalSchema = z.looseObject({
+  proposal_id: z.string().min(1),
+  status: z.enum(PROPOSAL_STATUSES),
+  agent: z.string().min(1),
+  created_at: z.string(),
+  path: z.string().min(1),
+  namespace: z.string(),
+  title: z.string().nullable(),
+  request: z.looseObject({ path: z.string().min(1), mode: z.enum(['create', 'update', 'upsert']), fields: z.record(z.string(), z.unknown()) }),
+  decided_at: z.string().nullable(),
+  decided_by: z.string().nullable(),
+  reason: z.string().nullable(),
+  result: z.unknown().nullable(),
+});
+
+const ID_RE = /^[0-9a-f-]{36}$/i;
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export interface ProposalDeps {
+  blobs: BlobStore;
+  clock: Clock;
+  audit: AuditLog;
+  /** The engine's audited write (engine.writeNote). */
+  write(req: WriteNoteRequest): Promise<WriteNoteResult>;
+}
+
+export class ProposalStore {
+  constructor(private readonly d: ProposalDeps) {}
+
+  private file(id: string): string {
+    return `${PROPOSALS_DIR}${id}.json`;
+  }
+
+  private async save(p: Proposal): Promise<void> {
+    await this.d.blobs.writeAtomic(this.file(p.proposal_id), enc.encode(JSON.stringify(p, null, 2) + '\n'));
+  }
+
+  /** Records an agent's write as pending; the note is not touched. */
+  async create(agent: string, req: Omit<WriteNoteRequest, 'actor'>, meta: { namespace: string; title: string | null }): Promise<Proposal> {
+    const p: Proposal = {
+      proposal_id: newId(),
+      status: 'pending',
+      agent,
+      created_at: new Date(this.d.clock.now()).toISOString(),
+      path: req.path,
+      namespace: meta.namespace,
+      title: meta.title,
+      request: req,
+      decided_at: null,
+      decided_by: null,
+      reason: null,
+      result: null,
+    };
+    await this.save(p);
+    await this.d.audit.append({ action: 'proposal.create', actor: { kind: 'agent', id: agent }, target: p.proposal_id, data: { path: p.path, namespace: p.namespace, mode: req.mode } });
+    return p;
+  }
+
+  /** One proposal; not_found for an unknown id. Damaged files are reported, not guessed at. */
+  async get(id: string): Promise<Proposal> {
+    if (!ID_RE.test(id)) throw new LithosError('not_found', `No proposal "${id}". lithos_proposal_list shows them.`, { proposal_id: id });
+    const bytes = await this.d.blobs.read(this.file(id));
+    if (!bytes) throw new LithosError('not_found', `No proposal "${id}". lithos_proposal_list shows them.`, { proposal_id: id });
+    return this.parse(id, bytes);
+  }
+
+  private parse(id: string, bytes: Uint8Array): Proposal {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(dec.decode(bytes));
+    } catch {
+      raw = null;
+    }
+    const r = proposalSchema.safeParse(raw);
+    if (!r.success) throw new LithosError('store_corrupt', `.lithos/${this.file(id)} is damaged; fix or remove it by hand.`, { proposal_id: id });
+    return r.data as unknown as Proposal;
+  }
+
+  /** Oldest first; `agent` keeps one agent's, `status` one status. Damaged files are skipped and counted. */
+  async list(q: { agent?: string; status?: ProposalStatus } = {}): Promise<{ proposals: Proposal[]; damaged: number }> {
+    const out: Proposal[] = [];
+    let damaged = 0;
+    for (const name of await this.d.blobs.list(PROPOSALS_DIR)) {
+      const id = name.slice(PROPOSALS_DIR.length).replace(/\.json$/, '');
+      const bytes = await this.d.blobs.read(name);
+      if (!bytes) continue;
+      let p: Proposal;
+      try {
+        p = this.parse(id, bytes);
+      } catch {
+        damaged++;
+        continue;
+      }
+      if (q.agent !== undefined && p.agent !== q.agent) continue;
+      if (q.status !== undefined && p.status !== q.status) continue;
+      out.push(p);
+    }
+    out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.proposal_id < b.proposal_id ? -1 : 1));
+    return { proposals: out, damaged };
+  }
+
+  private async pending(id: string): Promise<Proposal> {
+    const p = await this.get(id);
+    if (p.status !== 'pending') {
+      throw new LithosError('conflict', `Proposal ${id} was already ${p.status} (${p.decided_at ?? ''} by ${p.decided_by ?? 'someone'}).`, { proposal_id: id, status: p.status });
+    }
+    return p;
+  }
+
+  /**
+   * Makes the proposed write as the proposing agent. A note changed since the agent saw it (or created at
+   * the path meanwhile) is a conflict: the proposal stays pending, to be rejected or re-proposed.
+   */
+  async accept(id: string, by: AuditActor): Promise<Proposal> {
+    const p = await this.pending(id);
+    const result = await this.d.write({ ...p.request, actor: p.agent });
+    const done: Proposal = { ...p, status: 'accepted', decided_at: new Date(this.d.clock.now()).toISOString(), decided_by: by.id ?? by.kind, result };
+    await this.save(done);
+    await this.d.audit.append({ action: 'proposal.accept', actor: by, target: id, data: { path: result.path, note: result.id, version: result.version, agent: p.agent } });
+    return done;
+  }
+
+  async reject(id: string, by: AuditActor, reason: string | null): Promise<Proposal> {
+    const p = await this.pending(id);
+    const done: Proposal = { ...p, status: 'rejected', decided_at: new Date(this.d.clock.now()).toISOString(), decided_by: by.id ?? by.kind, reason };
+    await this.save(done);
+    await this.d.audit.append({ action: 'proposal.reject', actor: by, target: id, data: { path: p.path, agent: p.agent, reason } });
+    return done;
+  }
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { CONFLICT_STATES } from '../../conflicts/conflict-types';
+import { READ_ONLY, defineTool, findByIdOrPath } from '../knowledge/common';
+import { conflictJson, seesNode } from './common';
+
+const input = z.strictObject({
+  state: z.enum(CONFLICT_STATES).optional().describe('Only conflicts in this state (unreviewed: still to settle).'),
+  node: z.string().min(1).optional().describe('Only conflicts involving this note (id or vault path).'),
+  limit: z.number().int().min(1).max(1000).default(100),
+});
+
+export const lithosConflictList = defineTool({
+  name: 'lithos_conflict_list',
+  title: 'List conflicts between notes',
+  description:
+    'Contradictions between notes, oldest first: each with its edge_id, state (unreviewed, accepted_dual, superseded, refuted, merged), both notes (id, path, title), evidence (for rule-found ones, the two disagreeing sentences) and who opened it. Only conflicts whose two notes you may both see are listed.',
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const node = a.node !== undefined ? findByIdOrPath(ctx, a.node).nodeId : undefined;
+    const rows = ctx.engine.conflicts.list({ state: a.state, node, visible: seesNode(ctx) });
+    const conflicts = rows.flatMap((c) => {
+      const j = conflictJson(ctx, c);
+      return j ? [j] : [];
+    });
+    return { conflicts: conflicts.slice(0, a.limit), total: conflicts.length };
+  },
+});

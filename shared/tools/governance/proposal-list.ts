@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { PROPOSAL_STATUSES } from '../../governance/proposals';
+import { READ_ONLY, defineTool } from '../knowledge/common';
+import { proposalJson } from './common';
+
+const input = z.strictObject({
+  status: z.enum(PROPOSAL_STATUSES).optional().describe('Only proposals in this state: pending, accepted or rejected.'),
+  agent: z.string().trim().min(1).optional().describe('Only proposals by this agent (the person only; an agent always sees just its own).'),
+});
+
+export const lithosProposalList = defineTool({
+  name: 'lithos_proposal_list',
+  title: 'List write proposals',
+  description: [
+    'Writes waiting for a person: in namespaces the vault policy reserves for confirmation, lithos_write keeps an agent\'s change as a proposal instead of writing the note.',
+    'Agents see their own proposals (to learn whether one was accepted or rejected, and why); the person sees all. Oldest first.',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const agent = ctx.caller.kind === 'human' ? a.agent : (ctx.caller.agent_id ?? '');
+    const { proposals, damaged } = await ctx.engine.proposals.list({ agent, status: a.status });
+    return { proposals: proposals.map(proposalJson), damaged };
+  },
+});

@@ -201,7 +201,7 @@ function mentions(r: RetrievalResult | Receipt, id: string): string[] {
 describe('through engine.retrieve', () => {
   test('control: ungated, the note leads, with its conflict, in the result and the receipt', async () => {
     const { engine, g } = await setUp(null);
-    const r = await engine.retrieve({ query_text: QUERY, agent_id: 'alice', namespace_filter: FILTER }, { jitter: false });
+    const r = await engine.retrieve({ query_text: QUERY, agent_id: 'alice', namespace_filter: FILTER, query_class: 'design' }, { jitter: false });
     expect(r.nodes[0].id).toBe(g);
     expect(r.conflicts.some((c) => c.a === g)).toBe(true);
     const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];

@@ -202,7 +202,7 @@ describe('follow-up round: once, only when confidence < 0.5 and temperature > 0.
   test('unsure but cool (terrace 2 wanted for a conflict): no follow-up', async () => {
     const interp = new ScriptedInterpreter(unsure);
     const d = deps(coherent, { interpreter: interp, corpus: { embed: () => [1, 0, 0], edges: [{ from_id: 'c0', to_id: 'c1', type: 'contradicts' }] } });
-    const r = await run(d, ask('pool exhaustion'));
+    const r = await run(d, ask('pool exhaustion', { query_class: 'debug' })); // debug lists conflicts
     expect(r.temperature).toBeLessThanOrEqual(0.6);
     expect(r.terrace2.why).toMatch(/conflict/);
     expect(interp.requests).toHaveLength(1);
@@ -218,7 +218,7 @@ test('engine: with no interpreter wired, a wanted pass is recorded as skipped in
   await engine.reconcile();
   const [a, b] = ['a.md', 'b.md'].map((p) => engine.note(p)!.nodeId);
   await engine.memory.upsertEdge({ from_id: a, to_id: b, type: 'contradicts', weight: 1, namespace: 'shared', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: 'open' });
-  const r = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice' }, { jitter: false });
+  const r = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
   expect(r.conflicts).toHaveLength(1);
   const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
   expect(receipt.terrace2).toMatchObject({ wanted: true, outcome: expect.stringMatching(/^skipped: no interpreter/) });
@@ -226,7 +226,7 @@ test('engine: with no interpreter wired, a wanted pass is recorded as skipped in
 
   const interp = new ScriptedInterpreter(() => answer([b]));
   engine.setInterpreter(interp);
-  const r2 = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice' }, { jitter: false });
+  const r2 = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
   expect(ids(r2)).toEqual([b]);
   expect((await engine.receipts.query({ receipt_id: r2.receipt_id! })).receipts[0]).toMatchObject({ terrace_reached: 2, final_nodes: [{ id: b }] });
   await engine.close();

@@ -11,6 +11,7 @@ import { demoCommand } from './commands/demo-cmd';
 import { receiptsCommand } from './commands/receipts-cmd';
 import { auditVerifyCommand } from './commands/audit-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
+import { consolidateCommand } from './commands/consolidate-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
@@ -37,6 +38,8 @@ Usage:
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
   lithos audit verify <vault> [--json]                  check the audit trail's hash chain (exit 1 if tampered)
+  lithos consolidate <vault> [--task t] [--agent a] [--json]
+                                                        reinforce edges, promote hypotheses, maintain concepts, refresh summaries
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -138,6 +141,9 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const { agent, task, node, since, until } = values;
       return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
     }
+    case 'consolidate':
+      need(1, '<vault>');
+      return consolidateCommand(vault, { task: values.task, agent: values.agent, json, out, logger });
     case 'audit': {
       if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
       if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');

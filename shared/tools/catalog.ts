@@ -2,6 +2,7 @@ import type { ToolDef } from './types';
 import { knowledgeTools } from './knowledge';
 import { COORDINATION_TOOLS } from './coordination';
 import { LCMA_TOOLS } from './lcma';
+import { MEMORY_TOOLS } from './memory';
 import { CONFLICT_TOOLS } from './conflicts';
 import { GOVERNANCE_TOOLS } from './governance';
 
@@ -13,6 +14,7 @@ export const TOOL_CATALOG: readonly ToolDef[] = [
   ...knowledgeTools,
   ...COORDINATION_TOOLS,
   ...LCMA_TOOLS,
+  ...MEMORY_TOOLS,
   ...CONFLICT_TOOLS,
   ...GOVERNANCE_TOOLS,
 ];

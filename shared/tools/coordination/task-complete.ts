@@ -3,6 +3,7 @@ import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
 import type { ToolAnnotations, ToolContext } from '../types';
 import { actingAgent, agentArg, claimJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+import { consolidateCompletedTask } from '../memory/after-complete';
 
 const nodes = (what: string) =>
   z.array(z.string().trim().min(1).max(LIMITS.nodeRef)).max(LIMITS.nodes).optional().describe(what);
@@ -55,6 +56,7 @@ export const lithosTaskComplete = defineTool({
     const cited = resolveNodes(ctx, 'cited_nodes', a.cited_nodes, agent, a.task_id);
     const misleading = resolveNodes(ctx, 'misleading_nodes', a.misleading_nodes, agent, a.task_id);
     const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: a.receipt_id, output_text: a.output_text });
+    await consolidateCompletedTask(ctx, a.task_id, agent);
     const now = nowOf(ctx);
     return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)), outcome: outcomeJson(r.outcome) };
   },

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { canSee } from '../../governance/gate';
+import { workingMemory } from '../../learning/working-memory';
+import { READ_ONLY, defineTool, viewerOf } from '../knowledge/common';
+
+const ref = (what: string) => z.string().trim().min(1).max(200).optional().describe(what);
+
+const input = z.strictObject({
+  agent: ref('Whose working memory: an agent id. Default: yours, when task is not given either.'),
+  task: ref('A task id: the working memory everyone on that task shares.'),
+});
+
+export const lithosWorkingMemory = defineTool({
+  name: 'lithos_working_memory',
+  title: 'Working memory',
+  description: [
+    'The notes retrieved and used lately: for an agent (its retrievals in the last 24 h), for a task (every retrieval made for it, shared by all agents on it), or both.',
+    'Each item says how often it was retrieved and used (cited in the task outcome, or simply returned when no feedback was given). Read-only.',
+    'Use it to pick up where you or another agent left off on a task. Notes you may not see are left out.',
+    'Returns {agent, task, receipts, items:[{id, path, title, note_type, retrieved, used, last_at}]}, most used first.',
+  ].join(' '),
+  input,
+  annotations: READ_ONLY,
+  async handler(a: z.infer<typeof input>, ctx) {
+    const agent = a.agent ?? (a.task === undefined ? (ctx.caller.agent_id ?? undefined) : undefined);
+    const wm = await workingMemory(ctx.engine, { agent, task: a.task, now: ctx.engine.now() });
+    // A task's notes are judged as seen from that task only by an agent who worked on it.
+    const base = viewerOf(ctx);
+    const onTask = a.task !== undefined && base.kind === 'agent' && (await ctx.engine.receipts.query({ task: a.task, agent: base.agent_id ?? undefined, limit: 1 })).receipts.length > 0;
+    const viewer = onTask ? { ...base, task_id: a.task ?? null } : base;
+    const items = wm.items.flatMap((it) => {
+      const n = ctx.engine.note(it.id);
+      if (!n || n.nodeId !== it.id || !canSee(viewer, n.cached.meta)) return [];
+      return [{ id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at }];
+    });
+    return { agent: wm.agent, task: wm.task, receipts: wm.receipt_ids.length, items };
+  },
+});

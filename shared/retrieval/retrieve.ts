@@ -22,6 +22,7 @@ import { resolveQuery } from './query';
 import { intentWeights, rerank, type Ranked } from './rerank';
 import { hashSeed, seededRandom } from './rng';
 import { select } from './select';
+import { belowWinners } from '../conflicts/ranking';
 import { coherenceOf } from './temperature';
 import { shouldUseLlmPass, type Interpreter } from './terrace2';
 import { ALLOW_ALL, type Gate } from './types';
@@ -134,6 +135,8 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
     explorationSlots: q.intent === 'explore' ? SELECTION.exploration_slots_explore : hot ? SELECTION.exploration_slots_hot : 0,
     explorationBonus: hot || q.intent === 'explore' ? SELECTION.exploration_bonus_hot : 0,
   });
+  // A note refuted or superseded by another returned note ranks right below it (conflicts/ranking.ts).
+  final = belowWinners(final, (id) => deps.corpus.edges(id), (id) => deps.corpus.note(id)?.title ?? id);
   const surface = ctx.surface_conflicts ?? CONFLICT_CLASSES.includes(q.query_class);
   let conflicts = !surface ? [] : conflictsAmong(final.map((r) => r.id), deps.corpus, visible);
   const policy = shouldUseLlmPass(conflicts.length, q.query_class, coh.temperature);

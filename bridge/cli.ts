@@ -11,7 +11,6 @@ import { demoCommand } from './commands/demo-cmd';
 import { receiptsCommand } from './commands/receipts-cmd';
 import { auditVerifyCommand } from './commands/audit-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
-import { consolidateCommand } from './commands/consolidate-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
@@ -31,15 +30,13 @@ Usage:
   lithos doctor  <vault> [--json]                       note problems, store warnings, broken links
   lithos migrate <vault> [--dry-run] [--json]           bring frontmatter to the current schema version
   lithos reembed <vault> --space <id> [--lazy] [--allow-remote] [--json]
-  lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--json]
+  lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--feedback-split F] [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
   lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server (headless); agent also from LITHOS_AGENT_ID
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
   lithos audit verify <vault> [--json]                  check the audit trail's hash chain (exit 1 if tampered)
-  lithos consolidate <vault> [--task t] [--agent a] [--json]
-                                                        reinforce edges, promote hypotheses, maintain concepts, refresh summaries
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -74,6 +71,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       task: { type: 'string' },
       intent: { type: 'string' },
       without: { type: 'string', multiple: true },
+      'feedback-split': { type: 'string' },
       node: { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
@@ -128,7 +126,9 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       need(1, 'at least one <dataset-dir>');
       const mode = values.mode ?? 'hybrid';
       if (!['lexical', 'vector', 'hybrid', 'pts'].includes(mode)) throw usage(`--mode must be lexical, vector, hybrid or pts (got "${mode}").`);
-      return runEval({ datasets: positionals, mode: mode as EvalMode, without: values.without as ScoutName[] | undefined, json, out });
+      const split = values['feedback-split'] === undefined ? undefined : Number(values['feedback-split']);
+      if (split !== undefined && !(split > 0 && split < 1)) throw usage(`--feedback-split must be a number between 0 and 1, exclusive (got "${values['feedback-split']}").`);
+      return runEval({ datasets: positionals, mode: mode as EvalMode, without: values.without as ScoutName[] | undefined, feedbackSplit: split, json, out });
     }
     case 'bench':
       return runBench({ notes: intArg(values.notes, '--notes', 1, 1_000_000), seed: intArg(values.seed, '--seed', 0, 2 ** 31), json, out });
@@ -141,9 +141,6 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const { agent, task, node, since, until } = values;
       return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
     }
-    case 'consolidate':
-      need(1, '<vault>');
-      return consolidateCommand(vault, { task: values.task, agent: values.agent, json, out, logger });
     case 'audit': {
       if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
       if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');

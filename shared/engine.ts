@@ -24,6 +24,9 @@ import { ReceiptLog } from './retrieval/receipts';
 import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
 import { AuditLog, type AuditActor } from './governance/audit';
+import { runDecay } from './learning/decay';
+import { DECAY } from './learning/constants';
+import { applyFollowUp, FollowUpTracker } from './learning/follow-up';
 import { PolicyStore } from './governance/policy';
 import { ProposalStore } from './governance/proposals';
 import { resolveViewer } from './governance/viewer';
@@ -91,6 +94,10 @@ export class MemoryEngine {
   private receiptLog: ReceiptLog | null = null;
   /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
   readonly audit!: AuditLog;
+  /** Each task's latest receipt, for the follow-up locality signal (learning/follow-up.ts). */
+  private readonly followUps = new FollowUpTracker();
+  private decayTimer: unknown = null;
+  private decaying: Promise<unknown> = Promise.resolve();
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
   readonly policy!: PolicyStore;
   /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
@@ -170,6 +177,7 @@ export class MemoryEngine {
     if (policy.problem) warnings.push(policy.problem);
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req) });
     Object.assign(engine as { audit: AuditLog; policy: PolicyStore; proposals: ProposalStore }, { audit, policy, proposals });
+    await engine.decayNow();
     return engine;
   }
 
@@ -294,6 +302,39 @@ export class MemoryEngine {
     return resolveViewer(caller, taskId, { policy: this.policy.get(), tasksOf: (id) => this.coordination.tasksOf(id) });
   }
 
+  /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */
+  async textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>> {
+    this.assertOpen();
+    const out = new Map<string, number>();
+    const primary = this.embedders[0];
+    if (ids.length === 0 || text.trim() === '') return out;
+    const q = (await primary.embed([text]))[0];
+    for (const id of ids) {
+      const v = this.index.noteVector(id, primary.spaceId);
+      if (!v) continue;
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i] * q[i];
+      out.set(id, dot);
+    }
+    return out;
+  }
+
+  /** Runs decay now (learning/decay.ts) and schedules the next run DECAY.interval_ms later. */
+  private async decayNow(): Promise<void> {
+    if (this.closed) return;
+    const run = runDecay(this, this.deps.clock.now()).catch((err: unknown) => this.deps.logger.warn('decay failed', { error: String(err) }));
+    this.decaying = run;
+    await run;
+    if (!this.closed) {
+      this.decayTimer = this.deps.timers.setTimeout(() => {
+        this.decayTimer = null;
+        void this.decayNow();
+      }, DECAY.interval_ms);
+      // A pending decay must not keep a short-lived host process (a CLI command) alive.
+      (this.decayTimer as { unref?: () => void } | null)?.unref?.();
+    }
+  }
+
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
   get receipts(): ReceiptLog {
     return (this.receiptLog ??= new ReceiptLog(this.deps.blobs, this.deps.clock, { logger: this.deps.logger }));
@@ -323,6 +364,8 @@ export class MemoryEngine {
       }
     });
     await this.receipts.append(receipt);
+    // Implicit learning: a re-query in the same task near the previous result is a weak positive.
+    if (receipt.task_id) await applyFollowUp(this, this.followUps, receipt);
     this.consolidatorInst?.noteRetrieval(receipt);
   }
 
@@ -488,6 +531,9 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.stopWatching();
+    if (this.decayTimer !== null) this.deps.timers.clearTimeout(this.decayTimer);
+    this.decayTimer = null;
+    await this.decaying;
     await this.consolidatorInst?.stop();
     await this.flush();
     this.closed = true;

@@ -13,6 +13,7 @@ import { openHeadlessEngine } from './headless-engine';
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
 import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/types';
 import type { MemoryEngine } from '../../shared/engine';
+import { evaluateWithFeedback, formatFeedbackTable, toFeedbackJson, type FeedbackSplitRun } from './feedback-split';
 
 export type EvalMode = 'lexical' | 'vector' | 'hybrid' | 'pts';
 export const EVAL_MODES: readonly EvalMode[] = ['lexical', 'vector', 'hybrid', 'pts'];
@@ -23,6 +24,8 @@ export interface EvalArgs {
   /** pts only: scouts switched off (ablations). */
   without?: ScoutName[];
   json: boolean;
+  /** pts only: share of each dataset's judged queries (in file order) that give feedback first (feedback-split.ts). */
+  feedbackSplit?: number;
   out: (s: string) => void;
 }
 
@@ -96,6 +99,16 @@ export async function runEval(args: EvalArgs): Promise<number> {
     if (without.length > 0 && args.mode !== 'pts') throw new LithosError('invalid_argument', '--without applies to --mode pts only.');
     if (args.datasets.length === 0) throw new LithosError('invalid_argument', 'Give at least one dataset folder.');
     const refs = await resolveDatasets(args.datasets);
+    if (args.feedbackSplit !== undefined) {
+      const split = args.feedbackSplit;
+      if (!(split > 0 && split < 1)) throw new LithosError('invalid_argument', `--feedback-split must be a number between 0 and 1, exclusive (got ${String(split)}).`);
+      if (args.mode !== 'pts' || without.length > 0) throw new LithosError('invalid_argument', '--feedback-split applies to --mode pts only (without --without).');
+      const runs: FeedbackSplitRun[] = [];
+      for (const ref of refs) runs.push(await evaluateWithFeedback(ref, split));
+      args.out(args.json ? JSON.stringify(toFeedbackJson(runs, split)) : formatFeedbackTable(runs, split));
+      for (const r of runs) if (r.indexErrors > 0 && !args.json) args.out(`warning: ${r.name}: ${r.indexErrors} notes failed to index`);
+      return 0;
+    }
     const results: DatasetRun[] = [];
     for (const ref of refs) results.push(await evaluateDataset(ref, args.mode, without));
     if (args.json) {

@@ -2,7 +2,6 @@
  * Every tunable of Parallel Terraced Scan in one table (README "Retrieval constants" mirrors it).
  * Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never per test.
  */
-import type { NoteType } from '../model/types';
 import type { Intent, ScoutName } from './types';
 
 /** How much each scout's normalised score adds to a candidate's base score. */
@@ -50,19 +49,11 @@ export const MISLEADING_SATURATION = 3;
 export const IGNORED_PRIOR_COUNT = 3;
 
 /**
- * type_prior(note_type, query_class) in [0,1]; 0.5 is neutral. Unknown classes use `default`. The learning
- * layer's per-node, per-class adjustment (node_stats.per_queryclass_priors) is added on top, clamped.
+ * type_prior(note_type, query_class) lives in the note-type table (learning/note-types.ts), the one place
+ * that describes note types; re-exported here for the re-rank. The learning layer's per-node, per-class
+ * adjustment (node_stats.per_queryclass_priors) is added on top, clamped.
  */
-export const TYPE_PRIORS: Record<string, Record<NoteType, number>> = {
-  debug: { observation: 0.5, agent_finding: 0.8, summary: 0.4, concept: 0.35, task_record: 0.7, hypothesis: 0.5 },
-  design: { observation: 0.45, agent_finding: 0.6, summary: 0.65, concept: 0.7, task_record: 0.45, hypothesis: 0.6 },
-  planning: { observation: 0.4, agent_finding: 0.55, summary: 0.7, concept: 0.5, task_record: 0.75, hypothesis: 0.5 },
-  write: { observation: 0.5, agent_finding: 0.55, summary: 0.75, concept: 0.65, task_record: 0.4, hypothesis: 0.35 },
-  decision: { observation: 0.45, agent_finding: 0.7, summary: 0.6, concept: 0.55, task_record: 0.6, hypothesis: 0.45 },
-  synthesis: { observation: 0.5, agent_finding: 0.65, summary: 0.7, concept: 0.7, task_record: 0.45, hypothesis: 0.55 },
-  lookup: { observation: 0.55, agent_finding: 0.55, summary: 0.6, concept: 0.55, task_record: 0.5, hypothesis: 0.4 },
-  default: { observation: 0.5, agent_finding: 0.5, summary: 0.5, concept: 0.5, task_record: 0.5, hypothesis: 0.5 },
-};
+export { TYPE_PRIORS } from '../learning/note-types';
 
 /** scope_affinity by how the note sits relative to the query's namespaces, agent and task. */
 export const SCOPE_AFFINITY = {

@@ -9,7 +9,7 @@ export const NODE_COLS = 'node_id, path, id_source, content_hash, deleted_at, la
 export const EDGE_COLS =
   'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
 export const STATS_COLS =
-  'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, decay_rate, spaced_rep_strength, per_queryclass_priors';
+  'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, decay_rate, spaced_rep_strength, per_queryclass_priors, use_count';
 
 const str = (v: SqlValue): string | null => (v === null ? null : String(v));
 const num = (v: SqlValue): number | null => (v === null ? null : Number(v));
@@ -54,6 +54,7 @@ export function toStats(r: SqlValue[]): NodeStats {
     decay_rate: Number(r[7]),
     spaced_rep_strength: Number(r[8]),
     per_queryclass_priors: JSON.parse(String(r[9] ?? '{}')) as Record<string, number>,
+    use_count: Number(r[10] ?? 0),
   };
 }
 
@@ -95,9 +96,11 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       return;
     case 'stats': {
       const s = op.row;
-      db.run(`INSERT OR REPLACE INTO node_stats (${STATS_COLS}) VALUES (${placeholders(10)})`, [
+      db.run(`INSERT OR REPLACE INTO node_stats (${STATS_COLS}) VALUES (${placeholders(11)})`, [
         s.node_id, s.salience, s.retrieval_count, s.last_retrieved_at, s.last_used_at, s.ignored_count,
         s.misleading_count, s.decay_rate, s.spaced_rep_strength, JSON.stringify(s.per_queryclass_priors),
+        // journal lines written before use_count existed replay as 0
+        s.use_count ?? 0,
       ]);
       return;
     }
@@ -105,6 +108,9 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       db.run('INSERT OR REPLACE INTO coactivation (node_id_a, node_id_b, namespace, count, last_at) VALUES (?, ?, ?, ?, ?)', [
         op.a, op.b, op.namespace, op.count, op.last_at,
       ]);
+      return;
+    case 'mark':
+      db.run('INSERT OR REPLACE INTO learning_marks (key, value) VALUES (?, ?)', [op.key, JSON.stringify(op.value ?? null)]);
       return;
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);

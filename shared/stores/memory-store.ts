@@ -203,6 +203,26 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
       .map((r) => ({ other: String(r[0]), namespace: String(r[1]), count: Number(r[2]), last_at: Number(r[3]) }));
   }
 
+  // ── learning marks ──────────────────────────────────────────────────────
+
+  /** A learning-layer bookmark (shared/learning): null when never set. */
+  mark(key: string): unknown {
+    const r = this.db.one('SELECT value FROM learning_marks WHERE key = ?', [key]);
+    return r ? (JSON.parse(String(r[0])) as unknown) : null;
+  }
+
+  setMark(key: string, value: unknown): Promise<void> {
+    return this.mutate(() => {
+      nonEmpty('key', key);
+      return [{ kind: 'mark', key, value: value ?? null }];
+    });
+  }
+
+  /** Every stats row (decay walks them all). */
+  allStats(): NodeStats[] {
+    return this.db.all(`SELECT ${STATS_COLS} FROM node_stats ORDER BY node_id`).map(toStats);
+  }
+
   counts(): { nodes: number; tombstones: number; edges: number; stats: number; coactivation: number } {
     const n = (sql: string): number => Number(this.db.one(sql)?.[0] ?? 0);
     return {

@@ -34,6 +34,8 @@ export interface NodeStats {
   retrieval_count: number;
   last_retrieved_at: number | null;
   last_used_at: number | null;
+  /** Times feedback counted the note as used (cited, supported by the output, or accepted). */
+  use_count: number;
   ignored_count: number;
   misleading_count: number;
   decay_rate: number;
@@ -60,6 +62,7 @@ export const DEFAULT_NODE_STATS: Omit<NodeStats, 'node_id'> = {
   retrieval_count: 0,
   last_retrieved_at: null,
   last_used_at: null,
+  use_count: 0,
   ignored_count: 0,
   misleading_count: 0,
   decay_rate: 0.01,
@@ -77,4 +80,6 @@ export type MemoryOp =
   | { kind: 'edge'; row: EdgeRow }
   | { kind: 'edge_del'; edge_id: string }
   | { kind: 'stats'; row: NodeStats }
-  | { kind: 'coact'; a: string; b: string; namespace: string; count: number; last_at: number };
+  | { kind: 'coact'; a: string; b: string; namespace: string; count: number; last_at: number }
+  /** A learning-layer bookmark (feedback applied for a receipt, time of the last decay run…), final value. */
+  | { kind: 'mark'; key: string; value: unknown };

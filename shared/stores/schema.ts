@@ -12,6 +12,11 @@ export interface StoreSchema {
   ddl: string;
   /** Tables whose absence means the file is not (or no longer) this store. */
   tables: readonly string[];
+  /**
+   * Columns added after a table first shipped: SQLite has no ADD COLUMN IF NOT EXISTS, so each is added
+   * on open only when the table lacks it (idempotent, no version bump: older builds ignore the column).
+   */
+  addedColumns?: readonly { table: string; column: string; ddl: string }[];
 }
 
 const META_DDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
@@ -62,7 +67,8 @@ CREATE TABLE IF NOT EXISTS node_stats (
   misleading_count INTEGER NOT NULL DEFAULT 0,
   decay_rate REAL NOT NULL,
   spaced_rep_strength REAL NOT NULL,
-  per_queryclass_priors TEXT NOT NULL DEFAULT '{}'
+  per_queryclass_priors TEXT NOT NULL DEFAULT '{}',
+  use_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS coactivation (
   node_id_a TEXT NOT NULL,
@@ -73,5 +79,8 @@ CREATE TABLE IF NOT EXISTS coactivation (
   PRIMARY KEY (node_id_a, node_id_b, namespace),
   CHECK (node_id_a < node_id_b)
 );
-CREATE INDEX IF NOT EXISTS coactivation_b ON coactivation(node_id_b);`,
+CREATE INDEX IF NOT EXISTS coactivation_b ON coactivation(node_id_b);
+-- learning-layer bookmarks: receipts whose feedback was applied, the last decay run (shared/learning)
+CREATE TABLE IF NOT EXISTS learning_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
 };

@@ -65,6 +65,7 @@ export async function openStoreDb(deps: OpenDeps, schema: StoreSchema): Promise<
   if (reason === null && loaded) {
     const db = new SqlDb(loaded);
     db.db.exec(schema.ddl);
+    addMissingColumns(db, schema);
     return { db, state: 'loaded', check: sealed ? 'sealed' : 'full' };
   }
   try {
@@ -95,6 +96,13 @@ export function verify(db: Database, schema: StoreSchema, opts: { integrity: boo
   if (!Number.isInteger(version)) return 'no schema version';
   if (version > schema.version) return `written by a newer Lithos (store schema ${version}, this build reads ${schema.version})`;
   return null;
+}
+
+function addMissingColumns(db: SqlDb, schema: StoreSchema): void {
+  for (const c of schema.addedColumns ?? []) {
+    const cols = (db.db.exec(`PRAGMA table_info(${c.table})`)[0]?.values ?? []).map((r) => String(r[1]));
+    if (!cols.includes(c.column)) db.db.exec(c.ddl);
+  }
 }
 
 function fresh(sql: SqlJsStatic, schema: StoreSchema): SqlDb {

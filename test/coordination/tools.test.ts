@@ -160,12 +160,13 @@ describe('completing a task', () => {
     const task = await newTask();
     await t.call('lithos_task_claim', { task_id: task, aspect: 'fix' });
     await t.call('lithos_task_claim', { task_id: task, aspect: 'review' }, OTHER);
+    const receipt = (await t.call('lithos_retrieve', { query_text: 'connection pool', task_id: task })).receipt_id;
     t.clock.advance(MIN);
     const r = await t.call('lithos_task_complete', {
       task_id: task,
       cited_nodes: [POOL_ID, 'project/atlas/Pool sizing.md'],
       misleading_nodes: ['Index'],
-      receipt_id: 'rcpt-42',
+      receipt_id: receipt,
       output_text: 'Raised the pool to 40.',
     });
     expect(r).toEqual({
@@ -173,14 +174,15 @@ describe('completing a task', () => {
       task: expect.objectContaining({ id: task, status: 'completed', completed_at: '2026-01-01T00:01:00.000Z' }),
       released_claims: [expect.objectContaining({ aspect: 'fix', agent: 'agent-a' }), expect.objectContaining({ aspect: 'review', agent: 'agent-b' })],
       outcome: {
-        agent: 'agent-a', receipt_id: 'rcpt-42', cited_nodes: [POOL_ID], misleading_nodes: [INDEX_ID],
-        output_text: 'Raised the pool to 40.', recorded_at: '2026-01-01T00:01:00.000Z', learned_at: null,
+        agent: 'agent-a', receipt_id: receipt, cited_nodes: [POOL_ID], misleading_nodes: [INDEX_ID],
+        output_text: 'Raised the pool to 40.', recorded_at: '2026-01-01T00:01:00.000Z', learned_at: '2026-01-01T00:01:00.000Z',
       },
+      feedback: [expect.objectContaining({ receipt_id: receipt, applied: true, used: [POOL_ID], misleading: [INDEX_ID] })],
     });
     expect((await t.call('lithos_task_status', { task_id: task })).claims).toEqual([]);
-    expect(t.engine.coordination.pendingOutcomes().map((o) => o.task_id)).toEqual([task]);
-    // Recorded only: completion changes no learned signal (that is the learning layer's job).
-    expect(t.engine.memory.stats(POOL_ID).salience).toBe(0.5);
+    // Handed to the learning layer at once (test/learning covers the arithmetic).
+    expect(t.engine.coordination.pendingOutcomes()).toEqual([]);
+    expect(t.engine.memory.stats(POOL_ID).use_count).toBe(1);
     const again = await failure(t.call('lithos_task_complete', { task_id: task }));
     expect(again.code).toBe('conflict');
   });

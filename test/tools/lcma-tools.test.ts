@@ -270,6 +270,7 @@ describe('lithos_node_stats', () => {
         retrieval_count: 0,
         last_retrieved_at: null,
         last_used_at: null,
+        use_count: 0,
         ignored_count: 0,
         misleading_count: 0,
         spaced_rep_strength: 1,

@@ -3,7 +3,8 @@ import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
 import type { ToolAnnotations, ToolContext } from '../types';
 import { actingAgent, agentArg, claimJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
-import { consolidateCompletedTask } from '../memory/after-complete';
+import { acceptedArg, feedbackJson, planFeedback, visibleReceipt } from '../lcma/feedback-args';
+import type { Receipt } from '../../retrieval/types';
 
 const nodes = (what: string) =>
   z.array(z.string().trim().min(1).max(LIMITS.nodeRef)).max(LIMITS.nodes).optional().describe(what);
@@ -13,7 +14,9 @@ const input = z.strictObject({
   cited_nodes: nodes('Notes that helped: ids (or paths/titles) of notes you actually used in your output.'),
   misleading_nodes: nodes('Notes that were wrong or led you astray (ids, paths or titles). A note cannot be both cited and misleading.'),
   receipt_id: z.string().trim().min(1).max(LIMITS.receiptId).optional().describe('The receipt_id lithos_retrieve returned for this task, so what you cite is matched to what you were shown.'),
+  receipt_ids: z.array(z.string().trim().min(1).max(LIMITS.receiptId)).max(50).optional().describe('Several receipt_ids, when you retrieved more than once for this task.'),
   output_text: z.string().max(LIMITS.outputText).optional().describe('Your final answer or work summary; notes it draws on count as used even if not cited.'),
+  accepted: acceptedArg,
   agent: agentArg,
 });
 
@@ -44,8 +47,9 @@ export const lithosTaskComplete = defineTool({
   description: [
     'Mark an open task completed and release every claim on it. Report what the memory did for you: cited_nodes (notes you used),',
     'misleading_nodes (notes that were wrong), the receipt_id from lithos_retrieve and your output_text.',
-    'This is how Lithos learns which notes help: it is recorded with the task and handed to the learning layer.',
-    'A task completes once; completing it again is a conflict. Returns {success, task, released_claims, outcome}.',
+    'This is how Lithos learns which notes help, as lithos_feedback does: cheap, and optional — without receipt ids the task\'s own retrievals are used, and with no feedback at all memory still learns from implicit signals.',
+    'With receipt ids every cited or misleading note must be one those retrievals returned (invalid_argument otherwise); an unknown receipt is not_found. Nothing is completed when the call fails.',
+    'A task completes once; completing it again is a conflict. Returns {success, task, released_claims, outcome, feedback}.',
   ].join(' '),
   input,
   annotations: COMPLETE,
@@ -55,9 +59,26 @@ export const lithosTaskComplete = defineTool({
     if (!store.task(a.task_id)) throw new LithosError('not_found', `No task ${a.task_id}.`, { task_id: a.task_id });
     const cited = resolveNodes(ctx, 'cited_nodes', a.cited_nodes, agent, a.task_id);
     const misleading = resolveNodes(ctx, 'misleading_nodes', a.misleading_nodes, agent, a.task_id);
-    const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: a.receipt_id, output_text: a.output_text });
-    await consolidateCompletedTask(ctx, a.task_id, agent);
+    // Everything is checked before the task is completed, so a bad receipt or node completes nothing.
+    const ids = [...new Set([...(a.receipt_id ? [a.receipt_id] : []), ...(a.receipt_ids ?? [])])];
+    const receipts: Receipt[] = [];
+    for (const id of ids) receipts.push(await visibleReceipt(ctx, id));
+    const evidence = cited.length + misleading.length > 0 || (a.output_text ?? '').trim() !== '' || a.accepted !== undefined;
+    if (ids.length === 0 && evidence) receipts.push(...(await ctx.engine.receipts.query({ task: a.task_id, agent, limit: 50 })).receipts);
+    const plan = await planFeedback(ctx, {
+      receipts,
+      strict: ids.length > 0,
+      cited,
+      misleading,
+      output_text: a.output_text,
+      accepted: a.accepted,
+      agent: agent === 'human' ? null : agent,
+      task: a.task_id,
+    });
+    const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: a.output_text });
+    const feedback = await plan.apply();
+    const outcome = feedback.length > 0 ? await store.markOutcomeLearned(a.task_id) : r.outcome;
     const now = nowOf(ctx);
-    return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)), outcome: outcomeJson(r.outcome) };
+    return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)), outcome: outcomeJson(outcome), feedback: feedback.map(feedbackJson) };
   },
 });

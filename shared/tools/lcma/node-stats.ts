@@ -9,7 +9,7 @@ export const lithosNodeStats = defineTool({
   name: 'lithos_node_stats',
   title: 'What memory learned about a note',
   description: [
-    'The learned signals of one note, by id, path or title: salience, how often it was retrieved and when last, when it was last used (cited),',
+    'The learned signals of one note, by id, path or title: salience, how often it was retrieved and when last, how often and when last it was used (cited or drawn on),',
     'how often it was shown but ignored or marked misleading, its spaced-repetition strength and decay rate, its per-query-class priors,',
     'and how many typed edges go out of it and come into it (by type).',
     'Use it to judge how far to trust a note that lithos_retrieve returned, or why it ranks as it does. Read-only; use lithos_read for the note itself.',
@@ -50,6 +50,7 @@ export const lithosNodeStats = defineTool({
       retrieval_count: s.retrieval_count,
       last_retrieved_at: isoOrNull(s.last_retrieved_at),
       last_used_at: isoOrNull(s.last_used_at),
+      use_count: s.use_count,
       ignored_count: s.ignored_count,
       misleading_count: s.misleading_count,
       spaced_rep_strength: s.spaced_rep_strength,

@@ -1,0 +1,160 @@
+/**
+ * `lithos eval … --mode pts --feedback-split F`: does feedback make later retrievals better? Per dataset,
+ * the judged queries in file order are split: the first ⌊F·n⌋ are run by a simulated agent that cites the
+ * relevant notes (qrels) among what it got and ignores the rest, through applyFeedback; the remaining
+ * queries are scored before (baseline: the fresh index, nothing learned) and after that feedback.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyFeedback } from '../../shared/learning/feedback';
+import type { MemoryEngine } from '../../shared/engine';
+import { readCorpus, readQrels, readQueries, type BeirQuery, type DatasetRef } from './beir';
+import { corpusIdOf, writeCorpusVault, type CorpusMap } from './corpus-vault';
+import type { DatasetResult } from './eval-report';
+import { openHeadlessEngine } from './headless-engine';
+import { hasRelevant, ScoreAccumulator, scoreQuery, type Judgements, type QueryScores } from './metrics';
+
+const K = 10;
+/** The simulated agent's id on its receipts and feedback. */
+export const EVAL_AGENT = 'eval-agent';
+
+export interface FeedbackSplitRun extends DatasetResult {
+  indexErrors: number;
+  /** The same held-out queries on the fresh index, before any feedback. */
+  baseline: QueryScores;
+  /** Queries that gave feedback. */
+  trained: number;
+}
+
+interface Judged {
+  text: string;
+  judged: Judgements;
+}
+
+async function score(engine: MemoryEngine, map: CorpusMap, queries: readonly Judged[]): Promise<{ scores: QueryScores; count: number }> {
+  const acc = new ScoreAccumulator();
+  for (const q of queries) {
+    const r = await engine.retrieve({ query_text: q.text, max_context_nodes: K }, { record: false, jitter: false, seed: 1 });
+    acc.add(scoreQuery(r.nodes.map((h) => corpusIdOf(map, h) ?? `\u0000${h.path}`), q.judged, K));
+  }
+  return { scores: acc.mean(), count: acc.count };
+}
+
+/** The simulated agent: retrieve (recorded, so there is a receipt), cite what the qrels call relevant, ignore the rest. */
+async function train(engine: MemoryEngine, map: CorpusMap, queries: readonly Judged[]): Promise<void> {
+  for (const q of queries) {
+    const r = await engine.retrieve({ query_text: q.text, max_context_nodes: K, agent_id: EVAL_AGENT }, { jitter: false, seed: 1 });
+    if (!r.receipt_id) continue;
+    const cited = r.nodes.filter((n) => (q.judged.get(corpusIdOf(map, n) ?? '') ?? 0) > 0).map((n) => n.id);
+    await applyFeedback(engine, { receipt_id: r.receipt_id, cited, agent: EVAL_AGENT });
+  }
+}
+
+export async function evaluateWithFeedback(ref: DatasetRef, split: number): Promise<FeedbackSplitRun> {
+  const started = performance.now();
+  const root = await mkdtemp(join(tmpdir(), 'lithos-eval-'));
+  try {
+    const map = await writeCorpusVault(readCorpus(ref.dir), root, ref.name);
+    const qrels = await readQrels(ref.dir);
+    const judged: Judged[] = [];
+    let skipped = 0;
+    for await (const q of readQueries(ref.dir) as AsyncIterable<BeirQuery>) {
+      const j = qrels.get(q._id);
+      if (!hasRelevant(j) || q.text.trim() === '') skipped++;
+      else judged.push({ text: q.text.trim(), judged: j! });
+    }
+    const cut = Math.floor(judged.length * split);
+    const heldOut = judged.slice(cut);
+    const engine = await openHeadlessEngine(root);
+    try {
+      const report = await engine.reconcile();
+      await engine.settle();
+      // Baseline first, unrecorded: the index exactly as fresh, nothing learned yet.
+      const before = await score(engine, map, heldOut);
+      await train(engine, map, judged.slice(0, cut));
+      const after = await score(engine, map, heldOut);
+      return {
+        name: ref.name,
+        scores: after.scores,
+        baseline: before.scores,
+        queries: after.count,
+        trained: cut,
+        skipped,
+        docs: map.docs,
+        seconds: (performance.now() - started) / 1000,
+        indexErrors: report.errors.length,
+      };
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+export interface FeedbackRow {
+  'ndcg@10': number;
+  'baseline_ndcg@10': number;
+  /** ndcg / baseline − 1 (0 when the baseline is 0). */
+  gain: number;
+  'recall@10': number;
+  'baseline_recall@10': number;
+  'mrr@10': number;
+  'baseline_mrr@10': number;
+  queries: number;
+  trained: number;
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+const gainOf = (after: number, before: number): number => (before > 0 ? after / before - 1 : 0);
+const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+
+function feedbackRow(after: QueryScores, before: QueryScores, queries: number, trained: number): FeedbackRow {
+  return {
+    'ndcg@10': round4(after.ndcg),
+    'baseline_ndcg@10': round4(before.ndcg),
+    gain: round4(gainOf(after.ndcg, before.ndcg)),
+    'recall@10': round4(after.recall),
+    'baseline_recall@10': round4(before.recall),
+    'mrr@10': round4(after.mrr),
+    'baseline_mrr@10': round4(before.mrr),
+    queries,
+    trained,
+  };
+}
+
+/** Unweighted over datasets with held-out queries; the macro gain is macro ndcg / macro baseline − 1. */
+function macroRow(runs: readonly FeedbackSplitRun[]): FeedbackRow {
+  const r = runs.filter((x) => x.queries > 0);
+  const m = (f: (x: FeedbackSplitRun) => number): number => mean(r.map(f));
+  return feedbackRow(
+    { ndcg: m((x) => x.scores.ndcg), recall: m((x) => x.scores.recall), mrr: m((x) => x.scores.mrr) },
+    { ndcg: m((x) => x.baseline.ndcg), recall: m((x) => x.baseline.recall), mrr: m((x) => x.baseline.mrr) },
+    r.reduce((s, x) => s + x.queries, 0),
+    r.reduce((s, x) => s + x.trained, 0),
+  );
+}
+
+export function toFeedbackJson(runs: readonly FeedbackSplitRun[], split: number): { feedback_split: number; datasets: Record<string, FeedbackRow>; macro: FeedbackRow } {
+  const datasets: Record<string, FeedbackRow> = {};
+  for (const r of runs) datasets[r.name] = feedbackRow(r.scores, r.baseline, r.queries, r.trained);
+  return { feedback_split: split, datasets, macro: macroRow(runs) };
+}
+
+export function formatFeedbackTable(runs: readonly FeedbackSplitRun[], split: number): string {
+  const header = ['dataset', 'ndcg@10', 'baseline', 'gain', 'recall@10', 'baseline', 'trained', 'held-out', 'seconds'];
+  const pct = (g: number): string => `${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)}%`;
+  const line = (name: string, r: FeedbackRow, seconds: number): string[] => [
+    name, r['ndcg@10'].toFixed(4), r['baseline_ndcg@10'].toFixed(4), pct(r.gain), r['recall@10'].toFixed(4), r['baseline_recall@10'].toFixed(4),
+    String(r.trained), String(r.queries), seconds.toFixed(1),
+  ];
+  const json = toFeedbackJson(runs, split);
+  const body = runs.map((r) => line(r.name, json.datasets[r.name], r.seconds));
+  const macro = line('macro', json.macro, runs.reduce((s, r) => s + r.seconds, 0));
+  const rows = [header, ...body, macro];
+  const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const fmt = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [`mode: pts, feedback split ${split} (first queries give feedback, the rest are scored before/after)`, fmt(header), rule, ...body.map(fmt), rule, fmt(macro)].join('\n');
+}

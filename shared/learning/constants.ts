@@ -1,0 +1,64 @@
+/**
+ * Every learning constant in one table (README "Learning" mirrors it). Tuned once on the dev data with
+ * `lithos eval --mode pts --feedback-split 0.5`, never per dataset.
+ */
+
+export const FEEDBACK = {
+  /** Used (cited, supported by the output, or accepted): salience, spaced repetition, edges among used notes. */
+  used_salience: 0.02,
+  used_spaced_rep: 0.05,
+  used_edge: 0.03,
+  /** Per-class prior of a used note (the class the receipt was retrieved for). */
+  used_class_prior: 0.03,
+  /** Ignored (shown, not used): the class prior always; salience only once the note is chronically ignored. */
+  ignored_class_prior: -0.03,
+  ignored_salience: -0.02,
+  /** Chronic: ignored more than this many times and more often than used. */
+  chronic_ignored_min: 5,
+  /** Misleading (explicit): class prior, salience, and the incoming edges from the other final nodes. */
+  misleading_class_prior: -0.08,
+  misleading_salience: -0.05,
+  misleading_edge: -0.05,
+  /** Misleading marks at which a note is quarantined (status: quarantined, hidden from default retrieval). */
+  quarantine_at: 3,
+  /** accepted: true adds this to the salience of each used note (the person confirmed the output). */
+  accepted_salience: 0.01,
+  /** A per-class adjustment never leaves [−cap, +cap] (the type prior itself is clamped to [0,1]). */
+  class_prior_cap: 0.5,
+  /** spaced_rep_strength grows from 1 (neutral) up to this; the re-rank reads strength − 1 in [0,1]. */
+  spaced_rep_max: 2,
+} as const;
+
+/**
+ * When the output text counts as drawing on a note (used without a citation). Lexical: the share of the
+ * note's distinct content terms (title and body, stopwords out, first LEXICAL_TERMS of them) that occur in
+ * the output. Embedding: cosine between the output's vector and the note's mean vector in the primary
+ * space (the offline embedder puts unrelated texts near 0.05, paraphrases above 0.5).
+ */
+export const SUPPORT = {
+  lexical_share: 0.5,
+  lexical_terms: 40,
+  /** Notes with fewer distinct terms than this are judged by embedding only (a short title matches too easily). */
+  lexical_min_terms: 4,
+  embedding_cosine: 0.6,
+} as const;
+
+/** Follow-up retrieval locality: a re-query in the same task that lands on or next to the previous receipt's nodes. */
+export const FOLLOW_UP = {
+  salience: 0.01,
+  /** Tasks whose last receipt is remembered in memory (older ones are read back from the receipt log). */
+  remembered_tasks: 256,
+} as const;
+
+export const DECAY = {
+  /** How often the engine runs decay while open (it also runs once at open). */
+  interval_ms: 6 * 3600 * 1000,
+  /** spaced_rep_strength above 1 halves over this many days unused. */
+  spaced_rep_half_life_days: 30,
+  /** rule/agent edge weights halve over this many days without reinforcement; human edges never decay. */
+  edge_half_life_days: 90,
+  /** A decayed rule/agent edge below this weight is deleted. */
+  edge_prune_below: 0.01,
+} as const;
+
+export const DAY_MS = 24 * 3600 * 1000;

@@ -1,0 +1,85 @@
+/**
+ * Decay: what is not used fades, but never to nothing. Salience falls toward its note type's floor with
+ * the type's half-life (note-types.ts), spaced-repetition strength falls toward 1, rule/agent edges lose
+ * weight and are pruned below DECAY.edge_prune_below; human edges and conflict edges never decay.
+ * Each run decays by the time elapsed since the last run (stored in memory.sqlite), so running twice at
+ * the same `now` changes nothing the second time.
+ */
+import type { MemoryEngine } from '../engine';
+import { DAY_MS, DECAY } from './constants';
+import { noteTypeRow } from './note-types';
+
+export const DECAY_MARK = 'decay:last';
+
+export interface DecayReport {
+  /** False on the first run (it only records the baseline) and when no time has passed. */
+  ran: boolean;
+  elapsed_ms: number;
+  salience: number;
+  spaced_rep: number;
+  edges_decayed: number;
+  edges_pruned: number;
+}
+
+const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
+const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/** Edges decay unless a person made them or they carry a conflict (conflicts are resolved, never faded). */
+const decays = (e: { provenance_type: string; type: string; conflict_state: string | null }): boolean =>
+  e.provenance_type !== 'human' && e.type !== 'contradicts' && e.conflict_state === null;
+
+export async function runDecay(engine: MemoryEngine, now: number): Promise<DecayReport> {
+  const mem = engine.memory;
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0 };
+  const last = mem.mark(DECAY_MARK) as { at: number } | null;
+  const stats = mem.allStats();
+  const edges = mem.edges({}).filter(decays);
+  if (last === null) {
+    // Nothing learned yet: nothing to decay and no baseline worth writing.
+    if (stats.length > 0 || edges.length > 0) await mem.setMark(DECAY_MARK, { at: now });
+    return report;
+  }
+  const elapsed = now - last.at;
+  if (!(elapsed > 0)) return report;
+  report.ran = true;
+  report.elapsed_ms = elapsed;
+  await mem.batch(async () => {
+    for (const s of stats) {
+      const type = noteTypeRow(engine.note(s.node_id)?.cached.meta.note_type ?? 'observation');
+      const patch: { salience?: number; spaced_rep_strength?: number } = {};
+      if (s.salience > type.floor) {
+        const v = round(type.floor + (s.salience - type.floor) * halve(elapsed, type.half_life_days));
+        if (v !== s.salience) patch.salience = v;
+      }
+      if (s.spaced_rep_strength > 1) {
+        const v = round(1 + (s.spaced_rep_strength - 1) * halve(elapsed, DECAY.spaced_rep_half_life_days));
+        if (v !== s.spaced_rep_strength) patch.spaced_rep_strength = v;
+      }
+      if (patch.salience !== undefined) report.salience++;
+      if (patch.spaced_rep_strength !== undefined) report.spaced_rep++;
+      if (patch.salience !== undefined || patch.spaced_rep_strength !== undefined) await mem.updateStats(s.node_id, patch);
+    }
+    for (const e of edges) {
+      // Unused since the later of the last run and its last reinforcement.
+      const dt = now - Math.max(last.at, e.updated_at);
+      if (!(dt > 0)) continue;
+      const w = round(e.weight * halve(dt, DECAY.edge_half_life_days));
+      if (w < DECAY.edge_prune_below) {
+        await mem.deleteEdge(e.edge_id);
+        report.edges_pruned++;
+      } else if (w !== e.weight) {
+        await mem.upsertEdge({ ...e, weight: w });
+        report.edges_decayed++;
+      }
+    }
+    await mem.setMark(DECAY_MARK, { at: now });
+  });
+  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned === 0) return report;
+  await engine.audit.append({
+    action: 'decay',
+    actor: { kind: 'system', id: null },
+    target: null,
+    data: { elapsed_ms: elapsed, salience: report.salience, spaced_rep: report.spaced_rep, edges_decayed: report.edges_decayed, edges_pruned: report.edges_pruned },
+  });
+  return report;
+}

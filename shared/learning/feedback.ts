@@ -1,0 +1,211 @@
+/**
+ * Post-task feedback on one receipt: which of the notes retrieval returned were used, ignored or
+ * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation
+ * and quarantine (arithmetic in constants.ts FEEDBACK). Applied at most once per receipt.
+ */
+import type { MemoryEngine } from '../engine';
+import { LithosError } from '../errors';
+import type { AuditActor } from '../governance/audit';
+import type { NodeStats } from '../stores/memory-types';
+import type { Receipt } from '../retrieval/types';
+import { FEEDBACK } from './constants';
+import { quarantine } from './quarantine';
+import { supportedByOutput } from './support';
+
+export interface FeedbackInput {
+  receipt_id: string;
+  /** Node ids the agent cited (each must be among the receipt's final nodes). */
+  cited?: readonly string[];
+  /** Node ids that misled the agent (same rule; never also cited). */
+  misleading?: readonly string[];
+  /** The agent's output: final nodes it draws on count as used. */
+  output_text?: string | null;
+  /** The person accepted (true) or rejected (false) the output; undefined: not asked. */
+  accepted?: boolean | null;
+  agent?: string | null;
+  task?: string | null;
+}
+
+export interface FeedbackResult {
+  receipt_id: string;
+  /** False when feedback for this receipt had been applied before (nothing changed). */
+  applied: boolean;
+  query_class: string;
+  used: string[];
+  /** Of `used`, those counted through the output text rather than a citation. */
+  supported: string[];
+  ignored: string[];
+  misleading: string[];
+  quarantined: string[];
+  edges_reinforced: number;
+  edges_weakened: number;
+  coactivation_pairs: number;
+}
+
+export const feedbackMark = (receiptId: string): string => `feedback:${receiptId}`;
+
+const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x);
+const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/** The receipt, or not_found. */
+export async function findReceipt(engine: MemoryEngine, receiptId: string): Promise<Receipt> {
+  const r = (await engine.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
+  if (!r) throw new LithosError('not_found', `No receipt ${receiptId}. Pass the receipt_id lithos_retrieve returned.`, { receipt_id: receiptId });
+  return r;
+}
+
+/** invalid_argument naming every node that is not among the receipt's final nodes, or that is both cited and misleading. */
+export function checkFeedbackNodes(receipt: Receipt, cited: readonly string[], misleading: readonly string[]): void {
+  const finals = new Set(receipt.final_nodes.map((n) => n.id));
+  for (const [field, ids] of [['cited', cited], ['misleading', misleading]] as const) {
+    const outside = ids.filter((id) => !finals.has(id));
+    if (outside.length) {
+      throw new LithosError('invalid_argument', `${field}: ${outside.map((id) => `"${id}"`).join(', ')} ${outside.length === 1 ? 'is' : 'are'} not among the notes receipt ${receipt.receipt_id} returned.`, {
+        field,
+        nodes: outside,
+        receipt_id: receipt.receipt_id,
+      });
+    }
+  }
+  const both = cited.filter((id) => misleading.includes(id));
+  if (both.length) throw new LithosError('invalid_argument', `A note cannot be both cited and misleading: ${both.join(', ')}.`, { nodes: both });
+}
+
+function withPrior(s: NodeStats, cls: string, delta: number): Record<string, number> {
+  const cap = FEEDBACK.class_prior_cap;
+  return { ...s.per_queryclass_priors, [cls]: round(clamp((s.per_queryclass_priors[cls] ?? 0) + delta, -cap, cap)) };
+}
+
+export async function applyFeedback(engine: MemoryEngine, input: FeedbackInput): Promise<FeedbackResult> {
+  const receipt = await findReceipt(engine, input.receipt_id);
+  const cited = [...new Set(input.cited ?? [])];
+  const misleading = [...new Set(input.misleading ?? [])];
+  checkFeedbackNodes(receipt, cited, misleading);
+  const cls = receipt.query_class;
+  const finals = [...new Set(receipt.final_nodes.map((n) => n.id))];
+  const empty: FeedbackResult = {
+    receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
+    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0,
+  };
+  if (engine.memory.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
+
+  const bad = new Set(misleading);
+  const candidates = finals.filter((id) => !bad.has(id) && !cited.includes(id));
+  const supported = input.output_text ? await supportedByOutput(engine, candidates, input.output_text) : [];
+  const used = finals.filter((id) => cited.includes(id) || supported.includes(id));
+  const ignored = finals.filter((id) => !used.includes(id) && !bad.has(id));
+  const now = engine.now();
+  const mem = engine.memory;
+  const out: FeedbackResult = { ...empty, applied: true, used, supported, ignored, misleading };
+  const toQuarantine: string[] = [];
+  // A rejected output reinforces nothing; its negative signals still count.
+  const reinforce = input.accepted !== false;
+  const bonus = input.accepted === true ? FEEDBACK.accepted_salience : 0;
+
+  await mem.batch(async () => {
+    for (const id of used) {
+      const s = mem.stats(id);
+      await mem.updateStats(id, {
+        use_count: s.use_count + 1,
+        last_used_at: now,
+        ...(reinforce && {
+          salience: round(clamp(s.salience + FEEDBACK.used_salience + bonus, 0, 1)),
+          spaced_rep_strength: round(clamp(s.spaced_rep_strength + FEEDBACK.used_spaced_rep, 0, FEEDBACK.spaced_rep_max)),
+          per_queryclass_priors: withPrior(s, cls, FEEDBACK.used_class_prior),
+        }),
+      });
+    }
+    for (const id of ignored) {
+      const s = mem.stats(id);
+      const ignoredCount = s.ignored_count + 1;
+      const chronic = ignoredCount > FEEDBACK.chronic_ignored_min && ignoredCount > s.use_count;
+      await mem.updateStats(id, {
+        ignored_count: ignoredCount,
+        per_queryclass_priors: withPrior(s, cls, FEEDBACK.ignored_class_prior),
+        ...(chronic && { salience: round(clamp(s.salience + FEEDBACK.ignored_salience, 0, 1)) }),
+      });
+    }
+    for (const id of misleading) {
+      const s = mem.stats(id);
+      const count = s.misleading_count + 1;
+      await mem.updateStats(id, {
+        misleading_count: count,
+        salience: round(clamp(s.salience + FEEDBACK.misleading_salience, 0, 1)),
+        per_queryclass_priors: withPrior(s, cls, FEEDBACK.misleading_class_prior),
+      });
+      if (count >= FEEDBACK.quarantine_at) toQuarantine.push(id);
+      // The edges that pulled it in: from the other notes of this result into it. A person's edge stays.
+      for (const e of mem.edges({ to: id })) {
+        if (e.from_id === id || !finals.includes(e.from_id) || e.provenance_type === 'human' || e.type === 'contradicts') continue;
+        await mem.upsertEdge({ ...e, weight: round(Math.max(0, e.weight + FEEDBACK.misleading_edge)) });
+        out.edges_weakened++;
+      }
+    }
+    if (reinforce) {
+      for (let i = 0; i < used.length; i++) {
+        for (let j = i + 1; j < used.length; j++) {
+          if (await reinforceEdge(engine, used[i], used[j])) out.edges_reinforced++;
+        }
+      }
+    }
+    for (let i = 0; i < finals.length; i++) {
+      for (let j = i + 1; j < finals.length; j++) {
+        await mem.bumpCoactivation(finals[i], finals[j], namespaceOf(engine, finals[i]), now);
+        out.coactivation_pairs++;
+      }
+    }
+    await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null });
+  });
+
+  const actor: AuditActor = input.agent ? { kind: 'agent', id: input.agent } : { kind: 'human', id: null };
+  await engine.audit.append({
+    action: 'feedback',
+    actor,
+    target: receipt.receipt_id,
+    data: {
+      task: input.task ?? receipt.task_id,
+      query_class: cls,
+      used: used.length,
+      supported: supported.length,
+      ignored: ignored.length,
+      misleading: misleading.length,
+      accepted: input.accepted ?? null,
+      edges_reinforced: out.edges_reinforced,
+      edges_weakened: out.edges_weakened,
+      coactivation_pairs: out.coactivation_pairs,
+    },
+  });
+  for (const id of toQuarantine) {
+    if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
+  }
+  return out;
+}
+
+function namespaceOf(engine: MemoryEngine, id: string): string {
+  return engine.note(id)?.cached.meta.namespace ?? '';
+}
+
+/** `related_to` between two used notes, either direction, +used_edge (created at that weight, provenance rule). */
+async function reinforceEdge(engine: MemoryEngine, a: string, b: string): Promise<boolean> {
+  const mem = engine.memory;
+  const existing = mem.edges({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges({ from: b, to: a, type: 'related_to' })[0];
+  if (existing) {
+    // A person's edge already says it; the learning layer does not overwrite it.
+    if (existing.provenance_type === 'human') return false;
+    await mem.upsertEdge({ ...existing, weight: round(clamp(existing.weight + FEEDBACK.used_edge, 0, 1)) });
+    return true;
+  }
+  const [from, to] = a < b ? [a, b] : [b, a];
+  await mem.upsertEdge({
+    from_id: from,
+    to_id: to,
+    type: 'related_to',
+    weight: FEEDBACK.used_edge,
+    namespace: namespaceOf(engine, from),
+    provenance_actor: 'learning.feedback',
+    provenance_type: 'rule',
+    evidence: { rule: 'used together' },
+    conflict_state: null,
+  });
+  return true;
+}

@@ -1,0 +1,45 @@
+/**
+ * Quarantine: a note marked misleading FEEDBACK.quarantine_at times gets `status: quarantined` in its
+ * frontmatter (retrieval hides quarantined notes by default) and is listed for a person to review.
+ */
+import type { MemoryEngine } from '../engine';
+
+export interface QuarantinedNote {
+  id: string;
+  path: string;
+  title: string;
+  note_type: string;
+  namespace: string;
+  misleading_count: number;
+  salience: number;
+}
+
+/** Sets `status: quarantined` and audits it; false when the note is gone or already quarantined. */
+export async function quarantine(engine: MemoryEngine, id: string, why: { reason: string; receipt_id?: string }): Promise<boolean> {
+  const note = engine.note(id);
+  if (!note || note.nodeId !== id || note.cached.meta.status === 'quarantined') return false;
+  const before = note.cached.meta.status;
+  await engine.updateFrontmatter(note.path, (fm) => {
+    fm.status = 'quarantined';
+  });
+  await engine.audit.append({
+    action: 'quarantine',
+    actor: { kind: 'rule', id: 'learning.misleading' },
+    target: id,
+    data: { path: note.path, previous_status: before, reason: why.reason, receipt_id: why.receipt_id ?? null },
+  });
+  return true;
+}
+
+/** Every quarantined note, most misleading first, for review. `allow` is the caller's scope gate. */
+export function quarantinedNotes(engine: MemoryEngine, allow: (id: string) => boolean = () => true): QuarantinedNote[] {
+  return engine
+    .notes()
+    .filter((n) => n.cached.meta.status === 'quarantined' && allow(n.nodeId))
+    .map((n) => {
+      const s = engine.memory.stats(n.nodeId);
+      const m = n.cached.meta;
+      return { id: n.nodeId, path: n.path, title: m.title, note_type: m.note_type, namespace: m.namespace, misleading_count: s.misleading_count, salience: s.salience };
+    })
+    .sort((a, b) => b.misleading_count - a.misleading_count || a.path.localeCompare(b.path));
+}

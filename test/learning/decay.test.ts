@@ -1,0 +1,100 @@
+import { runDecay, DECAY_MARK } from '../../shared/learning/decay';
+import { DAY_MS, DECAY } from '../../shared/learning/constants';
+import { NOTE_TYPE_TABLE } from '../../shared/learning/note-types';
+import type { Harness } from '../engine/harness';
+import { A, B, C, D, openLearning } from './fixture';
+
+/** Decay (shared/learning/decay.ts): toward each note type's floor, idempotent per `now`, human edges untouched. */
+
+let h: Harness;
+beforeEach(async () => {
+  h = await openLearning();
+});
+afterEach(async () => {
+  await h.engine.close();
+});
+
+const mem = () => h.engine.memory;
+const edge = (from: string, to: string, weight: number, provenance: 'human' | 'agent' | 'rule', type = 'related_to') =>
+  mem().upsertEdge({ from_id: from, to_id: to, type, weight, namespace: 'project', provenance_actor: provenance, provenance_type: provenance, evidence: null, conflict_state: null });
+
+test('the first run records a baseline only; nothing learned means nothing written', async () => {
+  expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
+  expect(mem().mark(DECAY_MARK)).toBeNull();
+  await mem().updateStats(A, { salience: 0.9 });
+  expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
+  expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
+  expect(mem().stats(A).salience).toBe(0.9);
+});
+
+test('salience falls toward the note type floor with its half-life, and never below the floor', async () => {
+  const t0 = h.clock.now();
+  // A observation, B agent_finding, D task_record (fixture.ts)
+  await mem().updateStats(A, { salience: 0.9 });
+  await mem().updateStats(B, { salience: 0.9 });
+  await mem().updateStats(D, { salience: 0.1 }); // already under its floor: decay leaves it
+  await runDecay(h.engine, t0);
+  const obs = NOTE_TYPE_TABLE.observation;
+  const r = await runDecay(h.engine, t0 + obs.half_life_days * DAY_MS);
+  expect(r).toMatchObject({ ran: true, salience: 2 });
+  expect(mem().stats(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
+  expect(mem().stats(B).salience).toBeGreaterThan(mem().stats(A).salience); // findings fade slower
+  expect(mem().stats(D).salience).toBe(0.1);
+  await runDecay(h.engine, t0 + 100 * 365 * DAY_MS);
+  expect(mem().stats(A).salience).toBeCloseTo(obs.floor, 6);
+  expect(mem().stats(B).salience).toBeCloseTo(NOTE_TYPE_TABLE.agent_finding.floor, 6);
+  expect(mem().stats(A).salience).toBeGreaterThanOrEqual(obs.floor);
+});
+
+test('spaced-repetition strength decays toward 1', async () => {
+  const t0 = h.clock.now();
+  await mem().updateStats(C, { spaced_rep_strength: 1.4 });
+  await runDecay(h.engine, t0);
+  await runDecay(h.engine, t0 + DECAY.spaced_rep_half_life_days * DAY_MS);
+  expect(mem().stats(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
+});
+
+test('running twice at the same now equals running once', async () => {
+  const t0 = h.clock.now();
+  await mem().updateStats(A, { salience: 0.9, spaced_rep_strength: 1.5 });
+  await edge(A, B, 0.5, 'rule');
+  await runDecay(h.engine, t0);
+  const later = t0 + 10 * DAY_MS;
+  await runDecay(h.engine, later);
+  const once = { stats: mem().allStats(), edges: mem().edges({}).map((e) => [e.edge_id, e.weight]) };
+  const audits = (await h.engine.audit.recent({ action: 'decay' })).length;
+  expect(await runDecay(h.engine, later)).toMatchObject({ ran: false });
+  expect({ stats: mem().allStats(), edges: mem().edges({}).map((e) => [e.edge_id, e.weight]) }).toEqual(once);
+  expect(await h.engine.audit.recent({ action: 'decay' })).toHaveLength(audits);
+});
+
+test('rule and agent edges decay and are pruned below the threshold; human and conflict edges never decay', async () => {
+  const t0 = h.clock.now();
+  const rule = await edge(A, B, 0.5, 'rule');
+  const agent = await edge(B, C, 0.5, 'agent');
+  const weak = await edge(C, D, DECAY.edge_prune_below * 1.5, 'rule');
+  const human = await edge(A, D, 0.5, 'human');
+  const conflict = await edge(B, D, 0.5, 'rule', 'contradicts');
+  await runDecay(h.engine, t0);
+  const r = await runDecay(h.engine, t0 + DECAY.edge_half_life_days * DAY_MS);
+  expect(r).toMatchObject({ edges_decayed: 2, edges_pruned: 1 });
+  const w = (id: string) => mem().edges({}).find((e) => e.edge_id === id)?.weight;
+  expect(w(rule.edge_id)).toBeCloseTo(0.25, 6);
+  expect(w(agent.edge_id)).toBeCloseTo(0.25, 6);
+  expect(w(weak.edge_id)).toBeUndefined();
+  expect(w(human.edge_id)).toBe(0.5);
+  expect(w(conflict.edge_id)).toBe(0.5);
+  const [audit] = await h.engine.audit.recent({ action: 'decay' });
+  expect(audit.data).toMatchObject({ edges_decayed: 2, edges_pruned: 1 });
+});
+
+test('the engine decays at open and on its schedule, and stops on close', async () => {
+  await mem().updateStats(A, { salience: 0.9 });
+  // Opening ran decay once already (nothing learned then); this sets the baseline.
+  await runDecay(h.engine, h.clock.now());
+  h.clock.advance(DECAY.interval_ms);
+  await h.engine.flush(); // lets the scheduled run finish
+  await new Promise((r) => setImmediate(r));
+  expect(mem().stats(A).salience).toBeLessThan(0.9);
+  expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
+});

@@ -1,0 +1,162 @@
+import { applyFeedback } from '../../shared/learning/feedback';
+import { FEEDBACK } from '../../shared/learning/constants';
+import { failure } from '../twins/error-code';
+import type { Harness } from '../engine/harness';
+import { A, B, C, D, openLearning, retrieveAll } from './fixture';
+
+/** Feedback arithmetic on one receipt (shared/learning/feedback.ts), on a real engine over the twins. */
+
+let h: Harness;
+beforeEach(async () => {
+  h = await openLearning();
+});
+afterEach(async () => {
+  await h.engine.close();
+});
+
+const stats = (id: string) => h.engine.memory.stats(id);
+
+describe('used notes', () => {
+  test('a cited note gains salience, a use, last_used_at, spaced repetition and its class prior', async () => {
+    const r = await retrieveAll(h);
+    const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A], agent: 'agent-a' });
+    expect(out).toMatchObject({ applied: true, used: [A], misleading: [], query_class: 'lookup' });
+    expect(out.ignored.sort()).toEqual([B, C, D]);
+    expect(stats(A)).toMatchObject({
+      salience: 0.5 + FEEDBACK.used_salience,
+      use_count: 1,
+      last_used_at: h.clock.now(),
+      spaced_rep_strength: 1 + FEEDBACK.used_spaced_rep,
+      per_queryclass_priors: { lookup: FEEDBACK.used_class_prior },
+    });
+  });
+
+  test('salience and spaced repetition are clamped', async () => {
+    await h.engine.memory.updateStats(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
+    const r = await retrieveAll(h);
+    await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] });
+    expect(stats(A)).toMatchObject({ salience: 1, spaced_rep_strength: FEEDBACK.spaced_rep_max });
+  });
+
+  test('two used notes get a related_to rule edge, created at +0.03 and reinforced by +0.03', async () => {
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B] });
+    const [e] = h.engine.memory.edges({ type: 'related_to' });
+    expect(e).toMatchObject({ weight: FEEDBACK.used_edge, provenance_type: 'rule' });
+    expect([e.from_id, e.to_id].sort()).toEqual([A, B]);
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [B, A] });
+    expect(h.engine.memory.edges({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
+  });
+
+  test('the output text counts a note it reproduces as used, without a citation', async () => {
+    const r = await retrieveAll(h);
+    const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, output_text: 'Dashboards for the connection pool show active, idle and waiting connections per minute.' });
+    expect(out.supported).toEqual([C]);
+    expect(out.used).toEqual([C]);
+    expect(stats(C).use_count).toBe(1);
+  });
+
+  test('a rejected output (accepted: false) reinforces nothing; accepted: true adds the acceptance bonus', async () => {
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false });
+    expect(stats(A)).toMatchObject({ salience: 0.5, use_count: 1, spaced_rep_strength: 1 });
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [B], accepted: true });
+    expect(stats(B).salience).toBeCloseTo(0.5 + FEEDBACK.used_salience + FEEDBACK.accepted_salience, 6);
+  });
+});
+
+describe('ignored notes, per query class first', () => {
+  test('an ignored note loses its class prior only; other classes are untouched', async () => {
+    await h.engine.memory.updateStats(B, { per_queryclass_priors: { design: 0.1 } });
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h, { query_class: 'debug' })).receipt_id, cited: [A] });
+    expect(stats(B)).toMatchObject({ ignored_count: 1, salience: 0.5, per_queryclass_priors: { design: 0.1, debug: FEEDBACK.ignored_class_prior } });
+  });
+
+  test('salience drops only when chronic: ignored more than 5 times and more often than used', async () => {
+    await h.engine.memory.updateStats(B, { ignored_count: 4 });
+    await h.engine.memory.updateStats(C, { ignored_count: 5, use_count: 9 });
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+    expect(stats(B)).toMatchObject({ ignored_count: 5, salience: 0.5 }); // 5 is not more than 5
+    expect(stats(C)).toMatchObject({ ignored_count: 6, salience: 0.5 }); // used more often than ignored
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+    expect(stats(B)).toMatchObject({ ignored_count: 6, salience: 0.5 + FEEDBACK.ignored_salience });
+  });
+
+  test('a class prior stays within ±class_prior_cap', async () => {
+    await h.engine.memory.updateStats(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+    expect(stats(B).per_queryclass_priors.lookup).toBe(-FEEDBACK.class_prior_cap);
+  });
+});
+
+describe('misleading notes', () => {
+  test('lose class prior and salience, and the incoming rule/agent edges from other final nodes are weakened', async () => {
+    const mem = h.engine.memory;
+    const base = { namespace: 'project', evidence: null, conflict_state: null };
+    const pulled = await mem.upsertEdge({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
+    const human = await mem.upsertEdge({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
+    const outgoing = await mem.upsertEdge({ ...base, from_id: A, to_id: D, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
+    const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [A] });
+    expect(out).toMatchObject({ misleading: [A], edges_weakened: 1, quarantined: [] });
+    expect(stats(A)).toMatchObject({ misleading_count: 1, salience: 0.5 + FEEDBACK.misleading_salience, per_queryclass_priors: { lookup: FEEDBACK.misleading_class_prior } });
+    const weight = (id: string) => mem.edges({}).find((e) => e.edge_id === id)!.weight;
+    expect(weight(pulled.edge_id)).toBeCloseTo(0.5 + FEEDBACK.misleading_edge, 6);
+    expect(weight(human.edge_id)).toBe(0.5);
+    expect(weight(outgoing.edge_id)).toBe(0.5);
+  });
+
+  test('quarantine at exactly 3 marks: status written, hidden from default retrieval, audited, listed', async () => {
+    const { quarantinedNotes } = await import('../../shared/learning/quarantine');
+    for (let i = 1; i <= 2; i++) await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+    expect(h.engine.note(D)!.cached.meta.status).toBe('active');
+    const third = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+    expect(third.quarantined).toEqual([D]);
+    expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
+    expect(h.vault.text('project/d.md')).toMatch(/^status: quarantined$/m);
+    const after = await h.engine.retrieve({ query_text: 'connection pool' }, { record: false });
+    expect(after.nodes.map((n) => n.id)).not.toContain(D);
+    const [entry] = await h.engine.audit.recent({ action: 'quarantine' });
+    expect(entry).toMatchObject({ target: D, actor: { kind: 'rule' }, data: expect.objectContaining({ path: 'project/d.md', previous_status: 'active' }) });
+    expect(quarantinedNotes(h.engine).map((n) => [n.id, n.misleading_count])).toEqual([[D, 3]]);
+  });
+});
+
+test('coactivation counts every pair of final nodes', async () => {
+  const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+  expect(out.coactivation_pairs).toBe(6);
+  for (const id of [A, B, C, D]) expect(h.engine.memory.coactivated(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
+});
+
+test('feedback for the same receipt counts once', async () => {
+  const r = await retrieveAll(h);
+  await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
+  const snapshot = [A, B, C, D].map(stats);
+  const edges = h.engine.memory.edges({});
+  const again = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
+  expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
+  expect([A, B, C, D].map(stats)).toEqual(snapshot);
+  expect(h.engine.memory.edges({})).toEqual(edges);
+  expect(h.engine.memory.coactivated(A).map((c) => c.count)).toEqual([1, 1, 1]);
+  expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(1);
+});
+
+test('each application is audited with its counts', async () => {
+  const r = await retrieveAll(h, { task_id: 'task-1' });
+  await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });
+  const [e] = await h.engine.audit.recent({ action: 'feedback' });
+  expect(e).toMatchObject({ target: r.receipt_id, actor: { kind: 'agent', id: 'agent-a' } });
+  expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 6 });
+});
+
+describe('bad input', () => {
+  test('an unknown receipt is not_found', async () => {
+    expect((await failure(applyFeedback(h.engine, { receipt_id: 'no-such-receipt', cited: [A] }))).code).toBe('not_found');
+  });
+
+  test('a node the receipt did not return is invalid_argument naming it; so is a note both cited and misleading', async () => {
+    const r = await retrieveAll(h);
+    const outside = await failure(applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, 'some-other-node'] }));
+    expect(outside.code).toBe('invalid_argument');
+    expect(outside.message).toContain('some-other-node');
+    expect((await failure(applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A], misleading: [A] }))).code).toBe('invalid_argument');
+    expect(stats(A).use_count).toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+import { MemoryStore } from '../../shared/stores/memory-store';
+import { MEMORY_SCHEMA } from '../../shared/stores/schema';
+import { env } from '../stores/helpers';
+
+/** What the learning layer added to memory.sqlite: use_count on node_stats and journaled learning marks. */
+
+test('a store written before use_count existed gains the column on open, with its stats intact', async () => {
+  const e = await env();
+  // The node_stats table as it shipped before use_count.
+  const old = new e.sql.Database();
+  old.exec(MEMORY_SCHEMA.ddl.replace(/,\s*use_count INTEGER NOT NULL DEFAULT 0/, ''));
+  old.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(MEMORY_SCHEMA.version)]);
+  old.run("INSERT INTO node_stats (node_id, salience, decay_rate, spaced_rep_strength) VALUES ('n1', 0.7, 0.01, 1.2)");
+  expect((old.exec('PRAGMA table_info(node_stats)')[0].values as unknown[][]).map((r) => r[1])).not.toContain('use_count');
+  await e.blobs.writeAtomic(MEMORY_SCHEMA.file, old.export());
+  old.close();
+
+  const { store, warnings } = await MemoryStore.open(e);
+  expect(warnings).toEqual([]);
+  expect(store.stats('n1')).toMatchObject({ salience: 0.7, spaced_rep_strength: 1.2, use_count: 0 });
+  await store.updateStats('n1', { use_count: 3 });
+  await store.close();
+  // Reopening (column present now) adds nothing twice.
+  const again = await MemoryStore.open(e);
+  expect(again.store.stats('n1').use_count).toBe(3);
+  await again.store.close();
+});
+
+test('learning marks survive a restart through the journal alone', async () => {
+  const e = await env();
+  const { store } = await MemoryStore.open(e);
+  expect(store.mark('decay:last')).toBeNull();
+  await store.setMark('decay:last', { at: 42 });
+  await store.setMark('feedback:r1', { at: 7, agent: 'a' });
+  // No snapshot: only the journal holds the marks.
+  const reopened = await MemoryStore.open(e);
+  expect(reopened.store.mark('decay:last')).toEqual({ at: 42 });
+  expect(reopened.store.mark('feedback:r1')).toEqual({ at: 7, agent: 'a' });
+  await reopened.store.close();
+});

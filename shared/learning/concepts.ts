@@ -65,7 +65,7 @@ export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean): 
     for (const [other, count] of sums) {
       if (count < CONCEPT_MIN_COACTIVATION) continue;
       let m = adj.get(id);
-      if (!m) adj.set(id, (m = new Map()));
+      if (!m) adj.set(id, (m = new Map<string, number>()));
       m.set(other, count);
     }
   }

@@ -1,0 +1,159 @@
+import { canSee, agentViewer, type Viewer } from '../../shared/governance/gate';
+import { covers, patternProblem } from '../../shared/governance/namespace-patterns';
+import { CLOSED_POLICY, DEFAULT_POLICY, POLICY_FILE, RELOAD_MS, parsePolicy } from '../../shared/governance/policy';
+import { createDispatcher } from '../../shared/tools/dispatcher';
+import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import type { ToolCaller } from '../../shared/tools/types';
+import { failure } from '../twins/error-code';
+import { note, openHarness, type Harness } from '../engine/harness';
+
+const A: ToolCaller = { kind: 'agent', agent_id: 'alice' };
+const B: ToolCaller = { kind: 'agent', agent_id: 'bob' };
+const enc = new TextEncoder();
+
+async function open(files: Record<string, string>, policy?: unknown): Promise<Harness & { list(c: ToolCaller): Promise<string[]> }> {
+  const h = await openHarness(files);
+  if (policy !== undefined) await h.engine.policy.set(policy);
+  await h.engine.reconcile();
+  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+  return { ...h, list: async (c) => (await tools.call('lithos_list', { limit: 200 }, c)).notes.map((n: { path: string }) => n.path) };
+}
+
+const project = (ns: string) => note({ namespace: ns, access_scope: 'project' }, `In ${ns}.\n`);
+
+describe('namespace patterns compare whole segments', () => {
+  test.each([
+    ['project/a', 'project/a', true],
+    ['project/a', 'project/a/sub', true],
+    ['project/a', 'project/ab', false],
+    ['project/a', 'project', false],
+    ['project/*', 'project/ab', true],
+    ['project/*', 'project', false],
+    ['project/*/public', 'project/x/public/y', true],
+    ['project/*/public', 'project/x/private', false],
+    ['**/public', 'a/b/public', true],
+    ['**/public', 'public', true],
+    ['*', 'anything/at/all', true],
+  ])('%s covers %s: %s', (pattern, ns, expected) => {
+    expect(covers(pattern, ns)).toBe(expected);
+  });
+
+  test.each(['', ' project', 'project/', 'proj*', 'a//b', 'a/../b'])('"%s" is refused as a pattern', (p) => {
+    expect(patternProblem(p)).not.toBeNull();
+  });
+});
+
+describe('project scope follows the allowlist', () => {
+  const files = {
+    'project/a/A.md': project('project/a'),
+    'project/ab/AB.md': project('project/ab'),
+    'project/a/deep/D.md': project('project/a/deep'),
+  };
+
+  test('prefix confusion: an allowlist of project/a covers project/a and below, never project/ab', async () => {
+    const h = await open(files, { default_namespaces: [], agents: { alice: { namespaces: ['project/a'] } } });
+    expect(await h.list(A)).toEqual(['project/a/A.md', 'project/a/deep/D.md']);
+    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+    expect((await failure(tools.call('lithos_read', { path: 'project/ab/AB.md' }, A))).code).toBe('not_found');
+    await h.engine.close();
+  });
+
+  test('an agent without its own entry gets default_namespaces; an empty one sees no project note', async () => {
+    const h = await open(files, { default_namespaces: ['project/ab'], agents: { alice: { namespaces: [] } } });
+    expect(await h.list(B)).toEqual(['project/ab/AB.md']);
+    expect(await h.list(A)).toEqual([]);
+    await h.engine.close();
+  });
+
+  test('with no policy file every agent may see every project note (default_namespaces ["*"])', async () => {
+    const h = await open(files);
+    expect(h.engine.policy.get()).toEqual(DEFAULT_POLICY);
+    expect(await h.list(A)).toEqual(['project/a/A.md', 'project/a/deep/D.md', 'project/ab/AB.md']);
+    await h.engine.close();
+  });
+});
+
+describe('shared patterns', () => {
+  const files = {
+    'open/P.md': note({ namespace: 'open', access_scope: 'project' }, 'p\n'),
+    'open/T.md': note({ namespace: 'open', access_scope: 'task', author: 'erin' }, 't\n'),
+    'open/Priv.md': note({ namespace: 'open', access_scope: 'agent_private', author: 'erin' }, 'x\n'),
+    'open/Me.md': note({ namespace: 'open', access_scope: 'user_private' }, 'me\n'),
+    'closed/P.md': note({ namespace: 'closed', access_scope: 'project' }, 'c\n'),
+  };
+
+  test('make a namespace readable by every agent whatever the scope, except user_private', async () => {
+    const h = await open(files, { default_namespaces: [], shared_patterns: ['open'] });
+    expect(await h.list(A)).toEqual(['open/P.md', 'open/Priv.md', 'open/T.md']);
+    await h.engine.close();
+  });
+
+  test('are opt-in: without them the same agent sees none of these', async () => {
+    const h = await open(files, { default_namespaces: [] });
+    expect(await h.list(A)).toEqual([]);
+    await h.engine.close();
+  });
+});
+
+describe('fail closed', () => {
+  const viewer: Viewer = { ...agentViewer('alice'), namespaces: ['*'], shared_patterns: ['*'] };
+
+  test.each(['secret', 'Shared', '', 'public'])('an access_scope the gate does not know ("%s") is hidden from agents, shown to the person', (scope) => {
+    expect(canSee(viewer, { namespace: 'x', access_scope: scope, author: 'alice' })).toBe(false);
+    expect(canSee({ kind: 'human', agent_id: null, task_id: null }, { namespace: 'x', access_scope: scope, author: null })).toBe(true);
+  });
+
+  test('an unresolved agent viewer (no allowlist) sees no project note', () => {
+    expect(canSee(agentViewer('alice'), { namespace: 'project/a', access_scope: 'project', author: null })).toBe(false);
+  });
+
+  test('a damaged policy file gives the closed policy and a warning, until it is fixed', async () => {
+    const h = await openHarness({ 'project/a/A.md': project('project/a') });
+    await h.engine.close();
+    await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "default_namespaces": ["*"], '));
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
+    await again.engine.reconcile();
+    expect(again.engine.policy.get()).toEqual(CLOSED_POLICY);
+    expect(again.engine.warnings.some((w) => w.includes('policy.json is not valid JSON'))).toBe(true);
+    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
+    expect((await tools.call('lithos_list', {}, A)).notes).toEqual([]);
+    await again.engine.close();
+  });
+});
+
+describe('the policy is a loaded object', () => {
+  test('set validates, persists, applies at once and is audited', async () => {
+    const h = await open({ 'project/a/A.md': project('project/a') });
+    expect(await h.list(A)).toEqual(['project/a/A.md']);
+    await h.engine.policy.set({ default_namespaces: ['elsewhere'] });
+    expect(await h.list(A)).toEqual([]);
+    const saved = JSON.parse(new TextDecoder().decode((await h.blobs.read(POLICY_FILE))!));
+    expect(saved).toEqual({ ...DEFAULT_POLICY, default_namespaces: ['elsewhere'] });
+    expect((await h.engine.audit.recent({ action: 'policy.set' }))[0]).toMatchObject({ actor: { kind: 'human', id: null }, target: POLICY_FILE });
+    await h.engine.close();
+  });
+
+  test('an invalid policy is refused with every problem named, and the one in force stays', async () => {
+    const h = await open({}, { default_namespaces: ['project/a'] });
+    const err = await failure(h.engine.policy.set({ default_namespaces: ['proj*'], agents: { bob: { namespaces: 'x' } }, extra: 1 }));
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toMatch(/default_namespaces\.0: "proj\*"/);
+    expect(err.message).toMatch(/agents\.bob\.namespaces/);
+    expect(err.message).toMatch(/extra/);
+    expect(h.engine.policy.get().default_namespaces).toEqual(['project/a']);
+    await h.engine.close();
+  });
+
+  test('a hand edit of policy.json applies from the first tool call after the reload interval', async () => {
+    const h = await open({ 'project/a/A.md': project('project/a') });
+    await h.blobs.writeAtomic(POLICY_FILE, enc.encode(JSON.stringify({ default_namespaces: [] })));
+    expect(await h.list(A)).toEqual(['project/a/A.md']); // read less than RELOAD_MS ago: not yet
+    h.clock.advance(RELOAD_MS);
+    expect(await h.list(A)).toEqual([]);
+    await h.engine.close();
+  });
+
+  test('parsePolicy fills absent fields with the defaults', () => {
+    expect(parsePolicy({})).toEqual(DEFAULT_POLICY);
+  });
+});

@@ -1,0 +1,91 @@
+import type { ToolCaller } from '../../shared/tools/types';
+import { failure } from '../twins/error-code';
+import { ALICE, BOB, DAVE, HUMAN, openScopeVault, type ScopeVault } from './scope-vault';
+
+/**
+ * Where agents may write (shared/governance/write-policy.ts): a note they cannot see is not found (its
+ * existence does not leak); a scope or namespace they may not write into is forbidden, with the rule named.
+ * Either way nothing is written and nothing is audited as a write.
+ */
+
+let v: ScopeVault;
+beforeEach(async () => {
+  v = await openScopeVault();
+});
+afterEach(async () => {
+  await v.engine.close();
+});
+
+const snapshot = () => Object.fromEntries(v.vault.paths().map((p) => [p, v.vault.text(p)]));
+const writes = async () => (await v.engine.audit.recent({ action: 'note.write', limit: 1000 })).length;
+
+async function refused(tool: string, args: Record<string, unknown>, caller: ToolCaller): Promise<{ code: string; message: string }> {
+  const before = snapshot();
+  const audited = await writes();
+  const err = await failure(v.call(tool, args, caller));
+  expect(snapshot()).toEqual(before);
+  expect(await writes()).toBe(audited);
+  return err;
+}
+
+describe('forbidden: a scope or namespace the agent may not write into', () => {
+  const create = (o: Record<string, unknown>) => ({ title: 'New note', content: 'Body.\n', ...o });
+  test.each<[string, (v: ScopeVault) => Record<string, unknown>, RegExp]>([
+    ['a user_private note', () => create({ namespace: 'project/atlas', access_scope: 'user_private' }), /user_private notes belong to the person/],
+    ["another agent's namespace", () => create({ namespace: 'agent/bob' }), /belongs to agent "bob"/],
+    ['the namespace of a task it is not on', (s) => create({ namespace: `task/${s.taskU}`, access_scope: 'task' }), /which you are not on/],
+    ['a project namespace outside its allowlist', () => create({ namespace: 'project/orion', access_scope: 'project' }), /outside your namespace allowlist/],
+    ['the same namespace by path instead of namespace', () => ({ path: 'project/orion/X.md', content: 'x\n', access_scope: 'project' }), /outside your namespace allowlist/],
+  ])('alice may not create %s', async (_what, args, message) => {
+    const err = await refused('lithos_write', args(v), ALICE);
+    expect(err.code).toBe('forbidden');
+    expect(err.message).toMatch(message);
+  });
+
+  test('nor move a note she may change out of her namespaces', async () => {
+    const err = await refused('lithos_write', { path: v.path.project, namespace: 'project/orion' }, ALICE);
+    expect(err).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/project\/orion.*outside your namespace allowlist/) });
+  });
+
+  test('nor make a visible note user_private, or another agent\'s private note', async () => {
+    expect((await refused('lithos_write', { path: v.path.shared, access_scope: 'user_private' }, ALICE)).code).toBe('forbidden');
+    // erin wrote it: as agent_private it would be erin's alone, and alice could not read it back
+    expect((await refused('lithos_write', { path: v.path.project, access_scope: 'agent_private' }, ALICE)).message).toMatch(/could not read it afterwards/);
+  });
+
+  test('an agent may not delete outside the namespaces it may write into', async () => {
+    expect((await refused('lithos_delete', { path: v.path.shared }, DAVE)).message).toMatch(/notes\/shared.*outside your namespace allowlist/);
+  });
+
+  test('where the policy allows it, the same agent writes: its task, its allowlist, its own namespace', async () => {
+    await v.engine.policy.set({ ...v.engine.policy.get(), agents: { ...v.engine.policy.get().agents, alice: { namespaces: ['project/atlas', 'notes'] } } });
+    for (const args of [
+      { title: 'Task finding', content: 'x\n', namespace: `task/${v.taskT}`, access_scope: 'task' },
+      { title: 'Atlas fact', content: 'x\n', namespace: 'project/atlas', access_scope: 'project' },
+      { title: 'Scratch', content: 'x\n', namespace: 'agent/alice', access_scope: 'agent_private' },
+    ]) {
+      expect((await v.call('lithos_write', args, ALICE)).created).toBe(true);
+    }
+    expect((await v.call('lithos_write', { path: v.path.shared, content: 'Edited by alice.\n' }, ALICE)).version).toBeDefined();
+  });
+
+  test('the person may write anywhere', async () => {
+    const r = await v.call('lithos_write', { title: 'Mine', content: 'x\n', namespace: 'people/me', access_scope: 'user_private' }, HUMAN);
+    expect(r.created).toBe(true);
+  });
+});
+
+describe('not_found: a note the agent cannot see', () => {
+  test.each<[string, (v: ScopeVault) => Record<string, unknown>]>([
+    ['write by id', (s) => ({ id: s.id.agent_private, content: 'mine now\n' })],
+    ['write by path', (s) => ({ path: s.path.agent_private, content: 'mine now\n' })],
+    ['write over the person\'s note by path', (s) => ({ path: s.path.user_private, content: 'mine now\n' })],
+  ])('bob cannot %s', async (_what, args) => {
+    expect((await refused('lithos_write', args(v), BOB)).code).toBe('not_found');
+  });
+
+  test("bob cannot delete alice's private note, by id or path", async () => {
+    expect((await refused('lithos_delete', { id: v.id.agent_private }, BOB)).code).toBe('not_found');
+    expect((await refused('lithos_delete', { path: v.path.agent_private }, BOB)).code).toBe('not_found');
+  });
+});

@@ -101,6 +101,7 @@ export default class LithosMemoryPlugin extends Plugin {
         return;
       }
       this.engine = engine;
+      engine.consolidator.start(); // scheduled consolidation and the working-memory size trigger
       // Follow the vault before the first scan, so an edit made while it runs is not missed.
       vault.watch((e) => this.onVaultEvent(engine, e));
       await this.reconcile();

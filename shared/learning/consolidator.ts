@@ -80,5 +80,7 @@ export class Consolidator {
           if (!this.stopped) this.arm();
         });
     }, this.interval);
+    // A pending run must not keep a host process alive on its own (Node timers).
+    (this.timer as { unref?: () => void } | null)?.unref?.();
   }
 }

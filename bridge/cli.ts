@@ -11,6 +11,7 @@ import { demoCommand } from './commands/demo-cmd';
 import { receiptsCommand } from './commands/receipts-cmd';
 import { auditVerifyCommand } from './commands/audit-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
+import { conflictsListCommand, conflictsResolveCommand, conflictsScanCommand } from './commands/conflicts-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
@@ -36,6 +37,9 @@ Usage:
   lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server (headless); agent also from LITHOS_AGENT_ID
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
+  lithos conflicts <vault> [--state s] [--json]         contradictions between notes (states: unreviewed, accepted_dual, superseded, refuted, merged)
+  lithos conflicts resolve <vault> <edge_id> <superseded|refuted|accepted_dual|merged> [--winner id|path] [--json]
+  lithos conflicts scan <vault> [--json]                rule detection over the whole vault; callouts brought up to date
   lithos audit verify <vault> [--json]                  check the audit trail's hash chain (exit 1 if tampered)
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
@@ -76,6 +80,8 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       since: { type: 'string' },
       until: { type: 'string' },
       limit: { type: 'string' },
+      state: { type: 'string' },
+      winner: { type: 'string' },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -145,6 +151,18 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
       if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');
       return auditVerifyCommand(positionals[1], { json, out });
+    }
+    case 'conflicts': {
+      if (positionals[0] === 'resolve') {
+        if (positionals.length < 4) throw usage('Usage: lithos conflicts resolve <vault> <edge_id> <superseded|refuted|accepted_dual|merged> [--winner id|path]');
+        return conflictsResolveCommand(positionals[1], positionals[2], positionals[3], { winner: values.winner, json, out, logger });
+      }
+      if (positionals[0] === 'scan') {
+        if (!positionals[1]) throw usage('lithos conflicts scan needs <vault>.');
+        return conflictsScanCommand(positionals[1], { json, out, logger });
+      }
+      need(1, '<vault>');
+      return conflictsListCommand(vault, { state: values.state, json, out, logger });
     }
     case 'mcp': {
       const root = values.vault ?? vault;

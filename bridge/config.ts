@@ -11,6 +11,8 @@ const ConfigSchema = z.object({
   model_dir: z.string().default('models'),
   /** Whether a missing model may be downloaded (never in tests or CI). */
   allow_remote_models: z.boolean().default(false),
+  /** Managed callout blocks in notes (conflicts, quarantined/superseded status); false removes them. */
+  callouts: z.boolean().default(true),
 });
 
 export type VaultConfig = z.infer<typeof ConfigSchema>;

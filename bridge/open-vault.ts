@@ -73,6 +73,7 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
       logger: opts.logger,
       onProgress: opts.onProgress,
       debounceMs: 0,
+      callouts: config.callouts,
     });
     return {
       root,

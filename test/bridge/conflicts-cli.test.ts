@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main, run } from '../../bridge/cli';
+
+/** `lithos conflicts`, `conflicts scan` and `conflicts resolve` on a real folder, JSON parsed back. */
+let root: string;
+let vault: string;
+const POOL = 'project/atlas/Pool.md';
+const TUNING = 'project/atlas/Tuning.md';
+const POOL_TEXT = '---\nid: 11111111-1111-4111-8111-111111111111\ntitle: Pool\nentities: [atlas-ingest]\n---\nThe ingest pool size is 20.\n';
+const TUNING_TEXT = '---\nid: 22222222-2222-4222-8222-222222222222\ntitle: Tuning\nentities: [atlas-ingest]\n---\nThe ingest pool size is 50.\n';
+
+function write(rel: string, text: string): void {
+  const p = join(vault, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+}
+const read = (rel: string) => readFileSync(join(vault, rel), 'utf8');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
+async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
+  const lines: string[] = [];
+  const code = await main(argv, (s) => lines.push(s));
+  const out = lines.join('\n');
+  return { code, out, json: () => JSON.parse(out) };
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'lithos-conflicts-'));
+  vault = join(root, 'vault');
+  write(POOL, POOL_TEXT);
+  write(TUNING, TUNING_TEXT);
+  write('shared/Garden.md', 'Tomatoes need sun and water.\n');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+test('scan finds the disagreement and writes callouts; list shows it; resolve settles it and removes them', async () => {
+  expect((await cli('conflicts', vault, '--json')).json()).toEqual({ conflicts: [] });
+  const scan = await cli('conflicts', 'scan', vault, '--json');
+  expect(scan.code).toBe(0);
+  const s = scan.json();
+  expect(s).toMatchObject({ notes: 3, callouts_written: 0, opened: [{ state: 'unreviewed', provenance_type: 'rule', evidence: { rule: 'number' } }] });
+  const edge = s.opened[0].edge_id as string;
+  expect(read(POOL)).toContain(`%% lithos:begin conflict ${edge} %%\n> [!lithos-conflict] Contradicts [[project/atlas/Tuning|Tuning]]`);
+
+  const text = await cli('conflicts', vault, '--state', 'unreviewed');
+  expect(text.out).toContain(edge);
+  expect(text.out).toContain('project/atlas/Pool.md');
+
+  const r = await cli('conflicts', 'resolve', vault, edge, 'superseded', '--winner', TUNING, '--json');
+  expect(r.code).toBe(0);
+  expect(r.json()).toMatchObject({ conflict: { state: 'superseded', b: { path: expect.any(String) } }, unchanged: false });
+  expect(read(TUNING)).toContain('supersedes:');
+  expect(read(POOL)).toContain('status: archived');
+  expect(read(POOL)).toContain('> [!lithos-status] Superseded by [[project/atlas/Tuning|Tuning]]');
+  expect(read(POOL)).not.toContain('lithos-conflict');
+  expect((await cli('conflicts', vault, '--state', 'unreviewed', '--json')).json()).toEqual({ conflicts: [] });
+});
+
+test('bad usage and bad values', async () => {
+  const errs: string[] = [];
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((x) => (errs.push(String(x)), true));
+  try {
+    expect(await run(['conflicts', 'resolve', vault])).toBe(2);
+    expect(await run(['conflicts', vault, '--state', 'open'])).toBe(1);
+    expect(await run(['conflicts', 'resolve', vault, 'nope', 'accepted_dual'])).toBe(1);
+    expect(await run(['conflicts', 'resolve', vault, 'nope', 'ignored'])).toBe(1);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(errs.join('')).toMatch(/--state must be one of unreviewed/);
+  expect(errs.join('')).toMatch(/No conflict with edge_id "nope"/);
+  expect(errs.join('')).toMatch(/resolution must be one of/);
+});
+
+test('callouts: false in .lithos/config.json: conflicts are found, notes stay untouched', async () => {
+  write('.lithos/config.json', JSON.stringify({ callouts: false }));
+  const s = (await cli('conflicts', 'scan', vault, '--json')).json();
+  expect(s.opened).toHaveLength(1);
+  expect([read(POOL), read(TUNING)]).toEqual([POOL_TEXT, TUNING_TEXT]);
+});

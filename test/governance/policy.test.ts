@@ -10,13 +10,14 @@ import { note, openHarness, type Harness } from '../engine/harness';
 const A: ToolCaller = { kind: 'agent', agent_id: 'alice' };
 const B: ToolCaller = { kind: 'agent', agent_id: 'bob' };
 const enc = new TextEncoder();
+type Listed = { notes: { path: string }[] };
 
 async function open(files: Record<string, string>, policy?: unknown): Promise<Harness & { list(c: ToolCaller): Promise<string[]> }> {
   const h = await openHarness(files);
   if (policy !== undefined) await h.engine.policy.set(policy);
   await h.engine.reconcile();
   const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
-  return { ...h, list: async (c) => (await tools.call('lithos_list', { limit: 200 }, c)).notes.map((n: { path: string }) => n.path) };
+  return { ...h, list: async (c) => ((await tools.call('lithos_list', { limit: 200 }, c)) as Listed).notes.map((n) => n.path) };
 }
 
 const project = (ns: string) => note({ namespace: ns, access_scope: 'project' }, `In ${ns}.\n`);
@@ -116,7 +117,7 @@ describe('fail closed', () => {
     expect(again.engine.policy.get()).toEqual(CLOSED_POLICY);
     expect(again.engine.warnings.some((w) => w.includes('policy.json is not valid JSON'))).toBe(true);
     const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
-    expect((await tools.call('lithos_list', {}, A)).notes).toEqual([]);
+    expect(((await tools.call('lithos_list', {}, A)) as Listed).notes).toEqual([]);
     await again.engine.close();
   });
 });

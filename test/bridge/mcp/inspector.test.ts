@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { TOOL_CATALOG } from '../../../shared/tools/catalog';
+import { buildBridge, vaultFiles } from './built-bridge';
+
+/**
+ * The MCP Inspector's CLI (a third-party client: `@modelcontextprotocol/inspector`, devDependency) against the
+ * BUILT `lithos mcp`, as a developer would check a server: it lists every tool and calls one.
+ */
+
+const ROOT = resolve(__dirname, '../../..');
+const run = promisify(execFile);
+let build: ReturnType<typeof buildBridge>;
+let root: string;
+let vault: string;
+
+beforeAll(() => {
+  build = buildBridge();
+  root = mkdtempSync(join(tmpdir(), 'lithos-inspector-'));
+  vault = join(root, 'vault');
+  cpSync(join(ROOT, 'examples/vault'), vault, { recursive: true });
+}, 60_000);
+afterAll(() => {
+  build?.cleanup();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** `npx --no-install mcp-inspector --cli <server> --method …`; the server finds sql.js through NODE_PATH. */
+async function inspector(...method: string[]): Promise<unknown> {
+  const args = ['--no-install', 'mcp-inspector', '--cli', '-e', `NODE_PATH=${join(ROOT, 'node_modules')}`, process.execPath, build.cli, 'mcp', '--vault', vault, '--agent', 'inspector', ...method];
+  const { stdout } = await run('npx', args, { cwd: ROOT, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
+  // The inspector may print a banner before the JSON result.
+  return JSON.parse(stdout.slice(stdout.indexOf('{')));
+}
+
+test('tools/list names every tool of the catalog, each with an input schema and annotations', async () => {
+  const r = (await inspector('--method', 'tools/list')) as { tools: { name: string; inputSchema: { type: string }; annotations?: Record<string, unknown> }[] };
+  expect(r.tools.map((t) => t.name).sort()).toEqual(TOOL_CATALOG.map((t) => t.name).sort());
+  for (const t of r.tools) {
+    expect(t.inputSchema.type).toBe('object');
+    expect(t.annotations).toEqual(expect.objectContaining({ readOnlyHint: expect.any(Boolean) }));
+  }
+}, 120_000);
+
+test('tools/call lithos_search answers with JSON results from the vault, which stays unchanged', async () => {
+  const before = vaultFiles(vault);
+  const r = (await inspector('--method', 'tools/call', '--tool-name', 'lithos_search', '--tool-arg', 'query=connection pool', '--tool-arg', 'k=3')) as { isError?: boolean; content: { type: string; text: string }[] };
+  expect(r.isError).toBeFalsy();
+  const body = JSON.parse(r.content[0].text) as { results: { path: string; title: string }[] };
+  expect(body.results.length).toBeGreaterThan(0);
+  expect(body.results.length).toBeLessThanOrEqual(3);
+  expect(body.results.map((x) => `${x.path} ${x.title}`).join('\n')).toMatch(/pool/i);
+  expect(vaultFiles(vault)).toEqual(before);
+}, 120_000);

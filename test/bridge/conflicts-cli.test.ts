@@ -81,3 +81,16 @@ test('callouts: false in .lithos/config.json: conflicts are found, notes stay un
   expect(s.opened).toHaveLength(1);
   expect([read(POOL), read(TUNING)]).toEqual([POOL_TEXT, TUNING_TEXT]);
 });
+
+test('precision on the example vault: a scan of its 48 notes opens no conflict; only the quarantined note gains its status callout', async () => {
+  const { cpSync, readdirSync } = await import('node:fs');
+  const copy = join(root, 'example');
+  cpSync(join(__dirname, '../../examples/vault'), copy, { recursive: true, filter: (src) => !src.includes('.lithos') });
+  const notes = (readdirSync(copy, { recursive: true }) as string[]).filter((p) => p.endsWith('.md'));
+  const before = new Map(notes.map((p) => [p, readFileSync(join(copy, p), 'utf8')]));
+  const s = (await cli('conflicts', 'scan', copy, '--json')).json();
+  expect(s).toMatchObject({ notes: 48, opened: [], callouts_written: 1 });
+  const changed = notes.filter((p) => readFileSync(join(copy, p), 'utf8') !== before.get(p));
+  expect(changed).toEqual([join('agent', 'scout-7', 'Postgres 16 upgrade removes lock contention.md')]);
+  expect(readFileSync(join(copy, changed[0]), 'utf8')).toContain('> [!lithos-status] Quarantined');
+});

@@ -12,6 +12,7 @@ import { receiptsCommand } from './commands/receipts-cmd';
 import { auditVerifyCommand } from './commands/audit-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
 import { conflictsListCommand, conflictsResolveCommand, conflictsScanCommand } from './commands/conflicts-cmd';
+import { proposalDecideCommand, proposalsListCommand } from './commands/proposals-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
@@ -41,6 +42,9 @@ Usage:
   lithos conflicts resolve <vault> <edge_id> <superseded|refuted|accepted_dual|merged> [--winner id|path] [--json]
   lithos conflicts scan <vault> [--json]                rule detection over the whole vault; callouts brought up to date
   lithos audit verify <vault> [--json]                  check the audit trail's hash chain (exit 1 if tampered)
+  lithos proposals <vault> [--status pending|accepted|rejected] [--json]
+                                                        agent writes waiting for a person (policy propose_namespaces)
+  lithos proposals accept|reject <vault> <id> [--reason text] [--json]
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -82,6 +86,8 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       limit: { type: 'string' },
       state: { type: 'string' },
       winner: { type: 'string' },
+      status: { type: 'string' },
+      reason: { type: 'string' },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -151,6 +157,14 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
       if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');
       return auditVerifyCommand(positionals[1], { json, out });
+    }
+    case 'proposals': {
+      if (positionals[0] === 'accept' || positionals[0] === 'reject') {
+        if (positionals.length < 3) throw usage(`Usage: lithos proposals ${positionals[0]} <vault> <id>${positionals[0] === 'reject' ? ' [--reason text]' : ''}`);
+        return proposalDecideCommand(positionals[0], positionals[1], positionals[2], { reason: values.reason, json, out, logger });
+      }
+      need(1, '<vault>');
+      return proposalsListCommand(vault, { status: values.status, json, out });
     }
     case 'conflicts': {
       if (positionals[0] === 'resolve') {

@@ -99,42 +99,12 @@ export class ProposalStore {
     if (!ID_RE.test(id)) throw new LithosError('not_found', `No proposal "${id}". lithos_proposal_list shows them.`, { proposal_id: id });
     const bytes = await this.d.blobs.read(this.file(id));
     if (!bytes) throw new LithosError('not_found', `No proposal "${id}". lithos_proposal_list shows them.`, { proposal_id: id });
-    return this.parse(id, bytes);
-  }
-
-  private parse(id: string, bytes: Uint8Array): Proposal {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(dec.decode(bytes));
-    } catch {
-      raw = null;
-    }
-    const r = proposalSchema.safeParse(raw);
-    if (!r.success) throw new LithosError('store_corrupt', `.lithos/${this.file(id)} is damaged; fix or remove it by hand.`, { proposal_id: id });
-    return r.data as unknown as Proposal;
+    return parseProposal(id, bytes);
   }
 
   /** Oldest first; `agent` keeps one agent's, `status` one status. Damaged files are skipped and counted. */
-  async list(q: { agent?: string; status?: ProposalStatus } = {}): Promise<{ proposals: Proposal[]; damaged: number }> {
-    const out: Proposal[] = [];
-    let damaged = 0;
-    for (const name of await this.d.blobs.list(PROPOSALS_DIR)) {
-      const id = name.slice(PROPOSALS_DIR.length).replace(/\.json$/, '');
-      const bytes = await this.d.blobs.read(name);
-      if (!bytes) continue;
-      let p: Proposal;
-      try {
-        p = this.parse(id, bytes);
-      } catch {
-        damaged++;
-        continue;
-      }
-      if (q.agent !== undefined && p.agent !== q.agent) continue;
-      if (q.status !== undefined && p.status !== q.status) continue;
-      out.push(p);
-    }
-    out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.proposal_id < b.proposal_id ? -1 : 1));
-    return { proposals: out, damaged };
+  list(q: ProposalQuery = {}): Promise<{ proposals: Proposal[]; damaged: number }> {
+    return readProposals(this.d.blobs, q);
   }
 
   private async pending(id: string): Promise<Proposal> {
@@ -165,4 +135,44 @@ export class ProposalStore {
     await this.d.audit.append({ action: 'proposal.reject', actor: by, target: id, data: { path: p.path, agent: p.agent, reason } });
     return done;
   }
+}
+
+function parseProposal(id: string, bytes: Uint8Array): Proposal {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(dec.decode(bytes));
+  } catch {
+    raw = null;
+  }
+  const r = proposalSchema.safeParse(raw);
+  if (!r.success) throw new LithosError('store_corrupt', `.lithos/${PROPOSALS_DIR}${id}.json is damaged; fix or remove it by hand.`, { proposal_id: id });
+  return r.data as unknown as Proposal;
+}
+
+export interface ProposalQuery {
+  agent?: string;
+  status?: ProposalStatus;
+}
+
+/** The proposals on file, oldest first, without an engine (the CLI lists them beside a running plugin). */
+export async function readProposals(blobs: BlobStore, q: ProposalQuery = {}): Promise<{ proposals: Proposal[]; damaged: number }> {
+  const out: Proposal[] = [];
+  let damaged = 0;
+  for (const name of await blobs.list(PROPOSALS_DIR)) {
+    const id = name.slice(PROPOSALS_DIR.length).replace(/\.json$/, '');
+    const bytes = await blobs.read(name);
+    if (!bytes) continue;
+    let p: Proposal;
+    try {
+      p = parseProposal(id, bytes);
+    } catch {
+      damaged++;
+      continue;
+    }
+    if (q.agent !== undefined && p.agent !== q.agent) continue;
+    if (q.status !== undefined && p.status !== q.status) continue;
+    out.push(p);
+  }
+  out.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.proposal_id < b.proposal_id ? -1 : 1));
+  return { proposals: out, damaged };
 }

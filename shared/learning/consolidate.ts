@@ -13,6 +13,7 @@
  * Idempotent: a second run over the same material changes nothing. Audited `consolidate` with counts.
  */
 import type { MemoryEngine } from '../engine';
+import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
 import type { Receipt } from '../retrieval/types';
 import { MAX_RECEIPTS_LIMIT } from '../retrieval/receipts';
@@ -66,8 +67,18 @@ async function unitsFor(engine: MemoryEngine, opts: ConsolidateOptions, now: num
     task,
     receipts: (await engine.receipts.query({ task, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts,
   });
-  if (opts.task) return [await taskUnit(opts.task)];
+  if (opts.task) {
+    const unit = await taskUnit(opts.task);
+    // Retrieval accepts any task id, so a task the coordination store does not know may still have receipts.
+    if (unit.receipts.length === 0 && !engine.coordination.task(opts.task)) {
+      throw new LithosError('not_found', `No task ${opts.task}: neither a coordination task nor any retrieval made for it.`, { task: opts.task });
+    }
+    return [unit];
+  }
   const recent = (await engine.receipts.query({ agent: opts.agent, since, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts;
+  if (opts.agent && recent.length === 0 && !engine.coordination.agent(opts.agent) && (await engine.receipts.query({ agent: opts.agent, limit: 1 })).receipts.length === 0) {
+    throw new LithosError('not_found', `No agent ${opts.agent}: not registered and no retrieval made by it.`, { agent: opts.agent });
+  }
   const tasks = new Set<string>();
   const days = new Map<string, Unit>();
   for (const r of recent) {

@@ -82,6 +82,13 @@ describe('lithos_consolidate and the triggers', () => {
     expect(await call('lithos_consolidate', { agent: 'agent-a' })).toMatchObject({ edges_created: 0, edges_reinforced: 0 });
   });
 
+  test('an unknown task or agent is not_found; bad arguments are invalid_argument', async () => {
+    await expect(call('lithos_consolidate', { task: 'no-such-task' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('lithos_consolidate', { agent: 'nobody' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('lithos_consolidate', { task: 7 })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(call('lithos_consolidate', { extra: true })).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
+
   test('lithos_task_complete consolidates the task it completes', async () => {
     const t = await call('lithos_task_create', { title: 'lag' });
     for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [L1, L2], { task_id: t.task.id }));

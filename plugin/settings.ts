@@ -1,0 +1,167 @@
+/**
+ * The plugin's own settings, kept in Obsidian's plugin data (`data.json` beside main.js, loadData/saveData).
+ * What agents may see and where their writes become proposals is NOT here: that is the vault's policy
+ * (`.lithos/policy.json`, engine.policy), shared with the CLI and `lithos mcp`, and edited in place by the
+ * settings tab. Hidden folders are kept here and handed to the bridge host's dispatcher.
+ *
+ * Every field has a default; `migrateData` turns whatever was saved (older versions, hand edits, nothing)
+ * into a complete, valid LithosData, dropping what it does not understand, so a bad data.json never stops
+ * the plugin from loading.
+ */
+import { DEFAULT_K, MAX_K } from '../shared/retrieval/constants';
+import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
+import { CONSOLIDATION_INTERVAL_MS } from '../shared/learning/consolidator';
+import { DECAY } from '../shared/learning/constants';
+
+export const DEFAULT_BRIDGE_PORT = 27_183;
+const HOUR_MS = 3600 * 1000;
+
+export interface BridgeSettings {
+  /** Run the websocket host agents' bridges connect to (desktop only). Off until the person turns it on. */
+  enabled: boolean;
+  /** Preferred port on 127.0.0.1; when taken the OS picks one (bridge.json names the real one). */
+  port: number;
+  /** Agents may read but every write tool is refused. */
+  readOnly: boolean;
+  /** Tool names agents neither see nor may call. */
+  disabledTools: string[];
+  /** Vault folders whose notes agents never see (the person still does). */
+  hiddenFolders: string[];
+}
+
+export interface EmbeddingSettings {
+  /** `offline`: the built-in hashing embedder (no download). `minilm`: all-MiniLM-L6-v2. */
+  model: 'offline' | 'minilm';
+  /** Where all-MiniLM-L6-v2 is kept, relative to `.lithos/` unless absolute. */
+  modelFolder: string;
+}
+
+export interface RetrievalSettings {
+  /** How many notes the person's retrievals return (max_context_nodes), 1..MAX_K. */
+  maxNodes: number;
+  defaultIntent: Intent | null;
+  defaultClass: KnownQueryClass | null;
+}
+
+export interface LearningSettings {
+  /** Scheduled consolidation, hours between runs. */
+  consolidationIntervalHours: number;
+  /** Decay of unused strengths and rule/agent edges, hours between runs. */
+  decayIntervalHours: number;
+}
+
+export interface LithosSettings {
+  bridge: BridgeSettings;
+  embeddings: EmbeddingSettings;
+  retrieval: RetrievalSettings;
+  learning: LearningSettings;
+  /** Managed conflict/status callouts written into notes. */
+  callouts: boolean;
+}
+
+/** What data.json holds: the settings, and the crash-loop guard's marker. */
+export interface LithosData {
+  version: 1;
+  settings: LithosSettings;
+  /** Set (ISO time) when indexing starts, cleared when it ends: present at start-up means the last start died indexing. */
+  indexingSince: string | null;
+}
+
+export const DEFAULT_SETTINGS: Readonly<LithosSettings> = Object.freeze({
+  bridge: Object.freeze({ enabled: false, port: DEFAULT_BRIDGE_PORT, readOnly: false, disabledTools: [], hiddenFolders: [] }),
+  embeddings: Object.freeze({ model: 'offline', modelFolder: 'models' }),
+  retrieval: Object.freeze({ maxNodes: DEFAULT_K, defaultIntent: null, defaultClass: null }),
+  learning: Object.freeze({ consolidationIntervalHours: CONSOLIDATION_INTERVAL_MS / HOUR_MS, decayIntervalHours: DECAY.interval_ms / HOUR_MS }),
+  callouts: true,
+});
+
+/** A fresh, mutable copy of the defaults. */
+export function defaultSettings(): LithosSettings {
+  return structuredClone(DEFAULT_SETTINGS);
+}
+
+type Raw = Record<string, unknown>;
+
+function obj(v: unknown): Raw {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {};
+}
+function bool(v: unknown, d: boolean): boolean {
+  return typeof v === 'boolean' ? v : d;
+}
+function int(v: unknown, d: number, min: number, max: number): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : d;
+}
+function num(v: unknown, d: number, min: number, max: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? v : d;
+}
+function oneOf<T extends string>(v: unknown, all: readonly T[], d: T | null): T | null {
+  return typeof v === 'string' && (all as readonly string[]).includes(v) ? (v as T) : d;
+}
+/** Trimmed, de-duplicated, non-empty strings (folder paths lose leading/trailing slashes). */
+export function cleanList(v: unknown, folders = false): string[] {
+  if (!Array.isArray(v)) return [];
+  const out = v.filter((s): s is string => typeof s === 'string').map((s) => (folders ? s.trim().replace(/^\/+|\/+$/g, '') : s.trim()));
+  return [...new Set(out.filter((s) => s !== ''))];
+}
+
+/** Any saved value → complete settings; unknown or invalid fields take their defaults. */
+export function migrateSettings(raw: unknown): LithosSettings {
+  const d = DEFAULT_SETTINGS;
+  const s = obj(raw);
+  const b = obj(s.bridge);
+  const e = obj(s.embeddings);
+  const r = obj(s.retrieval);
+  const l = obj(s.learning);
+  return {
+    bridge: {
+      enabled: bool(b.enabled, d.bridge.enabled),
+      port: int(b.port, d.bridge.port, 0, 65_535),
+      readOnly: bool(b.readOnly, d.bridge.readOnly),
+      disabledTools: cleanList(b.disabledTools),
+      hiddenFolders: cleanList(b.hiddenFolders, true),
+    },
+    embeddings: {
+      model: oneOf(e.model, ['offline', 'minilm'] as const, d.embeddings.model) ?? d.embeddings.model,
+      modelFolder: typeof e.modelFolder === 'string' && e.modelFolder.trim() !== '' ? e.modelFolder.trim() : d.embeddings.modelFolder,
+    },
+    retrieval: {
+      maxNodes: int(r.maxNodes, d.retrieval.maxNodes, 1, MAX_K),
+      defaultIntent: oneOf(r.defaultIntent, INTENTS, null),
+      defaultClass: oneOf(r.defaultClass, QUERY_CLASSES, null),
+    },
+    learning: {
+      consolidationIntervalHours: num(l.consolidationIntervalHours, d.learning.consolidationIntervalHours, 0.25, 24 * 30),
+      decayIntervalHours: num(l.decayIntervalHours, d.learning.decayIntervalHours, 0.25, 24 * 30),
+    },
+    callouts: bool(s.callouts, d.callouts),
+  };
+}
+
+/** Any saved data.json (null when there is none) → complete LithosData. */
+export function migrateData(raw: unknown): LithosData {
+  const o = obj(raw);
+  return {
+    version: 1,
+    settings: migrateSettings(o.settings),
+    indexingSince: typeof o.indexingSince === 'string' ? o.indexingSince : null,
+  };
+}
+
+/** The two Plugin methods that persist data.json. */
+export interface DataStore {
+  loadData(): Promise<unknown>;
+  saveData(data: unknown): Promise<void>;
+}
+
+export async function loadLithosData(store: DataStore): Promise<LithosData> {
+  return migrateData(await store.loadData());
+}
+
+export async function saveLithosData(store: DataStore, data: LithosData): Promise<void> {
+  await store.saveData(data);
+}
+
+/** Whether a vault path lies in one of the hidden folders (whole path segments: `priv` hides `priv/x.md`, not `private/x.md`). */
+export function inHiddenFolder(path: string, hiddenFolders: readonly string[]): boolean {
+  return hiddenFolders.some((f) => path === f || path.startsWith(f + '/'));
+}

@@ -45,6 +45,8 @@ test('refuting B against A: B-first queries rank A first, the conflict is surfac
   // surfaced for decision work, not for a lookup
   expect((await first(QUERIES[0])).conflicts).toEqual([{ edge_id: conflict.edge_id, a: conflict.a, b: conflict.b, state: 'unreviewed' }]);
   expect((await first(QUERIES[0], 'lookup')).conflicts).toEqual([]);
+  const asked = await h.engine.retrieve({ query_text: QUERIES[0], query_class: 'lookup', surface_conflicts: true, agent_id: 'agent-a' }, { jitter: false, record: false });
+  expect(asked.conflicts.map((c) => c.edge_id)).toEqual([conflict.edge_id]);
 
   await h.call('lithos_conflict_resolve', { edge_id: conflict.edge_id, resolution: 'refuted', winner_id: A_ID }, HUMAN);
 

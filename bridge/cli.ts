@@ -11,6 +11,7 @@ import { demoCommand } from './commands/demo-cmd';
 import { receiptsCommand } from './commands/receipts-cmd';
 import { auditVerifyCommand } from './commands/audit-cmd';
 import { retrieveCommand } from './commands/retrieve-cmd';
+import { consolidateCommand } from './commands/consolidate-cmd';
 import { conflictsListCommand, conflictsResolveCommand, conflictsScanCommand } from './commands/conflicts-cmd';
 import { proposalDecideCommand, proposalsListCommand } from './commands/proposals-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
@@ -42,6 +43,8 @@ Usage:
   lithos conflicts resolve <vault> <edge_id> <superseded|refuted|accepted_dual|merged> [--winner id|path] [--json]
   lithos conflicts scan <vault> [--json]                rule detection over the whole vault; callouts brought up to date
   lithos audit verify <vault> [--json]                  check the audit trail's hash chain (exit 1 if tampered)
+  lithos consolidate <vault> [--task t] [--agent a] [--json]
+                                                        reinforce edges, promote hypotheses, maintain concepts, refresh summaries
   lithos proposals <vault> [--status pending|accepted|rejected] [--json]
                                                         agent writes waiting for a person (policy propose_namespaces)
   lithos proposals accept|reject <vault> <id> [--reason text] [--json]
@@ -153,6 +156,9 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const { agent, task, node, since, until } = values;
       return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
     }
+    case 'consolidate':
+      need(1, '<vault>');
+      return consolidateCommand(vault, { task: values.task, agent: values.agent, json, out, logger });
     case 'audit': {
       if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
       if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');

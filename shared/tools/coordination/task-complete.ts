@@ -3,6 +3,7 @@ import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
 import type { ToolAnnotations, ToolContext } from '../types';
 import { actingAgent, agentArg, claimJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+import { consolidateCompletedTask } from '../memory/after-complete';
 import { acceptedArg, feedbackJson, planFeedback, visibleReceipt } from '../lcma/feedback-args';
 import type { Receipt } from '../../retrieval/types';
 
@@ -78,6 +79,7 @@ export const lithosTaskComplete = defineTool({
     const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: a.output_text });
     const feedback = await plan.apply();
     const outcome = feedback.length > 0 ? await store.markOutcomeLearned(a.task_id) : r.outcome;
+    await consolidateCompletedTask(ctx, a.task_id, agent);
     const now = nowOf(ctx);
     return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)), outcome: outcomeJson(outcome), feedback: feedback.map(feedbackJson) };
   },

@@ -1,0 +1,174 @@
+/**
+ * The panels act through the same lithos_* tools agents call, as the person (`{kind:'human'}`): the scope
+ * gate lets the person see everything, and every write is audited as the person, exactly as a tool call.
+ * The result shapes below are the tools' documented JSON, typed for the fields the panels read.
+ */
+import type { MemoryEngine } from '../../shared/engine';
+import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { createDispatcher } from '../../shared/tools/dispatcher';
+import type { ToolCaller } from '../../shared/tools/types';
+import type { Receipt, RetrievalResult } from '../../shared/retrieval/types';
+import type { ConflictEvidence, ConflictState, Resolution } from '../../shared/conflicts/conflict-types';
+import type { EdgeRow } from '../../shared/stores/memory-types';
+
+export const HUMAN: ToolCaller = { kind: 'human', agent_id: null };
+
+export interface NodeStatsJson {
+  id: string;
+  path: string;
+  title: string;
+  note_type: string;
+  namespace: string;
+  salience: number;
+  retrieval_count: number;
+  last_retrieved_at: string | null;
+  last_used_at: string | null;
+  use_count: number;
+  ignored_count: number;
+  misleading_count: number;
+  spaced_rep_strength: number;
+  decay_rate: number;
+  per_queryclass_priors: Record<string, number>;
+  edges: { out: number; in: number; by_type: Record<string, { out: number; in: number }> };
+}
+
+export interface EdgeJson extends EdgeRow {
+  from_path: string;
+  from_title: string;
+  to_path: string;
+  to_title: string;
+}
+
+export interface ConflictEnd {
+  id: string;
+  path: string;
+  title: string;
+  status: string;
+}
+
+export interface ConflictJson {
+  edge_id: string;
+  state: ConflictState;
+  a: ConflictEnd;
+  b: ConflictEnd;
+  evidence: ConflictEvidence;
+  provenance_type: string;
+  provenance_actor: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FeedbackJson {
+  receipt_id: string;
+  applied: boolean;
+  used: string[];
+  ignored: string[];
+  misleading: string[];
+  quarantined: string[];
+}
+
+export interface AgentJson {
+  id: string;
+  name: string | null;
+  type: string | null;
+  registered_at: string;
+  last_seen_at: string;
+}
+
+export interface ClaimJson {
+  task_id: string;
+  aspect: string;
+  agent: string;
+  claimed_at: string;
+  expires_at: string;
+  remaining_seconds: number;
+}
+
+export interface TaskJson {
+  id: string;
+  title: string;
+  description: string;
+  status: string;
+  created_by: string;
+  created_at: string;
+  completed_at: string | null;
+  tags: string[];
+  claims: ClaimJson[];
+}
+
+export interface FindingJson {
+  id: string;
+  task_id: string;
+  agent: string;
+  summary: string;
+  knowledge_id: string | null;
+  created_at: string;
+}
+
+/** The tools the panels use, called as the person. Each throws the tool's LithosError on failure. */
+export class HumanTools {
+  private readonly dispatcher;
+
+  constructor(readonly engine: MemoryEngine) {
+    this.dispatcher = createDispatcher(TOOL_CATALOG, () => ({ engine, caller: HUMAN }));
+  }
+
+  private call<T>(name: string, args: Record<string, unknown>): Promise<T> {
+    return this.dispatcher.call(name, args, HUMAN) as Promise<T>;
+  }
+
+  nodeStats(path: string): Promise<NodeStatsJson> {
+    return this.call('lithos_node_stats', { path });
+  }
+  async edges(path: string): Promise<EdgeJson[]> {
+    return (await this.call<{ edges: EdgeJson[] }>('lithos_edge_list', { node: path, direction: 'both', limit: 1000 })).edges;
+  }
+  /** Without a weight the tool's default applies. */
+  async createEdge(from: string, to: string, type: string, weight?: number): Promise<void> {
+    await this.call('lithos_edge_create', weight === undefined ? { from, to, type } : { from, to, type, weight });
+  }
+  async conflicts(q: { state?: ConflictState; node?: string } = {}): Promise<ConflictJson[]> {
+    return (await this.call<{ conflicts: ConflictJson[] }>('lithos_conflict_list', { ...q, limit: 1000 })).conflicts;
+  }
+  async openConflict(a: string, b: string, summary: string): Promise<{ conflict: ConflictJson; created: boolean }> {
+    return this.call('lithos_conflict_open', { a, b, evidence: summary });
+  }
+  async resolveConflict(edgeId: string, resolution: Resolution, winnerId: string | null): Promise<ConflictJson> {
+    const args: Record<string, unknown> = { edge_id: edgeId, resolution };
+    if (winnerId !== null) args.winner_id = winnerId;
+    return (await this.call<{ conflict: ConflictJson }>('lithos_conflict_resolve', args)).conflict;
+  }
+  async receipts(q: { agent?: string; task?: string; node?: string; receipt_id?: string; limit?: number } = {}): Promise<Receipt[]> {
+    return (await this.call<{ receipts: Receipt[] }>('lithos_receipts', { limit: 50, ...q })).receipts;
+  }
+  retrieve(q: { query_text: string; query_class?: string; intent?: string; max_context_nodes?: number }): Promise<RetrievalResult> {
+    const args: Record<string, unknown> = { query_text: q.query_text };
+    if (q.query_class) args.query_class = q.query_class;
+    if (q.intent) args.intent = q.intent;
+    if (q.max_context_nodes) args.max_context_nodes = q.max_context_nodes;
+    return this.call('lithos_retrieve', args);
+  }
+  feedback(receiptId: string, cited: string[], misleading: string[]): Promise<FeedbackJson> {
+    return this.call('lithos_feedback', { receipt_id: receiptId, cited, misleading });
+  }
+  async agents(): Promise<AgentJson[]> {
+    return (await this.call<{ agents: AgentJson[] }>('lithos_agent_list', {})).agents;
+  }
+  async tasks(): Promise<TaskJson[]> {
+    return (await this.call<{ tasks: TaskJson[] }>('lithos_task_list', { limit: 100 })).tasks;
+  }
+  async findings(taskId: string): Promise<FindingJson[]> {
+    return (await this.call<{ findings: FindingJson[] }>('lithos_finding_list', { task_id: taskId })).findings;
+  }
+}
+
+/** One HumanTools per engine, so views sharing an engine share the dispatcher. */
+const cache = new WeakMap<MemoryEngine, HumanTools>();
+export function toolsFor(engine: MemoryEngine): HumanTools {
+  let t = cache.get(engine);
+  if (!t) {
+    t = new HumanTools(engine);
+    cache.set(engine, t);
+  }
+  return t;
+}

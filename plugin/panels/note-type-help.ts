@@ -1,0 +1,11 @@
+import type { NoteType } from '../../shared/model/types';
+
+/** One line per note type, shown in the note-type picker. */
+export const NOTE_TYPE_HELP: Record<NoteType, string> = {
+  observation: 'Something seen or measured (the default)',
+  agent_finding: 'What an agent found while working on a task',
+  summary: 'A digest of other notes',
+  concept: 'An idea several notes are examples of',
+  task_record: 'A task: what was asked and what was done',
+  hypothesis: 'A claim not yet confirmed',
+};

@@ -1,6 +1,7 @@
 /**
  * Quarantine: a note marked misleading FEEDBACK.quarantine_at times gets `status: quarantined` in its
- * frontmatter (retrieval hides quarantined notes by default) and is listed for a person to review.
+ * frontmatter and a managed status callout (retrieval hides quarantined notes by default), and is listed
+ * for a person to review.
  */
 import type { MemoryEngine } from '../engine';
 
@@ -22,6 +23,8 @@ export async function quarantine(engine: MemoryEngine, id: string, why: { reason
   await engine.updateFrontmatter(note.path, (fm) => {
     fm.status = 'quarantined';
   });
+  // The status callout now rather than at the next change-hook tick (conflicts/callouts.ts owns the block).
+  await engine.conflicts.syncCallouts(id);
   await engine.audit.append({
     action: 'quarantine',
     actor: { kind: 'rule', id: 'learning.misleading' },

@@ -103,7 +103,7 @@ describe('misleading notes', () => {
     expect(weight(outgoing.edge_id)).toBe(0.5);
   });
 
-  test('quarantine at exactly 3 marks: status written, hidden from default retrieval, audited, listed', async () => {
+  test('quarantine at exactly 3 marks: status and status callout written, hidden from default retrieval, audited, listed', async () => {
     const { quarantinedNotes } = await import('../../shared/learning/quarantine');
     for (let i = 1; i <= 2; i++) await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
     expect(h.engine.note(D)!.cached.meta.status).toBe('active');
@@ -111,6 +111,8 @@ describe('misleading notes', () => {
     expect(third.quarantined).toEqual([D]);
     expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
     expect(h.vault.text('project/d.md')).toMatch(/^status: quarantined$/m);
+    expect(h.vault.text('project/d.md')).toContain('[!lithos-status] Quarantined');
+    expect(h.vault.text('project/d.md')).toContain('The connection pool was introduced in 2023'); // the text itself untouched
     const after = await h.engine.retrieve({ query_text: 'connection pool' }, { record: false });
     expect(after.nodes.map((n) => n.id)).not.toContain(D);
     const [entry] = await h.engine.audit.recent({ action: 'quarantine' });

@@ -76,7 +76,16 @@ function withPrior(s: NodeStats, cls: string, delta: number): Record<string, num
   return { ...s.per_queryclass_priors, [cls]: round(clamp((s.per_queryclass_priors[cls] ?? 0) + delta, -cap, cap)) };
 }
 
-export async function applyFeedback(engine: MemoryEngine, input: FeedbackInput): Promise<FeedbackResult> {
+/** One application at a time per engine, so two calls for the same receipt cannot both pass the applied-once check. */
+const queues = new WeakMap<MemoryEngine, Promise<unknown>>();
+
+export function applyFeedback(engine: MemoryEngine, input: FeedbackInput): Promise<FeedbackResult> {
+  const run = (queues.get(engine) ?? Promise.resolve()).catch(() => undefined).then(() => applyOnce(engine, input));
+  queues.set(engine, run);
+  return run;
+}
+
+async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<FeedbackResult> {
   const receipt = await findReceipt(engine, input.receipt_id);
   const cited = [...new Set(input.cited ?? [])];
   const misleading = [...new Set(input.misleading ?? [])];

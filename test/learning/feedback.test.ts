@@ -140,6 +140,13 @@ test('feedback for the same receipt counts once', async () => {
   expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });
 
+test('two concurrent calls for one receipt still count once', async () => {
+  const r = await retrieveAll(h);
+  const [x, y] = await Promise.all([applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] }), applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] })]);
+  expect([x.applied, y.applied]).toEqual([true, false]);
+  expect(stats(A).use_count).toBe(1);
+});
+
 test('each application is audited with its counts', async () => {
   const r = await retrieveAll(h, { task_id: 'task-1' });
   await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });

@@ -143,7 +143,7 @@ export class NoteMemoryView extends PanelView {
       row.createSpan({ cls: 'lithos-edge-type', text: e.type });
       if (dir === 'out') noteLink(row, e.to_title, e.to_path, (p) => this.openNote(p));
       else noteLink(row, e.from_title, e.from_path, (p) => this.openNote(p));
-      row.createSpan({ cls: 'lithos-edge-weight', text: num(e.weight) });
+      row.createSpan({ cls: 'lithos-edge-weight', text: e.weight.toFixed(2) });
       row.createSpan({ cls: 'lithos-muted', text: e.provenance_type === 'human' ? 'you' : `${e.provenance_type}: ${e.provenance_actor}` });
     }
   }

@@ -1,0 +1,97 @@
+/**
+ * @jest-environment jsdom
+ * @jest-environment-options {"customExportConditions": ["node", "node-addons"]}
+ */
+jest.mock('obsidian', () => jest.requireActual('../plugin/fake-obsidian-dom'), { virtual: true });
+
+import { click, jsdomSql, mountPanels, settle, texts, type Mounted } from './mount';
+import { openExampleWorld, type ExampleWorld } from './example-world';
+import { EXAMPLE_PATHS } from '../preview/example-activity';
+import { PANEL_TYPES } from '../../plugin/panels/panel-types';
+import type { ConflictsView } from '../../plugin/panels/conflicts-view';
+import { obsidianRecord, type Modal, type SuggestModal } from '../plugin/fake-obsidian-dom';
+
+let world: ExampleWorld;
+let m: Mounted;
+
+beforeEach(async () => {
+  world = await openExampleWorld({ sql: await jsdomSql() });
+  m = mountPanels(world);
+});
+
+afterEach(async () => {
+  await world.engine.close();
+  document.body.innerHTML = '';
+});
+
+const card = (root: HTMLElement, edgeId: string): HTMLElement => root.querySelector(`[data-edge-id="${edgeId}"]`)!;
+
+describe('conflicts panel', () => {
+  test('the unreviewed queue: both notes side by side with their text, why it was opened, a button per resolution', async () => {
+    const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
+    const root = view.contentEl;
+    expect(root.querySelector('.lithos-panel-title')?.textContent).toBe('Unreviewed conflicts (2)');
+    const [poolVsIndex, retry] = world.activity.conflicts;
+    const c1 = card(root, poolVsIndex);
+    expect(texts(c1, '.lithos-conflict-side-title')).toEqual(['AIngest p95 regression caused by pool size', 'BIngest p95 regression caused by missing index']);
+    expect(c1.querySelector('.lithos-conflict-reason')?.textContent).toBe('Both claim to be the root cause of INC-142 · opened by reviewer');
+    const snippets = texts(c1, '.lithos-conflict-snippet');
+    expect(snippets.every((s) => s.length > 40)).toBe(true);
+    expect(snippets[0]).not.toBe(snippets[1]);
+    expect(Array.from(c1.querySelectorAll('[data-resolution]')).map((b) => b.getAttribute('data-resolution'))).toEqual([
+      'accepted_dual',
+      'superseded:a',
+      'superseded:b',
+      'refuted:a',
+      'refuted:b',
+      'merged',
+    ]);
+    expect(card(root, retry).querySelector('.lithos-conflict-reason')?.textContent).toMatch(/· opened by you$/);
+  });
+
+  test('resolving changes the conflict state in the store and takes it off the queue', async () => {
+    const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
+    const [poolVsIndex, retry] = world.activity.conflicts;
+    await click(card(view.contentEl, retry).querySelector('[data-resolution="superseded:a"]'), view);
+    const c = world.engine.conflicts.get(retry)!;
+    expect(c.state).toBe('superseded');
+    expect(c.evidence.resolution).toMatchObject({ resolution: 'superseded', resolver: 'human', winner_id: world.engine.note(EXAMPLE_PATHS.retryV2)!.nodeId });
+    expect(view.contentEl.querySelector('.lithos-panel-title')?.textContent).toBe('Unreviewed conflicts (1)');
+    expect(card(view.contentEl, retry)).toBeNull();
+    expect(card(view.contentEl, poolVsIndex)).not.toBeNull();
+  });
+
+  test('merged asks for the merge note first; cancelling resolves nothing', async () => {
+    const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
+    const [poolVsIndex] = world.activity.conflicts;
+    await click(card(view.contentEl, poolVsIndex).querySelector('[data-resolution="merged"]'));
+    const pick = obsidianRecord.modals.at(-1) as SuggestModal<{ id: string; path: string }>;
+    pick.close();
+    await settle(view);
+    expect(world.engine.conflicts.get(poolVsIndex)!.state).toBe('unreviewed');
+
+    await click(card(view.contentEl, poolVsIndex).querySelector('[data-resolution="merged"]'));
+    const pick2 = obsidianRecord.modals.at(-1) as SuggestModal<{ id: string; path: string }>;
+    const [incident] = await pick2.type('INC-142 ingest');
+    expect(incident.path).toBe(EXAMPLE_PATHS.incident);
+    pick2.choose(incident);
+    await settle(view);
+    expect(world.engine.conflicts.get(poolVsIndex)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: incident.id } } });
+    expect(view.contentEl.querySelector('.lithos-panel-title')?.textContent).toBe('Unreviewed conflicts (1)');
+  });
+
+  test('the resolve-conflict command: pick an unreviewed conflict, resolve it in the modal', async () => {
+    m.plugin.command('resolve-conflict').callback!();
+    await settle();
+    const pick = obsidianRecord.modals.at(-1) as SuggestModal<{ label: string; value: { edge_id: string } }>;
+    const choices = await pick.type('');
+    expect(choices.map((c) => c.label)).toEqual(['Ingest p95 regression caused by pool size ⟷ Ingest p95 regression caused by missing index', 'Atlas retry policy v2 ⟷ Atlas retry policy v1']);
+    pick.choose(choices[0]);
+    await settle();
+    const modal = obsidianRecord.modals.at(-1) as Modal;
+    expect(modal.titleEl.textContent).toBe('Resolve a conflict');
+    await click(modal.contentEl.querySelector('[data-resolution="accepted_dual"]'));
+    expect(world.engine.conflicts.get(world.activity.conflicts[0])!.state).toBe('accepted_dual');
+    expect(modal.isOpen).toBe(false);
+  });
+});

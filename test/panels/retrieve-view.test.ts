@@ -1,0 +1,87 @@
+/**
+ * @jest-environment jsdom
+ * @jest-environment-options {"customExportConditions": ["node", "node-addons"]}
+ */
+jest.mock('obsidian', () => jest.requireActual('../plugin/fake-obsidian-dom'), { virtual: true });
+
+import { click, jsdomSql, mountPanels, settle, texts, type Mounted } from './mount';
+import { openExampleWorld, type ExampleWorld } from './example-world';
+import { PANEL_TYPES } from '../../plugin/panels/panel-types';
+import type { RetrieveView } from '../../plugin/panels/retrieve-view';
+import { feedbackMark } from '../../shared/learning/feedback';
+import { EXAMPLE_PATHS } from '../preview/example-activity';
+
+let world: ExampleWorld;
+let m: Mounted;
+
+beforeEach(async () => {
+  world = await openExampleWorld({ sql: await jsdomSql() });
+  m = mountPanels(world);
+});
+
+afterEach(async () => {
+  await world.engine.close();
+  document.body.innerHTML = '';
+});
+
+async function submit(view: RetrieveView, query: string, cls: string, intent: string): Promise<void> {
+  const root = view.contentEl;
+  (root.querySelector('.lithos-query-input') as HTMLInputElement).value = query;
+  (root.querySelector('.lithos-class-picker') as HTMLSelectElement).value = cls;
+  (root.querySelector('.lithos-intent-picker') as HTMLSelectElement).value = intent;
+  root.querySelector('form')!.dispatchEvent(new Event('submit', { cancelable: true }));
+  await settle(view);
+}
+
+describe('retrieve panel', () => {
+  test('query, class and intent pickers → ranked results with scouts, reasons and score terms, temperature and terrace', async () => {
+    const view = await m.open<RetrieveView>(PANEL_TYPES.retrieve);
+    expect(texts(view.contentEl, '.lithos-class-picker option')).toEqual(['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup']);
+    await submit(view, 'retry storm after broker failover', 'decision', 'fact_check');
+    const r = view.result!;
+    expect(r.query_class).toBe('decision');
+    expect(r.intent).toBe('fact_check');
+    const root = view.contentEl;
+    expect(texts(root, '.lithos-retrieve-meta .lithos-chip')).toEqual([`temperature ${r.temperature.toFixed(2)}`, `coherence ${r.coherence.toFixed(2)}`, `terrace ${r.terrace_reached}`, 'class decision · fact_check']);
+    const items = Array.from(root.querySelectorAll('.lithos-result'));
+    expect(items.map((li) => li.querySelector('.lithos-note-link')?.textContent)).toEqual(r.nodes.map((n) => n.title));
+    const first = items[0];
+    expect(texts(first, '.lithos-scout')).toEqual(r.nodes[0].scouts);
+    expect(texts(first, '.lithos-reasons li')).toEqual(r.nodes[0].reasons.slice(0, 3));
+    expect(texts(first, '.lithos-term')[0]).toBe(`base +${r.nodes[0].terms.base.toFixed(3)}`);
+    expect(first.querySelector('.lithos-score')?.textContent).toBe(r.nodes[0].score.toFixed(3));
+    // The person's retrieval wrote a receipt like an agent's.
+    const receipts = await world.engine.receipts.query({ receipt_id: r.receipt_id!, limit: 1 });
+    expect(receipts.receipts[0]).toMatchObject({ agent_id: 'human', query_text: 'retry storm after broker failover' });
+    await click(first.querySelector('.lithos-note-link'));
+    expect(m.app.workspace.opened).toEqual([r.nodes[0].path]);
+  });
+
+  test('cite and misleading marks are sent as one feedback for the receipt: stats change and the receipt takes no more', async () => {
+    const view = await m.open<RetrieveView>(PANEL_TYPES.retrieve);
+    await view.runQuery('ingest p95 latency regression', { queryClass: 'debug' });
+    const [a, b] = view.result!.nodes;
+    const before = { a: world.engine.memory.stats(a.id), b: world.engine.memory.stats(b.id) };
+    await click(view.contentEl.querySelector(`[data-id="${a.id}"] [data-mark="cited"]`), view);
+    await click(view.contentEl.querySelector(`[data-id="${b.id}"] [data-mark="misleading"]`), view);
+    expect(view.contentEl.querySelector(`[data-id="${a.id}"]`)?.classList.contains('is-cited')).toBe(true);
+    await click(view.contentEl.querySelector('[data-action="send-feedback"]'), view);
+    expect(world.engine.memory.stats(a.id).use_count).toBe(before.a.use_count + 1);
+    expect(world.engine.memory.stats(b.id).misleading_count).toBe(before.b.misleading_count + 1);
+    expect(world.engine.memory.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
+    const n = view.result!.nodes.length;
+    expect(view.contentEl.querySelector('.lithos-feedback-result')?.textContent).toBe(`Feedback sent: 1 used, ${n - 2} ignored, 1 misleading.`);
+    expect(view.contentEl.querySelector('[data-mark]')).toBeNull();
+  });
+
+  test('the retrieve-for-selection command retrieves for the selected text in the panel', async () => {
+    const cmd = m.plugin.command('retrieve-for-selection');
+    const editor = { getSelection: () => 'cache stampede after deploy', getValue: () => '' };
+    cmd.editorCallback!(editor as never, { file: { basename: 'Whatever' } } as never);
+    await settle();
+    const view = m.app.workspace.getLeavesOfType(PANEL_TYPES.retrieve)[0].view as unknown as RetrieveView;
+    await settle(view);
+    expect(view.result?.nodes[0].path).toBe(EXAMPLE_PATHS.stampede);
+    expect((view.contentEl.querySelector('.lithos-query-input') as HTMLInputElement).value).toBe('cache stampede after deploy');
+  });
+});

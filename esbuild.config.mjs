@@ -9,6 +9,7 @@ import { builtinModules } from 'node:module';
 import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -66,6 +67,20 @@ const makeExecutable = {
   },
 };
 
+/**
+ * The bridge host (desktop only) runs ws's Node server inside the plugin. The browser platform would pick
+ * ws's browser stub (which only throws), so `ws` resolves to its Node entry; its requires of Node
+ * built-ins stay external and run only when the host starts (Electron's renderer has them, mobile never
+ * gets there). bufferutil/utf-8-validate are ws's optional native peers, tried in a try/catch.
+ */
+const wsForNode = {
+  name: 'ws-for-node',
+  setup(build) {
+    const entry = createRequire(import.meta.url).resolve('ws');
+    build.onResolve({ filter: /^ws$/ }, () => ({ path: entry }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const plugin = {
   ...common,
@@ -75,13 +90,13 @@ const plugin = {
   // what runs in Electron's renderer and on mobile. Obsidian provides the externals at run time.
   platform: 'browser',
   target: 'es2020',
-  external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*', ...nodeBuiltins],
+  external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*', 'bufferutil', 'utf-8-validate', ...nodeBuiltins],
   // The sql.js wasm is inlined as a Uint8Array and handed to initSqlJs as wasmBinary,
   // so the plugin never fetches or reads a .wasm file.
   loader: { '.wasm': 'binary' },
   // Mobile has no `process`; some libraries read process.env.NODE_ENV.
   define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-  plugins: [copyPluginStatics],
+  plugins: [wsForNode, copyPluginStatics],
 };
 
 /** @type {import('esbuild').BuildOptions} */

@@ -1,182 +1,277 @@
-import { Notice, Plugin } from 'obsidian';
-import { MemoryEngine, type IndexReport } from '../shared/engine';
-import { asLithosError } from '../shared/errors';
-import type { VaultEvent } from '../shared/ports';
-import { ObsidianVault } from './obsidian-vault';
-import { ObsidianBlobStore } from './obsidian-blob-store';
-import { loadSql } from './sql-loader';
+import { Notice, Platform, Plugin } from 'obsidian';
+import type { MemoryEngine } from '../shared/engine';
+import { asLithosError, LithosError } from '../shared/errors';
+import { TOOL_CATALOG } from '../shared/tools/catalog';
+import { createDispatcher } from '../shared/tools/dispatcher';
 import { createConsoleLogger } from './console-logger';
-import { StatusBar } from './status-bar';
+import { StatusBar, BridgeStatusBar, type LithosStatus } from './status-bar';
 import { SearchModal } from './search-modal';
-import { HeartbeatLock } from '../shared/coordination/heartbeat-lock';
-import { LithosError } from '../shared/errors';
-import { systemClock, systemTimers } from '../shared/ports';
+import { EngineSession } from './engine-session';
+import { BridgeControl } from './bridge-control';
+import { guardDispatcher } from './bridge-host/tool-guard';
+import { registerCoreCommands, type CommandHost } from './commands';
+import { LithosSettingTab } from './settings-tab';
+import { PluginDataFile } from './startup/plugin-data';
+import { whenMetadataResolved } from './startup/metadata-ready';
+import { PANEL_TYPES, registerPanels, revealPanel, type PanelChange, type PanelContext, type PanelSettings } from './panels';
+import type { LithosSettings } from './settings';
 
-/** Composition root: wires Obsidian's vault and adapter into the host-free engine; only lifecycle and status plumbing here. */
-export default class LithosMemoryPlugin extends Plugin {
+const HOUR_MS = 3600 * 1000;
+/** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
+const METADATA_FALLBACK_MS = 10_000;
+
+/**
+ * Composition root: wires Obsidian (vault, status bar, settings, commands, panels) to the host-free engine
+ * and, on desktop, to the agents' websocket bridge. The work itself lives in the modules imported above.
+ */
+export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private readonly logger = createConsoleLogger();
-  private engine: MemoryEngine | null = null;
-  private lock: HeartbeatLock | null = null;
-  private status: StatusBar | null = null;
+  private file: PluginDataFile | null = null;
+  private session: EngineSession | null = null;
+  private bridge: BridgeControl | null = null;
+  private indexStatus: StatusBar | null = null;
+  private lastStatus: LithosStatus = { state: 'starting' };
+  private safeMode = false;
   private unloaded = false;
-  private refreshing = false;
-  private statusStale = false;
-  private reconciling: Promise<void> | null = null;
-  /** Why the engine could not be opened, shown by commands instead of "still opening". */
-  private openError: string | null = null;
+  private readonly listeners = new Set<(what: PanelChange) => void>();
 
-  override onload(): void {
-    this.status = new StatusBar(this.addStatusBarItem());
-    this.status.show({ state: 'starting' });
-    this.addCommand({
-      id: 'rebuild-index',
-      name: 'Rebuild index (rescan vault)',
-      callback: () => {
-        if (this.openEngine()) void this.reconcile();
+  override async onload(): Promise<void> {
+    this.file = await PluginDataFile.load(this);
+    this.safeMode = this.file.crashedWhileIndexing;
+
+    const indexItem = this.addStatusBarItem();
+    this.indexStatus = new StatusBar(indexItem);
+    this.registerDomEvent(indexItem, 'click', () => this.onIndexStatusClick());
+    const bridgeItem = this.addStatusBarItem();
+    const bridgeStatus = new BridgeStatusBar(bridgeItem);
+    this.registerDomEvent(bridgeItem, 'click', () => this.onBridgeStatusClick());
+
+    this.session = this.makeSession();
+    this.bridge = new BridgeControl({
+      desktop: Platform.isDesktopApp,
+      lithosDir: () => {
+        const base = this.vaultPath();
+        return base ? `${base}/.lithos` : null;
       },
+      vaultName: this.app.vault.getName(),
+      pluginVersion: this.manifest.version,
+      dispatcher: guardDispatcher(
+        createDispatcher(TOOL_CATALOG, (caller) => {
+          const engine = this.session?.engine;
+          if (!engine) throw new LithosError('unavailable', 'Lithos is still opening its memory in Obsidian; try again in a moment.', { retryable: true });
+          return { engine, caller };
+        }),
+        () => this.currentSettings().bridge,
+      ),
+      logger: this.logger,
+      onState: (s) => bridgeStatus.show(s),
     });
-    this.addCommand({ id: 'search', name: 'Search memory', callback: () => this.openSearch() });
+    bridgeStatus.show(this.bridge.state);
+
+    registerPanels(this, this.panelContext());
+    registerCoreCommands(this, this);
+    this.addSettingTab(new LithosSettingTab(this.app, this, { settings: () => this.currentSettings(), save: (fn) => this.changeSettings(fn), engine: () => this.session?.engine ?? null, bridge: () => this.bridge?.state ?? { kind: 'off' }, regenerateToken: () => this.regenerateToken() }));
+
+    if (this.safeMode) {
+      this.status({ state: 'safe' });
+      new Notice('Lithos started in safe mode: its last start stopped while indexing. Nothing is indexed and the bridge is off until you run "Leave safe mode".', 0);
+    } else {
+      this.status({ state: 'starting' });
+    }
     // Before layout-ready Obsidian replays a 'create' for every file; the engine's own scan covers those.
-    this.app.workspace.onLayoutReady(() => void this.start());
+    this.app.workspace.onLayoutReady(() => void this.startWhenResolved());
   }
 
   override onunload(): void {
     this.unloaded = true;
-    const engine = this.engine;
-    this.engine = null;
-    // Still opening: start() sees `unloaded`, closes the engine and then releases the lock itself.
-    const lock = engine ? this.lock : null;
-    if (engine) this.lock = null;
-    // Obsidian does not await onunload; the engine's journal covers a flush cut short by quitting.
-    void (async () => {
-      try {
-        await engine?.close();
-      } catch (err) {
-        this.logger.error('closing the engine failed', { error: asLithosError(err).toJSON() });
-      } finally {
-        await lock?.release().catch(() => undefined);
-      }
-    })();
+    // Obsidian does not await onunload: the bridge stops and the engine closes in the background.
+    void this.bridge?.stop().catch((err: unknown) => this.logger.error('stopping the bridge failed', { error: asLithosError(err).toJSON() }));
+    void this.session?.close();
+    // Unloading is not a crash: the next start must not come up in safe mode.
+    if (!this.safeMode) void this.file?.clearIndexing().catch(() => undefined);
+    this.listeners.clear();
   }
 
-  /** The stores have one writer at a time: wait while a `lithos` CLI command holds the vault. */
-  private async acquireLock(blobs: ObsidianBlobStore): Promise<boolean> {
-    const lock = new HeartbeatLock(blobs, systemClock, systemTimers, 'plugin', (by) => {
-      this.fail('Lithos lost its write lock', new LithosError('vault_locked', `Another process (${by?.owner ?? 'unknown'}) took over this vault's memory; reload the plugin.`));
+  // ── start-up ───────────────────────────────────────────────────────────
+
+  private makeSession(): EngineSession {
+    return new EngineSession({
+      app: this.app,
+      registerEvent: (ref) => this.registerEvent(ref),
+      logger: this.logger,
+      status: (s) => this.status(s),
+      changed: (what) => this.emit(what),
+      notify: (m) => this.notify(m),
+      callouts: () => this.currentSettings().callouts,
+      opened: (engine) => this.engineOpened(engine),
+      indexingStarted: () => this.file?.markIndexing(new Date()) ?? Promise.resolve(),
+      indexingEnded: () => this.file?.clearIndexing() ?? Promise.resolve(),
     });
-    for (;;) {
-      const holder = await lock.tryAcquire();
-      if (this.unloaded) {
-        await lock.release();
-        return false;
-      }
-      if (!holder) break;
-      this.status?.show({ state: 'waiting', holder: `${holder.owner}${holder.pid ? ` (pid ${holder.pid})` : ''}` });
-      await new Promise((r) => window.setTimeout(r, 5000));
+  }
+
+  private async startWhenResolved(): Promise<void> {
+    if (this.safeMode) return;
+    await whenMetadataResolved(this.app.metadataCache, METADATA_FALLBACK_MS, {
+      set: (fn, ms) => window.setTimeout(fn, ms),
+      clear: (t) => window.clearTimeout(t as number),
+    });
+    if (this.unloaded) return;
+    await this.session?.start();
+  }
+
+  private engineOpened(engine: MemoryEngine): void {
+    const s = this.currentSettings();
+    engine.consolidator.start(s.learning.consolidationIntervalHours * HOUR_MS);
+    engine.setDecayInterval(s.learning.decayIntervalHours * HOUR_MS);
+    if (s.bridge.enabled && Platform.isDesktopApp) void this.bridge?.apply(true, s.bridge.port).catch(() => undefined);
+  }
+
+  // ── settings ───────────────────────────────────────────────────────────
+
+  currentSettings(): LithosSettings {
+    if (!this.file) throw new Error('Lithos settings are read before the plugin loaded them.');
+    return this.file.data.settings;
+  }
+
+  /** Changes, saves and applies settings at once: the bridge, schedules and callouts follow without a restart. */
+  async changeSettings(fn: (s: LithosSettings) => void): Promise<void> {
+    if (!this.file) return;
+    const before = JSON.parse(JSON.stringify(this.currentSettings())) as LithosSettings;
+    await this.file.update((d) => fn(d.settings));
+    await this.applySettings(before, this.currentSettings());
+    this.emit('settings');
+  }
+
+  private async applySettings(before: LithosSettings, after: LithosSettings): Promise<void> {
+    const engine = this.session?.engine;
+    if (engine) {
+      if (before.learning.consolidationIntervalHours !== after.learning.consolidationIntervalHours) engine.consolidator.reschedule(after.learning.consolidationIntervalHours * HOUR_MS);
+      if (before.learning.decayIntervalHours !== after.learning.decayIntervalHours) engine.setDecayInterval(after.learning.decayIntervalHours * HOUR_MS);
+      if (before.callouts !== after.callouts) await engine.conflicts.setCallouts(after.callouts);
     }
-    this.lock = lock;
-    return true;
-  }
-
-  private async start(): Promise<void> {
-    try {
-      const blobs = new ObsidianBlobStore(this.app.vault.adapter);
-      if (!(await this.acquireLock(blobs))) return;
-      const vault = new ObsidianVault(
-        this.app,
-        (ref) => this.registerEvent(ref),
-        () => void this.reconcile(),
-      );
-      const engine = await MemoryEngine.open({
-        vault,
-        blobs,
-        sql: await loadSql(),
-        logger: this.logger,
-        onProgress: (p) => this.status?.show({ state: 'progress', ...p }),
-      });
-      if (this.unloaded) {
-        await engine.close();
-        await this.lock?.release();
-        this.lock = null;
-        return;
-      }
-      this.engine = engine;
-      engine.consolidator.start(); // scheduled consolidation and the working-memory size trigger
-      // Follow the vault before the first scan, so an edit made while it runs is not missed.
-      vault.watch((e) => this.onVaultEvent(engine, e));
-      await this.reconcile();
-    } catch (err) {
-      this.openError = this.fail('Lithos could not open its memory', err);
-    }
-  }
-
-  /** One scan at a time: a rebuild requested during a scan joins it. */
-  private reconcile(): Promise<void> {
-    const engine = this.engine;
-    if (!engine) return Promise.resolve();
-    this.reconciling ??= engine
-      .reconcile()
-      .then((report: IndexReport) => {
-        if (report.errors.length) this.logger.warn(`${report.errors.length} note(s) could not be indexed`, { errors: report.errors });
-        if (this.engine === engine) this.showReady(engine);
-      })
-      .catch((err: unknown) => {
-        this.fail('Lithos could not index the vault', err);
-      })
-      .finally(() => {
-        this.reconciling = null;
-      });
-    return this.reconciling;
-  }
-
-  /** The open engine; otherwise tells the user why there is none and returns null. */
-  private openEngine(): MemoryEngine | null {
-    if (!this.engine) new Notice(this.openError ?? 'Lithos is still opening its memory.');
-    return this.engine;
-  }
-
-  private onVaultEvent(engine: MemoryEngine, e: VaultEvent): void {
-    if (this.engine !== engine) return; // unloading: the engine is closing
-    engine.handleEvent(e);
-    this.statusStale = true;
-    if (!this.refreshing) void this.refreshWhenSettled(engine);
-  }
-
-  /** One status refresh per burst of events, once the engine has indexed them all. */
-  private async refreshWhenSettled(engine: MemoryEngine): Promise<void> {
-    this.refreshing = true;
-    try {
-      while (this.statusStale) {
-        this.statusStale = false;
-        await engine.idle();
-      }
-      // A running scan reports its own progress and ends with "ready".
-      if (this.engine === engine && !this.reconciling) this.showReady(engine);
-    } catch (err) {
-      this.fail('Lithos could not index a change', err);
-    } finally {
-      this.refreshing = false;
+    // Read-only, disabled tools and tool switches are read at every call; only the host itself is (re)started.
+    if ((before.bridge.enabled !== after.bridge.enabled || before.bridge.port !== after.bridge.port) && engine && !this.safeMode) {
+      await this.bridge?.apply(after.bridge.enabled, after.bridge.port).catch((err: unknown) => this.notify(asLithosError(err).message));
     }
   }
 
-  private showReady(engine: MemoryEngine): void {
-    const notes = engine.stats().notes;
-    this.status?.show({ state: 'ready', notes: typeof notes === 'number' ? notes : 0 });
+  // ── panels ─────────────────────────────────────────────────────────────
+
+  private panelContext(): PanelContext {
+    return {
+      engine: () => this.session?.engine ?? null,
+      settings: (): PanelSettings => {
+        const r = this.currentSettings().retrieval;
+        return { retrieval: { max_nodes: r.maxNodes, default_query_class: r.defaultClass ?? undefined, default_intent: r.defaultIntent } };
+      },
+      onChange: (cb) => {
+        this.listeners.add(cb);
+        return () => this.listeners.delete(cb);
+      },
+      engineError: () => (this.safeMode ? 'Lithos is in safe mode: run "Leave safe mode" to open the memory.' : (this.session?.error ?? null)),
+    };
   }
 
-  private openSearch(): void {
-    const engine = this.openEngine();
+  private emit(what: PanelChange): void {
+    for (const cb of [...this.listeners]) {
+      try {
+        cb(what);
+      } catch (err) {
+        this.logger.error('a panel failed to follow a change', { error: asLithosError(err).toJSON() });
+      }
+    }
+  }
+
+  // ── status bar ─────────────────────────────────────────────────────────
+
+  status(s: LithosStatus): void {
+    this.lastStatus = s;
+    this.indexStatus?.show(s);
+  }
+
+  private onIndexStatusClick(): void {
+    const s = this.lastStatus;
+    if (s.state === 'safe') return this.notify('Lithos is in safe mode because its last start stopped while indexing. Run "Leave safe mode" from the command palette to try again.');
+    if (s.state === 'error') return this.notify(s.message);
+    if (s.state === 'waiting') return this.notify(`Lithos waits for ${s.holder} to finish with this vault.`);
+    void revealPanel(this, PANEL_TYPES.retrieve);
+  }
+
+  private onBridgeStatusClick(): void {
+    const s = this.bridge?.state;
+    if (s?.kind === 'listening') void revealPanel(this, PANEL_TYPES.agents);
+    else if (s?.kind === 'error' || s?.kind === 'unsupported') this.notify(s.kind === 'error' ? s.message : s.reason);
+    else this.notify('The agents bridge is off: run "Start the agents bridge", or turn it on in Settings → Lithos Memory.');
+  }
+
+  // ── CommandHost ────────────────────────────────────────────────────────
+
+  requireEngine(): MemoryEngine | null {
+    const engine = this.session?.engine ?? null;
+    if (!engine) {
+      this.notify(this.safeMode ? 'Lithos is in safe mode: run "Leave safe mode" first.' : (this.session?.error ?? 'Lithos is still opening its memory.'));
+    }
+    return engine;
+  }
+
+  rebuildIndex(): Promise<void> {
+    return this.session?.reconcile() ?? Promise.resolve();
+  }
+
+  inSafeMode(): boolean {
+    return this.safeMode;
+  }
+
+  async leaveSafeMode(): Promise<void> {
+    this.safeMode = false;
+    await this.file?.clearIndexing();
+    this.status({ state: 'starting' });
+    this.notify('Lithos left safe mode: opening and indexing the memory.');
+    await this.startWhenResolved();
+  }
+
+  async startBridge(): Promise<void> {
+    if (this.safeMode) return this.notify('Lithos is in safe mode: the bridge stays off until you run "Leave safe mode".');
+    if (!this.requireEngine()) return;
+    await this.changeSettings((s) => {
+      s.bridge.enabled = true;
+    });
+    // Already enabled but stopped (an earlier failure): try again.
+    await this.bridge?.apply(true, this.currentSettings().bridge.port);
+  }
+
+  async stopBridge(): Promise<void> {
+    await this.changeSettings((s) => {
+      s.bridge.enabled = false;
+    });
+    await this.bridge?.stop();
+  }
+
+  async regenerateToken(): Promise<void> {
+    await this.bridge?.regenerateToken();
+  }
+
+  vaultPath(): string | null {
+    const adapter = this.app.vault.adapter as { getBasePath?: () => string };
+    return Platform.isDesktopApp && typeof adapter.getBasePath === 'function' ? adapter.getBasePath() : null;
+  }
+
+  notify(message: string): void {
+    new Notice(message);
+  }
+
+  showReady(): void {
+    const engine = this.session?.engine;
+    if (engine) this.session?.showReady(engine);
+  }
+
+  async copy(text: string): Promise<void> {
+    await navigator.clipboard.writeText(text);
+  }
+
+  openSearch(): void {
+    const engine = this.requireEngine();
     if (!engine) return;
     new SearchModal(this.app, (q) => engine.search(q, { k: 20 }), (err) => this.logger.error('search failed', { error: asLithosError(err).toJSON() })).open();
-  }
-
-  /** Logs, shows the error in the status bar and a notice; returns the message shown. */
-  private fail(what: string, err: unknown): string {
-    const e = asLithosError(err);
-    const message = `${what}: ${e.message}`;
-    this.logger.error(what, { error: e.toJSON() });
-    this.status?.show({ state: 'error', message });
-    new Notice(message);
-    return message;
   }
 }

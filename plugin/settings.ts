@@ -2,7 +2,7 @@
  * The plugin's own settings, kept in Obsidian's plugin data (`data.json` beside main.js, loadData/saveData).
  * What agents may see and where their writes become proposals is NOT here: that is the vault's policy
  * (`.lithos/policy.json`, engine.policy), shared with the CLI and `lithos mcp`, and edited in place by the
- * settings tab. Hidden folders are kept here and handed to the bridge host's dispatcher.
+ * settings tab.
  *
  * Every field has a default; `migrateData` turns whatever was saved (older versions, hand edits, nothing)
  * into a complete, valid LithosData, dropping what it does not understand, so a bad data.json never stops
@@ -17,7 +17,10 @@ export const DEFAULT_BRIDGE_PORT = 27_183;
 const HOUR_MS = 3600 * 1000;
 
 export interface BridgeSettings {
-  /** Run the websocket host agents' bridges connect to (desktop only). Off until the person turns it on. */
+  /**
+   * Run the websocket host agents' bridges connect to (desktop only). On by default: while Obsidian holds the
+   * vault, `lithos mcp` can only reach it through this host (loopback, token-checked).
+   */
   enabled: boolean;
   /** Preferred port on 127.0.0.1; when taken the OS picks one (bridge.json names the real one). */
   port: number;
@@ -25,15 +28,8 @@ export interface BridgeSettings {
   readOnly: boolean;
   /** Tool names agents neither see nor may call. */
   disabledTools: string[];
-  /** Vault folders whose notes agents never see (the person still does). */
-  hiddenFolders: string[];
-}
-
-export interface EmbeddingSettings {
-  /** `offline`: the built-in hashing embedder (no download). `minilm`: all-MiniLM-L6-v2. */
-  model: 'offline' | 'minilm';
-  /** Where all-MiniLM-L6-v2 is kept, relative to `.lithos/` unless absolute. */
-  modelFolder: string;
+  /** Path of the built bridge (`dist/bridge/cli.js`) for the copied MCP client config; empty: `lithos` on PATH. */
+  cliPath: string;
 }
 
 export interface RetrievalSettings {
@@ -52,7 +48,6 @@ export interface LearningSettings {
 
 export interface LithosSettings {
   bridge: BridgeSettings;
-  embeddings: EmbeddingSettings;
   retrieval: RetrievalSettings;
   learning: LearningSettings;
   /** Managed conflict/status callouts written into notes. */
@@ -68,8 +63,7 @@ export interface LithosData {
 }
 
 export const DEFAULT_SETTINGS: Readonly<LithosSettings> = Object.freeze({
-  bridge: Object.freeze({ enabled: false, port: DEFAULT_BRIDGE_PORT, readOnly: false, disabledTools: [], hiddenFolders: [] }),
-  embeddings: Object.freeze({ model: 'offline', modelFolder: 'models' }),
+  bridge: Object.freeze({ enabled: true, port: DEFAULT_BRIDGE_PORT, readOnly: false, disabledTools: [], cliPath: '' }),
   retrieval: Object.freeze({ maxNodes: DEFAULT_K, defaultIntent: null, defaultClass: null }),
   learning: Object.freeze({ consolidationIntervalHours: CONSOLIDATION_INTERVAL_MS / HOUR_MS, decayIntervalHours: DECAY.interval_ms / HOUR_MS }),
   callouts: true,
@@ -77,7 +71,7 @@ export const DEFAULT_SETTINGS: Readonly<LithosSettings> = Object.freeze({
 
 /** A fresh, mutable copy of the defaults. */
 export function defaultSettings(): LithosSettings {
-  return structuredClone(DEFAULT_SETTINGS);
+  return migrateSettings({});
 }
 
 type Raw = Record<string, unknown>;
@@ -109,7 +103,6 @@ export function migrateSettings(raw: unknown): LithosSettings {
   const d = DEFAULT_SETTINGS;
   const s = obj(raw);
   const b = obj(s.bridge);
-  const e = obj(s.embeddings);
   const r = obj(s.retrieval);
   const l = obj(s.learning);
   return {
@@ -118,11 +111,7 @@ export function migrateSettings(raw: unknown): LithosSettings {
       port: int(b.port, d.bridge.port, 0, 65_535),
       readOnly: bool(b.readOnly, d.bridge.readOnly),
       disabledTools: cleanList(b.disabledTools),
-      hiddenFolders: cleanList(b.hiddenFolders, true),
-    },
-    embeddings: {
-      model: oneOf(e.model, ['offline', 'minilm'] as const, d.embeddings.model) ?? d.embeddings.model,
-      modelFolder: typeof e.modelFolder === 'string' && e.modelFolder.trim() !== '' ? e.modelFolder.trim() : d.embeddings.modelFolder,
+      cliPath: typeof b.cliPath === 'string' ? b.cliPath.trim() : d.bridge.cliPath,
     },
     retrieval: {
       maxNodes: int(r.maxNodes, d.retrieval.maxNodes, 1, MAX_K),
@@ -159,9 +148,4 @@ export async function loadLithosData(store: DataStore): Promise<LithosData> {
 
 export async function saveLithosData(store: DataStore, data: LithosData): Promise<void> {
   await store.saveData(data);
-}
-
-/** Whether a vault path lies in one of the hidden folders (whole path segments: `priv` hides `priv/x.md`, not `private/x.md`). */
-export function inHiddenFolder(path: string, hiddenFolders: readonly string[]): boolean {
-  return hiddenFolders.some((f) => path === f || path.startsWith(f + '/'));
 }

@@ -1,9 +1,15 @@
+import type { BridgeState } from './bridge-control';
+
 /** What the status bar item says. Pure, so the wording is tested without a DOM. */
 export type LithosStatus =
   | { state: 'starting' }
   | { state: 'waiting'; holder: string }
   | { state: 'progress'; phase: 'load' | 'scan' | 'index'; done: number; total: number }
   | { state: 'ready'; notes: number }
+  /** Vault changes are waiting to be indexed. */
+  | { state: 'stale'; notes: number }
+  /** The previous start died while indexing: nothing is opened or indexed until the person says so. */
+  | { state: 'safe' }
   | { state: 'error'; message: string };
 
 const PHASE_VERB = { load: 'loading', scan: 'scanning', index: 'indexing' } as const;
@@ -18,8 +24,44 @@ export function statusText(s: LithosStatus): string {
       return `Lithos: ${PHASE_VERB[s.phase]} ${s.done}/${s.total}`;
     case 'ready':
       return `Lithos: ready · ${s.notes} ${s.notes === 1 ? 'note' : 'notes'}`;
+    case 'stale':
+      return `Lithos: updating · ${s.notes} ${s.notes === 1 ? 'note' : 'notes'}`;
+    case 'safe':
+      return 'Lithos: safe mode';
     case 'error':
       return 'Lithos: error';
+  }
+}
+
+/** The bridge's status bar item. */
+export function bridgeStatusText(s: BridgeState): string {
+  switch (s.kind) {
+    case 'off':
+      return 'Bridge: off';
+    case 'unsupported':
+      return 'Bridge: desktop only';
+    case 'starting':
+      return 'Bridge: starting…';
+    case 'listening':
+      return `Bridge: :${s.port} · ${s.agents.length} ${s.agents.length === 1 ? 'agent' : 'agents'}`;
+    case 'error':
+      return 'Bridge: error';
+  }
+}
+
+/** The bridge item's tooltip: the agents connected, or what went wrong. */
+export function bridgeStatusTooltip(s: BridgeState): string {
+  switch (s.kind) {
+    case 'off':
+      return 'The agents bridge is off. Turn it on in Settings → Lithos Memory, or run "Start the agents bridge".';
+    case 'unsupported':
+      return s.reason;
+    case 'starting':
+      return 'The agents bridge is starting.';
+    case 'listening':
+      return s.agents.length ? `Listening on 127.0.0.1:${s.port}; connected: ${s.agents.join(', ')}` : `Listening on 127.0.0.1:${s.port}; no agent connected.`;
+    case 'error':
+      return s.message;
   }
 }
 
@@ -39,8 +81,24 @@ export class StatusBar {
     this.el.textContent = statusText(s);
     this.el.classList.toggle('is-indexing', s.state === 'progress' || s.state === 'starting');
     this.el.classList.toggle('is-error', s.state === 'error');
+    this.el.classList.toggle('is-safe-mode', s.state === 'safe');
     if (s.state === 'error') this.el.setAttribute('aria-label', s.message);
+    else if (s.state === 'safe')
+      this.el.setAttribute('aria-label', 'The last start stopped while indexing, so Lithos has not opened its memory. Click for what to do, or run "Leave safe mode".');
     else if (s.state === 'waiting') this.el.setAttribute('aria-label', `Another Lithos process (${s.holder}) is writing this vault's memory; Lithos starts when it finishes.`);
     else this.el.removeAttribute('aria-label');
+  }
+}
+
+/** Renders the bridge state into its own status bar item. */
+export class BridgeStatusBar {
+  constructor(private readonly el: StatusElement) {
+    el.classList.add('lithos-status', 'lithos-bridge-status');
+  }
+
+  show(s: BridgeState): void {
+    this.el.textContent = bridgeStatusText(s);
+    this.el.classList.toggle('is-error', s.kind === 'error');
+    this.el.setAttribute('aria-label', bridgeStatusTooltip(s));
   }
 }

@@ -97,6 +97,7 @@ export class MemoryEngine {
   /** Each task's latest receipt, for the follow-up locality signal (learning/follow-up.ts). */
   private readonly followUps = new FollowUpTracker();
   private decayTimer: unknown = null;
+  private decayIntervalMs: number = DECAY.interval_ms;
   private decaying: Promise<unknown> = Promise.resolve();
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
   readonly policy!: PolicyStore;
@@ -326,13 +327,26 @@ export class MemoryEngine {
     this.decaying = run;
     await run;
     if (!this.closed) {
-      this.decayTimer = this.deps.timers.setTimeout(() => {
-        this.decayTimer = null;
-        void this.decayNow();
-      }, DECAY.interval_ms);
-      // A pending decay must not keep a short-lived host process (a CLI command) alive.
-      (this.decayTimer as { unref?: () => void } | null)?.unref?.();
+      this.armDecay();
     }
+  }
+
+  private armDecay(): void {
+    this.decayTimer = this.deps.timers.setTimeout(() => {
+      this.decayTimer = null;
+      void this.decayNow();
+    }, this.decayIntervalMs);
+    // A pending decay must not keep a short-lived host process (a CLI command) alive.
+    (this.decayTimer as { unref?: () => void } | null)?.unref?.();
+  }
+
+  /** How often decay runs while open (the plugin's settings); a pending run is re-armed to `ms` from now. */
+  setDecayInterval(ms: number): void {
+    if (!Number.isFinite(ms) || ms <= 0) throw new LithosError('invalid_argument', `The decay interval must be a positive number of milliseconds (got ${ms}).`, { interval_ms: ms });
+    this.decayIntervalMs = ms;
+    if (this.decayTimer === null || this.closed) return;
+    this.deps.timers.clearTimeout(this.decayTimer);
+    this.armDecay();
   }
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */

@@ -32,6 +32,8 @@ export interface BridgeHostOptions {
   handshakeTimeoutMs?: number;
   /** A connection that misses a websocket pong for this long is dropped (frees its agent id). Default 15 s. */
   heartbeatMs?: number;
+  /** After an agent connects or disconnects, with the connected agent ids (the plugin's status bar). */
+  onAgentsChanged?: (agentIds: string[]) => void;
 }
 
 interface Connection {
@@ -209,7 +211,10 @@ export class BridgeHost {
       clearTimeout(conn.handshakeTimer);
       conn.session.dispose();
       this.connections.delete(conn);
-      if (conn.agentId !== null && this.agents.get(conn.agentId) === conn) this.agents.delete(conn.agentId);
+      if (conn.agentId !== null && this.agents.get(conn.agentId) === conn) {
+        this.agents.delete(conn.agentId);
+        this.opts.onAgentsChanged?.(this.connectedAgents);
+      }
     });
   }
 
@@ -229,6 +234,7 @@ export class BridgeHost {
       }
       this.agents.set(id, conn);
       conn.agentId = id;
+      this.opts.onAgentsChanged?.(this.connectedAgents);
     }
     clearTimeout(conn.handshakeTimer);
     this.logger.info(`bridge host: ${id ? `agent "${id}"` : 'an anonymous bridge'} connected (lithos ${hello.bridge_version})`);

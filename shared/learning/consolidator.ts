@@ -46,6 +46,18 @@ export class Consolidator {
     this.arm();
   }
 
+  /** A new interval for a running schedule (the plugin's settings): the next run is `intervalMs` from now. */
+  reschedule(intervalMs: number): void {
+    this.interval = intervalMs;
+    if (this.stopped || this.timer === null) return;
+    this.timers.clearTimeout(this.timer);
+    this.arm();
+  }
+
+  get intervalMs(): number {
+    return this.interval;
+  }
+
   get scheduled(): boolean {
     return this.timer !== null;
   }

@@ -35,9 +35,16 @@ export class FakeAdapter implements BlobAdapter {
   /** Every call, for assertions on how the adapter was driven. */
   readonly calls: string[] = [];
   available = true;
+  /** FileSystemAdapter's (desktop): set with `onDisk(dir)`; absent as on mobile. */
+  getBasePath?: () => string;
   private tick = 1_700_000_000_000;
   private crashCountdown: number | null = null;
   private crashed = false;
+
+  /** Makes this a desktop FileSystemAdapter whose vault folder is `dir` (the bridge host writes there). */
+  onDisk(dir: string): void {
+    this.getBasePath = () => dir;
+  }
 
   /** Mutations 1..n-1 succeed; the n-th is cut short; everything after fails. */
   crashAfter(n: number): void {
@@ -192,6 +199,10 @@ export class FakeVault {
     return this.listeners.size;
   }
 
+  getName(): string {
+    return 'fixture-vault';
+  }
+
   getMarkdownFiles(): TFile[] {
     return [...this.cache.values()].filter((f): f is TFile => 'extension' in f && f.extension === 'md');
   }
@@ -344,12 +355,38 @@ export class FakeWorkspace {
   }
 }
 
-/** The App subset: `app.vault`, `app.vault.adapter`, `app.fileManager`, `app.workspace`. */
+/**
+ * MetadataCache's start-up signal: `resolved` (set at run time, undeclared in Obsidian's typings) and the
+ * 'resolved' event. Starts unresolved; the test calls `resolve()` when Obsidian would have finished.
+ */
+export class FakeMetadataCache {
+  resolved = false;
+  private readonly listeners = new Map<EventRef, () => unknown>();
+
+  on(_name: 'resolved', fn: () => unknown): EventRef {
+    const ref = {} as EventRef;
+    this.listeners.set(ref, fn);
+    return ref;
+  }
+  offref(ref: EventRef): void {
+    this.listeners.delete(ref);
+  }
+  listenerCount(): number {
+    return this.listeners.size;
+  }
+  resolve(): void {
+    this.resolved = true;
+    for (const fn of [...this.listeners.values()]) fn();
+  }
+}
+
+/** The App subset: `app.vault`, `app.vault.adapter`, `app.fileManager`, `app.workspace`, `app.metadataCache`. */
 export class FakeApp {
   readonly adapter = new FakeAdapter();
   readonly vault = new FakeVault(this.adapter);
   readonly fileManager = new FakeFileManager(this.vault);
   readonly workspace = new FakeWorkspace();
+  readonly metadataCache = new FakeMetadataCache();
 
   /** A vault with these notes already on disk and known to Obsidian. */
   static with(files: Record<string, string>): FakeApp {

@@ -1,0 +1,184 @@
+import { PluginSettingTab, Setting, type App, type Plugin } from 'obsidian';
+import type { MemoryEngine } from '../shared/engine';
+import { asLithosError } from '../shared/errors';
+import { DECAY, FEEDBACK } from '../shared/learning/constants';
+import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
+import { MAX_K } from '../shared/retrieval/constants';
+import { TOOL_CATALOG } from '../shared/tools/catalog';
+import type { BridgeState } from './bridge-control';
+import { bridgeStatusTooltip } from './status-bar';
+import { cleanList, type LithosSettings } from './settings';
+
+export interface SettingsTabHost {
+  settings(): LithosSettings;
+  /** Changes, persists and applies at once. */
+  save(fn: (s: LithosSettings) => void): Promise<void>;
+  engine(): MemoryEngine | null;
+  bridge(): BridgeState;
+  regenerateToken(): Promise<void>;
+}
+
+/** One entry per line (blank lines dropped). */
+function lines(text: string): string[] {
+  return text.split(/\r?\n/);
+}
+
+/**
+ * Settings → Lithos Memory. Every control saves and applies on change (no restart); the write policy is
+ * the vault's `.lithos/policy.json`, edited through engine.policy (audited), so the CLI and agents see it too.
+ */
+export class LithosSettingTab extends PluginSettingTab {
+  constructor(
+    app: App,
+    plugin: Plugin,
+    private readonly host: SettingsTabHost,
+  ) {
+    super(app, plugin);
+  }
+
+  override display(): void {
+    const el = this.containerEl;
+    el.empty();
+    this.bridgeSection(el);
+    this.embeddingSection(el);
+    this.retrievalSection(el);
+    this.learningSection(el);
+    this.calloutsSection(el);
+    this.writePolicySection(el);
+  }
+
+  private save(fn: (s: LithosSettings) => void): void {
+    void this.host.save(fn);
+  }
+
+  private bridgeSection(el: HTMLElement): void {
+    const s = this.host.settings().bridge;
+    new Setting(el).setName('Agents bridge').setHeading().setDesc(bridgeStatusTooltip(this.host.bridge()));
+    new Setting(el)
+      .setName('Enabled')
+      .setDesc('Serve MCP agents (lithos mcp) through Obsidian on 127.0.0.1, token-protected. Desktop only.')
+      .addToggle((t) => t.setValue(s.enabled).onChange((v) => this.save((x) => void (x.bridge.enabled = v))));
+    new Setting(el)
+      .setName('Port')
+      .setDesc('Preferred port; when taken, a free one is used (.lithos/bridge.json names it).')
+      .addText((t) =>
+        t.setValue(String(s.port)).onChange((v) => {
+          const port = Number(v);
+          if (Number.isInteger(port) && port >= 0 && port <= 65_535) this.save((x) => void (x.bridge.port = port));
+        }),
+      );
+    new Setting(el)
+      .setName('Regenerate token')
+      .setDesc('A new .lithos/bridge-token; connected agents are disconnected and reconnect with it.')
+      .addButton((b) => b.setButtonText('Regenerate').onClick(() => void this.host.regenerateToken()));
+    new Setting(el)
+      .setName('Read-only')
+      .setDesc('Agents may read and retrieve; every tool that writes is refused.')
+      .addToggle((t) => t.setValue(s.readOnly).onChange((v) => this.save((x) => void (x.bridge.readOnly = v))));
+    new Setting(el)
+      .setName('Bridge command for MCP clients')
+      .setDesc('Path of dist/bridge/cli.js, used by "Copy MCP config". Empty: the lithos command on your PATH (npm link).')
+      .addText((t) => t.setPlaceholder('/path/to/lithos-memory/dist/bridge/cli.js').setValue(s.cliPath).onChange((v) => this.save((x) => void (x.bridge.cliPath = v.trim()))));
+    new Setting(el).setName('Tools').setHeading().setDesc('Switch a tool off to hide it from agents and refuse its calls.');
+    for (const def of TOOL_CATALOG) {
+      new Setting(el)
+        .setName(def.name)
+        .setDesc(def.annotations.readOnlyHint ? `${def.title} (reads)` : `${def.title} (writes)`)
+        .addToggle((t) =>
+          t.setValue(!s.disabledTools.includes(def.name)).onChange((on) =>
+            this.save((x) => {
+              const rest = x.bridge.disabledTools.filter((n) => n !== def.name);
+              x.bridge.disabledTools = on ? rest : [...rest, def.name];
+            }),
+          ),
+        );
+    }
+  }
+
+  private embeddingSection(el: HTMLElement): void {
+    const spaces = this.host.engine()?.activeSpaces() ?? [];
+    new Setting(el)
+      .setName('Embeddings')
+      .setHeading()
+      .setDesc(
+        `Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}. The plugin embeds with the offline hashing embedder (no download). ` +
+          'all-MiniLM-L6-v2 runs in the headless bridge: lithos reembed <vault> --space minilm-l6-v2 --allow-remote.',
+      );
+  }
+
+  private retrievalSection(el: HTMLElement): void {
+    const r = this.host.settings().retrieval;
+    new Setting(el).setName('Retrieval defaults').setHeading();
+    new Setting(el)
+      .setName('Max notes')
+      .setDesc(`How many notes your retrievals return (1–${MAX_K}).`)
+      .addText((t) =>
+        t.setValue(String(r.maxNodes)).onChange((v) => {
+          const n = Number(v);
+          if (Number.isInteger(n) && n >= 1 && n <= MAX_K) this.save((x) => void (x.retrieval.maxNodes = n));
+        }),
+      );
+    new Setting(el).setName('Default intent').addDropdown((d) => {
+      d.addOption('', '(none)');
+      for (const i of INTENTS) d.addOption(i, i);
+      d.setValue(r.defaultIntent ?? '').onChange((v) => this.save((x) => void (x.retrieval.defaultIntent = v === '' ? null : (v as Intent))));
+    });
+    new Setting(el).setName('Default query class').addDropdown((d) => {
+      d.addOption('', '(none)');
+      for (const c of QUERY_CLASSES) d.addOption(c, c);
+      d.setValue(r.defaultClass ?? '').onChange((v) => this.save((x) => void (x.retrieval.defaultClass = v === '' ? null : (v as KnownQueryClass))));
+    });
+  }
+
+  private learningSection(el: HTMLElement): void {
+    const l = this.host.settings().learning;
+    new Setting(el)
+      .setName('Learning')
+      .setHeading()
+      .setDesc(
+        `Constants (tuned by lithos eval, not per vault): used +${FEEDBACK.used_salience} salience, misleading ${FEEDBACK.misleading_salience}, quarantine at ${FEEDBACK.quarantine_at} misleading marks; ` +
+          `edges halve over ${DECAY.edge_half_life_days} days unused, spaced repetition over ${DECAY.spaced_rep_half_life_days} days.`,
+      );
+    const hours = (name: string, desc: string, value: number, set: (x: LithosSettings, h: number) => void): void => {
+      new Setting(el)
+        .setName(name)
+        .setDesc(desc)
+        .addText((t) =>
+          t.setValue(String(value)).onChange((v) => {
+            const h = Number(v);
+            if (Number.isFinite(h) && h >= 0.25 && h <= 720) this.save((x) => set(x, h));
+          }),
+        );
+    };
+    hours('Consolidation every (hours)', 'Reinforce, promote, maintain concepts and summaries on this schedule.', l.consolidationIntervalHours, (x, h) => void (x.learning.consolidationIntervalHours = h));
+    hours('Decay every (hours)', 'Fade unused strengths and weak rule/agent edges on this schedule.', l.decayIntervalHours, (x, h) => void (x.learning.decayIntervalHours = h));
+  }
+
+  private calloutsSection(el: HTMLElement): void {
+    new Setting(el)
+      .setName('Conflict and status callouts')
+      .setDesc('Managed callout blocks in notes that are in a conflict or quarantined. Off removes them.')
+      .addToggle((t) => t.setValue(this.host.settings().callouts).onChange((v) => this.save((x) => void (x.callouts = v))));
+  }
+
+  private writePolicySection(el: HTMLElement): void {
+    new Setting(el).setName('Write policy').setHeading();
+    const engine = this.host.engine();
+    if (!engine) {
+      new Setting(el).setDesc('Open the memory first: the write policy lives in the vault (.lithos/policy.json).');
+      return;
+    }
+    new Setting(el)
+      .setName('Agents propose, I confirm')
+      .setDesc('Namespaces (one per line, patterns like decisions/** allowed) where agent writes become proposals you accept or reject.')
+      .addTextArea((t) =>
+        t.setValue(engine.policy.get().propose_namespaces.join('\n')).onChange((v) => {
+          const policy = engine.policy.get();
+          void engine.policy.set({ ...policy, propose_namespaces: cleanList(lines(v)) }).catch((err: unknown) => {
+            t.inputEl.setCustomValidity(asLithosError(err).message);
+            t.inputEl.reportValidity();
+          });
+        }),
+      );
+  }
+}

@@ -1,0 +1,143 @@
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import os from 'os';
+import path from 'path';
+import vm from 'vm';
+import { webcrypto } from 'crypto';
+import type { FakeApp } from './fake-obsidian';
+import { createObsidianModule, type FakeDataStore, type FakeElement, type FakePlugin, type FakeSettingTab, type ObsidianModuleRecord } from './fake-obsidian-module';
+
+/**
+ * The BUILT plugin (dist/plugin/main.js from esbuild.config.mjs), loaded the way Obsidian loads it, against
+ * the fake App (fake-obsidian.ts) and fake `obsidian` module (fake-obsidian-module.ts). Desktop mode also
+ * offers Node's modules and globals (as Electron's renderer does), so the bridge host really listens;
+ * mobile mode offers none. Timers under 1 s fire at once (debounces); longer ones run in real time, and
+ * every interval the plugin leaves running is visible in `liveIntervals`.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export function buildPlugin(): { code: string; manifest: unknown; cleanup(): void } {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'lithos-plugin-'));
+  execFileSync(process.execPath, ['esbuild.config.mjs', '--only', 'plugin', '--outdir', out], { cwd: ROOT, stdio: 'pipe' });
+  return {
+    code: readFileSync(path.join(out, 'plugin', 'main.js'), 'utf8'),
+    manifest: JSON.parse(readFileSync(path.join(out, 'plugin', 'manifest.json'), 'utf8')) as unknown,
+    cleanup: () => rmSync(out, { recursive: true, force: true }),
+  };
+}
+
+export type LoadedPlugin = FakePlugin & { onload(): Promise<void>; onunload(): void };
+
+export interface PluginHost {
+  app: FakeApp;
+  record: ObsidianModuleRecord;
+  store: FakeDataStore;
+  clipboard: string[];
+  /** Ids the bundle required; `obsidian` always, Node modules only once the bridge starts. */
+  required: string[];
+  liveIntervals: Set<unknown>;
+  liveTimeouts: Set<unknown>;
+  /** A new plugin instance from the bundle (Obsidian makes one per enable), loaded. */
+  load(): Promise<LoadedPlugin>;
+  /** Clears whatever timers are still pending (end of a test). */
+  dispose(): void;
+}
+
+export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; desktop: boolean; store?: FakeDataStore }): PluginHost {
+  const { module: obsidian, record, store } = createObsidianModule({ desktop: o.desktop, store: o.store });
+  const required: string[] = [];
+  const clipboard: string[] = [];
+  const liveIntervals = new Set<unknown>();
+  const liveTimeouts = new Set<unknown>();
+  const mod: { exports: Record<string, unknown> } = { exports: {} };
+  const globals: Record<string, unknown> = {
+    module: mod,
+    exports: mod.exports,
+    require: (id: string) => {
+      required.push(id);
+      if (id === 'obsidian') return obsidian;
+      if (!o.desktop) throw new Error(`the plugin required "${id}", which Obsidian mobile does not provide`);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- Electron's renderer hands Node modules to the plugin this way
+      return require(id) as unknown;
+    },
+    setTimeout: (fn: () => void, ms = 0) => {
+      const t = setTimeout(
+        () => {
+          liveTimeouts.delete(t);
+          fn();
+        },
+        ms < 1000 ? 0 : ms,
+      );
+      liveTimeouts.add(t);
+      return t;
+    },
+    clearTimeout: (t: NodeJS.Timeout) => {
+      liveTimeouts.delete(t);
+      clearTimeout(t);
+    },
+    setInterval: (fn: () => void, ms: number) => {
+      const t = setInterval(fn, ms);
+      liveIntervals.add(t);
+      return t;
+    },
+    clearInterval: (t: NodeJS.Timeout) => {
+      liveIntervals.delete(t);
+      clearInterval(t);
+    },
+    queueMicrotask,
+    TextEncoder,
+    TextDecoder,
+    crypto: webcrypto,
+    performance,
+    atob,
+    btoa,
+    console,
+    navigator: { clipboard: { writeText: async (t: string) => void clipboard.push(t) } },
+    ...(o.desktop ? { process, Buffer } : {}),
+  };
+  const context = vm.createContext(globals);
+  globals.window = context;
+  globals.self = context;
+  vm.runInContext(code, context, { filename: 'main.js' });
+  const PluginClass = mod.exports.default as new (app: FakeApp, manifest: unknown) => LoadedPlugin;
+  return {
+    app: o.app,
+    record,
+    store,
+    clipboard,
+    required,
+    liveIntervals,
+    liveTimeouts,
+    async load() {
+      const p = new PluginClass(o.app, manifest);
+      await p.onload();
+      return p;
+    },
+    dispose() {
+      for (const t of liveIntervals) clearInterval(t as NodeJS.Timeout);
+      for (const t of liveTimeouts) clearTimeout(t as NodeJS.Timeout);
+    },
+  };
+}
+
+/** Polls until `check` holds; fails with what it last saw. */
+export async function eventually(check: () => boolean, describe: () => unknown, tries = 600): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`condition never held; last seen: ${JSON.stringify(describe())}`);
+}
+
+export function indexItem(p: FakePlugin): FakeElement {
+  return p.statusItems[0];
+}
+export function bridgeItem(p: FakePlugin): FakeElement {
+  return p.statusItems[1];
+}
+export function settingsTab(p: FakePlugin): FakeSettingTab {
+  const tab = p.settingTabs[0];
+  (tab as unknown as { display(): void }).display();
+  return tab;
+}

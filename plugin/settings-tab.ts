@@ -47,8 +47,9 @@ export class LithosSettingTab extends PluginSettingTab {
     this.writePolicySection(el);
   }
 
-  private save(fn: (s: LithosSettings) => void): void {
-    void this.host.save(fn);
+  /** Returned to the control's onChange, so whoever drives the control can wait for the change to apply. */
+  private save(fn: (s: LithosSettings) => void): Promise<void> {
+    return this.host.save(fn);
   }
 
   private bridgeSection(el: HTMLElement): void {
@@ -64,7 +65,7 @@ export class LithosSettingTab extends PluginSettingTab {
       .addText((t) =>
         t.setValue(String(s.port)).onChange((v) => {
           const port = Number(v);
-          if (Number.isInteger(port) && port >= 0 && port <= 65_535) this.save((x) => void (x.bridge.port = port));
+          if (Number.isInteger(port) && port >= 0 && port <= 65_535) return this.save((x) => void (x.bridge.port = port));
         }),
       );
     new Setting(el)
@@ -115,7 +116,7 @@ export class LithosSettingTab extends PluginSettingTab {
       .addText((t) =>
         t.setValue(String(r.maxNodes)).onChange((v) => {
           const n = Number(v);
-          if (Number.isInteger(n) && n >= 1 && n <= MAX_K) this.save((x) => void (x.retrieval.maxNodes = n));
+          if (Number.isInteger(n) && n >= 1 && n <= MAX_K) return this.save((x) => void (x.retrieval.maxNodes = n));
         }),
       );
     new Setting(el).setName('Default intent').addDropdown((d) => {
@@ -146,7 +147,7 @@ export class LithosSettingTab extends PluginSettingTab {
         .addText((t) =>
           t.setValue(String(value)).onChange((v) => {
             const h = Number(v);
-            if (Number.isFinite(h) && h >= 0.25 && h <= 720) this.save((x) => set(x, h));
+            if (Number.isFinite(h) && h >= 0.25 && h <= 720) return this.save((x) => set(x, h));
           }),
         );
     };
@@ -174,7 +175,7 @@ export class LithosSettingTab extends PluginSettingTab {
       .addTextArea((t) =>
         t.setValue(engine.policy.get().propose_namespaces.join('\n')).onChange((v) => {
           const policy = engine.policy.get();
-          void engine.policy.set({ ...policy, propose_namespaces: cleanList(lines(v)) }).catch((err: unknown) => {
+          return engine.policy.set({ ...policy, propose_namespaces: cleanList(lines(v)) }).catch((err: unknown) => {
             t.inputEl.setCustomValidity(asLithosError(err).message);
             t.inputEl.reportValidity();
           });

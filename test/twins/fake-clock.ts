@@ -38,6 +38,11 @@ export class FakeClock implements Clock, Timers {
     this.t = end;
   }
 
+  /** How far in the future each pending timer fires (ms), soonest first. */
+  dueIn(): number[] {
+    return [...this.pending.values()].map((p) => p.at - this.t).sort((a, b) => a - b);
+  }
+
   pendingCount(): number {
     return this.pending.size;
   }

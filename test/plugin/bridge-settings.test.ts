@@ -1,0 +1,189 @@
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'fs';
+import os from 'os';
+import path from 'path';
+import { RelayClient } from '../../bridge/relay/relay-client';
+import { LithosError } from '../../shared/errors';
+import { FakeApp } from './fake-obsidian';
+import { buildPlugin, bridgeItem, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
+
+/**
+ * Desktop: the built plugin with Node available (as in Electron's renderer) runs the real websocket host
+ * on 127.0.0.1. Settings persist in data.json and apply without a restart: the bridge toggle starts and
+ * stops the host, read-only and the per-tool switches refuse calls from a real relay client, the
+ * schedules and callouts reach the engine.
+ */
+
+let built: ReturnType<typeof buildPlugin>;
+beforeAll(() => {
+  built = buildPlugin();
+}, 60_000);
+afterAll(() => built?.cleanup());
+
+let dir = '';
+let h: PluginHost | null = null;
+let plugin: LoadedPlugin | null = null;
+const clients: RelayClient[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'lithos-plugin-bridge-'));
+  mkdirSync(path.join(dir, '.lithos'));
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  plugin?.unload();
+  plugin = null;
+  if (h) await eventually(() => !existsSync(path.join(dir, '.lithos', 'bridge.json')), () => 'bridge.json still there');
+  h?.dispose();
+  h = null;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Port 0: the OS picks a free one, so parallel runs never collide. */
+async function start(settings: Record<string, unknown> = {}): Promise<{ app: FakeApp; plugin: LoadedPlugin; host: PluginHost }> {
+  const app = FakeApp.with({ 'alpha.md': '# Alpha\nThe quick brown fox.\n', 'decisions/db.md': '# Database\nWe use SQLite.\n' });
+  app.adapter.onDisk(dir);
+  app.metadataCache.resolved = true;
+  app.workspace.finishLayout();
+  h = pluginHost(built.code, built.manifest, { app, desktop: true, store: { data: { settings: { bridge: { port: 0 }, ...settings } }, saves: 0 } });
+  plugin = await h.load();
+  const p = plugin;
+  await eventually(() => indexItem(p).textContent === 'Lithos: ready · 2 notes', () => indexItem(p).textContent);
+  return { app, plugin: p, host: h };
+}
+
+function bridgeJson(): { port: number; token: string } | null {
+  const f = path.join(dir, '.lithos', 'bridge.json');
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as { port: number; token: string }) : null;
+}
+
+async function connect(agentId: string): Promise<RelayClient> {
+  const client = new RelayClient({ vaultRoot: dir, agentId, bridgeVersion: 'test', pingIntervalMs: 0 });
+  clients.push(client);
+  const connected = new Promise((resolve) => client.once('connected', resolve));
+  client.start();
+  await connected;
+  return client;
+}
+
+async function refusal(p: Promise<unknown>): Promise<LithosError> {
+  try {
+    await p;
+  } catch (err) {
+    return err as LithosError;
+  }
+  throw new Error('the call was not refused');
+}
+
+describe('bridge host in the plugin (desktop)', () => {
+  test('enabled by default: listens on loopback, writes bridge.json, counts connected agents in the status bar', async () => {
+    const { plugin } = await start();
+    await eventually(() => /^Bridge: :\d+ · 0 agents$/.test(bridgeItem(plugin).textContent ?? ''), () => bridgeItem(plugin).textContent);
+    const info = bridgeJson();
+    expect(info?.port).toBeGreaterThan(0);
+    expect(bridgeItem(plugin).textContent).toBe(`Bridge: :${info?.port} · 0 agents`);
+
+    const client = await connect('coder');
+    await eventually(() => bridgeItem(plugin).textContent === `Bridge: :${info?.port} · 1 agent`, () => bridgeItem(plugin).textContent);
+    expect(bridgeItem(plugin).attrs.get('aria-label')).toMatch(/connected: coder/);
+    const hits = (await client.call('lithos_search', { query: 'quick brown fox' })) as { results?: { path: string }[] };
+    expect(JSON.stringify(hits)).toContain('alpha.md');
+  });
+
+  test('the settings toggle stops the host (bridge.json removed) and starts it again, and the choice is saved', async () => {
+    const { plugin, host } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+
+    const tab = settingsTab(plugin);
+    await tab.find('Enabled').controls[0].change(false);
+    await eventually(() => bridgeJson() === null && bridgeItem(plugin).textContent === 'Bridge: off', () => bridgeItem(plugin).textContent);
+    expect((host.store.data as { settings: { bridge: { enabled: boolean } } }).settings.bridge.enabled).toBe(false);
+
+    await tab.find('Enabled').controls[0].change(true);
+    await eventually(() => bridgeJson() !== null && /^Bridge: :\d+/.test(bridgeItem(plugin).textContent ?? ''), () => bridgeItem(plugin).textContent);
+  });
+
+  test('read-only refuses every writing tool with forbidden, reads still work; switching it off applies to the next call', async () => {
+    const { app, plugin } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const client = await connect('writer');
+    const tab = settingsTab(plugin);
+    await tab.find('Read-only').controls[0].change(true);
+
+    const err = await refusal(client.call('lithos_write', { title: 'Sneaky', content: 'Should not land.', namespace: 'scratch' }));
+    expect(err.code).toBe('forbidden');
+    expect(err.message).toMatch(/read-only mode/);
+    expect([...app.adapter.files.keys()].filter((k) => k.toLowerCase().includes('sneaky'))).toEqual([]);
+    await client.call('lithos_read', { path: 'alpha.md' });
+
+    await tab.find('Read-only').controls[0].change(false);
+    await client.call('lithos_write', { title: 'Allowed', content: 'Lands now.', namespace: 'scratch' });
+    await eventually(() => app.adapter.files.has('scratch/Allowed.md'), () => [...app.adapter.files.keys()]);
+  });
+
+  test('a tool switched off in settings is refused with a message naming the setting', async () => {
+    const { plugin } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const client = await connect('reader');
+    await settingsTab(plugin).find('lithos_search').controls[0].change(false);
+    const err = await refusal(client.call('lithos_search', { query: 'fox' }));
+    expect(err.code).toBe('forbidden');
+    expect(err.message).toMatch(/turned off in this vault's Lithos settings/);
+  });
+
+  test('stop/start commands, and regenerating the token rewrites bridge.json with a new one', async () => {
+    const { plugin, host } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const before = bridgeJson()?.token;
+    plugin.runCommand('regenerate-bridge-token');
+    await eventually(() => bridgeJson()?.token !== before, () => bridgeJson());
+    expect(host.record.notices.join('\n')).toMatch(/new bridge token/);
+
+    plugin.runCommand('stop-bridge');
+    await eventually(() => bridgeJson() === null && bridgeItem(plugin).textContent === 'Bridge: off', () => bridgeItem(plugin).textContent);
+    plugin.runCommand('start-bridge');
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+  });
+
+  test('unload stops the host: bridge.json removed, the port closed', async () => {
+    const { plugin } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const client = await connect('leaver');
+    const gone = new Promise((resolve) => client.once('disconnected', resolve));
+    plugin.unload();
+    await eventually(() => bridgeJson() === null, () => 'bridge.json still there');
+    await gone;
+  });
+});
+
+describe('settings apply without a restart', () => {
+  test('schedules, callouts, retrieval defaults: saved to data.json on change, out-of-range input ignored, read back by the next start', async () => {
+    const { plugin, host } = await start({ bridge: { enabled: false, port: 0 } });
+    const tab = settingsTab(plugin);
+    await tab.find('Consolidation every (hours)').controls[0].change('2');
+    await tab.find('Decay every (hours)').controls[0].change('12');
+    await tab.find('Conflict and status callouts').controls[0].change(false);
+    await tab.find('Max notes').controls[0].change('7');
+    await tab.find('Default intent').controls[0].change('explore');
+    await tab.find('Max notes').controls[0].change('500'); // out of range: ignored, nothing saved
+    const saved = (host.store.data as { settings: Record<string, Record<string, unknown> | boolean> }).settings;
+    expect(saved.learning).toEqual({ consolidationIntervalHours: 2, decayIntervalHours: 12 });
+    expect(saved.callouts).toBe(false);
+    expect(saved.retrieval).toEqual({ maxNodes: 7, defaultIntent: 'explore', defaultClass: null });
+
+    // A fresh instance (Obsidian restarted) reads the same settings back.
+    plugin.unload();
+    await eventually(() => !host.app.adapter.files.has('.lithos/lock.json'), () => 'lock still held');
+    const again = await host.load();
+    const tab2 = settingsTab(again);
+    expect(tab2.find('Max notes').controls[0].value).toBe('7');
+    expect(tab2.find('Conflict and status callouts').controls[0].value).toBe(false);
+    again.unload();
+  });
+
+  test('write policy: namespaces typed in settings become the vault policy (agents propose there)', async () => {
+    const { plugin, app } = await start({ bridge: { enabled: false, port: 0 } });
+    await settingsTab(plugin).find('Agents propose, I confirm').controls[0].change('decisions\n\n  team/**  \n');
+    await eventually(() => (app.adapter.text('.lithos/policy.json') ?? '').includes('team/**'), () => app.adapter.text('.lithos/policy.json'));
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').propose_namespaces).toEqual(['decisions', 'team/**']);
+  });
+});

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 import { RelayClient } from '../../bridge/relay/relay-client';
-import { LithosError } from '../../shared/errors';
+import { type LithosError } from '../../shared/errors';
 import { FakeApp } from './fake-obsidian';
 import { buildPlugin, bridgeItem, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
 

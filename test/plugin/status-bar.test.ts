@@ -1,4 +1,4 @@
-import { StatusBar, statusText, type StatusElement } from '../../plugin/status-bar';
+import { bridgeStatusText, StatusBar, statusText, type StatusElement } from '../../plugin/status-bar';
 
 /** Just the standard DOM surface StatusBar touches. */
 class FakeElement implements StatusElement {
@@ -31,6 +31,16 @@ describe('status bar', () => {
     expect(statusText({ state: 'ready', notes: 1 })).toBe('Lithos: ready · 1 note');
     expect(statusText({ state: 'ready', notes: 1342 })).toBe('Lithos: ready · 1342 notes');
     expect(statusText({ state: 'error', message: 'disk full' })).toBe('Lithos: error');
+    expect(statusText({ state: 'stale', notes: 12 })).toBe('Lithos: updating · 12 notes');
+    expect(statusText({ state: 'safe' })).toBe('Lithos: safe mode');
+  });
+
+  test('bridge wording', () => {
+    expect(bridgeStatusText({ kind: 'off' })).toBe('Bridge: off');
+    expect(bridgeStatusText({ kind: 'unsupported', reason: 'mobile' })).toBe('Bridge: desktop only');
+    expect(bridgeStatusText({ kind: 'listening', port: 27183, agents: [] })).toBe('Bridge: :27183 · 0 agents');
+    expect(bridgeStatusText({ kind: 'listening', port: 27183, agents: ['coder'] })).toBe('Bridge: :27183 · 1 agent');
+    expect(bridgeStatusText({ kind: 'error', message: 'EADDRINUSE' })).toBe('Bridge: error');
   });
 
   test('an error shows its message on hover and styles the item; recovering clears both', () => {

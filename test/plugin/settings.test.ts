@@ -1,0 +1,38 @@
+import { DEFAULT_SETTINGS, defaultSettings, migrateData, migrateSettings } from '../../plugin/settings';
+
+/** data.json in any state becomes complete, valid settings: a bad hand edit never stops the plugin loading. */
+describe('plugin settings', () => {
+  test('nothing saved yet: the defaults, and no crash marker', () => {
+    expect(migrateData(null)).toEqual({ version: 1, settings: defaultSettings(), indexingSince: null });
+    expect(DEFAULT_SETTINGS.bridge).toMatchObject({ enabled: true, port: 27183, readOnly: false, disabledTools: [] });
+    expect(DEFAULT_SETTINGS.retrieval).toEqual({ maxNodes: 10, defaultIntent: null, defaultClass: null });
+    expect(DEFAULT_SETTINGS.learning).toEqual({ consolidationIntervalHours: 6, decayIntervalHours: 6 });
+  });
+
+  test('valid fields are kept; invalid ones fall back to their default one by one; unknown ones are dropped', () => {
+    const s = migrateSettings({
+      bridge: { enabled: false, port: 70000, readOnly: true, disabledTools: [' lithos_write ', 'lithos_write', '', 3], cliPath: ' /opt/cli.js ' },
+      retrieval: { maxNodes: 51, defaultIntent: 'explore', defaultClass: 'gossip' },
+      learning: { consolidationIntervalHours: 1.5, decayIntervalHours: -2 },
+      callouts: 'no',
+      embeddings: { model: 'minilm' },
+    });
+    expect(s).toEqual({
+      bridge: { enabled: false, port: 27183, readOnly: true, disabledTools: ['lithos_write'], cliPath: '/opt/cli.js' },
+      retrieval: { maxNodes: 10, defaultIntent: 'explore', defaultClass: null },
+      learning: { consolidationIntervalHours: 1.5, decayIntervalHours: 6 },
+      callouts: true,
+    });
+  });
+
+  test('defaultSettings() is a fresh copy each time (editing it never touches the defaults)', () => {
+    const a = defaultSettings();
+    a.bridge.disabledTools.push('x');
+    expect(defaultSettings().bridge.disabledTools).toEqual([]);
+  });
+
+  test('a crash marker survives migration; anything else in its place reads as none', () => {
+    expect(migrateData({ indexingSince: '2026-01-01T00:00:00.000Z' }).indexingSince).toBe('2026-01-01T00:00:00.000Z');
+    expect(migrateData({ indexingSince: 5 }).indexingSince).toBeNull();
+  });
+});

@@ -10,6 +10,8 @@ import { asLithosError, LithosError } from '../../shared/errors';
 import { openHeadlessEngine } from '../eval/headless-engine';
 import { formatBenchTable, roundReport, type BenchReport } from './bench-report';
 import { measureRelayRead, type RelayFigures } from './relay-bench';
+import { pluginOnloadFigure } from './plugin-onload';
+import { startStallProbe } from './stall-probe';
 import { Rng } from './rng';
 import { percentile, peakRssMb, timed } from './stats';
 import { SyntheticVault } from './synth-vault';
@@ -99,9 +101,12 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
     const started = performance.now();
     const coldEngine = await openHeadlessEngine(root);
     let coldMs: number;
+    let maxStallMs: number;
     try {
+      const probe = startStallProbe();
       await coldEngine.reconcile();
       await coldEngine.settle();
+      maxStallMs = probe.stop();
       coldMs = performance.now() - started;
     } finally {
       await coldEngine.close(); // close() flushes: the warm start reads that snapshot
@@ -119,6 +124,8 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
       generate_s: gen.ms / 1000,
       cold_index_s: coldS,
       cold_index_notes_per_s: notes / coldS,
+      index_max_stall_ms: maxStallMs,
+      onload_ms: await pluginOnloadFigure(),
       ...warm,
       cold_peak_rss_mb: coldPeak,
       warm_process: opts.warmInChild ? 'separate' : 'same',

@@ -7,6 +7,7 @@ const report: BenchReport = {
   search_queries: 300, search_p50_ms: 3.3333, search_p95_ms: 12.345, retrieve_first_ms: 1500.5, retrieve_p50_ms: 20.25, retrieve_p95_ms: 41.5, persist_ms: 210.987, store_mb: 80.55555,
   peak_rss_mb: 350.777, warm_open_peak_rss_mb: 301.2, cold_peak_rss_mb: 812.4, warm_process: 'separate', cores: 2, node: '20.20.2',
   relay_read_p50_ms: 0.61, relay_read_p95_ms: 1.234, inprocess_read_p95_ms: 0.456, relay_overhead_p95_ms: 0.778, relay_retrieve_p95_ms: 45.6, inprocess_retrieve_p95_ms: 44.1,
+  index_max_stall_ms: 12.345, onload_ms: 4.567,
 };
 
 describe('roundReport', () => {

@@ -9,7 +9,11 @@ const SVG = 'http://www.w3.org/2000/svg';
 export const GRAPH_MAX_NEIGHBOURS = 12;
 const SIZE = 260;
 const RADIUS = 95;
-const LABEL_CHARS = 18;
+const LABEL_CHARS = 20;
+/** Average width of a label character at the graph's 10px font, in viewBox units (for keeping labels inside). */
+const CHAR_WIDTH = 5.3;
+/** Room kept above and below the outermost nodes for their labels. */
+const LABEL_ROOM = 22;
 
 export interface GraphNeighbour {
   id: string;
@@ -53,24 +57,33 @@ function label(title: string): string {
 }
 
 export function renderGraph(parent: HTMLElement, centreTitle: string, list: GraphNeighbour[], open: (path: string) => void): SVGSVGElement {
-  const svg = el('svg', { class: 'lithos-graph', viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'img', 'aria-label': `Typed edges of ${centreTitle}` }, parent);
   const c = SIZE / 2;
   const pos = list.map((_, i) => {
     const angle = -Math.PI / 2 + (2 * Math.PI * i) / Math.max(1, list.length);
     return { x: c + RADIUS * Math.cos(angle), y: c + RADIUS * Math.sin(angle) };
   });
+  // Cropped to the nodes actually drawn: three neighbours leave the bottom of the circle empty.
+  const ys = [c, ...pos.map((p) => p.y)];
+  const top = Math.floor(Math.min(...ys) - LABEL_ROOM);
+  const height = Math.ceil(Math.max(...ys) + LABEL_ROOM) - top;
+  const svg = el('svg', { class: 'lithos-graph', viewBox: `0 ${top} ${SIZE} ${height}`, role: 'img', 'aria-label': `Typed edges of ${centreTitle}` }, parent);
   list.forEach((n, i) => {
     const line = el('line', { x1: c, y1: c, x2: pos[i].x, y2: pos[i].y, 'stroke-width': strokeFor(n.weight), class: `lithos-graph-edge${n.type === 'contradicts' ? ' is-contradicts' : ''}`, 'data-type': n.type }, svg);
     el('title', {}, line).textContent = `${n.direction === 'out' ? '→' : '←'} ${n.type} (${n.weight.toFixed(2)})`;
   });
   const centre = el('g', { class: 'lithos-graph-node is-centre' }, svg);
   el('circle', { cx: c, cy: c, r: 9 }, centre);
-  el('text', { x: c, y: c + 22, 'text-anchor': 'middle' }, centre).textContent = label(centreTitle);
+  // The panel's heading names the centre; a label here would sit on the edges.
+  el('title', {}, centre).textContent = centreTitle;
   list.forEach((n, i) => {
     const g = el('g', { class: `lithos-graph-node${n.type === 'contradicts' ? ' is-contradicts' : ''}`, 'data-path': n.path, tabindex: 0 }, svg);
     el('circle', { cx: pos[i].x, cy: pos[i].y, r: 6 }, g);
     const below = pos[i].y >= c;
-    el('text', { x: pos[i].x, y: pos[i].y + (below ? 17 : -10), 'text-anchor': 'middle' }, g).textContent = label(n.title);
+    // Centred under the node but kept inside the picture, so a long title on the side is not cut off.
+    const text = label(n.title);
+    const half = (text.length * CHAR_WIDTH) / 2;
+    const x = Math.min(Math.max(pos[i].x, half + 2), SIZE - half - 2);
+    el('text', { x, y: pos[i].y + (below ? 17 : -10), 'text-anchor': 'middle' }, g).textContent = text;
     el('title', {}, g).textContent = n.title;
     g.addEventListener('click', () => open(n.path));
     g.addEventListener('keydown', (ev) => {

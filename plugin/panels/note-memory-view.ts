@@ -128,9 +128,8 @@ export class NoteMemoryView extends PanelView {
     for (const r of receipts) {
       const rank = r.final_nodes.findIndex((n) => n.id === note.nodeId) + 1;
       const row = rl.createDiv({ cls: 'lithos-row' });
-      row.createSpan({ cls: 'lithos-muted', text: `${ago(r.ts, now)} · ${who(r.agent_id)}` });
       row.createSpan({ cls: 'lithos-query', text: `“${r.query_text}”` });
-      row.createSpan({ cls: 'lithos-muted', text: rank > 0 ? `#${rank}` : '' });
+      row.createSpan({ cls: 'lithos-muted', text: `${ago(r.ts, now)} · ${who(r.agent_id)}${rank > 0 ? ` · ranked #${rank}` : ''}` });
     }
   }
 

@@ -1,6 +1,7 @@
 import type { WorkspaceLeaf } from 'obsidian';
 import type { MemoryEngine } from '../../shared/engine';
 import { INTENTS, QUERY_CLASSES, type RetrievalResult, type RetrievedNode, type ScoreTerms } from '../../shared/retrieval/types';
+import { RERANK } from '../../shared/retrieval/constants';
 import type { PanelChange, PanelContext } from './context';
 import { PanelView } from './panel-view';
 import { PANEL_TYPES } from './panel-types';
@@ -9,18 +10,30 @@ import { actionButton, noteLink, num } from './format';
 import { report } from './actions';
 
 const REASONS_SHOWN = 3;
-/** The re-rank terms shown under a result, in the order of the formula (README "Retrieval"). */
-const TERM_LABELS: [keyof Omit<ScoreTerms, 'scouts'>, string][] = [
-  ['base', 'base'],
+/**
+ * The re-rank's terms as contributions to the score (README "Retrieval": score = relevance after intent
+ * + Σ weight × term, penalties subtracted), so the numbers under a result add up to its score.
+ */
+const CONTRIBUTIONS: [keyof typeof RERANK, string][] = [
   ['type_prior', 'type prior'],
   ['scope_affinity', 'scope'],
   ['graph_affinity', 'graph'],
   ['spaced_repetition', 'spaced rep.'],
-  ['intent', 'intent'],
   ['ignored_penalty', 'ignored'],
   ['misleading_penalty', 'misleading'],
   ['concept_damping', 'damping'],
 ];
+const PENALTIES = new Set<string>(['ignored_penalty', 'misleading_penalty', 'concept_damping']);
+
+/** Each term's signed share of the score, relevance first; zero shares left out. */
+export function scoreContributions(terms: ScoreTerms): { label: string; value: number; raw: number }[] {
+  const out = [{ label: 'relevance', value: terms.intent, raw: terms.base }];
+  for (const [key, label] of CONTRIBUTIONS) {
+    const value = (PENALTIES.has(key) ? -1 : 1) * RERANK[key] * terms[key];
+    if (value !== 0) out.push({ label, value, raw: terms[key] });
+  }
+  return out;
+}
 
 type Mark = 'cited' | 'misleading';
 
@@ -158,10 +171,10 @@ export class RetrieveView extends PanelView {
     const why = item.createEl('ul', { cls: 'lithos-reasons' });
     for (const reason of n.reasons.slice(0, REASONS_SHOWN)) why.createEl('li', { text: reason });
     const terms = item.createDiv({ cls: 'lithos-terms' });
-    for (const [key, label] of TERM_LABELS) {
-      const v = n.terms[key];
-      if (v !== 0) terms.createSpan({ cls: `lithos-term${v < 0 ? ' is-negative' : ''}`, text: `${label} ${v > 0 ? '+' : ''}${num(v, 3)}` });
-    }
+    scoreContributions(n.terms).forEach((t, i) => {
+      const sign = i === 0 ? '' : t.value < 0 ? '−' : '+';
+      terms.createSpan({ cls: `lithos-term${t.value < 0 ? ' is-negative' : ''}`, text: `${t.label} ${sign}${Math.abs(t.value).toFixed(3)}`, attr: { title: `term ${num(t.raw, 3)}` } });
+    });
     if (this.state.result?.receipt_id && !this.state.feedback) {
       const acts = item.createDiv({ cls: 'lithos-result-actions' });
       const b1 = acts.createEl('button', { cls: `lithos-button${mark === 'cited' ? ' is-active' : ''}`, text: mark === 'cited' ? 'Cited ✓' : 'Cite', attr: { 'data-mark': 'cited' } });

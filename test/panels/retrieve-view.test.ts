@@ -7,7 +7,7 @@ jest.mock('obsidian', () => jest.requireActual('../plugin/fake-obsidian-dom'), {
 import { click, jsdomSql, mountPanels, settle, texts, type Mounted } from './mount';
 import { openExampleWorld, type ExampleWorld } from './example-world';
 import { PANEL_TYPES } from '../../plugin/panels/panel-types';
-import type { RetrieveView } from '../../plugin/panels/retrieve-view';
+import { scoreContributions, type RetrieveView } from '../../plugin/panels/retrieve-view';
 import { feedbackMark } from '../../shared/learning/feedback';
 import { EXAMPLE_PATHS } from '../preview/example-activity';
 
@@ -48,7 +48,12 @@ describe('retrieve panel', () => {
     const first = items[0];
     expect(texts(first, '.lithos-scout')).toEqual(r.nodes[0].scouts);
     expect(texts(first, '.lithos-reasons li')).toEqual(r.nodes[0].reasons.slice(0, 3));
-    expect(texts(first, '.lithos-term')[0]).toBe(`base +${r.nodes[0].terms.base.toFixed(3)}`);
+    // The terms shown are the score's parts: relevance first, then weighted terms; they add up to the score.
+    const parts = texts(first, '.lithos-term');
+    expect(parts[0]).toBe(`relevance ${r.nodes[0].terms.intent.toFixed(3)}`);
+    const sum = scoreContributions(r.nodes[0].terms).reduce((a, t) => a + t.value, 0);
+    expect(sum).toBeCloseTo(r.nodes[0].score, 9);
+    expect(parts.slice(1).every((p) => /^[a-z .]+ [+−]\d\.\d{3}$/.test(p))).toBe(true);
     expect(first.querySelector('.lithos-score')?.textContent).toBe(r.nodes[0].score.toFixed(3));
     // The person's retrieval wrote a receipt like an agent's.
     const receipts = await world.engine.receipts.query({ receipt_id: r.receipt_id!, limit: 1 });

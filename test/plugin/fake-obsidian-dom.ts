@@ -76,6 +76,9 @@ export function installDomHelpers(win: Window & typeof globalThis): void {
     setText(this: Node, text: string): void {
       this.textContent = text;
     },
+    appendText(this: Node, text: string): void {
+      this.appendChild(doc.createTextNode(text));
+    },
   });
   Object.assign(win.Element.prototype, {
     addClass(this: Element, ...c: string[]): void {

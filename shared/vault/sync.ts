@@ -34,11 +34,17 @@ export interface SyncDeps {
 
 type Outcome = 'indexed' | 'unchanged' | 'removed' | 'renamed' | 'skipped';
 
-const BATCH = 200;
+const BATCH = 50;
 /** Event errors kept for `doctor` between scans (a scan replaces them). */
 const MAX_KEPT_ERRORS = 200;
 /** Lets the host's event loop breathe between batches (UI stays responsive during a big scan). */
 const yieldToHost = () => new Promise<void>((r) => globalThis.setTimeout(r, 0));
+/**
+ * The longest a scan runs between two turns of the host's event loop. A batch of 200 notes is several
+ * hundred ms of parsing and embedding once its reads have landed, and typing in Obsidian must never wait
+ * more than 50 ms: so the scan also yields inside a batch whenever this much time has passed.
+ */
+const SLICE_MS = 20;
 
 /**
  * Keeps the engine in step with the vault: a full reconcile on open (mtime + size, then content hash, so
@@ -214,6 +220,12 @@ export class VaultSync {
     const counts = { indexed: 0, unchanged: 0, removed: 0, renamed: 0, skipped: 0 };
     const total = files.length;
     let done = 0;
+    let sliceStart = this.d.clock.now();
+    const breathe = async (): Promise<void> => {
+      if (this.d.clock.now() - sliceStart < SLICE_MS) return;
+      await yieldToHost();
+      sliceStart = this.d.clock.now();
+    };
     for (let i = 0; i < files.length; i += BATCH) {
       // One durable journal append per batch instead of one per note (a first index touches every node).
       const slice = files.slice(i, i + BATCH);
@@ -247,9 +259,11 @@ export class VaultSync {
           }
           done++;
           this.d.onProgress?.({ phase: 'index', done, total });
+          await breathe();
         }
       }));
       await yieldToHost();
+      sliceStart = this.d.clock.now();
     }
     await this.d.memory.batch(async () => {
       for (const path of [...this.d.indexer.byPath.keys()]) {

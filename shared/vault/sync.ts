@@ -40,9 +40,10 @@ const MAX_KEPT_ERRORS = 200;
 /** Lets the host's event loop breathe between batches (UI stays responsive during a big scan). */
 const yieldToHost = () => new Promise<void>((r) => globalThis.setTimeout(r, 0));
 /**
- * The longest a scan runs between two turns of the host's event loop. A batch of 200 notes is several
- * hundred ms of parsing and embedding once its reads have landed, and typing in Obsidian must never wait
- * more than 50 ms: so the scan also yields inside a batch whenever this much time has passed.
+ * The longest a scan runs between two turns of the host's event loop. Once a batch's reads have landed,
+ * parsing and embedding it runs on microtasks only (200 notes held the loop for several hundred ms), and
+ * typing in Obsidian must never wait more than 50 ms: so the scan also yields inside a batch whenever this
+ * much time has passed.
  */
 const SLICE_MS = 20;
 

@@ -1,6 +1,6 @@
 // Screenshots of the side panels in light and dark (docs/screenshots/*.png). Not part of `npm test`.
 //   npm run screenshots              build the preview page and shoot every panel in both themes
-//   npm run screenshots -- --serve   only build the page (dist-preview/index.html) to open by hand
+//   npm run screenshots -- --serve   only build the page (dist/preview/index.html) to open by hand
 // The page (test/preview/page.ts) runs the real panel code and a real engine over examples/vault in the
 // browser; `obsidian` is the typed fake (test/plugin/fake-obsidian-dom.ts). Chromium is Debian's
 // /usr/bin/chromium (apt-get install chromium), driven by playwright-core: no browser download.
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const out = path.join(root, 'dist-preview');
+const out = path.join(root, 'dist', 'preview');
 const shots = path.join(root, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const PANELS = ['note-memory', 'retrieve', 'conflicts', 'receipts', 'agents', 'resolve-modal', 'callouts'];

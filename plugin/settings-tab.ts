@@ -76,6 +76,7 @@ export class LithosSettingTab extends PluginSettingTab {
       .setName('Read-only')
       .setDesc('Agents may read and retrieve; every tool that writes is refused.')
       .addToggle((t) => t.setValue(s.readOnly).onChange((v) => this.save((x) => void (x.bridge.readOnly = v))));
+    this.hiddenFolders(el);
     new Setting(el)
       .setName('Bridge command for MCP clients')
       .setDesc('Path of dist/bridge/cli.js, used by "Copy MCP config". Empty: the lithos command on your PATH (npm link).')
@@ -94,6 +95,26 @@ export class LithosSettingTab extends PluginSettingTab {
           ),
         );
     }
+  }
+
+  /** The vault policy's hidden_folders: the scope gate hides these notes from every agent, over the bridge and in `lithos mcp` alike. */
+  private hiddenFolders(el: HTMLElement): void {
+    const engine = this.host.engine();
+    const setting = new Setting(el).setName('Hidden folders');
+    if (!engine) {
+      setting.setDesc('Open the memory first: hidden folders live in the vault policy (.lithos/policy.json).');
+      return;
+    }
+    setting
+      .setDesc('One vault folder per line. No agent sees the notes in these folders, whatever their scope; you still do.')
+      .addTextArea((t) =>
+        t.setValue(engine.policy.get().hidden_folders.join('\n')).onChange((v) =>
+          engine.policy.set({ ...engine.policy.get(), hidden_folders: cleanList(lines(v), true) }).catch((err: unknown) => {
+            t.inputEl.setCustomValidity(asLithosError(err).message);
+            t.inputEl.reportValidity();
+          }),
+        ),
+      );
   }
 
   private embeddingSection(el: HTMLElement): void {

@@ -33,12 +33,31 @@ export interface Viewer {
   namespaces?: readonly string[];
   /** Policy shared patterns: namespaces every agent may read whatever the scope (user_private excepted). */
   shared_patterns?: readonly string[];
+  /** Policy hidden folders: vault folders whose notes this agent never sees. */
+  hidden_folders?: readonly string[];
 }
 
 export interface GatedNote {
   namespace: string;
   access_scope: string;
   author: string | null;
+  /** Vault path; needed when the viewer has hidden folders (without it such a viewer sees nothing: fail closed). */
+  path?: string;
+}
+
+/** A live note as the gate judges it: its metadata and its path. */
+export function gatedNote(n: { path: string; cached: { meta: Pick<GatedNote, 'namespace' | 'access_scope' | 'author'> } }): GatedNote {
+  const m = n.cached.meta;
+  return { namespace: m.namespace, access_scope: m.access_scope, author: m.author, path: n.path };
+}
+
+/** Whether the note lies in one of the viewer's hidden folders (whole segments: `priv` hides `priv/x.md`, not `private/x.md`). */
+function hidden(viewer: Viewer, note: GatedNote): boolean {
+  const folders = viewer.hidden_folders;
+  if (!folders || folders.length === 0) return false;
+  const path = note.path;
+  if (path === undefined) return true;
+  return folders.some((f) => path.startsWith(f + '/'));
 }
 
 export const HUMAN_VIEWER: Viewer = { kind: 'human', agent_id: null, task_id: null };
@@ -55,6 +74,7 @@ function onTask(viewer: Viewer, taskId: string): boolean {
 
 export function canSee(viewer: Viewer, note: GatedNote): boolean {
   if (viewer.kind === 'human') return true;
+  if (hidden(viewer, note)) return false;
   const scope = note.access_scope;
   if (scope === 'user_private') return false;
   const me = viewer.agent_id;
@@ -86,5 +106,5 @@ export function gateFor(viewer: Viewer, namespaces: readonly string[] = []): (no
 
 /** A key naming everything the gate of this viewer depends on, for caches of gate results. */
 export function viewerKey(viewer: Viewer): string {
-  return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? []]);
+  return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? [], viewer.hidden_folders ?? []]);
 }

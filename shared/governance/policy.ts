@@ -9,7 +9,8 @@
  *   "default_namespaces": ["*"],                          // allowlist of agents not listed below
  *   "agents": { "coder": { "namespaces": ["project/atlas"] } },
  *   "shared_patterns": ["shared/**"],                     // readable by every agent, whatever the scope
- *   "propose_namespaces": ["decisions"]                   // agent writes here become proposals
+ *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
+ *   "hidden_folders": ["private"]                         // no agent sees notes under these vault folders
  * }
  *
  * No file: the defaults (every agent's allowlist is "*", nothing shared beyond scopes, no proposals). A
@@ -34,6 +35,8 @@ export interface Policy {
   agents: Record<string, { namespaces: string[] }>;
   shared_patterns: string[];
   propose_namespaces: string[];
+  /** Vault folders whose notes no agent sees, whatever their scope or namespace (the person still does). */
+  hidden_folders: string[];
 }
 
 export const DEFAULT_POLICY: Policy = Object.freeze({
@@ -42,6 +45,7 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   agents: {},
   shared_patterns: [],
   propose_namespaces: [],
+  hidden_folders: [],
 });
 
 /** What a damaged policy file falls back to: no agent sees a project note, nothing is shared by pattern. */
@@ -51,6 +55,7 @@ export const CLOSED_POLICY: Policy = Object.freeze({
   agents: {},
   shared_patterns: [],
   propose_namespaces: [],
+  hidden_folders: [],
 });
 
 const pattern = z.string().superRefine((s, ctx) => {
@@ -58,6 +63,11 @@ const pattern = z.string().superRefine((s, ctx) => {
   if (p) ctx.addIssue({ code: 'custom', message: `"${s}" ${p}` });
 });
 const patterns = z.array(pattern).max(1000);
+/** A vault folder path: `private`, `work/secret` (surrounding slashes dropped; no `.`/`..` segments). */
+const folder = z
+  .string()
+  .transform((s) => s.trim().replace(/^\/+|\/+$/g, ''))
+  .refine((s) => s !== '' && s.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..'), { message: 'must be a vault folder path like "private" or "work/secret"' });
 
 const policySchema = z.strictObject({
   version: z.literal(1).default(1),
@@ -65,6 +75,7 @@ const policySchema = z.strictObject({
   agents: z.record(z.string().trim().min(1).max(200), z.strictObject({ namespaces: patterns })).default({}),
   shared_patterns: patterns.default([]),
   propose_namespaces: patterns.default([]),
+  hidden_folders: z.array(folder).max(1000).default([]),
 });
 
 /** Validates a policy object (absent fields take their defaults); invalid_argument naming each problem. */
@@ -98,6 +109,7 @@ function freeze(p: Policy): Policy {
     agents: Object.freeze(Object.fromEntries(Object.entries(p.agents).map(([k, v]) => [k, Object.freeze({ namespaces: Object.freeze([...v.namespaces]) })]))),
     shared_patterns: Object.freeze([...p.shared_patterns]),
     propose_namespaces: Object.freeze([...p.propose_namespaces]),
+    hidden_folders: Object.freeze([...p.hidden_folders]),
   }) as unknown as Policy;
 }
 

@@ -23,5 +23,6 @@ export function resolveViewer(caller: { kind: 'human' | 'agent'; agent_id: strin
     tasks: id === null ? [] : src.tasksOf(id),
     namespaces: allowlistOf(src.policy, id),
     shared_patterns: src.policy.shared_patterns,
+    hidden_folders: src.policy.hidden_folders,
   };
 }

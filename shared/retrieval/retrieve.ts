@@ -86,7 +86,8 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   };
   // Most vaults hold only shared notes: then only notes that exist pass, and the index need not
   // consult the gate note by note (ALLOW_ALL). Any restricted note, or a namespace filter, uses the gate.
-  const restricted = deps.corpus.restricted?.();
+  // Hidden folders hide notes whatever their scope: the restricted-set shortcut does not cover them.
+  const restricted = viewer.kind === 'agent' && viewer.hidden_folders?.length ? undefined : deps.corpus.restricted?.();
   const visible: Gate =
     restricted && restricted.size === 0 && q.namespaces.length === 0 ? ALLOW_ALL : restricted && q.namespaces.length === 0 ? (id) => !restricted.has(id) || check(id) : check;
   if (visible !== ALLOW_ALL) visible.cacheKey = JSON.stringify([viewerKey(viewer), q.namespaces]);

@@ -120,6 +120,16 @@ describe('bridge host in the plugin (desktop)', () => {
     await eventually(() => app.adapter.files.has('scratch/Allowed.md'), () => [...app.adapter.files.keys()]);
   });
 
+  test('hidden folders typed in settings become the vault policy: an agent no longer finds the note, from the next call', async () => {
+    const { plugin, app } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const client = await connect('snoop');
+    await client.call('lithos_read', { path: 'decisions/db.md' });
+    await settingsTab(plugin).find('Hidden folders').controls[0].change('/decisions/\n');
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').hidden_folders).toEqual(['decisions']);
+    expect((await refusal(client.call('lithos_read', { path: 'decisions/db.md' }))).code).toBe('not_found');
+  });
+
   test('a tool switched off in settings is refused with a message naming the setting', async () => {
     const { plugin } = await start();
     await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);

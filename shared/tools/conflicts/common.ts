@@ -1,5 +1,6 @@
 /** Shared pieces of the conflict tools (conflict-open.ts, conflict-list.ts, conflict-resolve.ts). */
 import { LithosError } from '../../errors';
+import { gatedNote } from '../../governance/gate';
 import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictEvidence } from '../../conflicts/conflict-types';
 import type { EdgeRow } from '../../stores/memory-types';
 import type { ConflictActor } from '../../conflicts/conflicts';
@@ -18,7 +19,7 @@ export function seesNode(ctx: ToolContext): (id: string) => boolean {
   const see = visibleTo(ctx);
   return (id) => {
     const n = ctx.engine.note(id);
-    return n !== null && n.nodeId === id && see(n.cached.meta);
+    return n !== null && n.nodeId === id && see(gatedNote(n));
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
-import { canSee } from '../../governance/gate';
+import { canSee, gatedNote } from '../../governance/gate';
 import { LIMITS } from '../../coordination/coordination-validate';
 import { MAX_CLAIM_TTL_MINUTES, DEFAULT_CLAIM_TTL_MINUTES } from '../../coordination/coordination-types';
 import type { AgentRow, ClaimRow, FindingRow, TaskOutcomeRow, TaskRow } from '../../coordination/coordination-types';
@@ -80,7 +80,7 @@ export function visibleNote(ctx: ToolContext, ref: string, agent: string, taskId
   const note = ctx.engine.note(ref);
   if (!note) return null;
   const viewer = ctx.engine.viewerFor(ctx.caller.kind === 'human' && agent === 'human' ? { kind: 'human', agent_id: null } : { kind: 'agent', agent_id: agent }, taskId);
-  return canSee(viewer, note.cached.meta) ? note : null;
+  return canSee(viewer, gatedNote(note)) ? note : null;
 }
 
 // ── result shapes (stable) ──────────────────────────────────────────────

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import type { AuditActor } from '../../governance/audit';
-import { gateFor, type Viewer } from '../../governance/gate';
+import { gateFor, gatedNote, type GatedNote, type Viewer } from '../../governance/gate';
 import type { SearchFilters } from '../../index/filters';
-import { NOTE_STATUSES, NOTE_TYPES, type NoteMeta } from '../../model/types';
+import { NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
 import { checkNotePath } from '../note-path';
@@ -34,7 +34,7 @@ export function viewerOf(ctx: ToolContext): Viewer {
  * Whether the caller may see a note (shared/governance/gate.ts). A note it may not see is reported as
  * not found everywhere, so its existence does not leak.
  */
-export function visibleTo(ctx: ToolContext): (meta: Pick<NoteMeta, 'namespace' | 'access_scope' | 'author'>) => boolean {
+export function visibleTo(ctx: ToolContext): (note: GatedNote) => boolean {
   return gateFor(viewerOf(ctx));
 }
 
@@ -43,7 +43,7 @@ export function allowFor(ctx: ToolContext): (id: string) => boolean {
   const see = visibleTo(ctx);
   return (id) => {
     const n = ctx.engine.note(id);
-    return n !== null && see(n.cached.meta);
+    return n !== null && see(gatedNote(n));
   };
 }
 
@@ -98,7 +98,7 @@ export function findNote(ctx: ToolContext, ref: NoteRef): LiveNote {
     note = ctx.engine.note(ref.title ?? '');
     shown = `titled "${ref.title ?? ''}"`;
   }
-  if (!note || !visibleTo(ctx)(note.cached.meta)) {
+  if (!note || !visibleTo(ctx)(gatedNote(note))) {
     throw new LithosError('not_found', `No note ${shown}. Use lithos_search or lithos_list to find notes.`, { ...ref });
   }
   return note;

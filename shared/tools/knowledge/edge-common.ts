@@ -1,5 +1,6 @@
 /** Shared pieces of the edge tools (edge-create.ts, edge-list.ts, edge-update.ts). */
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { EDGE_TYPES } from '../../model/types';
 import type { EdgeRow } from '../../stores/memory-store';
@@ -17,7 +18,7 @@ export function edgeJson(ctx: ToolContext, e: EdgeRow): Record<string, unknown> 
   const see = visibleTo(ctx);
   const from = ctx.engine.note(e.from_id);
   const to = ctx.engine.note(e.to_id);
-  if (!from || from.nodeId !== e.from_id || !to || to.nodeId !== e.to_id || !see(from.cached.meta) || !see(to.cached.meta)) return null;
+  if (!from || from.nodeId !== e.from_id || !to || to.nodeId !== e.to_id || !see(gatedNote(from)) || !see(gatedNote(to))) return null;
   return { ...e, from_path: from.path, from_title: from.cached.meta.title, to_path: to.path, to_title: to.cached.meta.title };
 }
 

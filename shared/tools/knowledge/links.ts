@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolContext } from '../types';
@@ -39,7 +40,7 @@ function walk(ctx: ToolContext, start: LiveNote, depth: number, next: (path: str
         if (seen.has(to)) continue;
         const n = ctx.engine.note(to);
         // Links into notes the caller may not see are left out, as if absent.
-        if (!n || n.path !== to || !see(n.cached.meta)) continue;
+        if (!n || n.path !== to || !see(gatedNote(n))) continue;
         seen.add(to);
         out.push({ id: n.nodeId, path: n.path, title: n.cached.meta.title, depth: d, via: from });
         nextFrontier.push(to);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { compileFilters } from '../../index/filters';
 import type { LiveNote } from '../../vault/note-indexer';
@@ -51,7 +52,7 @@ export const lithosList = defineTool({
       .notes()
       .filter((n) => {
         const m = n.cached.meta;
-        if (!see(m) || !accept({ path: n.path, namespace: m.namespace, note_type: m.note_type, status: m.status, tags: m.tags })) return false;
+        if (!see(gatedNote(n)) || !accept({ path: n.path, namespace: m.namespace, note_type: m.note_type, status: m.status, tags: m.tags })) return false;
         if (a.author !== undefined && m.author !== a.author) return false;
         return since === null || changedAt(n) >= since;
       })

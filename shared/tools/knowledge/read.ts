@@ -35,7 +35,7 @@ export const lithosRead = defineTool({
     const live = findNote(ctx, a);
     // Read the bytes now, not the index: the version must be what is on disk.
     const note = await ctx.engine.parse(live.path);
-    if (!visibleTo(ctx)(note.meta)) throw new LithosError('not_found', `No note at "${live.path}".`, { path: live.path });
+    if (!visibleTo(ctx)({ ...note.meta, path: note.path })) throw new LithosError('not_found', `No note at "${live.path}".`, { path: live.path });
     let content = note.body;
     if (a.section !== undefined) {
       const s = sectionOf(note, a.section);

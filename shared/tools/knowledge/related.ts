@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { READ_ONLY, allowFor, defineTool, findNote, noteRefShape, noteSummary, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
@@ -47,7 +48,7 @@ export const lithosRelated = defineTool({
     const add = (nodeId: string, r: Reason) => {
       if (nodeId === note.nodeId) return;
       const other = ctx.engine.note(nodeId);
-      if (!other || other.nodeId !== nodeId || !see(other.cached.meta)) return;
+      if (!other || other.nodeId !== nodeId || !see(gatedNote(other))) return;
       reasons.set(nodeId, [...(reasons.get(nodeId) ?? []), r]);
     };
     for (const l of ctx.engine.links(note.path)) {

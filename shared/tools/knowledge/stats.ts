@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { READ_ONLY, defineTool, visibleTo } from './common';
 
 const input = z.strictObject({});
@@ -11,7 +12,7 @@ export const lithosStats = defineTool({
   annotations: READ_ONLY,
   async handler(_a: z.infer<typeof input>, ctx) {
     const see = visibleTo(ctx);
-    const notes = ctx.engine.notes().filter((n) => see(n.cached.meta));
+    const notes = ctx.engine.notes().filter((n) => see(gatedNote(n)));
     const ids = new Set(notes.map((n) => n.nodeId));
     const count = (key: (m: (typeof notes)[number]['cached']['meta']) => string) => {
       const out: Record<string, number> = {};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { READ_ONLY, defineTool, visibleTo } from './common';
 
 const input = z.strictObject({
@@ -21,7 +22,7 @@ export const lithosTags = defineTool({
     const counts = new Map<string, { tag: string; count: number }>();
     for (const n of ctx.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1))) {
       const m = n.cached.meta;
-      if (!see(m)) continue;
+      if (!see(gatedNote(n))) continue;
       if (ns !== undefined && m.namespace !== ns && !m.namespace.startsWith(ns + '/')) continue;
       for (const t of m.tags) {
         const key = t.toLowerCase();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { isValidNamespace, DEFAULT_NAMESPACE, namespaceFromPath } from '../../model/namespace';
 import { checkNoteWrite } from '../../governance/write-policy';
@@ -77,7 +78,7 @@ export const lithosWrite = defineTool({
     } else if (a.path !== undefined) {
       path = checkNotePath(a.path);
       const existing = ctx.engine.note(path);
-      if (existing && existing.path === path && !visibleTo(ctx)(existing.cached.meta)) {
+      if (existing && existing.path === path && !visibleTo(ctx)(gatedNote(existing))) {
         // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
         throw new LithosError('not_found', `Cannot write "${path}": there is no note there that you may change; choose another path.`, { path });
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gatedNote } from '../../governance/gate';
 import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from '../knowledge/common';
 
 const input = z.strictObject({ ...noteRefShape }).refine(oneRef, ONE_REF_MESSAGE);
@@ -24,7 +25,7 @@ export const lithosNodeStats = defineTool({
     const see = visibleTo(ctx);
     const shown = (other: string): boolean => {
       const n = ctx.engine.note(other);
-      return n !== null && n.nodeId === other && see(n.cached.meta);
+      return n !== null && n.nodeId === other && see(gatedNote(n));
     };
     const byType: Record<string, { out: number; in: number }> = {};
     let out = 0;

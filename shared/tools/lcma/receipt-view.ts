@@ -11,7 +11,7 @@
  *   the notes the agent may see.
  * Notes no longer in the vault have no scope left to check, so agents do not see them (fail closed).
  */
-import { canSee, type Viewer } from '../../governance/gate';
+import { canSee, type Viewer, gatedNote } from '../../governance/gate';
 import type { Receipt } from '../../retrieval/types';
 import type { MemoryEngine } from '../../engine';
 
@@ -25,7 +25,7 @@ export function receiptFor(engine: MemoryEngine, viewer: Viewer, r: Receipt): Re
     let v = cache.get(id);
     if (v === undefined) {
       const n = engine.note(id);
-      v = n !== null && n.nodeId === id && canSee(as, n.cached.meta);
+      v = n !== null && n.nodeId === id && canSee(as, gatedNote(n));
       cache.set(id, v);
     }
     return v;

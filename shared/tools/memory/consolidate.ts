@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canSee } from '../../governance/gate';
+import { canSee, gatedNote } from '../../governance/gate';
 import type { ToolAnnotations } from '../types';
 import { defineTool, viewerOf } from '../knowledge/common';
 
@@ -32,7 +32,7 @@ export const lithosConsolidate = defineTool({
     const visible = (ids: string[]): string[] =>
       ids.filter((id) => {
         const n = ctx.engine.note(id);
-        return n !== null && n.nodeId === id && canSee(viewer, n.cached.meta);
+        return n !== null && n.nodeId === id && canSee(viewer, gatedNote(n));
       });
     return {
       units: r.units.length,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canSee } from '../../governance/gate';
+import { canSee, gatedNote } from '../../governance/gate';
 import { workingMemory } from '../../learning/working-memory';
 import { READ_ONLY, defineTool, viewerOf } from '../knowledge/common';
 
@@ -30,7 +30,7 @@ export const lithosWorkingMemory = defineTool({
     const viewer = onTask ? { ...base, task_id: a.task ?? null } : base;
     const items = wm.items.flatMap((it) => {
       const n = ctx.engine.note(it.id);
-      if (!n || n.nodeId !== it.id || !canSee(viewer, n.cached.meta)) return [];
+      if (!n || n.nodeId !== it.id || !canSee(viewer, gatedNote(n))) return [];
       return [{ id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at }];
     });
     return { agent: wm.agent, task: wm.task, receipts: wm.receipt_ids.length, items };

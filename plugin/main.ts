@@ -114,7 +114,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     await whenMetadataResolved(this.app.metadataCache, METADATA_FALLBACK_MS, {
       set: (fn, ms) => window.setTimeout(fn, ms),
       clear: (t) => window.clearTimeout(t as number),
-    });
+    }, (ref) => this.registerEvent(ref));
     if (this.unloaded) return;
     await this.session?.start();
   }

@@ -11,11 +11,18 @@ export interface ResolvableCache {
  * the first 'resolved' event), so the first scan does not compete with Obsidian's own indexing. After
  * `fallbackMs` it resolves anyway: an Obsidian build without the flag may already have fired the event.
  */
-export function whenMetadataResolved(cache: ResolvableCache, fallbackMs: number, timers: { set(fn: () => void, ms: number): unknown; clear(t: unknown): void }): Promise<void> {
+export function whenMetadataResolved(
+  cache: ResolvableCache,
+  fallbackMs: number,
+  timers: { set(fn: () => void, ms: number): unknown; clear(t: unknown): void },
+  /** Hands the listener to the plugin (registerEvent), so unloading while waiting removes it. */
+  register: (ref: EventRef) => void = () => undefined,
+): Promise<void> {
   if ((cache as { resolved?: boolean }).resolved === true) return Promise.resolve();
   return new Promise((resolve) => {
     let timer: unknown = null;
     const ref = cache.on('resolved', () => done());
+    register(ref);
     const done = (): void => {
       cache.offref(ref);
       if (timer !== null) timers.clear(timer);

@@ -77,13 +77,28 @@ describe('plugin lifecycle', () => {
     expect(app.vault.listenerCount()).toBe(0);
     expect(indexItem(plugin).textContent).toBe('Lithos: starting…');
 
+    expect(app.metadataCache.listenerCount()).toBe(1);
     app.metadataCache.resolve();
     await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 3 notes', () => indexItem(plugin).textContent);
+    expect(app.metadataCache.listenerCount()).toBe(0);
     expect(app.vault.listenerCount()).toBe(4); // create/modify/delete/rename
 
     await app.vault.create('late.md', '# Late\nZebra crossings are striped.\n');
     await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 4 notes', () => indexItem(plugin).textContent);
     plugin.unload();
+  });
+
+  test('unloading while waiting for the metadata cache removes its listener, and nothing opens later', async () => {
+    const app = fixture();
+    app.workspace.finishLayout();
+    const h = host(app);
+    const plugin = await h.load();
+    expect(app.metadataCache.listenerCount()).toBe(1);
+    plugin.unload();
+    expect(app.metadataCache.listenerCount()).toBe(0);
+    app.metadataCache.resolve();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lithosFiles(app)).toEqual([]);
   });
 
   test('unload removes every listener, stops every interval, releases the lock and clears the start marker', async () => {

@@ -50,6 +50,14 @@ export const FOLLOW_UP = {
   remembered_tasks: 256,
 } as const;
 
+/** Precedents (case-based retrieval): what used feedback remembers for the precedent scout. */
+export const PRECEDENTS = {
+  /** The newest this many are kept; older ones are pruned as new ones arrive. */
+  keep: 5000,
+  /** The query text kept for the scout's reason (matching uses the terms). */
+  max_query_chars: 200,
+} as const;
+
 export const DECAY = {
   /** How often the engine runs decay while open (it also runs once at open). */
   interval_ms: 6 * 3600 * 1000,

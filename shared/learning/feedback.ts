@@ -9,6 +9,7 @@ import type { AuditActor } from '../governance/audit';
 import type { NodeStats } from '../stores/memory-types';
 import type { Receipt } from '../retrieval/types';
 import { FEEDBACK } from './constants';
+import { recordPrecedent } from './precedents';
 import { quarantine } from './quarantine';
 import { supportedByOutput } from './support';
 
@@ -40,6 +41,8 @@ export interface FeedbackResult {
   edges_reinforced: number;
   edges_weakened: number;
   coactivation_pairs: number;
+  /** Whether the query and its used notes were remembered as a precedent (precedent scout). */
+  precedent: boolean;
 }
 
 export const feedbackMark = (receiptId: string): string => `feedback:${receiptId}`;
@@ -94,7 +97,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
   const finals = [...new Set(receipt.final_nodes.map((n) => n.id))];
   const empty: FeedbackResult = {
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
-    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0,
+    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false,
   };
   if (engine.memory.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
 
@@ -163,6 +166,8 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
         out.coactivation_pairs++;
       }
     }
+    // A rejected output is no precedent to follow.
+    if (reinforce) out.precedent = await recordPrecedent(mem, receipt, used, now);
     await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null });
   });
 
@@ -182,6 +187,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       edges_reinforced: out.edges_reinforced,
       edges_weakened: out.edges_weakened,
       coactivation_pairs: out.coactivation_pairs,
+      precedent: out.precedent,
     },
   });
   for (const id of toQuarantine) {

@@ -18,6 +18,7 @@ export const SCOUT_WEIGHTS: Record<ScoutName, number> = {
   random: 0.01,
   contradictions: 0.04,
   centroid: 0.15,
+  precedent: 0.3,
 };
 
 /** Most hits each scout returns. Wave-1 scouts cast a wide net; the re-rank is cheap. */
@@ -31,7 +32,7 @@ export const RERANK = {
   scope_affinity: 0.15,
   graph_affinity: 0.15,
   spaced_repetition: 0.1,
-  ignored_penalty: 0.2,
+  ignored_penalty: 0.3,
   misleading_penalty: 0.3,
   /** The repeated-retrieval penalty is already an amount of score: subtracted as it is. */
   concept_damping: 1,
@@ -47,6 +48,12 @@ export const CONCEPT_REPEAT_WINDOW_MS = 24 * 3600 * 1000;
 export const MISLEADING_SATURATION = 3;
 /** Pseudo-count that keeps one ignore of a rarely retrieved note from looking chronic. */
 export const IGNORED_PRIOR_COUNT = 3;
+/**
+ * The ignored share is weighed by the evidence behind it, retrievals / (retrievals + this): a note ignored
+ * once or twice (often for unrelated questions) is barely pushed down, a note shown and passed over again
+ * and again is. With RERANK.ignored_penalty 0.3 a chronic note loses about as much as before (0.2 × share).
+ */
+export const IGNORED_CONFIDENCE_COUNT = 2;
 
 /**
  * type_prior(note_type, query_class) lives in the note-type table (learning/note-types.ts), the one place
@@ -134,3 +141,14 @@ export const MAX_QUERY_CHARS = 2000;
 
 /** Centroid scout: how many of the best seeds make the centroid (pseudo-relevance feedback). */
 export const CENTROID_SEEDS = 3;
+
+/**
+ * Precedent scout: a stored precedent counts when its IDF-weighted Jaccard with the query's terms is at
+ * least min_similarity (after other_class_factor for a precedent of another query class); at most
+ * max_matches precedents are read per query.
+ */
+export const PRECEDENT_MATCH = {
+  min_similarity: 0.5,
+  other_class_factor: 0.5,
+  max_matches: 20,
+} as const;

@@ -8,8 +8,9 @@ import type { MemoryStore } from '../stores/memory-store';
 import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
-import { ALLOW_ALL, type CorpusNote, type Gate, type NoteFrame, type RetrievalCorpus, type Scored } from './types';
+import { ALLOW_ALL, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './types';
 import { extractFrame } from './frames';
+import { PrecedentIndex } from './precedent-index';
 
 export interface EngineCorpusDeps {
   byId: ReadonlyMap<string, LiveNote>;
@@ -50,6 +51,8 @@ export class EngineCorpus implements RetrievalCorpus {
   private readonly outCache = new Map<string, string[]>();
   private readonly inCache = new Map<string, string[]>();
   private last: { text: string; allow: (id: string) => boolean; version: number; scores: QueryScores } | null = null;
+
+  private precedentIndex: { version: number; index: PrecedentIndex } | null = null;
 
   constructor(private readonly d: EngineCorpusDeps) {}
 
@@ -211,6 +214,15 @@ export class EngineCorpus implements RetrievalCorpus {
 
   stats(id: string): NodeStats {
     return this.d.memory.stats(id);
+  }
+
+  /** Read from memory.sqlite once per change of the precedent table, then matched in memory. */
+  precedents(terms: readonly string[], queryClass: string): PrecedentMatch[] {
+    const version = this.d.memory.precedentVersion;
+    if (!this.precedentIndex || this.precedentIndex.version !== version) {
+      this.precedentIndex = { version, index: new PrecedentIndex(this.d.memory.precedents()) };
+    }
+    return this.precedentIndex.index.match(terms, queryClass);
   }
 
   recentRetrievals(id: string, now: number): number {

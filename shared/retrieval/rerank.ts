@@ -3,6 +3,7 @@ import {
   CONCEPT_REPEAT_PENALTY_MAX,
   CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL,
   CONCEPT_SALIENCE_CEILING,
+  IGNORED_CONFIDENCE_COUNT,
   IGNORED_PRIOR_COUNT,
   INTENT_PROFILES,
   MISLEADING_SATURATION,
@@ -99,6 +100,17 @@ export function conceptDamping(retrievalsIn24h: number): number {
   return Math.min(CONCEPT_REPEAT_PENALTY_MAX, CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL * Math.max(0, retrievalsIn24h));
 }
 
+/**
+ * The share of the note's retrievals in which it was ignored (with a pseudo-count), weighed by how much
+ * evidence there is: one or two ignores — often for unrelated questions — say little about the next
+ * question; a note passed over in result after result is the one to push down.
+ */
+export function ignoredPenalty(stats: NodeStats): number {
+  const r = stats.retrieval_count;
+  const share = clamp01(stats.ignored_count / (r + IGNORED_PRIOR_COUNT));
+  return share * (r / (r + IGNORED_CONFIDENCE_COUNT));
+}
+
 export interface Ranked {
   id: string;
   score: number;
@@ -132,7 +144,7 @@ export function rerank(
       scope_affinity: scopeAffinity(note, q),
       graph_affinity: affinity(c.id),
       spaced_repetition: clamp01(stats.spaced_rep_strength - 1),
-      ignored_penalty: clamp01(stats.ignored_count / (stats.retrieval_count + IGNORED_PRIOR_COUNT)),
+      ignored_penalty: ignoredPenalty(stats),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
       concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.recentRetrievals?.(c.id, now) ?? 0) : 0,
       intent,

@@ -25,6 +25,7 @@ export const SCOUT_NAMES = [
   'random',
   'contradictions',
   'centroid',
+  'precedent',
 ] as const;
 export type ScoutName = (typeof SCOUT_NAMES)[number];
 
@@ -142,6 +143,8 @@ export interface RetrievalCorpus {
   recentRetrievals?(id: string, now: number): number;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
+  /** Precedents similar to the query terms, most similar first (precedent scout); none without it. */
+  precedents?(terms: readonly string[], queryClass: string): PrecedentMatch[];
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */
   beginScan?(): void;
   /** Every note id, sorted (cached while nothing changes); the random scout draws from it. */
@@ -152,6 +155,16 @@ export interface RetrievalCorpus {
   restricted?(): ReadonlySet<string>;
   /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */
   excerpt?(id: string, maxChars: number): Promise<string>;
+}
+
+/** A stored precedent that resembles the query (retrieval/precedent-index.ts). */
+export interface PrecedentMatch {
+  query_text: string;
+  query_class: string;
+  /** Node ids used for that query (may name notes since deleted or hidden: the scout checks). */
+  used: readonly string[];
+  /** In (0,1]: IDF-weighted Jaccard of the term sets, scaled down for another query class. */
+  similarity: number;
 }
 
 /** A query after validation and defaults. */

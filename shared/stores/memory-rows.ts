@@ -1,13 +1,14 @@
 import type { SqlValue } from 'sql.js';
 import { LithosError } from '../errors';
 import type { SqlDb } from './sql-db';
-import type { EdgeRow, MemoryOp, NodeRow, NodeStats } from './memory-types';
+import type { EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
 
 /** SQL and row mapping of memory.sqlite, shared by live mutations and journal replay. */
 
 export const NODE_COLS = 'node_id, path, id_source, content_hash, deleted_at, last_path';
 export const EDGE_COLS =
   'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
+export const PRECEDENT_COLS = 'precedent_id, at, query_class, query_text, terms, used';
 export const STATS_COLS =
   'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, decay_rate, spaced_rep_strength, per_queryclass_priors, use_count';
 
@@ -55,6 +56,22 @@ export function toStats(r: SqlValue[]): NodeStats {
     spaced_rep_strength: Number(r[8]),
     per_queryclass_priors: JSON.parse(String(r[9] ?? '{}')) as Record<string, number>,
     use_count: Number(r[10] ?? 0),
+  };
+}
+
+const stringList = (v: SqlValue): string[] => {
+  const parsed = JSON.parse(String(v ?? '[]')) as unknown;
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+};
+
+export function toPrecedent(r: SqlValue[]): PrecedentRow {
+  return {
+    precedent_id: String(r[0]),
+    at: Number(r[1]),
+    query_class: String(r[2]),
+    query_text: String(r[3]),
+    terms: stringList(r[4]),
+    used: stringList(r[5]),
   };
 }
 
@@ -111,6 +128,16 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       return;
     case 'mark':
       db.run('INSERT OR REPLACE INTO learning_marks (key, value) VALUES (?, ?)', [op.key, JSON.stringify(op.value ?? null)]);
+      return;
+    case 'precedent': {
+      const p = op.row;
+      db.run(`INSERT OR REPLACE INTO precedents (${PRECEDENT_COLS}) VALUES (${placeholders(6)})`, [
+        p.precedent_id, p.at, p.query_class, p.query_text, JSON.stringify(p.terms), JSON.stringify(p.used),
+      ]);
+      return;
+    }
+    case 'precedent_del':
+      for (const id of op.ids) db.run('DELETE FROM precedents WHERE precedent_id = ?', [id]);
       return;
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);

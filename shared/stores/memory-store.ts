@@ -5,13 +5,13 @@ import { MEMORY_SCHEMA } from './schema';
 import type { SqlDb } from './sql-db';
 import type { Journal } from './journal';
 import { JournaledStore, type StoreDeps } from './journaled-store';
-import { applyOp, EDGE_COLS, NODE_COLS, planEdge, STATS_COLS, toEdge, toNode, toStats } from './memory-rows';
+import { applyOp, EDGE_COLS, NODE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toNode, toPrecedent, toStats } from './memory-rows';
 import { MEMORY_JOURNAL, recoverMemory } from './memory-recovery';
 import { DEFAULT_NODE_STATS } from './memory-types';
-import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats } from './memory-types';
-import { checkEdge, checkStatsPatch, nonEmpty } from './memory-validate';
+import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
+import { checkEdge, checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
 
-export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats } from './memory-types';
+export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL };
 
@@ -25,6 +25,8 @@ export type EdgeInput = Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_at'> &
  * resolves when its journal line is durable, so an acknowledged change survives a crash at any point.
  */
 export class MemoryStore extends JournaledStore<MemoryOp> {
+  private precedentChanges = 0;
+
   private constructor(db: SqlDb, journal: Journal<MemoryOp>, deps: StoreDeps, seq: number) {
     super(db, journal, deps, seq, MEMORY_SCHEMA.file, 'memory store');
   }
@@ -218,6 +220,38 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     });
   }
 
+  // ── precedents ──────────────────────────────────────────────────────────
+
+  /**
+   * Records a precedent (same id: replaced) and prunes the oldest beyond `keep`, in one mutation. The
+   * row is validated first; nothing is written for a bad one.
+   */
+  addPrecedent(row: PrecedentRow, keep: number): Promise<void> {
+    return this.mutate(() => {
+      checkPrecedent(row);
+      if (!Number.isInteger(keep) || keep < 1) throw new LithosError('invalid_argument', 'keep must be a positive integer.', { keep });
+      const ops: MemoryOp[] = [{ kind: 'precedent', row: { ...row, terms: [...row.terms], used: [...row.used] } }];
+      const others = Number(this.db.one('SELECT COUNT(*) FROM precedents WHERE precedent_id <> ?', [row.precedent_id])?.[0] ?? 0);
+      if (others + 1 > keep) {
+        const old = this.db
+          .all('SELECT precedent_id FROM precedents WHERE precedent_id <> ? ORDER BY at, precedent_id LIMIT ?', [row.precedent_id, others + 1 - keep])
+          .map((r) => String(r[0]));
+        ops.push({ kind: 'precedent_del', ids: old });
+      }
+      return ops;
+    });
+  }
+
+  /** Every precedent, newest first. */
+  precedents(): PrecedentRow[] {
+    return this.db.all(`SELECT ${PRECEDENT_COLS} FROM precedents ORDER BY at DESC, precedent_id DESC`).map(toPrecedent);
+  }
+
+  /** Changes whenever a precedent is added or pruned in this process (readers cache on it). */
+  get precedentVersion(): number {
+    return this.precedentChanges;
+  }
+
   /** Every stats row (decay walks them all). */
   allStats(): NodeStats[] {
     return this.db.all(`SELECT ${STATS_COLS} FROM node_stats ORDER BY node_id`).map(toStats);
@@ -238,6 +272,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
 
   protected override apply(op: MemoryOp): void {
     applyOp(this.db, op);
+    if (op.kind === 'precedent' || op.kind === 'precedent_del') this.precedentChanges++;
   }
 
   private liveNode(nodeId: string): NodeRow {

@@ -50,6 +50,23 @@ export interface Coactivation {
   last_at: number;
 }
 
+/**
+ * A precedent (case-based retrieval): a past query whose result an agent used, with the notes it used.
+ * Written by feedback (shared/learning/precedents.ts), matched by the precedent scout.
+ */
+export interface PrecedentRow {
+  /** The receipt the feedback was for. */
+  precedent_id: string;
+  /** ms since epoch (when the feedback was applied). */
+  at: number;
+  query_class: string;
+  query_text: string;
+  /** The query's distinct content terms (the lexical tokenizer's). */
+  terms: string[];
+  /** Node ids feedback counted as used, in the receipt's order. */
+  used: string[];
+}
+
 /** How long a deleted note's id, edges and stats are kept so that a returning note gets them back. */
 export const TOMBSTONE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -82,4 +99,6 @@ export type MemoryOp =
   | { kind: 'stats'; row: NodeStats }
   | { kind: 'coact'; a: string; b: string; namespace: string; count: number; last_at: number }
   /** A learning-layer bookmark (feedback applied for a receipt, time of the last decay run…), final value. */
-  | { kind: 'mark'; key: string; value: unknown };
+  | { kind: 'mark'; key: string; value: unknown }
+  | { kind: 'precedent'; row: PrecedentRow }
+  | { kind: 'precedent_del'; ids: string[] };

@@ -1,5 +1,5 @@
 import { LithosError } from '../errors';
-import type { EdgeRow, NodeStats } from './memory-types';
+import type { EdgeRow, NodeStats, PrecedentRow } from './memory-types';
 
 /** Argument checks for MemoryStore mutations: bad input is refused before anything is written. */
 
@@ -65,4 +65,19 @@ export function checkStatsPatch(patch: Partial<Omit<NodeStats, 'node_id'>>): Par
     out[k] = v;
   }
   return out;
+}
+
+const stringArray = (field: string, v: unknown): void => {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x !== '')) {
+    throw new LithosError('invalid_argument', `${field} must be a list of non-empty strings.`, { field, value: v });
+  }
+};
+
+export function checkPrecedent(p: PrecedentRow): void {
+  nonEmpty('precedent_id', p.precedent_id);
+  nonEmpty('query_class', p.query_class);
+  finite('at', p.at);
+  if (typeof p.query_text !== 'string') throw new LithosError('invalid_argument', 'query_text must be a string.', { value: p.query_text });
+  stringArray('terms', p.terms);
+  stringArray('used', p.used);
 }

@@ -81,6 +81,16 @@ CREATE TABLE IF NOT EXISTS coactivation (
 );
 CREATE INDEX IF NOT EXISTS coactivation_b ON coactivation(node_id_b);
 -- learning-layer bookmarks: receipts whose feedback was applied, the last decay run (shared/learning)
-CREATE TABLE IF NOT EXISTS learning_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+CREATE TABLE IF NOT EXISTS learning_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- precedents: past queries whose results were used, with the used node ids (JSON arrays; newest kept, bounded)
+CREATE TABLE IF NOT EXISTS precedents (
+  precedent_id TEXT PRIMARY KEY,
+  at INTEGER NOT NULL,
+  query_class TEXT NOT NULL,
+  query_text TEXT NOT NULL,
+  terms TEXT NOT NULL,
+  used TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS precedents_at ON precedents(at);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
 };

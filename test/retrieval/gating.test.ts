@@ -27,7 +27,7 @@ const QUERY = 'Pool exhaustion';
 const NOW = Date.UTC(2026, 0, 31);
 const DAY = 24 * 3600 * 1000;
 
-/** G is the best match by every scout's own measure: title, words, vector, tags, newest, linked, co-used, contradicting, analogous. */
+/** G is the best match by every scout's own measure: title, words, vector, tags, newest, linked, co-used, contradicting, analogous, used for this very query before. */
 function gatedNote(kind: Gated | null): TwinNote {
   const base: TwinNote = {
     id: 'g',
@@ -90,6 +90,7 @@ function twin(kind: Gated | null): MemoryCorpus {
       embed: () => [1, 0, 0],
       edges: [{ from_id: 'g', to_id: 's', type: 'contradicts', weight: 1, conflict_state: 'open' }],
       coactivation: [{ a: 's', b: 'g', count: 50 }],
+      precedents: [{ precedent_id: 'p1', at: NOW, query_class: 'lookup', query_text: QUERY, terms: ['pool', 'exhaustion'], used: ['g', 's'] }],
     },
   );
 }

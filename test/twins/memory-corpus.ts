@@ -3,8 +3,9 @@ import { HUMAN_VIEWER, gateFor, type Viewer } from '../../shared/governance/gate
 import { normalizeExact, tokenize } from '../../shared/index/tokenizer';
 import { extractHeadings } from '../../shared/model/headings';
 import { extractFrame } from '../../shared/retrieval/frames';
-import type { CorpusNote, NoteFrame, ResolvedQuery, RetrievalCorpus, Scored, ScoutHit, ScoutInput } from '../../shared/retrieval/types';
-import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats } from '../../shared/stores/memory-types';
+import { PrecedentIndex } from '../../shared/retrieval/precedent-index';
+import type { CorpusNote, NoteFrame, PrecedentMatch, ResolvedQuery, RetrievalCorpus, Scored, ScoutHit, ScoutInput } from '../../shared/retrieval/types';
+import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats, type PrecedentRow } from '../../shared/stores/memory-types';
 
 /**
  * In-memory twin of RetrievalCorpus for scout tests: every signal comes from plain objects, computed the
@@ -20,6 +21,7 @@ import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats } f
  *   notes (all equal = 1). No opts.embed, or no vectors: [].
  * - exact: title, alias or id equal after normalizeExact (the index's own normalisation).
  * - linksIn: the inverse of links. edges/coactivation/stats: from opts, with defaults for missing fields.
+ * - precedents: matched by the engine's own PrecedentIndex over opts.precedents.
  * - excerpt: the start of `body`.
  * - frame: the given frame, else extractFrame over `body`, computed once: the same object on every call
  *   until update() replaces the note, as the engine's corpus does.
@@ -51,6 +53,8 @@ export interface MemoryCorpusOptions {
   edges?: readonly TwinEdge[];
   coactivation?: readonly TwinCoactivation[];
   stats?: readonly (Partial<NodeStats> & { node_id: string })[];
+  /** Stored precedents (the precedent scout's memory). */
+  precedents?: readonly PrecedentRow[];
   /** Query embedder for vector(); notes carry their own vectors. */
   embed?: (text: string) => readonly number[] | Float32Array;
 }
@@ -85,6 +89,7 @@ export class MemoryCorpus implements RetrievalCorpus {
   private readonly coact: TwinCoactivation[];
   private readonly statRows = new Map<string, NodeStats>();
   private readonly embed?: (text: string) => readonly number[] | Float32Array;
+  private readonly precedentIndex: PrecedentIndex;
   /** How many times frame() had to extract (tests of caching read it). */
   extractions = 0;
 
@@ -111,6 +116,11 @@ export class MemoryCorpus implements RetrievalCorpus {
     this.coact = [...(opts.coactivation ?? [])];
     for (const s of opts.stats ?? []) this.statRows.set(s.node_id, { ...DEFAULT_NODE_STATS, ...s, per_queryclass_priors: { ...s.per_queryclass_priors } });
     this.embed = opts.embed;
+    this.precedentIndex = new PrecedentIndex(opts.precedents ?? []);
+  }
+
+  precedents(terms: readonly string[], queryClass: string): PrecedentMatch[] {
+    return this.precedentIndex.match(terms, queryClass);
   }
 
   /** Adds or replaces a note; a replaced note gets a fresh frame object (as an edited note does). */

@@ -11,12 +11,14 @@ import { noveltyScout } from './novelty';
 import { contradictionsScout } from './contradictions';
 import { centroidScout } from './centroid';
 import { analogyScout } from './analogy';
+import { precedentScout } from './precedent';
 
 /** Every scout of terrace 0, wave 1 then wave 2. */
 export const ALL_SCOUTS: readonly Scout[] = [
   lexicalScout,
   vectorScout,
   exactScout,
+  precedentScout,
   tagsScout,
   recencyScout,
   randomScout,

@@ -216,13 +216,22 @@ export class EngineCorpus implements RetrievalCorpus {
     return this.d.memory.stats(id);
   }
 
-  /** Read from memory.sqlite once per change of the precedent table, then matched in memory. */
+  /** Read from memory.sqlite once, then kept up to date from the store's change log and matched in memory. */
   precedents(terms: readonly string[], queryClass: string): PrecedentMatch[] {
-    const version = this.d.memory.precedentVersion;
-    if (!this.precedentIndex || this.precedentIndex.version !== version) {
-      this.precedentIndex = { version, index: new PrecedentIndex(this.d.memory.precedents()) };
+    const mem = this.d.memory;
+    const version = mem.precedentVersion;
+    const cached = this.precedentIndex;
+    const changes = cached ? mem.precedentChangesSince(cached.version) : null;
+    if (!cached || !changes) {
+      this.precedentIndex = { version, index: new PrecedentIndex(mem.precedents()) };
+    } else if (changes.length > 0) {
+      for (const c of changes) {
+        if (c.kind === 'precedent') cached.index.add(c.row);
+        else for (const id of c.ids) cached.index.remove(id);
+      }
+      cached.version = version;
     }
-    return this.precedentIndex.index.match(terms, queryClass);
+    return this.precedentIndex!.index.match(terms, queryClass);
   }
 
   recentRetrievals(id: string, now: number): number {

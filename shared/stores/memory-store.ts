@@ -24,8 +24,14 @@ export type EdgeInput = Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_at'> &
  * per-node stats, co-activation). Reads are synchronous; a mutation applies at once and its promise
  * resolves when its journal line is durable, so an acknowledged change survives a crash at any point.
  */
+/** A change to the precedents table, as readers of precedentChangesSince see it. */
+export type PrecedentChange = Extract<MemoryOp, { kind: 'precedent' | 'precedent_del' }>;
+/** Precedent changes kept in memory for incremental readers; one further behind rebuilds from precedents(). */
+const PRECEDENT_LOG = 1000;
+
 export class MemoryStore extends JournaledStore<MemoryOp> {
-  private precedentChanges = 0;
+  private precedentLog: PrecedentChange[] = [];
+  private precedentLogStart = 0;
 
   private constructor(db: SqlDb, journal: Journal<MemoryOp>, deps: StoreDeps, seq: number) {
     super(db, journal, deps, seq, MEMORY_SCHEMA.file, 'memory store');
@@ -247,9 +253,15 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     return this.db.all(`SELECT ${PRECEDENT_COLS} FROM precedents ORDER BY at DESC, precedent_id DESC`).map(toPrecedent);
   }
 
-  /** Changes whenever a precedent is added or pruned in this process (readers cache on it). */
+  /** Counts precedent changes in this process (readers cache on it). */
   get precedentVersion(): number {
-    return this.precedentChanges;
+    return this.precedentLogStart + this.precedentLog.length;
+  }
+
+  /** The changes after `version`, oldest first; null when they are no longer kept (read precedents() again). */
+  precedentChangesSince(version: number): readonly PrecedentChange[] | null {
+    if (version < this.precedentLogStart || version > this.precedentVersion) return null;
+    return this.precedentLog.slice(version - this.precedentLogStart);
   }
 
   /** Every stats row (decay walks them all). */
@@ -272,7 +284,14 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
 
   protected override apply(op: MemoryOp): void {
     applyOp(this.db, op);
-    if (op.kind === 'precedent' || op.kind === 'precedent_del') this.precedentChanges++;
+    if (op.kind === 'precedent' || op.kind === 'precedent_del') {
+      this.precedentLog.push(op);
+      if (this.precedentLog.length > 2 * PRECEDENT_LOG) {
+        const drop = this.precedentLog.length - PRECEDENT_LOG;
+        this.precedentLog = this.precedentLog.slice(drop);
+        this.precedentLogStart += drop;
+      }
+    }
   }
 
   private liveNode(nodeId: string): NodeRow {

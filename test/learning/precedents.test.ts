@@ -3,7 +3,7 @@ import { MemoryStore, type PrecedentRow } from '../../shared/stores/memory-store
 import { MEMORY_SCHEMA } from '../../shared/stores/schema';
 import { env } from '../stores/helpers';
 import type { Harness } from '../engine/harness';
-import { A, B, C, openLearning, retrieveAll } from './fixture';
+import { A, B, C, D, openLearning, retrieveAll } from './fixture';
 
 /** Precedents: used feedback remembers (query terms, used notes, class) durably; the precedent scout reads them. */
 
@@ -40,6 +40,23 @@ describe('the precedent store (memory.sqlite)', () => {
     const again = await MemoryStore.open(e);
     expect(again.store.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
     await again.store.close();
+  });
+
+  test('readers follow the changes since the version they last saw (additions and prunings, in order)', async () => {
+    const { store } = await MemoryStore.open(await env());
+    await store.addPrecedent(row(1), 2);
+    const seen = store.precedentVersion;
+    await store.addPrecedent(row(2), 2);
+    await store.addPrecedent(row(3), 2);
+    expect(store.precedentChangesSince(seen)).toEqual([
+      { kind: 'precedent', row: row(2) },
+      { kind: 'precedent', row: row(3) },
+      { kind: 'precedent_del', ids: ['r1'] },
+    ]);
+    expect(store.precedentChangesSince(store.precedentVersion)).toEqual([]);
+    // a version this store never had: the reader must read everything again
+    expect(store.precedentChangesSince(store.precedentVersion + 1)).toBeNull();
+    await store.close();
   });
 
   test('a bad row or bound is refused and nothing is written', async () => {
@@ -90,6 +107,14 @@ describe('feedback records precedents', () => {
     expect((await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] })).precedent).toBe(false);
     expect((await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false })).precedent).toBe(false);
     expect(h.engine.memory.precedents()).toEqual([]);
+  });
+
+  test('a precedent pruned from the store no longer proposes its notes', async () => {
+    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
+    const ask = async () => (await h.engine.retrieve({ query_text: 'connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false })).nodes.find((n) => n.id === C)!.scouts;
+    expect(await ask()).toContain('precedent');
+    await h.engine.memory.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', terms: ['unrelated'], used: [D] }, 1);
+    expect(await ask()).not.toContain('precedent');
   });
 
   test('the next similar query finds the used note through the precedent scout, with the reason', async () => {

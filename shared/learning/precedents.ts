@@ -17,6 +17,7 @@ export function precedentOf(receipt: Receipt, used: readonly string[], at: numbe
     at,
     query_class: receipt.query_class,
     query_text: receipt.query_text.slice(0, PRECEDENTS.max_query_chars),
+    agent_id: receipt.agent_id,
     terms,
     used: [...new Set(used)],
   };

@@ -67,7 +67,7 @@ export class PrecedentIndex {
       let mass = 0;
       for (const t of own) mass += idf(t);
       const similarity = (inter / (qMass + mass - inter)) * (row.query_class === queryClass ? 1 : PRECEDENT_MATCH.other_class_factor);
-      if (similarity >= PRECEDENT_MATCH.min_similarity) out.push({ id, query_text: row.query_text, query_class: row.query_class, used: row.used, similarity });
+      if (similarity >= PRECEDENT_MATCH.min_similarity) out.push({ id, query_text: row.query_text, agent_id: row.agent_id, query_class: row.query_class, used: row.used, similarity });
     }
     out.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1)); // ties by id: a stable order
     return out.slice(0, PRECEDENT_MATCH.max_matches).map(({ id: _id, ...m }) => m);

@@ -160,6 +160,8 @@ export interface RetrievalCorpus {
 /** A stored precedent that resembles the query (retrieval/precedent-index.ts). */
 export interface PrecedentMatch {
   query_text: string;
+  /** Whose query it was (null: the person). */
+  agent_id: string | null;
   query_class: string;
   /** Node ids used for that query (may name notes since deleted or hidden: the scout checks). */
   used: readonly string[];

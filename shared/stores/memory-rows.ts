@@ -8,7 +8,7 @@ import type { EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memo
 export const NODE_COLS = 'node_id, path, id_source, content_hash, deleted_at, last_path';
 export const EDGE_COLS =
   'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
-export const PRECEDENT_COLS = 'precedent_id, at, query_class, query_text, terms, used';
+export const PRECEDENT_COLS = 'precedent_id, at, query_class, query_text, agent_id, terms, used';
 export const STATS_COLS =
   'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, decay_rate, spaced_rep_strength, per_queryclass_priors, use_count';
 
@@ -70,8 +70,9 @@ export function toPrecedent(r: SqlValue[]): PrecedentRow {
     at: Number(r[1]),
     query_class: String(r[2]),
     query_text: String(r[3]),
-    terms: stringList(r[4]),
-    used: stringList(r[5]),
+    agent_id: str(r[4]),
+    terms: stringList(r[5]),
+    used: stringList(r[6]),
   };
 }
 
@@ -131,8 +132,8 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       return;
     case 'precedent': {
       const p = op.row;
-      db.run(`INSERT OR REPLACE INTO precedents (${PRECEDENT_COLS}) VALUES (${placeholders(6)})`, [
-        p.precedent_id, p.at, p.query_class, p.query_text, JSON.stringify(p.terms), JSON.stringify(p.used),
+      db.run(`INSERT OR REPLACE INTO precedents (${PRECEDENT_COLS}) VALUES (${placeholders(7)})`, [
+        p.precedent_id, p.at, p.query_class, p.query_text, p.agent_id ?? null, JSON.stringify(p.terms), JSON.stringify(p.used),
       ]);
       return;
     }

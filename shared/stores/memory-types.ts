@@ -61,6 +61,8 @@ export interface PrecedentRow {
   at: number;
   query_class: string;
   query_text: string;
+  /** The agent whose receipt it was (null: the person): only it is shown the query text. */
+  agent_id: string | null;
   /** The query's distinct content terms (the lexical tokenizer's). */
   terms: string[];
   /** Node ids feedback counted as used, in the receipt's order. */

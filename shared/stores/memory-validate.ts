@@ -78,6 +78,9 @@ export function checkPrecedent(p: PrecedentRow): void {
   nonEmpty('query_class', p.query_class);
   finite('at', p.at);
   if (typeof p.query_text !== 'string') throw new LithosError('invalid_argument', 'query_text must be a string.', { value: p.query_text });
+  if (p.agent_id !== null && (typeof p.agent_id !== 'string' || p.agent_id === '')) {
+    throw new LithosError('invalid_argument', 'agent_id must be a non-empty string or null.', { value: p.agent_id });
+  }
   stringArray('terms', p.terms);
   stringArray('used', p.used);
 }

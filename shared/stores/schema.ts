@@ -88,6 +88,7 @@ CREATE TABLE IF NOT EXISTS precedents (
   at INTEGER NOT NULL,
   query_class TEXT NOT NULL,
   query_text TEXT NOT NULL,
+  agent_id TEXT,
   terms TEXT NOT NULL,
   used TEXT NOT NULL
 );

@@ -12,6 +12,7 @@ const row = (i: number, over: Partial<PrecedentRow> = {}): PrecedentRow => ({
   at: 1000 + i,
   query_class: 'lookup',
   query_text: `question ${i}`,
+  agent_id: null,
   terms: ['question', `t${i}`],
   used: [`n${i}`],
   ...over,
@@ -97,7 +98,7 @@ describe('feedback records precedents', () => {
     const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [B, A], agent: 'agent-a' });
     expect(out.precedent).toBe(true);
     expect(h.engine.memory.precedents()).toEqual([
-      { precedent_id: r.receipt_id, at: h.clock.now(), query_class: 'debug', query_text: 'connection pool', terms: ['connection', 'pool'], used: [A, B] },
+      { precedent_id: r.receipt_id, at: h.clock.now(), query_class: 'debug', query_text: 'connection pool', agent_id: 'agent-a', terms: ['connection', 'pool'], used: [A, B] },
     ]);
     const [entry] = await h.engine.audit.recent({ action: 'feedback' });
     expect(entry.data).toMatchObject({ precedent: true });
@@ -113,7 +114,7 @@ describe('feedback records precedents', () => {
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
     const ask = async () => (await h.engine.retrieve({ query_text: 'connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false })).nodes.find((n) => n.id === C)!.scouts;
     expect(await ask()).toContain('precedent');
-    await h.engine.memory.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', terms: ['unrelated'], used: [D] }, 1);
+    await h.engine.memory.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', agent_id: null, terms: ['unrelated'], used: [D] }, 1);
     expect(await ask()).not.toContain('precedent');
   });
 
@@ -124,5 +125,10 @@ describe('feedback records precedents', () => {
     expect(c.scouts).toContain('precedent');
     expect(c.reasons).toContain('used for a similar past query: "connection pool" (similarity 1.00)');
     for (const n of res.nodes.filter((x) => x.id !== C)) expect(n.scouts).not.toContain('precedent');
+    // another agent is pointed to the same note, but not told what agent-a asked
+    const other = await h.engine.retrieve({ query_text: 'the connection pool', agent_id: 'agent-b' }, { jitter: false, seed: 1, record: false });
+    const reasons = other.nodes.find((n) => n.id === C)!.reasons;
+    expect(reasons).toContain('used for a similar past query of another agent (similarity 1.00)');
+    expect(reasons.join(' ')).not.toContain('"connection pool"');
   });
 });

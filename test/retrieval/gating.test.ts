@@ -90,7 +90,7 @@ function twin(kind: Gated | null): MemoryCorpus {
       embed: () => [1, 0, 0],
       edges: [{ from_id: 'g', to_id: 's', type: 'contradicts', weight: 1, conflict_state: 'open' }],
       coactivation: [{ a: 's', b: 'g', count: 50 }],
-      precedents: [{ precedent_id: 'p1', at: NOW, query_class: 'lookup', query_text: QUERY, terms: ['pool', 'exhaustion'], used: ['g', 's'] }],
+      precedents: [{ precedent_id: 'p1', at: NOW, query_class: 'lookup', query_text: QUERY, agent_id: null, terms: ['pool', 'exhaustion'], used: ['g', 's'] }],
     },
   );
 }

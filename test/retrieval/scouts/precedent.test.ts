@@ -9,11 +9,12 @@ import { MemoryCorpus, twinScoutInput } from '../../twins/memory-corpus';
 /** Case-based retrieval: notes used for a similar past query are proposed, scored by the resemblance. */
 
 let at = 0;
-const precedent = (query_text: string, used: string[], query_class = 'lookup'): PrecedentRow => ({
+const precedent = (query_text: string, used: string[], query_class = 'lookup', agent_id: string | null = null): PrecedentRow => ({
   precedent_id: `r${++at}`,
   at,
   query_class,
   query_text,
+  agent_id,
   terms: [...new Set(tokenize(query_text))],
   used,
 });
@@ -51,6 +52,21 @@ test('a note reached by several precedents keeps its best similarity', async () 
   });
   const [hit] = await run(corpus, 'connection pool exhausted nightly');
   expect(hit).toMatchObject({ id: 'pool-fix', score: 1 });
+});
+
+test('a precedent that used a note the viewer may not see is not followed at all; a deleted note is just skipped', async () => {
+  const corpus = new MemoryCorpus(NOTES, { precedents: [precedent('pool metrics and secrets', ['pool-metrics', 'secret']), precedent('pool fix rollout', ['pool-fix', 'gone'])] });
+  expect(await run(corpus, 'pool metrics and secrets', { viewer: agentViewer('alice') })).toEqual([]);
+  expect((await run(corpus, 'pool metrics and secrets')).map((h) => h.id).sort()).toEqual(['pool-metrics', 'secret']);
+  expect((await run(corpus, 'pool fix rollout', { viewer: agentViewer('alice') })).map((h) => h.id)).toEqual(['pool-fix']);
+});
+
+test('the query text is quoted only to whoever asked it', async () => {
+  const corpus = new MemoryCorpus(NOTES, { precedents: [precedent('deploy pipeline failed on staging', ['deploy'], 'lookup', 'bob')] });
+  const [mine] = await run(corpus, 'deploy pipeline failed on staging', { viewer: agentViewer('bob') });
+  expect(mine.reasons).toEqual(['used for a similar past query: "deploy pipeline failed on staging" (similarity 1.00)']);
+  const [theirs] = await run(corpus, 'deploy pipeline failed on staging', { viewer: agentViewer('alice') });
+  expect(theirs.reasons).toEqual(['used for a similar past query of another agent (similarity 1.00)']);
 });
 
 test('a note the viewer may not see never surfaces through a precedent; a deleted note neither', async () => {

@@ -2,7 +2,7 @@
  * Turns a BEIR corpus into a vault: one note per document. File names come from `_id` (titles
  * repeat and may hold any character); ids are derived deterministically so runs are comparable.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { contentHash } from '../../shared/model/hash';
@@ -53,6 +53,9 @@ export function renderCorpusNote(doc: BeirDoc, noteId: string): string {
   return `---\n${stringify(fm, { lineWidth: 0 })}---\n${doc.text}\n`;
 }
 
+/** mtime of every corpus file (s): a day before the eval's fixed "now" (headless-engine.ts EVAL_NOW_MS). */
+export const CORPUS_MTIME_S = (Date.UTC(2026, 10, 1) - 86_400_000) / 1000;
+
 /** Writes every document of `docs` under `root/folder` (created as needed), a bounded number at a time. */
 export async function writeCorpusVault(
   docs: AsyncIterable<BeirDoc>,
@@ -70,7 +73,9 @@ export async function writeCorpusVault(
     map.byPath.set(path, doc._id);
     map.byNoteId.set(noteId, doc._id);
     map.docs++;
-    pending.push(writeFile(join(root, path), renderCorpusNote(doc, noteId), 'utf8'));
+    const abs = join(root, path);
+    // One fixed mtime: files written concurrently would otherwise get a different recency order every run.
+    pending.push(writeFile(abs, renderCorpusNote(doc, noteId), 'utf8').then(() => utimes(abs, CORPUS_MTIME_S, CORPUS_MTIME_S)));
     if (pending.length >= 64) {
       await Promise.all(pending);
       pending = [];

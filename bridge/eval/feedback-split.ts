@@ -12,7 +12,7 @@ import type { MemoryEngine } from '../../shared/engine';
 import { readCorpus, readQrels, readQueries, type BeirQuery, type DatasetRef } from './beir';
 import { corpusIdOf, writeCorpusVault, type CorpusMap } from './corpus-vault';
 import type { DatasetResult } from './eval-report';
-import { openHeadlessEngine } from './headless-engine';
+import { evalClock, openHeadlessEngine } from './headless-engine';
 import { hasRelevant, ScoreAccumulator, scoreQuery, type Judgements, type QueryScores } from './metrics';
 
 const K = 10;
@@ -66,7 +66,7 @@ export async function evaluateWithFeedback(ref: DatasetRef, split: number): Prom
     }
     const cut = Math.floor(judged.length * split);
     const heldOut = judged.slice(cut);
-    const engine = await openHeadlessEngine(root);
+    const engine = await openHeadlessEngine(root, { clock: evalClock });
     try {
       const report = await engine.reconcile();
       await engine.settle();

@@ -1,7 +1,7 @@
 /** Opening the engine over a folder on disk, with no Obsidian and no watcher, for eval and bench. */
 import { join } from 'node:path';
 import { MemoryEngine } from '../../shared/engine';
-import { silentLogger, type Timers } from '../../shared/ports';
+import { silentLogger, type Clock, type Timers } from '../../shared/ports';
 import { NodeBlobStore } from '../node-blob-store';
 import { NodeVault } from '../node-vault';
 import { loadSqlJs } from '../sql';
@@ -22,8 +22,16 @@ export const cliTimers: Timers = {
 /** Snapshots are written only by explicit flush()/close(), so they never land inside a timed section. */
 const NO_AUTO_PERSIST_MS = 24 * 60 * 60 * 1000;
 
-export async function openHeadlessEngine(root: string): Promise<MemoryEngine> {
+/**
+ * The eval's "now": fixed, so a run does not depend on the day it is made (recency, decay and learning
+ * stamps all read the clock). Corpus files get this time minus a day as their mtime (corpus-vault.ts).
+ */
+export const EVAL_NOW_MS = Date.UTC(2026, 10, 1);
+export const evalClock: Clock = { now: () => EVAL_NOW_MS };
+
+export async function openHeadlessEngine(root: string, opts: { clock?: Clock } = {}): Promise<MemoryEngine> {
   return MemoryEngine.open({
+    clock: opts.clock,
     vault: new NodeVault(root),
     blobs: new NodeBlobStore(join(root, '.lithos')),
     sql: await loadSqlJs(),

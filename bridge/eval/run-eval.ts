@@ -9,7 +9,7 @@ import { asLithosError, LithosError } from '../../shared/errors';
 import { readCorpus, readQrels, readQueries, resolveDatasets, type DatasetRef } from './beir';
 import { corpusIdOf, writeCorpusVault } from './corpus-vault';
 import { formatEvalTable, toEvalJson, type DatasetResult } from './eval-report';
-import { openHeadlessEngine } from './headless-engine';
+import { evalClock, openHeadlessEngine } from './headless-engine';
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
 import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/types';
 import type { MemoryEngine } from '../../shared/engine';
@@ -50,7 +50,7 @@ export async function evaluateDataset(ref: DatasetRef, mode: EvalMode, without: 
   try {
     const map = await writeCorpusVault(readCorpus(ref.dir), root, ref.name);
     const qrels = await readQrels(ref.dir);
-    const engine = await openHeadlessEngine(root);
+    const engine = await openHeadlessEngine(root, { clock: evalClock });
     try {
       const report = await engine.reconcile();
       await engine.settle();

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { readCorpus } from '../../bridge/eval/beir';
-import { corpusIdOf, deterministicNoteId, noteFileName, renderCorpusNote, writeCorpusVault } from '../../bridge/eval/corpus-vault';
+import { CORPUS_MTIME_S, corpusIdOf, deterministicNoteId, noteFileName, renderCorpusNote, writeCorpusVault } from '../../bridge/eval/corpus-vault';
 import { isUuid } from '../../shared/model/ids';
 import { normalizeVaultPath } from '../../shared/vault/paths';
 
@@ -71,5 +71,12 @@ describe('writeCorpusVault', () => {
     expect(corpusIdOf(map, { id, path: 'elsewhere.md' })).toBe('notes/2024:07 garden');
     expect(corpusIdOf(map, { id: 'unknown', path: 'corpus/bike-2.md' })).toBe('bike-2');
     expect(corpusIdOf(map, { id: 'unknown', path: 'nowhere.md' })).toBeUndefined();
+  });
+
+  it('gives every file the same fixed mtime, so recency (the fallback for notes without dates) ranks the same in every run', async () => {
+    await writeCorpusVault(readCorpus(MINI), root, 'beir-mini');
+    for (const f of await readdir(join(root, 'corpus'))) {
+      expect((await stat(join(root, 'corpus', f))).mtimeMs).toBe(CORPUS_MTIME_S * 1000);
+    }
   });
 });

@@ -43,18 +43,62 @@ export type DecodeResult =
 
 /** The records of each of `parts` (GLOBAL or shard numbers), in one pass over the tables. */
 export function splitCacheParts(t: CacheTables, parts: Iterable<number>): Map<number, CacheParts> {
+  const steps = splitSteps(takeCacheRecords(t), parts);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * The same, giving the host a turn (`breathe`) every few thousand records: at 10k notes the split held the
+ * event loop 35-60 ms. The tables are copied first, synchronously, so the parts describe one moment.
+ */
+export async function splitCachePartsInSlices(t: CacheTables, parts: Iterable<number>, breathe: () => Promise<void>): Promise<Map<number, CacheParts>> {
+  const steps = splitSteps(takeCacheRecords(t), parts);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await breathe();
+  }
+}
+
+/** Records per slice of splitCachePartsInSlices (a few ms of work). */
+const SPLIT_SLICE = 2500;
+
+/**
+ * Every record of the tables as they are now (a few ms at 10k notes): shallow copies suffice because
+ * the tables replace records on change and never edit one in place; only the per-node maps of vectors
+ * change in place, so they are flattened.
+ */
+function takeCacheRecords(t: CacheTables): CacheParts {
+  const vectors: [string, string, VectorRows][] = [];
+  for (const [nodeId, bySpace] of t.vectors) for (const [spaceId, v] of bySpace) vectors.push([nodeId, spaceId, v]);
+  return { spaces: [...t.spaces], terms: t.terms.slice(), notes: [...t.notes.values()], chunks: [...t.chunks], vectors, bags: [...t.bags.values()] };
+}
+
+/** Sorts `all` into `parts`, pausing (yield) after every SPLIT_SLICE records. */
+function* splitSteps(all: CacheParts, parts: Iterable<number>): Generator<void, Map<number, CacheParts>> {
   const out = new Map<number, CacheParts>();
   for (const part of parts) {
-    out.set(part, { spaces: part === GLOBAL ? [...t.spaces] : [], terms: part === GLOBAL ? t.terms.slice() : [], notes: [], chunks: [], vectors: [], bags: [] });
+    out.set(part, { spaces: part === GLOBAL ? all.spaces : [], terms: part === GLOBAL ? all.terms : [], notes: [], chunks: [], vectors: [], bags: [] });
   }
   const of = (nodeId: string) => out.get(shardOf(nodeId));
-  for (const n of t.notes.values()) of(n.node_id)?.notes.push(n);
-  for (const [nodeId, c] of t.chunks) of(nodeId)?.chunks.push([nodeId, c]);
-  for (const [nodeId, bySpace] of t.vectors) {
-    const p = of(nodeId);
-    if (p) for (const [spaceId, v] of bySpace) p.vectors.push([nodeId, spaceId, v]);
+  let n = 0;
+  for (const r of all.notes) {
+    of(r.node_id)?.notes.push(r);
+    if (++n % SPLIT_SLICE === 0) yield;
   }
-  for (const b of t.bags.values()) of(b.node_id)?.bags.push(b);
+  for (const r of all.chunks) {
+    of(r[0])?.chunks.push(r);
+    if (++n % SPLIT_SLICE === 0) yield;
+  }
+  for (const r of all.vectors) {
+    of(r[0])?.vectors.push(r);
+    if (++n % SPLIT_SLICE === 0) yield;
+  }
+  for (const r of all.bags) {
+    of(r.node_id)?.bags.push(r);
+    if (++n % SPLIT_SLICE === 0) yield;
+  }
   return out;
 }
 

@@ -4,7 +4,8 @@ import type { StoreDeps } from './journaled-store';
 import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
 import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
-import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheParts, splitCacheParts } from './cache-codec';
+import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheParts, splitCachePartsInSlices } from './cache-codec';
+import { macrotask } from '../index/yield-to-host';
 
 export type { CachedChunk, CachedNote, NodeChunks, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';
@@ -36,7 +37,8 @@ export class CacheStore extends CacheTerms {
         // changed meanwhile is marked dirty again and written by the next snapshot.
         const parts = [...this.tables.dirty].sort((a, b) => a - b);
         this.tables.dirty.clear();
-        const records = splitCacheParts(this.tables, parts); // taken now: later changes mark parts dirty again
+        // Copied now (later changes mark parts dirty again), sorted into parts with turns for the host.
+        const records = await splitCachePartsInSlices(this.tables, parts, macrotask);
         const writer = new ByteWriter(0); // one buffer for all parts: each is written before the next is encoded
         try {
           while (parts.length > 0) {

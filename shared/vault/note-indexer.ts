@@ -11,6 +11,7 @@ import type { NoteProblem, ParsedNote } from '../model/types';
 import { storedForm } from '../stores/vector-bytes';
 import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
 import { TermBagSync } from './term-bag-sync';
+import { macrotask } from '../index/yield-to-host';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
 export interface LiveNote {
@@ -22,6 +23,9 @@ export interface LiveNote {
   cached: CachedNoteMeta;
   chunkCount: number;
 }
+
+/** Notes whose term bags loadFromCache checks per turn of the host's event loop. */
+const SAVE_SLICE = 2000;
 
 /** The cache's chunks as index chunks whose text is decoded only when read (StoredTextChunk). */
 function storedChunks(c: Readonly<NodeChunks> | null): Chunk[] {
@@ -185,8 +189,11 @@ export class NoteIndexer {
    * as they are read (it takes them in batches, yielding to the host between batches).
    */
   async loadFromCache(onProgress?: (done: number, total: number) => void): Promise<{ stale: string[]; missingPrimary: string[] }> {
+    // Each of these steps takes 10-45 ms at 10k notes: the host gets a turn between them.
     const bags = this.bags.load();
+    await macrotask();
     const rows = this.cache.allNotes();
+    await macrotask();
     const stale: string[] = [];
     const missingPrimary: string[] = [];
     const spaces = this.embedders().map((e) => e.spaceId);
@@ -223,7 +230,11 @@ export class NoteIndexer {
       }
     };
     await this.index.bulkLoad(items.call(this), (done) => onProgress?.(done, rows.length));
-    this.bags.save(live, bags); // bags missing or stale (e.g. first start after an upgrade)
+    // Bags missing or stale (e.g. first start after an upgrade); comparing 10k bags is ~25 ms, so in slices.
+    for (let i = 0; i < live.length; i += SAVE_SLICE) {
+      if (i > 0) await macrotask();
+      this.bags.save(live.slice(i, i + SAVE_SLICE), bags);
+    }
     return { stale, missingPrimary };
   }
 

@@ -6,6 +6,7 @@ import { LithosError, asLithosError } from '../errors';
 import { isHiddenPath, isMarkdownPath } from './paths';
 import type { NodeIdentity } from './identity';
 import type { NoteIndexer } from './note-indexer';
+import { macrotask } from '../index/yield-to-host';
 
 export interface IndexReport {
   notes: number;
@@ -46,6 +47,12 @@ const yieldToHost = () => new Promise<void>((r) => globalThis.setTimeout(r, 0));
  * much time has passed.
  */
 const SLICE_MS = 20;
+/**
+ * A batch's bulk index insert (the flush at the end of indexer.batch) cannot yield and takes 10-45 ms for
+ * 50 notes at 10k notes: it starts on a fresh turn unless the current one is this young, or the two added
+ * up to 60-110 ms.
+ */
+const FLUSH_HEADROOM_MS = 3;
 
 /**
  * Keeps the engine in step with the vault: a full reconcile on open (mtime + size, then content hash, so
@@ -261,6 +268,10 @@ export class VaultSync {
           done++;
           this.d.onProgress?.({ phase: 'index', done, total });
           await breathe();
+        }
+        if (this.d.clock.now() - sliceStart >= FLUSH_HEADROOM_MS) {
+          await macrotask();
+          sliceStart = this.d.clock.now();
         }
       }));
       await yieldToHost();

@@ -76,8 +76,11 @@ export interface QueryScores {
 export const DEFAULT_K = 10;
 /** Larger k are served as this many: ranking is a partial sort, O(n·k) in the worst case. */
 export const MAX_K = 1000;
-/** Notes per bulkLoad slice: about 40 ms of work at warm start, so the host never stalls past 50 ms. */
-const DEFAULT_BATCH = 200;
+/**
+ * Notes per bulkLoad slice: 15-25 ms of work at warm start (10k notes), so a slice plus a garbage
+ * collection step stays under 50 ms (slices of 200 held the loop 30-45 ms).
+ */
+const DEFAULT_BATCH = 100;
 const MODES: readonly SearchMode[] = ['lexical', 'vector', 'hybrid'];
 
 type VectorsBySpace = Map<string, Float32Array[]>;

@@ -266,7 +266,7 @@ export class MemoryEngine {
       scouts: ALL_SCOUTS,
       clock: this.deps.clock,
       elapsed: typeof performance !== 'undefined' ? () => performance.now() : undefined,
-      interpreter: this.interpreter,
+      interpreter: opts.interpreter ?? this.interpreter,
       newId,
       record: (receipt) => this.recordRetrieval(receipt),
     });

@@ -91,7 +91,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   /** A connected relay to the host bridge.json names, or null (the reason logged). */
   const tryConnect = async (file: BridgeFile): Promise<{ client: RelayClient; host: ToolHost } | null> => {
-    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, bridgeVersion: opts.version, logger });
+    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, bridgeVersion: opts.version, logger, interpreter: () => interpreter });
     client.start();
     try {
       await client.waitConnected(connectWaitMs);
@@ -210,7 +210,8 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
     dispatcher,
     mode: () => mode,
     setInterpreter(next) {
-      // Terrace 2 runs where the engine is: only the headless engine can take the client's sampling.
+      // Headless: the engine takes it. Relay: the hello declares it and the host asks per call (relay-client.ts);
+      // the client initializes before its first tool call, so it is known before any connection is made.
       interpreter = next;
       headless?.setInterpreter?.(next);
     },

@@ -6,8 +6,10 @@ import { silentLogger, type Logger } from '../../shared/ports';
 import { protocolMismatch, type Welcome } from '../../shared/protocol/handshake';
 import { DEFAULT_CALL_DEADLINE_MS, HARD_FRAME_BYTES } from '../../shared/protocol/limits';
 import { decodeMessage, encodeMessage, type Message } from '../../shared/protocol/messages';
-import { fromWireError } from '../../shared/protocol/wire-error';
+import type { Interpret } from '../../shared/protocol/interpret';
+import { fromWireError, toWireError } from '../../shared/protocol/wire-error';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
+import type { Interpreter } from '../../shared/retrieval/terrace2';
 import type { ToolCaller } from '../../shared/tools/types';
 import { backoffDelay, type BackoffOptions } from './backoff';
 import { discoverHost } from './host-discovery';
@@ -30,6 +32,11 @@ export interface RelayClientOptions {
   logger?: Logger;
   /** For the backoff jitter. */
   random?: () => number;
+  /**
+   * Terrace 2's interpreter (the MCP client's sampling), read at each handshake: when there is one the hello
+   * says `sampling: true` and the host's `interpret` requests during this bridge's calls are answered with it.
+   */
+  interpreter?: () => Interpreter | null;
 }
 
 export type RelayState = 'idle' | 'connecting' | 'connected' | 'closed';
@@ -264,7 +271,8 @@ export class RelayClient extends EventEmitter<RelayEvents> {
       ws.on('error', (err) => fail(new LithosError('unavailable', `Could not reach the Lithos host on 127.0.0.1:${file.port}: ${err.message}`, { retryable: true })));
       ws.on('close', (code) => fail(new LithosError('unavailable', `The Lithos host closed the connection during the handshake (code ${code}).`, { retryable: true })));
       ws.on('open', () => {
-        ws.send(encodeMessage({ type: 'hello', protocol_version: PROTOCOL_VERSION, bridge_version: this.opts.bridgeVersion, agent_id: this.opts.agentId }));
+        const sampling = (this.opts.interpreter?.() ?? null) !== null;
+        ws.send(encodeMessage({ type: 'hello', protocol_version: PROTOCOL_VERSION, bridge_version: this.opts.bridgeVersion, agent_id: this.opts.agentId, sampling }));
       });
       ws.on('message', (data: RawData, isBinary: boolean) => {
         const decoded = isBinary ? null : decodeMessage(rawText(data));
@@ -332,8 +340,30 @@ export class RelayClient extends EventEmitter<RelayEvents> {
       case 'pong':
         if (msg.nonce === this.pendingPong) this.pendingPong = null;
         return;
+      case 'interpret':
+        void this.interpret(msg);
+        return;
       default:
         this.logger.warn(`relay: ignored an unexpected "${msg.type}" message from the host`);
+    }
+  }
+
+  /** Answers the host's `interpret` with the MCP client's sampling; any failure is an ok:false answer. */
+  private async interpret(msg: Interpret): Promise<void> {
+    let answer: Message;
+    try {
+      const interpreter = this.opts.interpreter?.() ?? null;
+      if (!interpreter) throw new LithosError('unavailable', "this bridge's MCP client does not support sampling", { retryable: false });
+      // Sampling spends the person's model: only for a call this bridge made and still waits for.
+      if (this.pending.tool(msg.call_id) === undefined) throw new LithosError('invalid_argument', `no call "${msg.call_id}" of this bridge is in flight`, { retryable: false });
+      answer = { type: 'interpreted', id: msg.id, ok: true, interpretation: await interpreter.interpret(msg.request) };
+    } catch (err) {
+      answer = { type: 'interpreted', id: msg.id, ok: false, error: toWireError(err) };
+    }
+    try {
+      this.send(answer);
+    } catch (err) {
+      this.send({ type: 'interpreted', id: msg.id, ok: false, error: toWireError(err) });
     }
   }
 

@@ -24,11 +24,11 @@ export function refusal(def: ToolDef, rules: ToolRules): string | null {
 export function guardDispatcher(inner: ToolDispatcher, rules: () => ToolRules): ToolDispatcher {
   return {
     list: () => inner.list().filter((def) => refusal(def, rules()) === null),
-    async call(name, args, caller) {
+    async call(name, args, caller, opts) {
       const def = inner.list().find((d) => d.name === name);
       const why = def ? refusal(def, rules()) : null;
       if (why) throw new LithosError('forbidden', why, { tool: name, read_only: rules().readOnly });
-      return inner.call(name, args, caller);
+      return inner.call(name, args, caller, opts);
     },
   };
 }

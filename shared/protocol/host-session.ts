@@ -1,11 +1,13 @@
 import { asLithosError, LithosError } from '../errors';
 import { silentLogger, systemTimers, type Logger, type Timers } from '../ports';
-import type { ToolDispatcher } from '../tools/types';
+import type { InterpretRequest, Interpretation, Interpreter } from '../retrieval/terrace2';
+import type { CallOptions, ToolDispatcher } from '../tools/types';
 import type { Call } from './call';
 import { CLOSE_CODES, HelloVersionProbe, protocolMismatch, type Hello } from './handshake';
-import { DEFAULT_CALL_DEADLINE_MS } from './limits';
+import type { Interpreted } from './interpret';
+import { DEFAULT_CALL_DEADLINE_MS, INTERPRET_DEADLINE_MS } from './limits';
 import { decodeMessage, encodeMessage, type Message } from './messages';
-import { toWireError } from './wire-error';
+import { fromWireError, toWireError } from './wire-error';
 import { PROTOCOL_VERSION } from './version';
 
 export interface HostSessionOptions {
@@ -20,12 +22,21 @@ export interface HostSessionOptions {
   admit?(hello: Hello): { closeCode: number; error: LithosError } | null;
   /** Ceiling on a call's deadline, whatever the bridge asks for. Default 45 s. */
   maxDeadlineMs?: number;
+  /** How long one `interpret` may wait for the bridge. Default INTERPRET_DEADLINE_MS (21 s). */
+  interpretDeadlineMs?: number;
   timers?: Timers;
   logger?: Logger;
 }
 
 interface InFlight {
   tool: string;
+  timer: unknown;
+}
+
+interface AskedInterpret {
+  callId: string;
+  resolve(i: Interpretation): void;
+  reject(err: LithosError): void;
   timer: unknown;
 }
 
@@ -38,6 +49,9 @@ interface InFlight {
 export class HostSession {
   private state: 'awaiting_hello' | 'open' | 'closed' = 'awaiting_hello';
   private readonly inFlight = new Map<string, InFlight>();
+  /** `interpret` requests sent to the bridge and not yet answered, by the host's own id. */
+  private readonly asked = new Map<string, AskedInterpret>();
+  private interpretSeq = 0;
   private readonly timers: Timers;
   private readonly logger: Logger;
   private readonly maxDeadlineMs: number;
@@ -94,6 +108,9 @@ export class HostSession {
         return;
       case 'pong':
         return;
+      case 'interpreted':
+        this.answered(msg);
+        return;
       default:
         this.reply({ type: 'error', id: null, error: toWireError(new LithosError('protocol_error', `Unexpected "${msg.type}" message from the bridge after the handshake.`, { retryable: false })) });
     }
@@ -104,6 +121,7 @@ export class HostSession {
     this.state = 'closed';
     for (const f of this.inFlight.values()) this.timers.clearTimeout(f.timer);
     this.inFlight.clear();
+    this.failInterprets(() => true, 'the bridge disconnected');
   }
 
   private handshake(text: string): void {
@@ -161,6 +179,7 @@ export class HostSession {
       timer: this.timers.setTimeout(() => {
         if (this.inFlight.get(call.id) !== entry) return;
         this.inFlight.delete(call.id);
+        this.failInterprets((a) => a.callId === call.id, 'the call reached its deadline');
         const error = new LithosError(
           'timeout',
           `Tool "${call.tool}" did not answer within its ${deadline} ms deadline. A write may still complete in the vault: check before retrying it.`,
@@ -170,9 +189,11 @@ export class HostSession {
       }, deadline),
     };
     this.inFlight.set(call.id, entry);
+    // Only a bridge whose MCP client samples can interpret, and only for its own call.
+    const opts: CallOptions | undefined = this.hello?.sampling ? { interpreter: this.interpreterFor(call.id) } : undefined;
     // Not awaited: calls on one connection run concurrently; each answers when it is done.
     Promise.resolve()
-      .then(() => this.opts.dispatcher.call(call.tool, call.args, call.caller))
+      .then(() => this.opts.dispatcher.call(call.tool, call.args, call.caller, opts))
       .then(
         (result) => this.finish(call, entry, { ok: true, result }),
         (err: unknown) => this.finish(call, entry, { ok: false, err }),
@@ -200,6 +221,56 @@ export class HostSession {
     if (!entry) return;
     this.timers.clearTimeout(entry.timer);
     this.inFlight.delete(id);
+    this.failInterprets((a) => a.callId === id, 'the bridge cancelled the call');
+  }
+
+  /** An Interpreter that asks the bridge, on behalf of call `callId`. */
+  private interpreterFor(callId: string): Interpreter {
+    return { interpret: (req) => this.askBridge(callId, req) };
+  }
+
+  private askBridge(callId: string, request: InterpretRequest): Promise<Interpretation> {
+    if (this.state !== 'open' || !this.inFlight.has(callId)) {
+      return Promise.reject(new LithosError('unavailable', 'the bridge is no longer waiting for this call', { retryable: true }));
+    }
+    const id = `i${(++this.interpretSeq).toString(36)}`;
+    let text: string;
+    try {
+      text = encodeMessage({ type: 'interpret', id, call_id: callId, request }, 'The interpret request');
+    } catch (err) {
+      return Promise.reject(asLithosError(err));
+    }
+    const deadline = this.opts.interpretDeadlineMs ?? INTERPRET_DEADLINE_MS;
+    return new Promise<Interpretation>((resolve, reject) => {
+      const timer = this.timers.setTimeout(() => {
+        if (!this.asked.delete(id)) return;
+        reject(new LithosError('timeout', `the bridge did not answer the interpret request within ${deadline} ms`, { deadline_ms: deadline, retryable: true }));
+      }, deadline);
+      this.asked.set(id, { callId, resolve, reject, timer });
+      try {
+        this.opts.send(text);
+      } catch {
+        this.failInterprets((a) => a === this.asked.get(id), 'the bridge disconnected');
+      }
+    });
+  }
+
+  private answered(msg: Interpreted): void {
+    const a = this.asked.get(msg.id);
+    if (!a) return; // timed out, or its call ended: the late answer has no taker
+    this.asked.delete(msg.id);
+    this.timers.clearTimeout(a.timer);
+    if (msg.ok) a.resolve(msg.interpretation);
+    else a.reject(fromWireError(msg.error));
+  }
+
+  private failInterprets(which: (a: AskedInterpret) => boolean, why: string): void {
+    for (const [id, a] of [...this.asked]) {
+      if (!which(a)) continue;
+      this.asked.delete(id);
+      this.timers.clearTimeout(a.timer);
+      a.reject(new LithosError('unavailable', `no interpretation: ${why}`, { retryable: true }));
+    }
   }
 
   private reply(msg: Message): void {

@@ -15,6 +15,13 @@ export const HARD_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES;
 /** Per-call deadline: below the 60 s most MCP clients wait, so the agent gets our `timeout`, not theirs. */
 export const DEFAULT_CALL_DEADLINE_MS = 45_000;
 
+/**
+ * How long the host waits for the bridge's answer to one `interpret`: just over the bridge's own sampling
+ * timeout (20 s, so its clearer error normally arrives first), and twice this (retrieve may ask again after
+ * follow-up queries) still fits the call deadline.
+ */
+export const INTERPRET_DEADLINE_MS = 21_000;
+
 /** UTF-8 length of a string without encoding it (lone surrogates count as U+FFFD, 3 bytes). */
 export function utf8ByteLength(text: string): number {
   let bytes = 0;

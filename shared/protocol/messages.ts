@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LithosError } from '../errors';
 import { CallSchema, CancelSchema, ResultSchema } from './call';
 import { HelloSchema, WelcomeSchema } from './handshake';
+import { InterpretedSchema, InterpretSchema } from './interpret';
 import { MAX_MESSAGE_BYTES, utf8ByteLength } from './limits';
 import { PingSchema, PongSchema } from './ping';
 import { ProtocolErrorSchema } from './protocol-error';
@@ -16,10 +17,12 @@ export const MessageSchema = z.discriminatedUnion('type', [
   PingSchema,
   PongSchema,
   ProtocolErrorSchema,
+  InterpretSchema,
+  InterpretedSchema,
 ]);
 export type Message = z.infer<typeof MessageSchema>;
 
-const TYPES: ReadonlySet<string> = new Set(['hello', 'welcome', 'call', 'result', 'cancel', 'ping', 'pong', 'error']);
+const TYPES: ReadonlySet<string> = new Set(['hello', 'welcome', 'call', 'result', 'cancel', 'ping', 'pong', 'error', 'interpret', 'interpreted']);
 
 export type Decoded =
   | { ok: true; message: Message }

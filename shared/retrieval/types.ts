@@ -5,6 +5,7 @@
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { Viewer } from '../governance/gate';
+import type { Interpreter } from './terrace2';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
@@ -60,6 +61,8 @@ export interface RetrieveOptions {
   record?: boolean;
   /** Who is asking, for the scope gate; default an agent named by query.agent_id. */
   viewer?: Viewer;
+  /** Terrace 2's interpreter for this retrieval only (a relayed call's bridge); default the engine's. */
+  interpreter?: Interpreter;
 }
 
 /** A note as the scouts see it: metadata only, no body. */

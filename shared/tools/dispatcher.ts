@@ -1,5 +1,5 @@
 import { LithosError, asLithosError } from '../errors';
-import type { ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
+import type { CallOptions, ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
 import { invalidArguments } from './errors';
 
 /** Builds the context a handler runs in; a headless host may open the vault here, on the first call. */
@@ -19,7 +19,7 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
   const list = Object.freeze([...catalog]);
   return {
     list: () => list,
-    async call(name: string, args: unknown, caller: ToolCaller): Promise<unknown> {
+    async call(name: string, args: unknown, caller: ToolCaller, opts?: CallOptions): Promise<unknown> {
       const def = byName.get(name);
       if (!def) {
         throw new LithosError('not_found', `Unknown tool "${String(name)}". Call tools/list for the available lithos_* tools.`, { tool: name });
@@ -27,7 +27,8 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
       const parsed = def.input.safeParse(args ?? {});
       if (!parsed.success) throw invalidArguments(def.name, parsed.error);
       try {
-        const ctx = await makeContext(caller);
+        const made = await makeContext(caller);
+        const ctx = opts?.interpreter ? { ...made, interpreter: opts.interpreter } : made;
         // A hand edit of .lithos/policy.json applies from the next call (read at most every few seconds).
         await ctx.engine.policy.refresh();
         return await def.handler(parsed.data, ctx);

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { MemoryEngine } from '../engine';
+import type { Interpreter } from '../retrieval/terrace2';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -28,6 +29,16 @@ export interface ToolContext {
    * port would unlink it for good).
    */
   deleteTo?: 'port' | 'trash_folder';
+  /**
+   * Terrace 2's interpreter for this call only (relay mode: the calling bridge's MCP client samples). Absent:
+   * the engine's own, if any. Per call, so one agent's model never serves another agent's retrieval.
+   */
+  interpreter?: Interpreter;
+}
+
+/** What a call may carry besides its arguments and caller. */
+export interface CallOptions {
+  interpreter?: Interpreter;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {
@@ -48,5 +59,5 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
  */
 export interface ToolDispatcher {
   list(): readonly ToolDef[];
-  call(name: string, args: unknown, caller: ToolCaller): Promise<unknown>;
+  call(name: string, args: unknown, caller: ToolCaller, opts?: CallOptions): Promise<unknown>;
 }

@@ -52,9 +52,9 @@ export async function startCatalogHost(root: string): Promise<CatalogHost> {
   const calls: CatalogHost['calls'] = [];
   const dispatcher: ToolDispatcher = {
     list: () => real.list(),
-    call: (tool, args, caller) => {
+    call: (tool, args, caller, opts) => {
       calls.push({ tool, caller });
-      return real.call(tool, args, caller);
+      return real.call(tool, args, caller, opts);
     },
   };
   const host = new BridgeHost({ lithosDir: join(root, '.lithos'), vaultName: 'relay-vault', pluginVersion: '0.1.0-test', dispatcher, port: 0 });

@@ -53,6 +53,7 @@ export async function walkNotes(
 ): Promise<WalkedNote[]> {
   const out: WalkedNote[] = [];
   const folders = [opts.underRaw ?? ''];
+  let sliced = false;
   const note = (raw: string, rel: string): void => {
     try {
       const st = lstatSync(nodePath.join(root, raw), { throwIfNoEntry: false });
@@ -71,7 +72,9 @@ export async function walkNotes(
       continue;
     }
     for (let i = 0; i < entries.length; i += SLICE) {
-      if (i > 0) await nextTurn();
+      // Every slice on its own turn, the first of a folder too: a folder listing can land in the same turn.
+      if (sliced) await nextTurn();
+      sliced = true;
       for (const ent of entries.slice(i, i + SLICE)) {
         const raw = rawDir ? nodePath.join(rawDir, ent.name) : ent.name;
         const rel = toApiPath(raw);

@@ -153,6 +153,20 @@ export function chooseAndResolveConflict(app: App, ctx: PanelContext): void {
     .catch(report);
 }
 
+/** The resolve dialog for one conflict (a callout's obsidian://lithos-resolve link); a Notice when it is gone or settled. */
+export function resolveConflictById(app: App, ctx: PanelContext, edgeId: string): void {
+  const engine = engineOf(ctx);
+  if (!engine) return;
+  toolsFor(engine)
+    .conflicts({ state: 'unreviewed' })
+    .then((list) => {
+      const c = list.find((x) => x.edge_id === edgeId);
+      if (!c) return void new Notice(`Lithos: conflict ${edgeId || '(none given)'} is not open any more (resolved, or its notes are gone).`);
+      void openResolveModal(app, engine, c).catch(report);
+    })
+    .catch(report);
+}
+
 // ── feedback ────────────────────────────────────────────────────────────
 
 /**

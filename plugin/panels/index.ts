@@ -10,7 +10,8 @@ import { ConflictsView } from './conflicts-view';
 import { ReceiptsView } from './receipts-view';
 import { AgentsView } from './agents-view';
 import { PANEL_TYPES, type PanelType } from './panel-types';
-import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndResolveConflict, chooseAndSetNoteType } from './actions';
+import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndResolveConflict, chooseAndSetNoteType, resolveConflictById } from './actions';
+import { RESOLVE_ACTION } from '../../shared/conflicts/callouts';
 
 export type { PanelChange, PanelContext, PanelSettings } from './context';
 export { PANEL_TYPES, type PanelType } from './panel-types';
@@ -66,6 +67,8 @@ export function registerPanels(plugin: Plugin, ctx: PanelContext): void {
     callback: () => withActive(plugin, (path) => chooseAndMarkContradicting(plugin.app, ctx, path)),
   });
   plugin.addCommand({ id: 'resolve-conflict', name: 'Resolve a conflict', callback: () => chooseAndResolveConflict(plugin.app, ctx) });
+  // The conflict callouts link here: obsidian://lithos-resolve?edge=<edge_id>.
+  plugin.registerObsidianProtocolHandler(RESOLVE_ACTION, (params) => resolveConflictById(plugin.app, ctx, params.edge ?? ''));
 }
 
 /** The panel's leaf in the right sidebar, created on first use, revealed and returned. */

@@ -28,6 +28,10 @@ export function desiredBlocks(engine: MemoryEngine, note: LiveNote): Map<string,
   return out;
 }
 
+/** The plugin registers this action (registerObsidianProtocolHandler), so the callout's link opens its resolve dialog. */
+export const RESOLVE_ACTION = 'lithos-resolve';
+const RESOLVE_URI = `obsidian://${RESOLVE_ACTION}`;
+
 function conflictLines(c: Conflict, note: LiveNote, other: LiveNote): string[] {
   const lines = [`[!lithos-conflict] Contradicts ${linkTo(note, other)}`];
   const f = c.evidence.findings?.[0];
@@ -40,7 +44,7 @@ function conflictLines(c: Conflict, note: LiveNote, other: LiveNote): string[] {
     lines.push(`Why: ${oneLine(c.evidence.summary)}`);
   }
   lines.push(
-    `Resolve: \`lithos conflicts resolve <vault> ${c.edge_id} superseded|refuted|accepted_dual|merged --winner <note id>\`, or the agent tool \`lithos_conflict_resolve\` with edge_id \`${c.edge_id}\`.`,
+    `Resolve: [in Obsidian](${RESOLVE_URI}?edge=${encodeURIComponent(c.edge_id)}) (the Lithos plugin's resolve dialog), \`lithos conflicts resolve <vault> ${c.edge_id} superseded|refuted|accepted_dual|merged --winner <note id>\`, or the agent tool \`lithos_conflict_resolve\` with edge_id \`${c.edge_id}\`.`,
   );
   return lines;
 }

@@ -94,4 +94,21 @@ describe('conflicts panel', () => {
     expect(world.engine.conflicts.get(world.activity.conflicts[0])!.state).toBe('accepted_dual');
     expect(modal.isOpen).toBe(false);
   });
+
+  test("a conflict callout's link (obsidian://lithos-resolve?edge=…) opens the resolve dialog for that conflict; a settled one says so", async () => {
+    const edge = world.activity.conflicts[0];
+    const callout = new TextDecoder().decode(await world.vault.readBytes(world.engine.note(world.engine.conflicts.get(edge)!.a)!.path));
+    const link = /\[in Obsidian\]\((obsidian:\/\/lithos-resolve\?edge=[^)]+)\)/.exec(callout)?.[1];
+    expect(link).toBe(`obsidian://lithos-resolve?edge=${encodeURIComponent(edge)}`);
+    m.plugin.openUri(link!);
+    await settle();
+    const modal = obsidianRecord.modals.at(-1) as Modal;
+    expect(modal.titleEl.textContent).toBe('Resolve a conflict');
+    await click(modal.contentEl.querySelector('[data-resolution="accepted_dual"]'));
+    expect(world.engine.conflicts.get(edge)!.state).toBe('accepted_dual');
+
+    m.plugin.openUri(link!);
+    await settle();
+    expect(obsidianRecord.notices.at(-1)).toMatch(/is not open any more/);
+  });
 });

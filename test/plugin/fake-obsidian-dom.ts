@@ -354,6 +354,19 @@ export class Plugin extends Component {
   registerView(type: string, make: (leaf: WorkspaceLeaf) => ItemView): void {
     this.app.workspace.viewCreators.set(type, make);
   }
+  /** obsidian://<action>?… handlers, as Obsidian keeps them. */
+  readonly protocolHandlers = new Map<string, (params: Record<string, string>) => unknown>();
+  registerObsidianProtocolHandler(action: string, handler: (params: Record<string, string>) => unknown): void {
+    this.protocolHandlers.set(action, handler);
+  }
+  /** What Obsidian does when a link `obsidian://<action>?k=v` is clicked (it adds `action` to the params). */
+  openUri(uri: string): void {
+    const u = new URL(uri);
+    const action = u.host || u.pathname.replace(/^\/+/, '');
+    const handler = this.protocolHandlers.get(action);
+    if (!handler) throw new Error(`no handler for ${action}`);
+    handler({ action, ...Object.fromEntries(u.searchParams) });
+  }
   addCommand(command: Command): Command {
     this.commands.push(command);
     return command;

@@ -228,6 +228,10 @@ export class FakePlugin {
   registerEvent(ref: EventRef): void {
     this.events.push(ref);
   }
+  readonly protocolHandlers = new Map<string, (params: Record<string, string>) => unknown>();
+  registerObsidianProtocolHandler(action: string, handler: (params: Record<string, string>) => unknown): void {
+    this.protocolHandlers.set(action, handler);
+  }
   /** Runs a command the way Obsidian does, by its id without the plugin prefix. */
   runCommand(id: string): void {
     const cmd = this.commands.find((c) => c.id === id);

@@ -25,13 +25,14 @@ function icon(parent: HTMLElement, name: string): void {
   parent.appendChild(svg);
 }
 
-/** Text with [[link]] / [[link|alias]], **bold** and `code`, the inline Markdown managed blocks use. */
+/** Text with [[link]] / [[link|alias]], [text](url), **bold** and `code`, the inline Markdown managed blocks use. */
 function inline(parent: HTMLElement, text: string): void {
   let at = 0;
-  for (const m of text.matchAll(/\[\[([^\]|]+)(?:\|([^\]]+))?\]\]|\*\*([^*]+)\*\*|`([^`]+)`/g)) {
+  for (const m of text.matchAll(/\[\[([^\]|]+)(?:\|([^\]]+))?\]\]|\*\*([^*]+)\*\*|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)/g)) {
     parent.appendText(text.slice(at, m.index));
     if (m[1] !== undefined) parent.createEl('a', { cls: 'internal-link', text: m[2] ?? m[1] });
     else if (m[3] !== undefined) parent.createEl('strong', { text: m[3] });
+    else if (m[5] !== undefined) parent.createEl('a', { cls: 'external-link', text: m[5], href: m[6] });
     else parent.createEl('code', { text: m[4] });
     at = m.index + m[0].length;
   }

@@ -51,6 +51,7 @@ function obsidianModule(): Record<string, unknown> {
     addSettingTab(): void {}
     registerView(): void {}
     registerEvent(): void {}
+    registerObsidianProtocolHandler(): void {}
     registerDomEvent(): void {}
     registerInterval(id: number): number {
       return id;

@@ -21,19 +21,17 @@ import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
 import type { Interpreter } from './retrieval/terrace2';
 import { ReceiptLog } from './retrieval/receipts';
-import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
+import type { QueryContext, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
 import { AuditLog, type AuditActor } from './governance/audit';
 import { runDecay } from './learning/decay';
+import { Periodic } from './learning/periodic';
+import { RetrievalRecorder } from './learning/retrieval-recorder';
 import { DECAY } from './learning/constants';
-import { applyFollowUp, FollowUpTracker } from './learning/follow-up';
 import { PolicyStore } from './governance/policy';
 import { ProposalStore } from './governance/proposals';
 import { resolveViewer } from './governance/viewer';
 import type { Viewer } from './governance/gate';
-import { RecentRetrievals } from './retrieval/recent-retrievals';
-import { CONCEPT_REPEAT_WINDOW_MS } from './retrieval/constants';
-import { MAX_RECEIPTS_LIMIT } from './retrieval/receipts';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
 import { editNoteText } from './vault/text-edit';
@@ -95,17 +93,14 @@ export class MemoryEngine {
   /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
   readonly audit!: AuditLog;
   /** Each task's latest receipt, for the follow-up locality signal (learning/follow-up.ts). */
-  private readonly followUps = new FollowUpTracker();
-  private decayTimer: unknown = null;
-  private decayIntervalMs: number = DECAY.interval_ms;
-  private decaying: Promise<unknown> = Promise.resolve();
+  /** Decay at open, then every DECAY.interval_ms (learning/decay.ts). */
+  private readonly decay: Periodic;
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
   readonly policy!: PolicyStore;
   /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
   readonly proposals!: ProposalStore;
   /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
-  private readonly recent = new RecentRetrievals();
-  private recentSeeded: Promise<void> | null = null;
+  private readonly recorder: RetrievalRecorder;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
 
@@ -124,6 +119,8 @@ export class MemoryEngine {
     warnings: string[],
   ) {
     this.warnings = warnings;
+    this.decay = new Periodic(deps.timers, () => this.decayNow(), DECAY.interval_ms);
+    this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }
 
   static async open(deps: EngineDeps): Promise<MemoryEngine> {
@@ -179,6 +176,7 @@ export class MemoryEngine {
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req) });
     Object.assign(engine as { audit: AuditLog; policy: PolicyStore; proposals: ProposalStore }, { audit, policy, proposals });
     await engine.decayNow();
+    engine.decay.start();
     return engine;
   }
 
@@ -255,9 +253,9 @@ export class MemoryEngine {
       memory: this.memory,
       embedders: () => this.embedders,
       version: () => this.indexer.version,
-      recentRetrievals: (id, now) => this.recent.count(id, now),
+      recentRetrievals: (id, now) => this.recorder.count(id, now),
     });
-    await (this.recentSeeded ??= this.seedRecent());
+    await this.recorder.ready(this.indexer.byId.keys());
     // Bad values are refused by resolveQuery inside; here they only must not widen the viewer.
     const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
     const viewer = opts.viewer ?? this.viewerFor({ kind: 'agent', agent_id: text(ctx?.agent_id) }, text(ctx?.task_id));
@@ -268,7 +266,7 @@ export class MemoryEngine {
       elapsed: typeof performance !== 'undefined' ? () => performance.now() : undefined,
       interpreter: opts.interpreter ?? this.interpreter,
       newId,
-      record: (receipt) => this.recordRetrieval(receipt),
+      record: (receipt) => this.recorder.record(receipt),
     });
   }
 
@@ -320,33 +318,18 @@ export class MemoryEngine {
     return out;
   }
 
-  /** Runs decay now (learning/decay.ts) and schedules the next run DECAY.interval_ms later. */
-  private async decayNow(): Promise<void> {
-    if (this.closed) return;
-    const run = runDecay(this, this.deps.clock.now()).catch((err: unknown) => this.deps.logger.warn('decay failed', { error: String(err) }));
-    this.decaying = run;
-    await run;
-    if (!this.closed) {
-      this.armDecay();
-    }
-  }
-
-  private armDecay(): void {
-    this.decayTimer = this.deps.timers.setTimeout(() => {
-      this.decayTimer = null;
-      void this.decayNow();
-    }, this.decayIntervalMs);
-    // A pending decay must not keep a short-lived host process (a CLI command) alive.
-    (this.decayTimer as { unref?: () => void } | null)?.unref?.();
+  /** One decay run (learning/decay.ts); a failure is logged, never thrown at the host. */
+  private decayNow(): Promise<void> {
+    return runDecay(this, this.deps.clock.now()).then(
+      () => undefined,
+      (err: unknown) => this.deps.logger.warn('decay failed', { error: String(err) }),
+    );
   }
 
   /** How often decay runs while open (the plugin's settings); a pending run is re-armed to `ms` from now. */
   setDecayInterval(ms: number): void {
     if (!Number.isFinite(ms) || ms <= 0) throw new LithosError('invalid_argument', `The decay interval must be a positive number of milliseconds (got ${ms}).`, { interval_ms: ms });
-    this.decayIntervalMs = ms;
-    if (this.decayTimer === null || this.closed) return;
-    this.deps.timers.clearTimeout(this.decayTimer);
-    this.armDecay();
+    if (!this.closed) this.decay.reschedule(ms);
   }
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
@@ -357,30 +340,6 @@ export class MemoryEngine {
   /** Terrace 2's interpretive pass (the bridge sets an MCP-sampling interpreter); null switches it off. */
   setInterpreter(interpreter: Interpreter | null): void {
     this.interpreter = interpreter;
-  }
-
-  /** Concept notes' retrievals of the last 24 h from the receipt log (skipped while the vault has no concept). */
-  private async seedRecent(): Promise<void> {
-    const isConcept = (id: string): boolean => this.indexer.byId.get(id)?.cached.meta.note_type === 'concept';
-    if (![...this.indexer.byId.keys()].some(isConcept)) return;
-    const now = this.deps.clock.now();
-    const res = await this.receipts.query({ since: now - CONCEPT_REPEAT_WINDOW_MS, limit: MAX_RECEIPTS_LIMIT });
-    this.recent.seed(res.receipts, isConcept);
-  }
-
-  private async recordRetrieval(receipt: Receipt): Promise<void> {
-    const at = this.deps.clock.now();
-    this.recent.record(receipt.final_nodes.filter((n) => this.indexer.byId.get(n.id)?.cached.meta.note_type === 'concept').map((n) => n.id), at);
-    await this.memory.batch(async () => {
-      for (const n of receipt.final_nodes) {
-        const s = this.memory.stats(n.id);
-        await this.memory.updateStats(n.id, { retrieval_count: s.retrieval_count + 1, last_retrieved_at: at });
-      }
-    });
-    await this.receipts.append(receipt);
-    // Implicit learning: a re-query in the same task near the previous result is a weak positive.
-    if (receipt.task_id) await applyFollowUp(this, this.followUps, receipt);
-    this.consolidatorInst?.noteRetrieval(receipt);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */
@@ -545,9 +504,7 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.stopWatching();
-    if (this.decayTimer !== null) this.deps.timers.clearTimeout(this.decayTimer);
-    this.decayTimer = null;
-    await this.decaying;
+    await this.decay.stop();
     await this.consolidatorInst?.stop();
     await this.flush();
     this.closed = true;

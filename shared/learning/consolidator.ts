@@ -10,24 +10,29 @@ import type { Receipt } from '../retrieval/types';
 import type { MemoryEngine } from '../engine';
 import { consolidate, type ConsolidateOptions, type ConsolidationReport } from './consolidate';
 import { extractiveSummarizer, type Summarizer } from './summarizer';
+import { Periodic } from './periodic';
 
 export const CONSOLIDATION_INTERVAL_MS = 6 * 3600 * 1000;
 export const WORKING_MEMORY_TRIGGER_SIZE = 50;
 
 export class Consolidator {
   private chain: Promise<unknown> = Promise.resolve();
-  private timer: unknown = null;
-  private interval = CONSOLIDATION_INTERVAL_MS;
-  private stopped = false;
+  private readonly schedule: Periodic;
   /** Distinct notes per working memory since its last consolidation (size trigger). */
   private readonly sizes = new Map<string, Set<string>>();
   summarizer: Summarizer = extractiveSummarizer;
 
   constructor(
     private readonly engine: MemoryEngine,
-    private readonly timers: Timers,
+    timers: Timers,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.schedule = new Periodic(
+      timers,
+      () => this.run({ actor: { kind: 'rule', id: 'schedule' } }).catch((err: unknown) => this.logger.warn('scheduled consolidation failed', { error: String(err) })),
+      CONSOLIDATION_INTERVAL_MS,
+    );
+  }
 
   /** Queues one run; resolves with its report. */
   run(opts: Omit<ConsolidateOptions, 'summarizer'> = {}): Promise<ConsolidationReport> {
@@ -41,30 +46,25 @@ export class Consolidator {
 
   /** Turns the schedule and the size trigger on. */
   start(intervalMs = CONSOLIDATION_INTERVAL_MS): void {
-    if (this.stopped || this.timer !== null) return;
-    this.interval = intervalMs;
-    this.arm();
+    this.schedule.start(intervalMs);
   }
 
   /** A new interval for a running schedule (the plugin's settings): the next run is `intervalMs` from now. */
   reschedule(intervalMs: number): void {
-    this.interval = intervalMs;
-    if (this.stopped || this.timer === null) return;
-    this.timers.clearTimeout(this.timer);
-    this.arm();
+    this.schedule.reschedule(intervalMs);
   }
 
   get intervalMs(): number {
-    return this.interval;
+    return this.schedule.intervalMs;
   }
 
   get scheduled(): boolean {
-    return this.timer !== null;
+    return this.schedule.scheduled;
   }
 
   /** After each recorded retrieval: a working memory past the size limit is consolidated at once. */
   noteRetrieval(r: Receipt): void {
-    if (this.timer === null) return;
+    if (!this.schedule.scheduled) return;
     const key = r.task_id ? `task:${r.task_id}` : `agent:${r.agent_id ?? 'human'}`;
     let set = this.sizes.get(key);
     if (!set) this.sizes.set(key, (set = new Set()));
@@ -76,23 +76,7 @@ export class Consolidator {
 
   /** Cancels the schedule and waits for a run in progress. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    this.timer = null;
+    await this.schedule.stop();
     await this.chain;
-  }
-
-  private arm(): void {
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = null;
-      if (this.stopped) return;
-      this.run({ actor: { kind: 'rule', id: 'schedule' } })
-        .catch((err: unknown) => this.logger.warn('scheduled consolidation failed', { error: String(err) }))
-        .finally(() => {
-          if (!this.stopped) this.arm();
-        });
-    }, this.interval);
-    // A pending run must not keep a host process alive on its own (Node timers).
-    (this.timer as { unref?: () => void } | null)?.unref?.();
   }
 }

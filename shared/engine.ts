@@ -4,7 +4,8 @@ import { silentLogger, systemClock, systemTimers } from './ports';
 import { MemoryStore } from './stores/memory-store';
 import { CacheStore } from './stores/cache-store';
 import { CoordinationStore } from './coordination/coordination-store';
-import { SearchIndex, type SearchFilters, type SearchHit, type SearchMode } from './index/search-index';
+import { SearchIndex } from './index/search-index';
+import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { LinkResolver } from './model/resolve';
 import type { NoteProblem, ParsedNote } from './model/types';
@@ -56,12 +57,7 @@ export interface EngineDeps {
   callouts?: boolean;
 }
 
-/** An index hit plus the note metadata a caller usually wants beside it. */
-export interface EngineSearchHit extends SearchHit {
-  namespace: string;
-  note_type: string;
-  tags: string[];
-}
+export type { EngineSearchHit } from './index/note-queries';
 
 export interface DoctorReport {
   problems: NoteProblem[];
@@ -101,6 +97,8 @@ export class MemoryEngine {
   readonly proposals!: ProposalStore;
   /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
   private readonly recorder: RetrievalRecorder;
+  /** search, similar, noteVector, textSimilarity (index/note-queries.ts). */
+  private readonly queries: NoteQueries;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
 
@@ -119,6 +117,7 @@ export class MemoryEngine {
     warnings: string[],
   ) {
     this.warnings = warnings;
+    this.queries = new NoteQueries(index, indexer.byId, () => embedders);
     this.decay = new Periodic(deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }
@@ -217,27 +216,11 @@ export class MemoryEngine {
   }
 
   /** `allow`: a per-note gate (the caller's scope) applied before ranking, so k counts only allowed notes. */
-  async search(query: string, opts: { k?: number; mode?: SearchMode; filters?: SearchFilters; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
+  search(query: string, opts: SearchOptions = {}): Promise<EngineSearchHit[]> {
     this.assertOpen();
-    const mode = opts.mode ?? 'hybrid';
-    const k = opts.k ?? 10;
-    if (!Number.isInteger(k) || k < 1 || k > 1000) {
-      throw new LithosError('invalid_argument', `k must be an integer from 1 to 1000 (got ${String(opts.k)}).`, { k: opts.k });
-    }
-    const text = typeof query === 'string' ? query.trim() : '';
-    if (!text) return [];
-    const queryVectors = new Map<string, Float32Array>();
-    if (mode !== 'lexical') {
-      for (const e of this.embedders) queryVectors.set(e.spaceId, (await e.embed([text]))[0]);
-    }
-    const hits = await this.index.search({ text, k, mode, queryVectors, filters: opts.filters, allow: opts.allow });
-    return hits.flatMap((h) => {
-      const note = this.indexer.byId.get(h.id);
-      if (!note) return [];
-      const m = note.cached.meta;
-      return [{ ...h, namespace: m.namespace, note_type: m.note_type, tags: m.tags }];
-    });
+    return this.queries.search(query, opts);
   }
+
 
   /**
    * Parallel Terraced Scan (retrieval/retrieve.ts). Read-only for learning: it bumps retrieval_count and
@@ -290,8 +273,9 @@ export class MemoryEngine {
 
   /** A note's mean chunk vector in the primary space (unit length), or null. */
   noteVector(id: string): Float32Array | null {
-    return this.index.noteVector(id, this.embedders[0].spaceId) ?? null;
+    return this.queries.noteVector(id);
   }
+
 
   /**
    * The viewer the scope gate judges for a caller: the person as is; an agent with its policy allowlist,
@@ -302,21 +286,11 @@ export class MemoryEngine {
   }
 
   /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */
-  async textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>> {
+  textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>> {
     this.assertOpen();
-    const out = new Map<string, number>();
-    const primary = this.embedders[0];
-    if (ids.length === 0 || text.trim() === '') return out;
-    const q = (await primary.embed([text]))[0];
-    for (const id of ids) {
-      const v = this.index.noteVector(id, primary.spaceId);
-      if (!v) continue;
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i] * q[i];
-      out.set(id, dot);
-    }
-    return out;
+    return this.queries.textSimilarity(ids, text);
   }
+
 
   /** One decay run (learning/decay.ts); a failure is logged, never thrown at the host. */
   private decayNow(): Promise<void> {
@@ -465,22 +439,11 @@ export class MemoryEngine {
   }
 
   /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
-  async similar(id: string, opts: { k?: number; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
+  similar(id: string, opts: { k?: number; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
     this.assertOpen();
-    const note = this.indexer.byId.get(id);
-    const queryVectors = new Map<string, Float32Array>();
-    for (const e of this.embedders) {
-      const v = this.index.noteVector(id, e.spaceId);
-      if (v) queryVectors.set(e.spaceId, v);
-    }
-    if (!note || queryVectors.size === 0) return [];
-    const allow = opts.allow;
-    const hits = await this.index.search({ text: note.cached.meta.title || note.path, k: opts.k ?? 10, mode: 'vector', queryVectors, allow: (h) => h !== id && (!allow || allow(h)) });
-    return hits.flatMap((h) => {
-      const m = this.indexer.byId.get(h.id)?.cached.meta;
-      return m ? [{ ...h, namespace: m.namespace, note_type: m.note_type, tags: m.tags }] : [];
-    });
+    return this.queries.similar(id, opts);
   }
+
 
   private writerHost(): NoteWriterHost {
     return {

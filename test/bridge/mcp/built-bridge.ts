@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -48,4 +49,14 @@ export function vaultFiles(vault: string): Record<string, string> {
   };
   walk(vault);
   return out;
+}
+
+/** An SDK client that declares sampling and answers every sampling/createMessage with `answer`, recording the requests. */
+export function samplingClient(answer: (params: CreateMessageRequest['params']) => string, asked: CreateMessageRequest['params'][]): Client {
+  const client = new Client({ name: 'sampling-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, (req): CreateMessageResult => {
+    asked.push(req.params);
+    return { model: 'canned', role: 'assistant', content: { type: 'text', text: answer(req.params) } };
+  });
+  return client;
 }

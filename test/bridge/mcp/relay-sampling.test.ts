@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { FIXTURE, INDEX_ID, POOL_ID } from '../../tools/fixture';
-import { buildBridge, connect, type Session } from './built-bridge';
+import { buildBridge, connect, samplingClient, type Session } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
 
 /**
@@ -51,14 +51,6 @@ function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-ex
 }
 
 /** A client that declares sampling and answers every sampling/createMessage with `answer`. */
-function samplingClient(answer: () => string, asked: CreateMessageRequest['params'][]): Client {
-  const client = new Client({ name: 'sampling-test', version: '1.0.0' }, { capabilities: { sampling: {} } });
-  client.setRequestHandler(CreateMessageRequestSchema, (req): CreateMessageResult => {
-    asked.push(req.params);
-    return { model: 'canned', role: 'assistant', content: { type: 'text', text: answer() } };
-  });
-  return client;
-}
 
 const DESIGN = { query_text: 'connection pool', query_class: 'design' };
 const CANNED = JSON.stringify({ selected: [INDEX_ID, POOL_ID], bridges: [{ a: INDEX_ID, b: POOL_ID, why: 'the index made the pool run dry' }], confidence: 0.8, follow_up_queries: [] });

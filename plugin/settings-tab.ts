@@ -1,13 +1,14 @@
 import { PluginSettingTab, Setting, type App, type Plugin } from 'obsidian';
 import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
-import { DECAY, FEEDBACK } from '../shared/learning/constants';
 import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
 import { MAX_K } from '../shared/retrieval/constants';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
 import type { BridgeState } from './bridge-control';
 import { bridgeStatusTooltip } from './status-bar';
 import { cleanList, type LithosSettings } from './settings';
+import { embeddingSection } from './settings-embeddings';
+import { learningSection } from './settings-learning';
 
 export interface SettingsTabHost {
   settings(): LithosSettings;
@@ -40,9 +41,9 @@ export class LithosSettingTab extends PluginSettingTab {
     const el = this.containerEl;
     el.empty();
     this.bridgeSection(el);
-    this.embeddingSection(el);
+    embeddingSection(el, this.host);
     this.retrievalSection(el);
-    this.learningSection(el);
+    learningSection(el, this.host);
     this.calloutsSection(el);
     this.writePolicySection(el);
   }
@@ -117,17 +118,6 @@ export class LithosSettingTab extends PluginSettingTab {
       );
   }
 
-  private embeddingSection(el: HTMLElement): void {
-    const spaces = this.host.engine()?.activeSpaces() ?? [];
-    new Setting(el)
-      .setName('Embeddings')
-      .setHeading()
-      .setDesc(
-        `Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}. The plugin embeds with the offline hashing embedder (no download). ` +
-          'all-MiniLM-L6-v2 runs in the headless bridge: lithos reembed <vault> --space minilm-l6-v2 --allow-remote.',
-      );
-  }
-
   private retrievalSection(el: HTMLElement): void {
     const r = this.host.settings().retrieval;
     new Setting(el).setName('Retrieval defaults').setHeading();
@@ -150,30 +140,6 @@ export class LithosSettingTab extends PluginSettingTab {
       for (const c of QUERY_CLASSES) d.addOption(c, c);
       d.setValue(r.defaultClass ?? '').onChange((v) => this.save((x) => void (x.retrieval.defaultClass = v === '' ? null : (v as KnownQueryClass))));
     });
-  }
-
-  private learningSection(el: HTMLElement): void {
-    const l = this.host.settings().learning;
-    new Setting(el)
-      .setName('Learning')
-      .setHeading()
-      .setDesc(
-        `Constants (tuned by lithos eval, not per vault): used +${FEEDBACK.used_salience} salience, misleading ${FEEDBACK.misleading_salience}, quarantine at ${FEEDBACK.quarantine_at} misleading marks; ` +
-          `edges halve over ${DECAY.edge_half_life_days} days unused, spaced repetition over ${DECAY.spaced_rep_half_life_days} days.`,
-      );
-    const hours = (name: string, desc: string, value: number, set: (x: LithosSettings, h: number) => void): void => {
-      new Setting(el)
-        .setName(name)
-        .setDesc(desc)
-        .addText((t) =>
-          t.setValue(String(value)).onChange((v) => {
-            const h = Number(v);
-            if (Number.isFinite(h) && h >= 0.25 && h <= 720) return this.save((x) => set(x, h));
-          }),
-        );
-    };
-    hours('Consolidation every (hours)', 'Reinforce, promote, maintain concepts and summaries on this schedule.', l.consolidationIntervalHours, (x, h) => void (x.learning.consolidationIntervalHours = h));
-    hours('Decay every (hours)', 'Fade unused strengths and weak rule/agent edges on this schedule.', l.decayIntervalHours, (x, h) => void (x.learning.decayIntervalHours = h));
   }
 
   private calloutsSection(el: HTMLElement): void {

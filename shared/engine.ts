@@ -30,6 +30,7 @@ import { Periodic } from './learning/periodic';
 import { RetrievalRecorder } from './learning/retrieval-recorder';
 import { DECAY } from './learning/constants';
 import { PolicyStore } from './governance/policy';
+import { LearningStore } from './learning/learning-store';
 import { ProposalStore } from './governance/proposals';
 import { resolveViewer } from './governance/viewer';
 import type { Viewer } from './governance/gate';
@@ -93,6 +94,8 @@ export class MemoryEngine {
   private readonly decay: Periodic;
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
   readonly policy!: PolicyStore;
+  /** `.lithos/learning.json`: overrides of the learning constants, read by feedback and decay (learning/learning-store.ts). */
+  readonly learning!: LearningStore;
   /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
   readonly proposals!: ProposalStore;
   /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
@@ -172,8 +175,10 @@ export class MemoryEngine {
     const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
     const policy = await PolicyStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
     if (policy.problem) warnings.push(policy.problem);
+    const learning = await LearningStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
+    if (learning.problem) warnings.push(learning.problem);
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req) });
-    Object.assign(engine as { audit: AuditLog; policy: PolicyStore; proposals: ProposalStore }, { audit, policy, proposals });
+    Object.assign(engine as { audit: AuditLog; policy: PolicyStore; learning: LearningStore; proposals: ProposalStore }, { audit, policy, learning, proposals });
     await engine.decayNow();
     engine.decay.start();
     return engine;

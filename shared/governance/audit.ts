@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'proposal.accept',
   'proposal.reject',
   'policy.set',
+  'learning.set',
   'hypothesis.promote',
   'concept.update',
   'consolidate',

@@ -1,12 +1,13 @@
 /**
  * Decay: what is not used fades, but never to nothing. Salience falls toward its note type's floor with
  * the type's half-life (note-types.ts), spaced-repetition strength falls toward 1, rule/agent edges lose
- * weight and are pruned below DECAY.edge_prune_below; human edges and conflict edges never decay.
+ * weight and are pruned below edge_prune_below; human edges and conflict edges never decay. The half-lives
+ * and the prune threshold are the vault's in force at the run (engine.learning, defaults in constants.ts DECAY).
  * Each run decays by the time elapsed since the last run (stored in memory.sqlite), so running twice at
  * the same `now` changes nothing the second time.
  */
 import type { MemoryEngine } from '../engine';
-import { DAY_MS, DECAY } from './constants';
+import { DAY_MS } from './constants';
 import { noteTypeRow } from './note-types';
 
 export const DECAY_MARK = 'decay:last';
@@ -30,6 +31,8 @@ const decays = (e: { provenance_type: string; type: string; conflict_state: stri
 
 export async function runDecay(engine: MemoryEngine, now: number): Promise<DecayReport> {
   const mem = engine.memory;
+  await engine.learning.refresh();
+  const k = engine.learning.get().decay;
   const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0 };
   const last = mem.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.allStats();
@@ -52,7 +55,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
         if (v !== s.salience) patch.salience = v;
       }
       if (s.spaced_rep_strength > 1) {
-        const v = round(1 + (s.spaced_rep_strength - 1) * halve(elapsed, DECAY.spaced_rep_half_life_days));
+        const v = round(1 + (s.spaced_rep_strength - 1) * halve(elapsed, k.spaced_rep_half_life_days));
         if (v !== s.spaced_rep_strength) patch.spaced_rep_strength = v;
       }
       if (patch.salience !== undefined) report.salience++;
@@ -63,8 +66,8 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       // Unused since the later of the last run and its last reinforcement.
       const dt = now - Math.max(last.at, e.updated_at);
       if (!(dt > 0)) continue;
-      const w = round(e.weight * halve(dt, DECAY.edge_half_life_days));
-      if (w < DECAY.edge_prune_below) {
+      const w = round(e.weight * halve(dt, k.edge_half_life_days));
+      if (w < k.edge_prune_below) {
         await mem.deleteEdge(e.edge_id);
         report.edges_pruned++;
       } else if (w !== e.weight) {

@@ -1,14 +1,14 @@
 /**
  * Post-task feedback on one receipt: which of the notes retrieval returned were used, ignored or
  * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation
- * and quarantine (arithmetic in constants.ts FEEDBACK). Applied at most once per receipt.
+ * and quarantine. The arithmetic's constants are the vault's in force at the call (engine.learning: the
+ * defaults in constants.ts FEEDBACK, overridden by .lithos/learning.json). Applied at most once per receipt.
  */
 import type { MemoryEngine } from '../engine';
 import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
 import type { NodeStats } from '../stores/memory-types';
 import type { Receipt } from '../retrieval/types';
-import { FEEDBACK } from './constants';
 import { recordPrecedent } from './precedents';
 import { quarantine } from './quarantine';
 import { supportedByOutput } from './support';
@@ -74,8 +74,7 @@ export function checkFeedbackNodes(receipt: Receipt, cited: readonly string[], m
   if (both.length) throw new LithosError('invalid_argument', `A note cannot be both cited and misleading: ${both.join(', ')}.`, { nodes: both });
 }
 
-function withPrior(s: NodeStats, cls: string, delta: number): Record<string, number> {
-  const cap = FEEDBACK.class_prior_cap;
+function withPrior(s: NodeStats, cls: string, delta: number, cap: number): Record<string, number> {
   return { ...s.per_queryclass_priors, [cls]: round(clamp((s.per_queryclass_priors[cls] ?? 0) + delta, -cap, cap)) };
 }
 
@@ -100,10 +99,12 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false,
   };
   if (engine.memory.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
+  await engine.learning.refresh();
+  const k = engine.learning.get().feedback;
 
   const bad = new Set(misleading);
   const candidates = finals.filter((id) => !bad.has(id) && !cited.includes(id));
-  const supported = input.output_text ? await supportedByOutput(engine, candidates, input.output_text) : [];
+  const supported = input.output_text ? await supportedByOutput(engine, candidates, input.output_text, engine.learning.get().support) : [];
   const used = finals.filter((id) => cited.includes(id) || supported.includes(id));
   const ignored = finals.filter((id) => !used.includes(id) && !bad.has(id));
   const now = engine.now();
@@ -112,7 +113,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
   const toQuarantine: string[] = [];
   // A rejected output reinforces nothing; its negative signals still count.
   const reinforce = input.accepted !== false;
-  const bonus = input.accepted === true ? FEEDBACK.accepted_salience : 0;
+  const bonus = input.accepted === true ? k.accepted_salience : 0;
 
   await mem.batch(async () => {
     for (const id of used) {
@@ -121,20 +122,20 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
         use_count: s.use_count + 1,
         last_used_at: now,
         ...(reinforce && {
-          salience: round(clamp(s.salience + FEEDBACK.used_salience + bonus, 0, 1)),
-          spaced_rep_strength: round(clamp(s.spaced_rep_strength + FEEDBACK.used_spaced_rep, 0, FEEDBACK.spaced_rep_max)),
-          per_queryclass_priors: withPrior(s, cls, FEEDBACK.used_class_prior),
+          salience: round(clamp(s.salience + k.used_salience + bonus, 0, 1)),
+          spaced_rep_strength: round(clamp(s.spaced_rep_strength + k.used_spaced_rep, 0, k.spaced_rep_max)),
+          per_queryclass_priors: withPrior(s, cls, k.used_class_prior, k.class_prior_cap),
         }),
       });
     }
     for (const id of ignored) {
       const s = mem.stats(id);
       const ignoredCount = s.ignored_count + 1;
-      const chronic = ignoredCount > FEEDBACK.chronic_ignored_min && ignoredCount > s.use_count;
+      const chronic = ignoredCount > k.chronic_ignored_min && ignoredCount > s.use_count;
       await mem.updateStats(id, {
         ignored_count: ignoredCount,
-        per_queryclass_priors: withPrior(s, cls, FEEDBACK.ignored_class_prior),
-        ...(chronic && { salience: round(clamp(s.salience + FEEDBACK.ignored_salience, 0, 1)) }),
+        per_queryclass_priors: withPrior(s, cls, k.ignored_class_prior, k.class_prior_cap),
+        ...(chronic && { salience: round(clamp(s.salience + k.ignored_salience, 0, 1)) }),
       });
     }
     for (const id of misleading) {
@@ -142,21 +143,21 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       const count = s.misleading_count + 1;
       await mem.updateStats(id, {
         misleading_count: count,
-        salience: round(clamp(s.salience + FEEDBACK.misleading_salience, 0, 1)),
-        per_queryclass_priors: withPrior(s, cls, FEEDBACK.misleading_class_prior),
+        salience: round(clamp(s.salience + k.misleading_salience, 0, 1)),
+        per_queryclass_priors: withPrior(s, cls, k.misleading_class_prior, k.class_prior_cap),
       });
-      if (count >= FEEDBACK.quarantine_at) toQuarantine.push(id);
+      if (count >= k.quarantine_at) toQuarantine.push(id);
       // The edges that pulled it in: from the other notes of this result into it. A person's edge stays.
       for (const e of mem.edges({ to: id })) {
         if (e.from_id === id || !finals.includes(e.from_id) || e.provenance_type === 'human' || e.type === 'contradicts') continue;
-        await mem.upsertEdge({ ...e, weight: round(Math.max(0, e.weight + FEEDBACK.misleading_edge)) });
+        await mem.upsertEdge({ ...e, weight: round(Math.max(0, e.weight + k.misleading_edge)) });
         out.edges_weakened++;
       }
     }
     if (reinforce) {
       for (let i = 0; i < used.length; i++) {
         for (let j = i + 1; j < used.length; j++) {
-          if (await reinforceEdge(engine, used[i], used[j])) out.edges_reinforced++;
+          if (await reinforceEdge(engine, used[i], used[j], k.used_edge)) out.edges_reinforced++;
         }
       }
     }
@@ -200,14 +201,14 @@ function namespaceOf(engine: MemoryEngine, id: string): string {
   return engine.note(id)?.cached.meta.namespace ?? '';
 }
 
-/** `related_to` between two used notes, either direction, +used_edge (created at that weight, provenance rule). */
-async function reinforceEdge(engine: MemoryEngine, a: string, b: string): Promise<boolean> {
+/** `related_to` between two used notes, either direction, +usedEdge (created at that weight, provenance rule). */
+async function reinforceEdge(engine: MemoryEngine, a: string, b: string, usedEdge: number): Promise<boolean> {
   const mem = engine.memory;
   const existing = mem.edges({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges({ from: b, to: a, type: 'related_to' })[0];
   if (existing) {
     // A person's edge already says it; the learning layer does not overwrite it.
     if (existing.provenance_type === 'human') return false;
-    await mem.upsertEdge({ ...existing, weight: round(clamp(existing.weight + FEEDBACK.used_edge, 0, 1)) });
+    await mem.upsertEdge({ ...existing, weight: round(clamp(existing.weight + usedEdge, 0, 1)) });
     return true;
   }
   const [from, to] = a < b ? [a, b] : [b, a];
@@ -215,7 +216,7 @@ async function reinforceEdge(engine: MemoryEngine, a: string, b: string): Promis
     from_id: from,
     to_id: to,
     type: 'related_to',
-    weight: FEEDBACK.used_edge,
+    weight: usedEdge,
     namespace: namespaceOf(engine, from),
     provenance_actor: 'learning.feedback',
     provenance_type: 'rule',

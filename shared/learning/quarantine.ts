@@ -1,7 +1,7 @@
 /**
- * Quarantine: a note marked misleading FEEDBACK.quarantine_at times gets `status: quarantined` in its
- * frontmatter and a managed status callout (retrieval hides quarantined notes by default), and is listed
- * for a person to review.
+ * Quarantine: a note marked misleading feedback.quarantine_at times (engine.learning) gets `status:
+ * quarantined` in its frontmatter and a managed status callout (retrieval hides quarantined notes by
+ * default), and is listed for a person to review.
  */
 import type { MemoryEngine } from '../engine';
 

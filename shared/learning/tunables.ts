@@ -1,0 +1,162 @@
+/**
+ * The learning constants a vault may override (`.lithos/learning.json`, learning-store.ts): their allowed
+ * ranges, how an override file is validated, and the effective constants it yields. The defaults stay in
+ * constants.ts, the one table of them; this file only says which of them are tunable and within what.
+ */
+import { z } from 'zod';
+import { LithosError } from '../errors';
+import { DECAY, FEEDBACK, SUPPORT } from './constants';
+
+type Numbers<T> = { -readonly [K in keyof T]: number };
+
+/** The constants the learning code reads (feedback.ts, decay.ts, support.ts), overrides applied. */
+export interface LearningConstants {
+  feedback: Numbers<typeof FEEDBACK>;
+  decay: { spaced_rep_half_life_days: number; edge_half_life_days: number; edge_prune_below: number };
+  support: Numbers<typeof SUPPORT>;
+}
+
+export type LearningGroup = keyof LearningConstants;
+
+export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
+  feedback: { ...FEEDBACK },
+  decay: { spaced_rep_half_life_days: DECAY.spaced_rep_half_life_days, edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
+  support: { ...SUPPORT },
+});
+
+export interface Tunable {
+  /** `group.name`, as in learning.json and on the command line. */
+  key: string;
+  group: LearningGroup;
+  name: string;
+  min: number;
+  max: number;
+  /** The minimum itself is not allowed (a half-life of 0 days, a threshold nothing stays under). */
+  aboveMin?: boolean;
+  integer?: boolean;
+  /** One line for the settings tab and `lithos learning`. */
+  desc: string;
+}
+
+const row = (group: LearningGroup, name: string, min: number, max: number, desc: string, o: { aboveMin?: boolean; integer?: boolean } = {}): Tunable => ({
+  key: `${group}.${name}`,
+  group,
+  name,
+  min,
+  max,
+  desc,
+  ...o,
+});
+
+const CAP = FEEDBACK.class_prior_cap;
+
+/** Signs follow what each constant means: what rewards is ≥ 0, what penalises is ≤ 0. */
+export const TUNABLES: readonly Tunable[] = Object.freeze([
+  row('feedback', 'used_salience', 0, 1, 'Salience a used note gains.'),
+  row('feedback', 'used_spaced_rep', 0, 1, 'Spaced-repetition strength a used note gains.'),
+  row('feedback', 'used_edge', 0, 1, 'Weight a related_to edge between two used notes gains (or starts at).', { aboveMin: true }),
+  row('feedback', 'used_class_prior', 0, CAP, 'Class prior a used note gains for the query class.'),
+  row('feedback', 'ignored_class_prior', -CAP, 0, 'Class prior an ignored note loses for the query class.'),
+  row('feedback', 'ignored_salience', -1, 0, 'Salience a chronically ignored note loses.'),
+  row('feedback', 'chronic_ignored_min', 0, 1000, 'Ignored more than this many times (and more often than used): chronic.', { integer: true }),
+  row('feedback', 'misleading_class_prior', -CAP, 0, 'Class prior a misleading note loses for the query class.'),
+  row('feedback', 'misleading_salience', -1, 0, 'Salience a misleading note loses.'),
+  row('feedback', 'misleading_edge', -1, 0, 'Weight the edges that pulled a misleading note in lose.'),
+  row('feedback', 'quarantine_at', 1, 1000, 'Misleading marks at which a note is quarantined.', { integer: true }),
+  row('feedback', 'accepted_salience', 0, 1, 'Extra salience for each used note when the person accepted the output.'),
+  row('decay', 'spaced_rep_half_life_days', 0, 3650, 'Days over which unused spaced-repetition strength halves.', { aboveMin: true }),
+  row('decay', 'edge_half_life_days', 0, 3650, 'Days over which an unreinforced rule/agent edge halves.', { aboveMin: true }),
+  row('decay', 'edge_prune_below', 0, 0.5, 'A decayed rule/agent edge below this weight is deleted.'),
+  row('support', 'lexical_share', 0, 1, "Share of a note's content terms the output must contain to count as using it.", { aboveMin: true }),
+  row('support', 'embedding_cosine', 0, 1, "Cosine between the output and a note's vector at which the output counts as using it.", { aboveMin: true }),
+]);
+
+/** The row for `group.name`, or for a bare name (every tunable name is unique); invalid_argument otherwise. */
+export function tunable(key: string): Tunable {
+  const t = TUNABLES.find((x) => x.key === key || x.name === key);
+  if (!t) throw new LithosError('invalid_argument', `"${key}" is not a tunable learning constant. Tunable: ${TUNABLES.map((x) => x.key).join(', ')}.`, { field: key });
+  return t;
+}
+
+/** "a number from 0 to 1", "a whole number from 1 to 1000", "a number above 0, at most 3650". */
+export function rangeText(t: Tunable): string {
+  const kind = t.integer ? 'a whole number' : 'a number';
+  return t.aboveMin ? `${kind} above ${t.min}, at most ${t.max}` : `${kind} from ${t.min} to ${t.max}`;
+}
+
+/** Why `value` cannot be this constant, or null. */
+export function tunableProblem(t: Tunable, value: unknown): string | null {
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (!t.integer || Number.isInteger(value)) &&
+    (t.aboveMin ? value > t.min : value >= t.min) &&
+    value <= t.max;
+  return ok ? null : `must be ${rangeText(t)} (got ${JSON.stringify(value) ?? String(value)})`;
+}
+
+/** Only the overrides: what learning.json holds besides its version. */
+export type LearningOverrides = { [G in LearningGroup]?: Partial<LearningConstants[G]> };
+
+function groupSchema(group: LearningGroup) {
+  const shape: Record<string, z.ZodType<number | undefined>> = {};
+  for (const t of TUNABLES.filter((x) => x.group === group)) {
+    shape[t.name] = z
+      .unknown()
+      .optional()
+      .superRefine((v, ctx) => {
+        const p = v === undefined ? null : tunableProblem(t, v);
+        if (p) ctx.addIssue({ code: 'custom', message: p });
+      }) as z.ZodType<number | undefined>;
+  }
+  return z.strictObject(shape).optional();
+}
+
+const fileSchema = z.strictObject({
+  version: z.literal(1).optional(),
+  feedback: groupSchema('feedback'),
+  decay: groupSchema('decay'),
+  support: groupSchema('support'),
+});
+
+/**
+ * Validates an override object (learning.json's content); invalid_argument naming each problem. Values
+ * equal to their default are dropped, so the file keeps only what differs.
+ */
+export function parseLearningOverrides(raw: unknown): LearningOverrides {
+  const r = fileSchema.safeParse(raw);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`);
+    throw new LithosError('invalid_argument', `Not a valid learning configuration: ${issues.join('; ')}.`, { issues });
+  }
+  const out: LearningOverrides = {};
+  for (const t of TUNABLES) {
+    const v = r.data[t.group]?.[t.name];
+    if (v === undefined || v === defaultOf(t)) continue;
+    ((out[t.group] ??= {}) as Record<string, number>)[t.name] = v;
+  }
+  return deepFreeze(out);
+}
+
+export function defaultOf(t: Tunable): number {
+  return (DEFAULT_LEARNING[t.group] as Record<string, number>)[t.name];
+}
+
+/** The override of `t`, or undefined when the default applies. */
+export function overrideOf(o: LearningOverrides, t: Tunable): number | undefined {
+  return (o[t.group] as Record<string, number> | undefined)?.[t.name];
+}
+
+/** The defaults with the overrides applied (frozen). */
+export function effectiveLearning(o: LearningOverrides): LearningConstants {
+  return deepFreeze({
+    feedback: { ...DEFAULT_LEARNING.feedback, ...o.feedback },
+    decay: { ...DEFAULT_LEARNING.decay, ...o.decay },
+    support: { ...DEFAULT_LEARNING.support, ...o.support },
+  });
+}
+
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) if (v !== null && typeof v === 'object') deepFreeze(v as object);
+  return Object.freeze(o);
+}

@@ -32,7 +32,8 @@ Usage:
   lithos stats   <vault> [--json]                       counts: notes, chunks, spaces, stores
   lithos doctor  <vault> [--json]                       note problems, store warnings, broken links
   lithos migrate <vault> [--dry-run] [--json]           bring frontmatter to the current schema version
-  lithos reembed <vault> --space <id> [--lazy] [--allow-remote] [--json]
+  lithos reembed <vault> --space <id> [--lazy] [--allow-remote] [--model-dir <folder>] [--json]
+                                                        --model-dir: where all-MiniLM-L6-v2 is (saved as config.json's model_dir)
   lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--feedback-split F] [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
@@ -73,6 +74,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       space: { type: 'string' },
       lazy: { type: 'boolean', default: false },
       'allow-remote': { type: 'boolean', default: false },
+      'model-dir': { type: 'string' },
       notes: { type: 'string', default: '10000' },
       seed: { type: 'string', default: '42' },
       verbose: { type: 'boolean', default: false },
@@ -136,7 +138,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
     case 'reembed':
       need(1, '<vault>');
       if (!values.space) throw usage('lithos reembed needs --space <id> (e.g. minilm-l6-v2).');
-      return reembedCommand(vault, { space: values.space, lazy: values.lazy, allowRemote: values['allow-remote'], json, out, logger });
+      return reembedCommand(vault, { space: values.space, lazy: values.lazy, allowRemote: values['allow-remote'], modelDir: values['model-dir'], json, out, logger });
     case 'eval': {
       need(1, 'at least one <dataset-dir>');
       const mode = values.mode ?? 'hybrid';

@@ -15,6 +15,9 @@ import { PluginDataFile } from './startup/plugin-data';
 import { whenMetadataResolved } from './startup/metadata-ready';
 import { PANEL_TYPES, registerPanels, revealPanel, type PanelChange, type PanelContext, type PanelSettings } from './panels';
 import type { LithosSettings } from './settings';
+import { ModelDownloads } from './model-downloads';
+import { ObsidianModelFiles } from './obsidian-model-files';
+import type { StreamingFetch } from '../shared/index/embedders/model-download';
 
 const HOUR_MS = 3600 * 1000;
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
@@ -29,6 +32,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private file: PluginDataFile | null = null;
   private session: EngineSession | null = null;
   private bridge: BridgeControl | null = null;
+  private models: ModelDownloads | null = null;
   private indexStatus: StatusBar | null = null;
   private lastStatus: LithosStatus = { state: 'starting' };
   private safeMode = false;
@@ -70,7 +74,18 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
     registerPanels(this, this.panelContext());
     registerCoreCommands(this, this);
-    this.addSettingTab(new LithosSettingTab(this.app, this, { settings: () => this.currentSettings(), save: (fn) => this.changeSettings(fn), engine: () => this.session?.engine ?? null, bridge: () => this.bridge?.state ?? { kind: 'off' }, regenerateToken: () => this.regenerateToken() }));
+    const models = (this.models = new ModelDownloads({ files: new ObsidianModelFiles(this.app.vault.adapter), fetch: streamingFetch(), notify: (m) => this.notify(m) }));
+    this.addSettingTab(
+      new LithosSettingTab(this.app, this, {
+        settings: () => this.currentSettings(),
+        save: (fn) => this.changeSettings(fn),
+        engine: () => this.session?.engine ?? null,
+        bridge: () => this.bridge?.state ?? { kind: 'off' },
+        regenerateToken: () => this.regenerateToken(),
+        models: () => models,
+        vaultPath: () => this.vaultPath(),
+      }),
+    );
 
     if (this.safeMode) {
       this.status({ state: 'safe' });
@@ -84,6 +99,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
   override onunload(): void {
     this.unloaded = true;
+    this.models?.cancel();
     // Obsidian does not await onunload: the bridge stops and the engine closes in the background.
     void this.bridge?.stop().catch((err: unknown) => this.logger.error('stopping the bridge failed', { error: asLithosError(err).toJSON() }));
     void this.session?.close();
@@ -274,4 +290,10 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     if (!engine) return;
     new SearchModal(this.app, (q) => engine.search(q, { k: 20 }), (err) => this.logger.error('search failed', { error: asLithosError(err).toJSON() })).open();
   }
+}
+
+/** The app's fetch (streamed bodies give download progress; requestUrl has none), or null where there is none. */
+function streamingFetch(): StreamingFetch | null {
+  if (typeof fetch !== 'function') return null;
+  return (url, init) => fetch(url, init);
 }

@@ -5,12 +5,12 @@
  */
 export type McpClient = 'claude-desktop' | 'claude-code';
 
-function launch(cliPath: string): { command: string; prefix: string[] } {
+export function launch(cliPath: string): { command: string; prefix: string[] } {
   return cliPath ? { command: 'node', prefix: [cliPath] } : { command: 'lithos', prefix: [] };
 }
 
 /** POSIX shell quoting: bare when safe, else single quotes. */
-function sh(arg: string): string {
+export function sh(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -1,14 +1,117 @@
 import { Setting } from 'obsidian';
+import { DEFAULT_MODEL_ID } from '../shared/index/embedders/transformers-embedder';
+import type { ModelFolderStatus } from '../shared/index/embedders/model-download';
 import type { SettingsTabHost } from './settings-tab';
+import { DEFAULT_MODEL_FOLDER, vaultFolder, type EmbeddingModel } from './settings';
+import { MINILM_FILES, megabytes, reembedCommandLine, type ModelDownloadState } from './model-downloads';
 
-/** Settings → Embeddings: which embedding spaces the memory uses. */
-export function embeddingSection(el: HTMLElement, host: SettingsTabHost): void {
+/**
+ * Settings → Embeddings: the offline hashing embedder, or all-MiniLM-L6-v2 downloaded into a vault
+ * folder with a progress bar. The plugin cannot run the ONNX model itself (the runtime is 14–28 MB of
+ * wasm, not shipped in main.js), so after the download the section hands over the CLI line that embeds
+ * with it.
+ */
+export function embeddingSection(el: HTMLElement, host: SettingsTabHost, redraw: () => void): void {
+  const s = host.settings().embeddings;
   const spaces = host.engine()?.activeSpaces() ?? [];
   new Setting(el)
     .setName('Embeddings')
     .setHeading()
-    .setDesc(
-      `Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}. The plugin embeds with the offline hashing embedder (no download). ` +
-        'all-MiniLM-L6-v2 runs in the headless bridge: lithos reembed <vault> --space minilm-l6-v2 --allow-remote.',
+    .setDesc(`Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}. Obsidian embeds and searches with the offline hashing embedder.`);
+  new Setting(el)
+    .setName('Embedding model')
+    .setDesc('Offline: nothing to download, works everywhere. all-MiniLM-L6-v2: download it here (about 91 MB from huggingface.co), then embed with the lithos CLI.')
+    .addDropdown((d) => {
+      d.addOption('hashing', 'Offline (hashing, no download)');
+      d.addOption('minilm-l6-v2', 'all-MiniLM-L6-v2');
+      d.setValue(s.model).onChange(async (v) => {
+        await host.save((x) => void (x.embeddings.model = v as EmbeddingModel));
+        redraw();
+      });
+    });
+  if (s.model === 'minilm-l6-v2') miniLmRows(el, host);
+}
+
+function miniLmRows(el: HTMLElement, host: SettingsTabHost): void {
+  const downloads = host.models();
+  const folder = (): string => host.settings().embeddings.modelFolder;
+  let disk: ModelFolderStatus | null = null;
+
+  new Setting(el)
+    .setName('Model folder')
+    .setDesc(`Vault folder models are kept in, as <folder>/${DEFAULT_MODEL_ID}/. The CLI reads ${DEFAULT_MODEL_FOLDER} by default.`)
+    .addText((t) =>
+      t
+        .setPlaceholder(DEFAULT_MODEL_FOLDER)
+        .setValue(folder())
+        .onChange(async (v) => {
+          const f = vaultFolder(v === '' ? DEFAULT_MODEL_FOLDER : v);
+          if (f === null) return;
+          await host.save((x) => void (x.embeddings.modelFolder = f));
+          await refresh();
+        }),
     );
+
+  const row = new Setting(el).setName('Download all-MiniLM-L6-v2');
+  const statusEl = row.descEl.createDiv({ cls: 'lithos-model-status' });
+  const bar = row.descEl.createEl('progress', { cls: 'lithos-model-progress' });
+  row.addButton((b) => b.setButtonText('Download').onClick(() => void downloads.start(folder()).then(refresh)));
+  row.addButton((b) => b.setButtonText('Cancel').onClick(() => downloads.cancel()));
+
+  const use = new Setting(el).setName('Embed with it');
+  use.addButton((b) =>
+    b.setButtonText('Copy command').onClick(() => {
+      const vault = host.vaultPath();
+      if (vault) void navigator.clipboard.writeText(reembedCommandLine(vault, host.settings().bridge.cliPath, folder()));
+    }),
+  );
+
+  const paint = (state: ModelDownloadState): void => {
+    const running = state.kind === 'running';
+    if (running) bar.removeAttribute('hidden');
+    else bar.setAttribute('hidden', '');
+    statusEl.textContent = statusText(state, disk);
+    if (running && state.progress?.total) {
+      bar.max = state.progress.total;
+      bar.value = state.progress.loaded;
+    } else if (running) {
+      // Indeterminate until every file's size is known.
+      bar.removeAttribute('value');
+    }
+    use.setDesc(useText(host, folder(), disk));
+  };
+  const refresh = async (): Promise<void> => {
+    disk = await downloads.status(folder()).catch(() => null);
+    paint(downloads.state);
+  };
+  downloads.follow((state) => {
+    paint(state);
+    if (state.kind !== 'running') void refresh();
+  });
+  paint(downloads.state);
+  void refresh();
+}
+
+function statusText(state: ModelDownloadState, disk: ModelFolderStatus | null): string {
+  if (state.kind === 'running') {
+    const p = state.progress;
+    if (!p) return 'Starting the download…';
+    const of = p.total === null ? `${megabytes(p.loaded)}` : `${megabytes(p.loaded)} of ${megabytes(p.total)}`;
+    return `Downloading ${p.file} (${p.filesDone + 1}/${p.files}): ${of}`;
+  }
+  if (disk?.complete) return `Downloaded (${megabytes(disk.bytes)}) in ${disk.folder}.`;
+  if (state.kind === 'failed') return `Failed: ${state.message}`;
+  if (state.kind === 'cancelled') return 'Cancelled. Download resumes where it stopped.';
+  return `Not downloaded. Fetches ${MINILM_FILES.join(', ')} from huggingface.co/${DEFAULT_MODEL_ID} (about 91 MB).`;
+}
+
+function useText(host: SettingsTabHost, folder: string, disk: ModelFolderStatus | null): string {
+  if (!disk?.complete) return 'Once downloaded: the lithos CLI embeds every note with it.';
+  const vault = host.vaultPath();
+  if (!vault) return 'Embedding with all-MiniLM-L6-v2 runs in the lithos CLI on a desktop (lithos reembed <vault> --space minilm-l6-v2).';
+  return (
+    'Obsidian keeps embedding with the offline space. To add all-MiniLM-L6-v2 vectors, close Obsidian (the CLI needs the vault to itself) and run: ' +
+    `${reembedCommandLine(vault, host.settings().bridge.cliPath, folder)}. ` +
+    'Afterwards lithos mcp without Obsidian searches both spaces.'
+  );
 }

@@ -9,6 +9,7 @@ import { bridgeStatusTooltip } from './status-bar';
 import { cleanList, type LithosSettings } from './settings';
 import { embeddingSection } from './settings-embeddings';
 import { learningSection } from './settings-learning';
+import type { ModelDownloads } from './model-downloads';
 
 export interface SettingsTabHost {
   settings(): LithosSettings;
@@ -17,6 +18,10 @@ export interface SettingsTabHost {
   engine(): MemoryEngine | null;
   bridge(): BridgeState;
   regenerateToken(): Promise<void>;
+  /** The all-MiniLM-L6-v2 download (lives on the plugin, so it outlasts the tab). */
+  models(): ModelDownloads;
+  /** The vault's folder on disk (desktop), null on mobile. */
+  vaultPath(): string | null;
 }
 
 /** One entry per line (blank lines dropped). */
@@ -41,7 +46,7 @@ export class LithosSettingTab extends PluginSettingTab {
     const el = this.containerEl;
     el.empty();
     this.bridgeSection(el);
-    embeddingSection(el, this.host);
+    embeddingSection(el, this.host, () => this.display());
     this.retrievalSection(el);
     learningSection(el, this.host);
     this.calloutsSection(el);

@@ -12,6 +12,7 @@ import { DEFAULT_K, MAX_K } from '../shared/retrieval/constants';
 import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
 import { CONSOLIDATION_INTERVAL_MS } from '../shared/learning/consolidator';
 import { DECAY } from '../shared/learning/constants';
+import { normalizeVaultPath } from '../shared/vault/paths';
 
 export const DEFAULT_BRIDGE_PORT = 27_183;
 const HOUR_MS = 3600 * 1000;
@@ -46,8 +47,21 @@ export interface LearningSettings {
   decayIntervalHours: number;
 }
 
+/** `hashing`: the offline embedder, nothing to download. `minilm-l6-v2`: all-MiniLM-L6-v2, downloaded into modelFolder. */
+export const EMBEDDING_MODELS = ['hashing', 'minilm-l6-v2'] as const;
+export type EmbeddingModel = (typeof EMBEDDING_MODELS)[number];
+/** The bridge's default model_dir (`models` under `.lithos/`), so `lithos reembed` finds a model downloaded here. */
+export const DEFAULT_MODEL_FOLDER = '.lithos/models';
+
+export interface EmbeddingSettings {
+  model: EmbeddingModel;
+  /** Vault-relative folder models are stored under, as `<modelFolder>/<modelId>/`. */
+  modelFolder: string;
+}
+
 export interface LithosSettings {
   bridge: BridgeSettings;
+  embeddings: EmbeddingSettings;
   retrieval: RetrievalSettings;
   learning: LearningSettings;
   /** Managed conflict/status callouts written into notes. */
@@ -64,6 +78,7 @@ export interface LithosData {
 
 export const DEFAULT_SETTINGS: Readonly<LithosSettings> = Object.freeze({
   bridge: Object.freeze({ enabled: true, port: DEFAULT_BRIDGE_PORT, readOnly: false, disabledTools: [], cliPath: '' }),
+  embeddings: Object.freeze({ model: 'hashing', modelFolder: DEFAULT_MODEL_FOLDER }),
   retrieval: Object.freeze({ maxNodes: DEFAULT_K, defaultIntent: null, defaultClass: null }),
   learning: Object.freeze({ consolidationIntervalHours: CONSOLIDATION_INTERVAL_MS / HOUR_MS, decayIntervalHours: DECAY.interval_ms / HOUR_MS }),
   callouts: true,
@@ -98,6 +113,16 @@ export function cleanList(v: unknown, folders = false): string[] {
   return [...new Set(out.filter((s) => s !== ''))];
 }
 
+/** A vault folder as typed (leading '/' meaning the vault root, as for hidden folders), normalised; a drive path or one climbing out of the vault is null. */
+export function vaultFolder(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  try {
+    return normalizeVaultPath(v.trim().replace(/^\/+|\/+$/g, ''));
+  } catch {
+    return null;
+  }
+}
+
 /** Any saved value → complete settings; unknown or invalid fields take their defaults. */
 export function migrateSettings(raw: unknown): LithosSettings {
   const d = DEFAULT_SETTINGS;
@@ -105,6 +130,7 @@ export function migrateSettings(raw: unknown): LithosSettings {
   const b = obj(s.bridge);
   const r = obj(s.retrieval);
   const l = obj(s.learning);
+  const e = obj(s.embeddings);
   return {
     bridge: {
       enabled: bool(b.enabled, d.bridge.enabled),
@@ -112,6 +138,10 @@ export function migrateSettings(raw: unknown): LithosSettings {
       readOnly: bool(b.readOnly, d.bridge.readOnly),
       disabledTools: cleanList(b.disabledTools),
       cliPath: typeof b.cliPath === 'string' ? b.cliPath.trim() : d.bridge.cliPath,
+    },
+    embeddings: {
+      model: oneOf(e.model, EMBEDDING_MODELS, null) ?? d.embeddings.model,
+      modelFolder: vaultFolder(e.modelFolder) ?? d.embeddings.modelFolder,
     },
     retrieval: {
       maxNodes: int(r.maxNodes, d.retrieval.maxNodes, 1, MAX_K),

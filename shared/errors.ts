@@ -16,6 +16,10 @@ export type ErrorCode =
   | 'store_corrupt'
   | 'model_missing'
   | 'embedding_failed'
+  /** A model download failed; `data.reason` is http, network, disk or truncated. */
+  | 'download_failed'
+  /** The person (or the host) stopped a long operation before it finished. */
+  | 'cancelled'
   | 'unsupported'
   | 'internal'
   // Bridge transport (shared/protocol). `unavailable` and `timeout` carry `data.retryable`.

@@ -1,24 +1,35 @@
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { writeConfig } from '../config';
 import { createEmbedder } from '../embedders';
 import { printJson, progressLine, type Out } from './output';
 
+/** config.json's model_dir for a folder given on the command line: relative to `.lithos/` when inside the vault, so the vault can move. */
+export function configModelDir(vaultRoot: string, dir: string): string {
+  const abs = resolve(dir);
+  const inVault = relative(vaultRoot, abs);
+  if (inVault === '..' || inVault.startsWith(`..${sep}`) || isAbsolute(inVault)) return abs;
+  return relative(join(vaultRoot, '.lithos'), abs) || '.';
+}
+
 /**
- * `lithos reembed <vault> --space <id> [--lazy]`: activates an embedding space. Batch mode embeds every
+ * `lithos reembed <vault> --space <id> [--lazy] [--model-dir <folder>]`: activates an embedding space. Batch mode embeds every
  * note now; --lazy only activates it, so notes are embedded when next touched. Queries search all
  * active spaces and merge, so search keeps working throughout the migration.
  */
 export async function reembedCommand(
   vault: string,
-  o: { space: string; lazy: boolean; allowRemote: boolean; json: boolean; out: Out; logger: Logger },
+  o: { space: string; lazy: boolean; allowRemote: boolean; modelDir?: string; json: boolean; out: Out; logger: Logger },
 ): Promise<number> {
   const v = await openVault(vault, { write: true, logger: o.logger });
   try {
-    const embedder = await createEmbedder(o.space, { vaultRoot: v.root, config: v.config, logger: o.logger, allowRemote: o.allowRemote });
+    // A folder given here (e.g. the one the Obsidian plugin downloaded into) is kept for later opens.
+    const config = o.modelDir === undefined ? v.config : { ...v.config, model_dir: configModelDir(v.root, o.modelDir) };
+    const embedder = await createEmbedder(o.space, { vaultRoot: v.root, config, logger: o.logger, allowRemote: o.allowRemote });
     await v.engine.reconcile();
-    const spaces = v.config.embedding_spaces.includes(o.space) ? v.config.embedding_spaces : [...v.config.embedding_spaces, o.space];
-    await writeConfig(v.blobs, { ...v.config, embedding_spaces: spaces });
+    const spaces = config.embedding_spaces.includes(o.space) ? config.embedding_spaces : [...config.embedding_spaces, o.space];
+    await writeConfig(v.blobs, { ...config, embedding_spaces: spaces });
     const started = Date.now();
     const progress = progressLine(!o.json);
     const embedded = o.lazy ? 0 : await v.engine.addSpace(embedder, progress && ((done, total) => progress({ phase: 'embed', done, total })));

@@ -73,6 +73,8 @@ export class FakeSetting {
   desc = '';
   heading = false;
   readonly controls: FakeControl[] = [];
+  /** Obsidian's Setting.descEl: the plugin adds live elements (a progress bar) under the description. */
+  readonly descEl = new FakeElement();
 
   constructor(containerEl: FakeElement & { settings?: FakeSetting[] }) {
     (containerEl.settings ??= []).push(this);

@@ -44,7 +44,7 @@ export interface PluginHost {
   dispose(): void;
 }
 
-export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; desktop: boolean; store?: FakeDataStore }): PluginHost {
+export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; desktop: boolean; store?: FakeDataStore; fetch?: unknown }): PluginHost {
   const { module: obsidian, record, store } = createObsidianModule({ desktop: o.desktop, store: o.store });
   const required: string[] = [];
   const clipboard: string[] = [];
@@ -86,6 +86,7 @@ export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; d
       clearInterval(t);
     },
     queueMicrotask,
+    AbortController,
     TextEncoder,
     TextDecoder,
     crypto: webcrypto,
@@ -95,6 +96,8 @@ export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; d
     console,
     navigator: { clipboard: { writeText: async (t: string) => void clipboard.push(t) } },
     ...(o.desktop ? { process, Buffer } : {}),
+    // Obsidian has fetch on every platform; a spec that downloads hands over a network twin.
+    ...(o.fetch ? { fetch: o.fetch } : {}),
   };
   const context = vm.createContext(globals);
   globals.window = context;

@@ -7,6 +7,7 @@ describe('plugin settings', () => {
     expect(DEFAULT_SETTINGS.bridge).toMatchObject({ enabled: true, port: 27183, readOnly: false, disabledTools: [] });
     expect(DEFAULT_SETTINGS.retrieval).toEqual({ maxNodes: 10, defaultIntent: null, defaultClass: null });
     expect(DEFAULT_SETTINGS.learning).toEqual({ consolidationIntervalHours: 6, decayIntervalHours: 6 });
+    expect(DEFAULT_SETTINGS.embeddings).toEqual({ model: 'hashing', modelFolder: '.lithos/models' });
   });
 
   test('valid fields are kept; invalid ones fall back to their default one by one; unknown ones are dropped', () => {
@@ -15,14 +16,24 @@ describe('plugin settings', () => {
       retrieval: { maxNodes: 51, defaultIntent: 'explore', defaultClass: 'gossip' },
       learning: { consolidationIntervalHours: 1.5, decayIntervalHours: -2 },
       callouts: 'no',
-      embeddings: { model: 'minilm' },
+      embeddings: { model: 'minilm', modelFolder: '../outside' },
+      extras: { x: 1 },
     });
     expect(s).toEqual({
       bridge: { enabled: false, port: 27183, readOnly: true, disabledTools: ['lithos_write'], cliPath: '/opt/cli.js' },
+      embeddings: { model: 'hashing', modelFolder: '.lithos/models' },
       retrieval: { maxNodes: 10, defaultIntent: 'explore', defaultClass: null },
       learning: { consolidationIntervalHours: 1.5, decayIntervalHours: 6 },
       callouts: true,
     });
+  });
+
+  test('embeddings: the model choice and a vault-relative model folder are kept; a folder outside the vault is not', () => {
+    expect(migrateSettings({ embeddings: { model: 'minilm-l6-v2', modelFolder: ' /Models/ml/ ' } }).embeddings).toEqual({ model: 'minilm-l6-v2', modelFolder: 'Models/ml' });
+    expect(migrateSettings({ embeddings: { model: 'minilm-l6-v2', modelFolder: 'Models\\ml' } }).embeddings.modelFolder).toBe('Models/ml');
+    for (const bad of ['C:\\models', 'a/../../b', '', 7]) {
+      expect(migrateSettings({ embeddings: { modelFolder: bad } }).embeddings.modelFolder).toBe('.lithos/models');
+    }
   });
 
   test('defaultSettings() is a fresh copy each time (editing it never touches the defaults)', () => {

@@ -13,6 +13,7 @@ import type {
   TransformersLike,
   TransformersProgressInfo,
 } from './transformers-types';
+import { onnxFileFor, transformersModelFiles } from './model-files';
 
 export interface PipelineLoadRequest {
   modelId: string;
@@ -113,7 +114,8 @@ function messageOf(err: unknown): string {
 export function loadError(err: unknown, req: PipelineLoadRequest, folder: string, onnxFile: string): LithosError {
   const cause = messageOf(err);
   const data = { modelId: req.modelId, folder, allowRemote: req.allowRemote, cause };
-  const files = `config.json, tokenizer.json, tokenizer_config.json and ${onnxFile}`;
+  const names = transformersModelFiles(req.dtype).filter((f) => f !== onnxFile);
+  const files = `${names.join(', ')} and ${onnxFile}`;
   if (isMissingModelError(err) && !req.allowRemote) {
     return new LithosError(
       'model_missing',
@@ -136,7 +138,7 @@ export function loadError(err: unknown, req: PipelineLoadRequest, folder: string
 /** Loads the pipeline with this request's folders and remote switch, restoring the library's settings after. */
 export async function loadFeaturePipeline(lib: TransformersLike, req: PipelineLoadRequest): Promise<FeaturePipelineLike> {
   const env = lib.env;
-  const onnxFile = req.dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const onnxFile = onnxFileFor(req.dtype);
   return withEnvLock(env, async () => {
     const saved = snapshot(env);
     const localRoot = req.localModelPath ?? req.cacheDir;

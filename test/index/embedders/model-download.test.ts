@@ -1,0 +1,187 @@
+/**
+ * The model downloader against a streaming hub twin and an in-memory file port: byte progress,
+ * atomic placement (a final name never holds half a file), skip and resume, cancel, clear errors.
+ */
+import { downloadModel, modelFolderStatus, type DownloadProgress, type ModelDownloadRequest } from '../../../shared/index/embedders/model-download';
+import { transformersModelFiles } from '../../../shared/index/embedders/model-files';
+import { failure } from '../../twins/error-code';
+import { MemoryModelFiles } from '../../twins/memory-model-files';
+import { streamingHub } from '../../twins/streaming-hub';
+
+const MODEL = 'Xenova/all-MiniLM-L6-v2';
+const FILES = transformersModelFiles('fp32');
+const DIR = `.lithos/models/${MODEL}`;
+
+function bytes(n: number, seed: number): Uint8Array {
+  return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
+}
+
+const CONTENT: Record<string, Uint8Array> = {
+  'config.json': bytes(650, 1),
+  'tokenizer_config.json': bytes(366, 2),
+  'tokenizer.json': bytes(7_117, 3),
+  'onnx/model.onnx': bytes(45_210, 4),
+};
+const TOTAL = Object.values(CONTENT).reduce((s, b) => s + b.byteLength, 0);
+
+function setup(extra: Partial<ModelDownloadRequest> = {}) {
+  const hub = streamingHub(MODEL, CONTENT);
+  const port = new MemoryModelFiles();
+  const events: DownloadProgress[] = [];
+  const request = (more: Partial<ModelDownloadRequest> = {}): ModelDownloadRequest => ({
+    modelId: MODEL,
+    files: FILES,
+    root: '.lithos/models',
+    fetch: hub.fetch,
+    port,
+    onProgress: (p) => events.push(p),
+    ...extra,
+    ...more,
+  });
+  return { hub, port, events, request };
+}
+
+function finalFiles(port: MemoryModelFiles): string[] {
+  return [...port.files.keys()].filter((k) => !k.endsWith('.part')).sort();
+}
+
+describe('downloadModel', () => {
+  test('streams every file into <root>/<modelId>/ with monotonic byte progress and the right totals', async () => {
+    const { port, events, request } = setup();
+    const result = await downloadModel(request());
+
+    expect(result).toMatchObject({ folder: DIR, bytes: TOTAL });
+    for (const f of FILES) expect(port.files.get(`${DIR}/${f}`)).toEqual(CONTENT[f]);
+    expect([...port.files.keys()].some((k) => k.endsWith('.part'))).toBe(false);
+
+    // Chunks of 1,000 bytes: the weights alone report dozens of steps.
+    expect(events.filter((e) => e.file === 'onnx/model.onnx').length).toBeGreaterThan(40);
+    for (let i = 1; i < events.length; i++) expect(events[i].loaded).toBeGreaterThanOrEqual(events[i - 1].loaded);
+    // The total is unknown until the last file's response says its size, then exact.
+    expect(events[0].total).toBeNull();
+    expect(events.filter((e) => e.file === 'onnx/model.onnx').every((e) => e.total === TOTAL && e.fileTotal === 45_210)).toBe(true);
+    expect(events[events.length - 1]).toMatchObject({ loaded: TOTAL, total: TOTAL, filesDone: 4, files: 4 });
+    expect(await modelFolderStatus(port, '.lithos/models', MODEL, FILES)).toEqual({ folder: DIR, complete: true, bytes: TOTAL, missing: [] });
+  });
+
+  test('files already complete are not fetched again, and count towards the progress', async () => {
+    const { hub, port, events, request } = setup();
+    await port.append(`${DIR}/config.json`, CONTENT['config.json']);
+    await port.append(`${DIR}/tokenizer.json`, CONTENT['tokenizer.json']);
+    const result = await downloadModel(request());
+    expect(result.files.filter((f) => f.skipped).map((f) => f.file)).toEqual(['config.json', 'tokenizer.json']);
+    expect(hub.requests.map((r) => r.url.split('/resolve/main/')[1])).toEqual(['tokenizer_config.json', 'onnx/model.onnx']);
+    expect(events[events.length - 1]).toMatchObject({ loaded: TOTAL, total: TOTAL });
+
+    hub.requests.length = 0;
+    await downloadModel(request());
+    expect(hub.requests).toEqual([]);
+  });
+
+  test('a dropped connection leaves only a .part, and the next run resumes it with a Range request', async () => {
+    const { hub, port, request } = setup();
+    hub.dropAfter.set('onnx/model.onnx', 20_500);
+    const err = await failure(downloadModel(request()));
+    expect(err.code).toBe('download_failed');
+    expect(err.data).toMatchObject({ reason: 'network', file: 'onnx/model.onnx' });
+    expect(err.message).toMatch(/onnx\/model\.onnx failed after 20500 bytes: network connection lost/);
+    expect(port.files.has(`${DIR}/onnx/model.onnx`)).toBe(false);
+    expect(port.files.get(`${DIR}/onnx/model.onnx.part`)?.byteLength).toBe(20_500);
+    const status = await modelFolderStatus(port, '.lithos/models', MODEL, FILES);
+    expect(status).toMatchObject({ complete: false, missing: ['onnx/model.onnx'] });
+
+    hub.dropAfter.clear();
+    hub.requests.length = 0;
+    const events: DownloadProgress[] = [];
+    await downloadModel(request({ onProgress: (p) => events.push(p) }));
+    expect(hub.requests).toEqual([{ url: `https://huggingface.co/${MODEL}/resolve/main/onnx/model.onnx`, range: 'bytes=20500-' }]);
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
+    expect(port.files.has(`${DIR}/onnx/model.onnx.part`)).toBe(false);
+    for (let i = 1; i < events.length; i++) expect(events[i].loaded).toBeGreaterThanOrEqual(events[i - 1].loaded);
+    expect(events[events.length - 1]).toMatchObject({ loaded: TOTAL, total: TOTAL });
+  });
+
+  test('a server that ignores Range sends the whole file again: the stale part is replaced, not appended to', async () => {
+    const { hub, port, request } = setup();
+    await port.append(`${DIR}/onnx/model.onnx.part`, bytes(9_999, 99));
+    hub.ignoreRange = true;
+    await downloadModel(request());
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
+  });
+
+  test('a part longer than the file (416) is dropped and the file fetched from the start', async () => {
+    const { hub, port, request } = setup();
+    await port.append(`${DIR}/config.json.part`, bytes(5_000, 7));
+    await downloadModel(request());
+    expect(port.files.get(`${DIR}/config.json`)).toEqual(CONTENT['config.json']);
+    expect(hub.requests.filter((r) => r.url.endsWith('/config.json')).map((r) => r.range)).toEqual(['bytes=5000-', null]);
+  });
+
+  test('cancel mid-file stops with `cancelled` and leaves no final half file; the next run resumes', async () => {
+    const { hub, port, request } = setup();
+    const ctl = new AbortController();
+    hub.beforeChunk = (file, offset) => {
+      if (file === 'onnx/model.onnx' && offset >= 12_000) ctl.abort();
+    };
+    const err = await failure(downloadModel(request({ signal: ctl.signal })));
+    expect(err.code).toBe('cancelled');
+    expect(err.message).toMatch(/cancelled during onnx\/model\.onnx/);
+    expect(port.files.has(`${DIR}/onnx/model.onnx`)).toBe(false);
+    expect(port.files.get(`${DIR}/onnx/model.onnx.part`)?.byteLength).toBe(12_000);
+
+    hub.beforeChunk = undefined;
+    await downloadModel(request());
+    expect(finalFiles(port)).toEqual(FILES.map((f) => `${DIR}/${f}`).sort());
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
+  });
+
+  test('a signal aborted before the start fetches nothing', async () => {
+    const { hub, request } = setup();
+    const ctl = new AbortController();
+    ctl.abort();
+    expect((await failure(downloadModel(request({ signal: ctl.signal })))).code).toBe('cancelled');
+    expect(hub.requests).toEqual([]);
+  });
+
+  test('HTTP 404 is a download_failed naming the status, the URL and what to check', async () => {
+    const { port, request } = setup();
+    const err = await failure(downloadModel(request({ modelId: 'Xenova/no-such-model' })));
+    expect(err.code).toBe('download_failed');
+    expect(err.data).toMatchObject({ reason: 'http', status: 404, file: 'config.json' });
+    expect(err.message).toBe(
+      'Downloading config.json failed: HTTP 404 from https://huggingface.co/Xenova/no-such-model/resolve/main/config.json: the file does not exist there (check the model id).',
+    );
+    expect(port.files.size).toBe(0);
+  });
+
+  test('an unreachable network and a failing disk are told apart', async () => {
+    const { request } = setup();
+    const down = await failure(
+      downloadModel(request({ fetch: async () => Promise.reject(new TypeError('Failed to fetch')) })),
+    );
+    expect(down.data).toMatchObject({ reason: 'network' });
+    expect(down.message).toMatch(/could not reach https:\/\/huggingface\.co \(Failed to fetch\)/);
+
+    const { port, request: again } = setup();
+    port.failWrites = 'ENOSPC: no space left on device';
+    const full = await failure(downloadModel(again()));
+    expect(full.data).toMatchObject({ reason: 'disk' });
+    expect(full.message).toBe(`Could not write the model file ${DIR}/config.json.part: ENOSPC: no space left on device`);
+  });
+
+  test('without content-length the total stays unknown until the end, and the file is still placed', async () => {
+    const { hub, port, events, request } = setup();
+    hub.noLength = true;
+    await downloadModel(request());
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
+    expect(events.filter((e) => e.fileLoaded < (e.fileTotal ?? Infinity)).every((e) => e.total === null)).toBe(true);
+    expect(events[events.length - 1]).toMatchObject({ loaded: TOTAL, total: TOTAL });
+  });
+
+  test('a model id that could climb out of the folder is refused', async () => {
+    const { request } = setup();
+    for (const id of ['../etc', 'a/../../b', 'noslash', '/abs/x']) {
+      expect((await failure(downloadModel(request({ modelId: id })))).code).toBe('invalid_argument');
+    }
+  });
+});

@@ -1,18 +1,19 @@
-import { Setting } from 'obsidian';
-import { DECAY, FEEDBACK } from '../shared/learning/constants';
+import { Notice, Setting, type TextComponent } from 'obsidian';
+import { asLithosError } from '../shared/errors';
+import type { MemoryEngine } from '../shared/engine';
+import { LEARNING_FILE } from '../shared/learning/learning-store';
+import { TUNABLES, defaultOf, overrideOf, rangeText, tunableProblem, type Tunable } from '../shared/learning/tunables';
 import type { LithosSettings } from './settings';
 import type { SettingsTabHost } from './settings-tab';
 
-/** Settings → Learning: the schedules of consolidation and decay, and the learning constants. */
-export function learningSection(el: HTMLElement, host: SettingsTabHost): void {
+/**
+ * Settings → Learning: the schedules of consolidation and decay (this device's data.json), and the learning
+ * constants (the vault's .lithos/learning.json through engine.learning, so `lithos mcp` and the CLI learn
+ * the same way). Both apply without a restart.
+ */
+export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'settings' | 'save' | 'engine'>): void {
   const l = host.settings().learning;
-  new Setting(el)
-    .setName('Learning')
-    .setHeading()
-    .setDesc(
-      `Constants (tuned by lithos eval, not per vault): used +${FEEDBACK.used_salience} salience, misleading ${FEEDBACK.misleading_salience}, quarantine at ${FEEDBACK.quarantine_at} misleading marks; ` +
-        `edges halve over ${DECAY.edge_half_life_days} days unused, spaced repetition over ${DECAY.spaced_rep_half_life_days} days.`,
-    );
+  new Setting(el).setName('Learning').setHeading();
   const hours = (name: string, desc: string, value: number, set: (x: LithosSettings, h: number) => void): void => {
     new Setting(el)
       .setName(name)
@@ -26,4 +27,62 @@ export function learningSection(el: HTMLElement, host: SettingsTabHost): void {
   };
   hours('Consolidation every (hours)', 'Reinforce, promote, maintain concepts and summaries on this schedule.', l.consolidationIntervalHours, (x, h) => void (x.learning.consolidationIntervalHours = h));
   hours('Decay every (hours)', 'Fade unused strengths and weak rule/agent edges on this schedule.', l.decayIntervalHours, (x, h) => void (x.learning.decayIntervalHours = h));
+  constantsSection(el, host.engine());
+}
+
+function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
+  const heading = new Setting(el).setName('Learning constants').setHeading();
+  if (!engine) {
+    heading.setDesc(`Open the memory first: the learning constants live in the vault (.lithos/${LEARNING_FILE}).`);
+    return;
+  }
+  const store = engine.learning;
+  heading.setDesc(
+    store.problem
+      ? `${store.problem} A change here replaces the file.`
+      : `The vault's, in .lithos/${LEARNING_FILE}: each change applies to the next feedback or decay run and is audited. Empty: the default.`,
+  );
+  const fields: TextComponent[] = [];
+  for (const t of TUNABLES) {
+    const override = overrideOf(store.overrides(), t);
+    new Setting(el)
+      .setName(t.key)
+      .setDesc(`${t.desc} Default ${defaultOf(t)}; ${rangeText(t)}.`)
+      .addText((c) => {
+        fields.push(c);
+        c.setPlaceholder(String(defaultOf(t)))
+          .setValue(override === undefined ? '' : String(override))
+          .onChange((v) => saveField(engine, c, t, v));
+      });
+  }
+  new Setting(el)
+    .setName('Reset to defaults')
+    .setDesc(`Every learning constant back to its default (.lithos/${LEARNING_FILE} keeps no override).`)
+    .addButton((b) =>
+      b.setButtonText('Reset').onClick(() =>
+        store.reset().then(
+          () => {
+            for (const f of fields) {
+              f.setValue('');
+              f.inputEl.setCustomValidity('');
+            }
+          },
+          (err: unknown) => new Notice(`Lithos: the learning constants were not reset: ${asLithosError(err).message}`),
+        ),
+      ),
+    );
+}
+
+/** Empty: back to the default. A value out of range is refused with its reason on the field, and not saved. */
+function saveField(engine: MemoryEngine, c: TextComponent, t: Tunable, raw: string): Promise<unknown> | undefined {
+  const text = raw.trim();
+  const value = text === '' ? null : Number(text);
+  const problem = value === null ? null : tunableProblem(t, Number.isNaN(value) ? text : value);
+  const refuse = (message: string): void => {
+    c.inputEl.setCustomValidity(message);
+    c.inputEl.reportValidity();
+  };
+  if (problem) return void refuse(`${t.key} ${problem}.`);
+  c.inputEl.setCustomValidity('');
+  return engine.learning.update(t.key, value).catch((err: unknown) => refuse(asLithosError(err).message));
 }

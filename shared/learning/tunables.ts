@@ -92,7 +92,9 @@ export function tunableProblem(t: Tunable, value: unknown): string | null {
     (!t.integer || Number.isInteger(value)) &&
     (t.aboveMin ? value > t.min : value >= t.min) &&
     value <= t.max;
-  return ok ? null : `must be ${rangeText(t)} (got ${JSON.stringify(value) ?? String(value)})`;
+  if (ok) return null;
+  const got = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
+  return `must be ${rangeText(t)} (got ${got})`;
 }
 
 /** Only the overrides: what learning.json holds besides its version. */

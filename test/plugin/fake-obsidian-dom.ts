@@ -2,8 +2,9 @@
  * A minimal typed fake of the `obsidian` runtime for the side panels, on a real DOM (jsdom in the view
  * specs, the browser in the preview page): Obsidian's HTMLElement helpers (createEl, createDiv, empty,
  * setText, addClass, …) polyfilled on the prototypes, and just enough of Component, ItemView,
- * WorkspaceLeaf, Workspace, Modal, SuggestModal, Notice, setIcon and Plugin to open panels, run commands
- * and drive modals. What the plugin does with them is recorded in `obsidianRecord` for assertions.
+ * WorkspaceLeaf, Workspace, Modal, SuggestModal, Setting, Notice, setIcon and Plugin to open panels, run
+ * commands, drive modals and settings rows. What the plugin does with them is recorded in `obsidianRecord`
+ * for assertions.
  */
 import type { Command, EventRef, TFile } from 'obsidian';
 
@@ -326,6 +327,85 @@ export abstract class SuggestModal<T> extends Modal {
   choose(item: T): void {
     this.close();
     this.onChooseSuggestion(item, new MouseEvent('click'));
+  }
+}
+
+// ── settings rows ───────────────────────────────────────────────────────
+
+/** Obsidian's text field: onChange fires on each input event, as in the app. */
+export class TextComponent {
+  readonly inputEl: HTMLInputElement;
+  constructor(containerEl: HTMLElement) {
+    this.inputEl = containerEl.createEl('input', { type: 'text' });
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(v: string): this {
+    this.inputEl.value = v;
+    return this;
+  }
+  setPlaceholder(p: string): this {
+    this.inputEl.placeholder = p;
+    return this;
+  }
+  onChange(cb: (v: string) => unknown): this {
+    this.inputEl.addEventListener('input', () => void cb(this.inputEl.value));
+    return this;
+  }
+}
+
+export class ButtonComponent {
+  readonly buttonEl: HTMLButtonElement;
+  constructor(containerEl: HTMLElement) {
+    this.buttonEl = containerEl.createEl('button');
+  }
+  setButtonText(t: string): this {
+    this.buttonEl.textContent = t;
+    return this;
+  }
+  setWarning(): this {
+    this.buttonEl.classList.add('mod-warning');
+    return this;
+  }
+  onClick(cb: (evt: MouseEvent) => unknown): this {
+    this.buttonEl.addEventListener('click', (e) => void cb(e));
+    return this;
+  }
+}
+
+/** One settings row with Obsidian's class names (setting-item, -name, -description, -control). */
+export class Setting {
+  readonly settingEl: HTMLElement;
+  readonly nameEl: HTMLElement;
+  readonly descEl: HTMLElement;
+  readonly controlEl: HTMLElement;
+  constructor(containerEl: HTMLElement) {
+    this.settingEl = containerEl.createDiv({ cls: 'setting-item' });
+    const info = this.settingEl.createDiv({ cls: 'setting-item-info' });
+    this.nameEl = info.createDiv({ cls: 'setting-item-name' });
+    this.descEl = info.createDiv({ cls: 'setting-item-description' });
+    this.controlEl = this.settingEl.createDiv({ cls: 'setting-item-control' });
+  }
+  setName(n: string): this {
+    this.nameEl.textContent = n;
+    return this;
+  }
+  setDesc(d: string): this {
+    this.descEl.textContent = d;
+    return this;
+  }
+  setHeading(): this {
+    this.settingEl.classList.add('setting-item-heading');
+    return this;
+  }
+  addText(cb: (c: TextComponent) => unknown): this {
+    cb(new TextComponent(this.controlEl));
+    return this;
+  }
+  addButton(cb: (c: ButtonComponent) => unknown): this {
+    cb(new ButtonComponent(this.controlEl));
+    return this;
   }
 }
 

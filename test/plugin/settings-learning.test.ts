@@ -1,0 +1,115 @@
+/**
+ * @jest-environment jsdom
+ * @jest-environment-options {"customExportConditions": ["node", "node-addons"]}
+ */
+jest.mock('obsidian', () => jest.requireActual('./fake-obsidian-dom'), { virtual: true });
+
+import { jsdomSql } from '../panels/mount';
+import { learningSection } from '../../plugin/settings-learning';
+import { defaultSettings, type LithosSettings } from '../../plugin/settings';
+import { LEARNING_FILE } from '../../shared/learning/learning-store';
+import { DEFAULT_LEARNING, TUNABLES } from '../../shared/learning/tunables';
+import { FEEDBACK } from '../../shared/learning/constants';
+import type { MemoryEngine } from '../../shared/engine';
+import { openHarness, type Harness } from '../engine/harness';
+
+/** Settings → Learning in jsdom: one field per tunable constant, saved through engine.learning, refused when out of range. */
+
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.engine.close();
+  h = null;
+  document.body.empty();
+});
+
+function render(engine: MemoryEngine | null): HTMLElement {
+  const el = document.body.createDiv();
+  const settings: LithosSettings = defaultSettings();
+  learningSection(el, { settings: () => settings, save: async (fn) => fn(settings), engine: () => engine });
+  return el;
+}
+
+async function withEngine(files: Record<string, string> = {}): Promise<{ engine: MemoryEngine; el: HTMLElement }> {
+  h = await openHarness({}, { deps: { sql: await jsdomSql() } });
+  for (const [name, text] of Object.entries(files)) await h.blobs.writeAtomic(name, new TextEncoder().encode(text));
+  await h.engine.learning.reload();
+  return { engine: h.engine, el: render(h.engine) };
+}
+
+function row(el: HTMLElement, name: string): HTMLElement {
+  const r = Array.from(el.querySelectorAll<HTMLElement>('.setting-item')).find((x) => x.querySelector('.setting-item-name')?.textContent === name);
+  if (!r) throw new Error(`no row "${name}"`);
+  return r;
+}
+const input = (el: HTMLElement, name: string) => row(el, name).querySelector('input')!;
+const heading = (el: HTMLElement) => row(el, 'Learning constants').querySelector('.setting-item-description')!.textContent ?? '';
+
+function type(i: HTMLInputElement, value: string): void {
+  i.value = value;
+  i.dispatchEvent(new Event('input'));
+}
+
+/** The store's write is asynchronous; the field's handler does not return it to the DOM. */
+async function until(check: () => boolean): Promise<void> {
+  for (let n = 0; n < 200 && !check(); n++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+}
+
+test('memory not open: says so instead of showing the constants', () => {
+  const el = render(null);
+  expect(heading(el)).toBe('Open the memory first: the learning constants live in the vault (.lithos/learning.json).');
+  expect(el.querySelectorAll('.setting-item')).toHaveLength(4); // heading, two schedules, constants heading
+});
+
+test('one field per tunable constant: its default as placeholder, its override (if any) as value', async () => {
+  const { el } = await withEngine({ [LEARNING_FILE]: '{"feedback": {"quarantine_at": 4}}' });
+  for (const t of TUNABLES) expect(input(el, t.key).placeholder).toBe(String((DEFAULT_LEARNING[t.group] as Record<string, number>)[t.name]));
+  expect(input(el, 'feedback.quarantine_at').value).toBe('4');
+  expect(input(el, 'feedback.used_salience').value).toBe('');
+  expect(row(el, 'feedback.ignored_salience').querySelector('.setting-item-description')!.textContent).toContain('Default -0.02; a number from -1 to 0.');
+});
+
+test('an edited field is saved to learning.json and applies at once; emptying it puts the default back', async () => {
+  const { engine, el } = await withEngine();
+  type(input(el, 'feedback.used_salience'), ' 0.05 ');
+  await until(() => engine.learning.get().feedback.used_salience === 0.05);
+  expect(input(el, 'feedback.used_salience').validationMessage).toBe('');
+  expect(JSON.parse(new TextDecoder().decode((await h!.blobs.read(LEARNING_FILE))!))).toEqual({ version: 1, feedback: { used_salience: 0.05 } });
+  expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ changed: { 'feedback.used_salience': [FEEDBACK.used_salience, 0.05] } });
+  type(input(el, 'feedback.used_salience'), '');
+  await until(() => engine.learning.get().feedback.used_salience === FEEDBACK.used_salience);
+});
+
+test.each([
+  ['feedback.ignored_salience', '0.1', 'feedback.ignored_salience must be a number from -1 to 0 (got 0.1).'],
+  ['feedback.quarantine_at', '2.5', 'feedback.quarantine_at must be a whole number from 1 to 1000 (got 2.5).'],
+  ['decay.edge_half_life_days', 'soon', 'decay.edge_half_life_days must be a number above 0, at most 3650 (got "soon").'],
+])('%s = %s is refused with a message on the field and not saved', async (key, value, message) => {
+  const { engine, el } = await withEngine();
+  const i = input(el, key);
+  let reported = 0;
+  i.addEventListener('invalid', () => reported++);
+  type(i, value);
+  expect(i.validationMessage).toBe(message);
+  expect(reported).toBe(1);
+  expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
+  expect(await h!.blobs.read(LEARNING_FILE)).toBeNull();
+  type(i, '');
+  expect(i.validationMessage).toBe('');
+});
+
+test('Reset to defaults clears every override and every field', async () => {
+  const { engine, el } = await withEngine({ [LEARNING_FILE]: '{"feedback": {"quarantine_at": 4}, "decay": {"edge_half_life_days": 30}}' });
+  type(input(el, 'support.lexical_share'), '0.4');
+  await until(() => engine.learning.get().support.lexical_share === 0.4);
+  row(el, 'Reset to defaults').querySelector('button')!.click();
+  await until(() => input(el, 'feedback.quarantine_at').value === '');
+  expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
+  expect(TUNABLES.map((t) => input(el, t.key).value).every((v) => v === '')).toBe(true);
+  expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ overrides: {}, changed: { 'feedback.quarantine_at': [4, 3], 'decay.edge_half_life_days': [30, 90], 'support.lexical_share': [0.4, 0.5] } });
+});
+
+test('a damaged learning.json: the heading says why and that a change replaces it', async () => {
+  const { el } = await withEngine({ [LEARNING_FILE]: '{ nope' });
+  expect(heading(el)).toMatch(/^\.lithos\/learning\.json is not valid JSON .* Learning uses the default constants until \.lithos\/learning\.json is fixed\. A change here replaces the file\.$/);
+});

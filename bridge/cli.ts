@@ -14,6 +14,7 @@ import { retrieveCommand } from './commands/retrieve-cmd';
 import { consolidateCommand } from './commands/consolidate-cmd';
 import { conflictsListCommand, conflictsResolveCommand, conflictsScanCommand } from './commands/conflicts-cmd';
 import { proposalDecideCommand, proposalsListCommand } from './commands/proposals-cmd';
+import { learningCommand } from './commands/learning-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
@@ -49,6 +50,8 @@ Usage:
   lithos proposals <vault> [--status pending|accepted|rejected] [--json]
                                                         agent writes waiting for a person (policy propose_namespaces)
   lithos proposals accept|reject <vault> <id> [--reason text] [--json]
+  lithos learning <vault> [--set key=value]… [--reset] [--json]
+                                                        the vault's learning constants (.lithos/learning.json); key=default undoes one
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -93,6 +96,8 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       winner: { type: 'string' },
       status: { type: 'string' },
       reason: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      reset: { type: 'boolean', default: false },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -186,6 +191,9 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       need(1, '<vault>');
       return conflictsListCommand(vault, { state: values.state, json, out, logger });
     }
+    case 'learning':
+      need(1, '<vault>');
+      return learningCommand(vault, { set: values.set ?? [], reset: values.reset, json, out, logger });
     case 'mcp': {
       const root = values.vault ?? vault;
       if (!root) throw usage('lithos mcp needs --vault <path>.');

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { LithosError } from '../../shared/errors';
+import { AuditLog } from '../../shared/governance/audit';
+import { systemClock, type BlobStore, type Logger } from '../../shared/ports';
+import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
+import { TUNABLES, defaultOf, overrideOf, rangeText, tunable, type LearningOverrides } from '../../shared/learning/tunables';
+import { acquireLock } from '../lock';
+import { checkVaultFolder } from '../open-vault';
+import { NodeBlobStore } from '../node-blob-store';
+import { ReadOnlyBlobStore } from '../read-only-blobs';
+import { printJson, table, type Out } from './output';
+
+/**
+ * `lithos learning <vault> [--set key=value]… [--reset] [--json]`: the vault's learning constants
+ * (.lithos/learning.json). Showing them is read-only and lock-free; --set and --reset take the writer lock
+ * (the audit log has one writer) but open no index, and are audited as the person ('learning.set').
+ */
+export async function learningCommand(vault: string, o: { set: readonly string[]; reset: boolean; json: boolean; out: Out; logger: Logger }): Promise<number> {
+  const root = await checkVaultFolder(vault);
+  if (o.reset && o.set.length > 0) throw new LithosError('invalid_argument', 'Give --reset or --set, not both.', { field: 'reset' });
+  const disk = new NodeBlobStore(join(root, '.lithos'));
+  if (!o.reset && o.set.length === 0) {
+    // No logger: a damaged file's problem is printed by report, once.
+    report(await LearningStore.open({ blobs: new ReadOnlyBlobStore(disk), clock: systemClock }), o);
+    return 0;
+  }
+  const changes = o.set.map(parseAssignment);
+  const lock = await acquireLock(join(root, '.lithos'), { owner: 'cli' });
+  try {
+    const store = await open(disk, o.logger);
+    if (o.reset) await store.reset();
+    else await store.set(applied(store.overrides(), changes));
+    report(store, o);
+    return 0;
+  } finally {
+    await lock.release();
+  }
+}
+
+async function open(blobs: BlobStore, logger: Logger): Promise<LearningStore> {
+  const audit = await AuditLog.open({ blobs, clock: systemClock, logger });
+  return LearningStore.open({ blobs, clock: systemClock, logger, audit });
+}
+
+/** `quarantine_at=2`, `feedback.used_edge=0.05`; `=default` (or nothing after =) puts the default back. */
+function parseAssignment(s: string): { key: string; value: number | string | null } {
+  const eq = s.indexOf('=');
+  if (eq <= 0) throw new LithosError('invalid_argument', `--set takes key=value, like feedback.quarantine_at=2 (got "${s}").`, { field: 'set' });
+  const key = tunable(s.slice(0, eq).trim()).key;
+  const text = s.slice(eq + 1).trim();
+  if (text === '' || text === 'default') return { key, value: null };
+  const value = Number(text);
+  // A word stays text, so the store's range check names it (got "two").
+  return { key, value: Number.isNaN(value) ? text : value };
+}
+
+function applied(current: LearningOverrides, changes: { key: string; value: number | string | null }[]): Record<string, Record<string, unknown>> {
+  const out = Object.fromEntries(Object.entries(current).map(([g, v]) => [g, { ...v }])) as Record<string, Record<string, unknown>>;
+  for (const c of changes) {
+    const t = tunable(c.key);
+    const group = (out[t.group] ??= {});
+    if (c.value === null) delete group[t.name];
+    else group[t.name] = c.value;
+  }
+  return out;
+}
+
+function report(store: LearningStore, o: { json: boolean; out: Out }): void {
+  const overrides = store.overrides();
+  if (o.json) {
+    printJson(o.out, { file: `.lithos/${LEARNING_FILE}`, problem: store.problem, overrides, constants: store.get() });
+    return;
+  }
+  if (store.problem) o.out(`Warning: ${store.problem}`);
+  const rows = TUNABLES.map((t) => {
+    const v = overrideOf(overrides, t);
+    return [t.key, String(v ?? defaultOf(t)), v === undefined ? 'default' : `default ${defaultOf(t)}`, rangeText(t)];
+  });
+  o.out(table([['constant', 'value', '', 'allowed'], ...rows]));
+  const n = TUNABLES.filter((t) => overrideOf(overrides, t) !== undefined).length;
+  o.out(`${n} of ${TUNABLES.length} overridden in .lithos/${LEARNING_FILE}. Change one: lithos learning <vault> --set key=value (or key=default); all: --reset.`);
+}

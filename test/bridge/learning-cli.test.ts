@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../bridge/cli';
+import { acquireLock } from '../../bridge/lock';
+import { openVault } from '../../bridge/open-vault';
+import { silentLogger } from '../../shared/ports';
+import { DEFAULT_LEARNING } from '../../shared/learning/tunables';
+
+/** `lithos learning`: show the vault's learning constants, change one, put them back; audited, and what the engine then uses. */
+let vault: string;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
+async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => any }> {
+  const lines: string[] = [];
+  const code = await main(argv, (s) => lines.push(s));
+  const out = lines.join('\n');
+  return { code, out, json: () => JSON.parse(out) };
+}
+
+beforeEach(() => {
+  vault = mkdtempSync(join(tmpdir(), 'lithos-learning-'));
+  mkdirSync(join(vault, '.lithos'));
+});
+afterEach(() => {
+  rmSync(vault, { recursive: true, force: true });
+});
+
+const file = () => JSON.parse(readFileSync(join(vault, '.lithos/learning.json'), 'utf8')) as unknown;
+
+test('no file: every constant at its default, as a table and as JSON', async () => {
+  const text = await cli('learning', vault);
+  expect(text.code).toBe(0);
+  expect(text.out).toMatch(/^feedback\.quarantine_at\s+3\s+default\s+a whole number from 1 to 1000$/m);
+  expect(text.out).toContain('0 of 17 overridden in .lithos/learning.json.');
+  expect((await cli('learning', vault, '--json')).json()).toEqual({ file: '.lithos/learning.json', problem: null, overrides: {}, constants: DEFAULT_LEARNING });
+});
+
+test('--set writes the overrides (one audit entry for all), --set key=default undoes one, --reset all; the engine reads them', async () => {
+  const set = await cli('learning', vault, '--set', 'quarantine_at=2', '--set', 'decay.edge_half_life_days=45', '--json');
+  expect(set.json()).toMatchObject({ problem: null, overrides: { feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 45 } } });
+  expect(file()).toEqual({ version: 1, feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 45 } });
+  expect((await cli('learning', vault)).out).toMatch(/^feedback\.quarantine_at\s+2\s+default 3\s/m);
+
+  await cli('learning', vault, '--set', 'quarantine_at=default');
+  expect(file()).toEqual({ version: 1, decay: { edge_half_life_days: 45 } });
+  const v = await openVault(vault, { write: false, logger: silentLogger });
+  expect(v.engine.learning.get().decay.edge_half_life_days).toBe(45);
+  await v.close();
+
+  await cli('learning', vault, '--reset');
+  expect(file()).toEqual({ version: 1 });
+  const audit = readFileSync(join(vault, '.lithos/audit.jsonl'), 'utf8').trim().split('\n');
+  expect(audit.filter((l) => l.includes('"action":"learning.set"'))).toHaveLength(3);
+  expect((await cli('audit', 'verify', vault)).code).toBe(0);
+});
+
+test('bad values and keys are refused and nothing is written; a damaged file is reported, not rewritten', async () => {
+  await expect(main(['learning', vault, '--set', 'ignored_salience=0.1'])).rejects.toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('feedback.ignored_salience: must be a number from -1 to 0 (got 0.1)') });
+  await expect(main(['learning', vault, '--set', 'quarantine_at=two'])).rejects.toMatchObject({ message: expect.stringContaining('(got "two")') });
+  await expect(main(['learning', vault, '--set', 'spaced_rep_max=3'])).rejects.toMatchObject({ message: expect.stringContaining('"spaced_rep_max" is not a tunable learning constant') });
+  await expect(main(['learning', vault, '--set', 'quarantine_at'])).rejects.toMatchObject({ message: expect.stringContaining('--set takes key=value') });
+  await expect(main(['learning', vault, '--reset', '--set', 'quarantine_at=2'])).rejects.toMatchObject({ code: 'invalid_argument' });
+  expect(() => readFileSync(join(vault, '.lithos/learning.json'))).toThrow();
+
+  writeFileSync(join(vault, '.lithos/learning.json'), '{"feedback": {"quarantine_at": 0}}');
+  const shown = await cli('learning', vault);
+  expect(shown.out).toMatch(/^Warning: Not a valid learning configuration: feedback\.quarantine_at: must be a whole number from 1 to 1000 \(got 0\)\./);
+  expect(readFileSync(join(vault, '.lithos/learning.json'), 'utf8')).toBe('{"feedback": {"quarantine_at": 0}}');
+});
+
+test('--set while another process holds the writer lock is refused (vault_locked); showing still works', async () => {
+  const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
+  try {
+    await expect(main(['learning', vault, '--set', 'quarantine_at=2'])).rejects.toMatchObject({ code: 'vault_locked' });
+    expect((await cli('learning', vault)).code).toBe(0);
+  } finally {
+    await lock.release();
+  }
+});

@@ -65,7 +65,9 @@ class Reader {
   id(): string | null {
     const raw = this.get('id');
     if (raw === undefined || raw === null) return null;
-    if (isUuid(raw)) return raw.toLowerCase();
+    // A copy, not the parsed slice: the id becomes a key the engine keeps for the note's lifetime, and a
+    // slice would keep the note's whole text alive with it.
+    if (isUuid(raw)) return Array.from(raw.toLowerCase()).join('');
     this.report('invalid_id', 'id', `"id" must be a UUID; found ${describe(raw)}. The note is indexed without it.`);
     return null;
   }

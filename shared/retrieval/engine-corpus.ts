@@ -298,15 +298,30 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 }
 
-/** The `limit` best of a slot-indexed score array (NaN and 0 skipped), ties by id. */
+/**
+ * The `limit` best of a slot-indexed score array (NaN and 0 skipped), ties by id. A selection, not a sort
+ * of every slot: the vector scout scores nearly every note, and sorting 10k boxed scores per scan was the
+ * largest allocation of a retrieval.
+ */
 function top(arr: Float64Array, limit: number, s: QueryScores): Scored[] {
-  const out: Scored[] = [];
+  const best: Scored[] = [];
+  if (limit <= 0) return best;
   for (let slot = 0; slot < arr.length; slot++) {
     const v = arr[slot];
-    if (!(v > 0)) continue;
+    if (!(v > 0) || (best.length === limit && v < best[limit - 1].score)) continue;
     const id = s.idOf(slot);
-    if (id !== undefined) out.push({ id, score: v });
+    if (id === undefined) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const m = best[mid];
+      if (v > m.score || (v === m.score && id < m.id)) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo >= limit) continue;
+    best.splice(lo, 0, { id, score: v });
+    if (best.length > limit) best.pop();
   }
-  out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-  return out.length > limit ? out.slice(0, limit) : out;
+  return best;
 }

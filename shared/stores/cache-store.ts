@@ -279,5 +279,7 @@ function packChunks(chunks: readonly CachedChunk[]): NodeChunks | undefined {
   texts.forEach((b, i) => (ends[i] = total += b.byteLength));
   const bytes = new Uint8Array(total);
   texts.forEach((b, i) => bytes.set(b, i > 0 ? ends[i - 1] : 0));
-  return { indexes: Uint32Array.from(rows, (c) => c.chunk_index), headings: rows.map((c) => c.heading ?? null), ends, bytes };
+  // Headings are copied: a heading parsed from a note is a slice of its whole text and would keep that alive.
+  const headings = rows.map((c) => (c.heading === null || c.heading === undefined ? null : utf8Decoder.decode(utf8Encoder.encode(c.heading))));
+  return { indexes: Uint32Array.from(rows, (c) => c.chunk_index), headings, ends, bytes };
 }

@@ -71,6 +71,7 @@ type WarmFigures = Pick<
   | 'store_mb'
   | 'peak_rss_mb'
   | 'warm_open_peak_rss_mb'
+  | 'process_peak_rss_mb'
 > &
   RelayFigures;
 
@@ -158,12 +159,6 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     const searchMs: number[] = [];
     for (const q of queries) searchMs.push((await timed(() => engine.search(q, { k: 10, mode: 'hybrid' }))).ms);
 
-    // Full Parallel Terraced Scan as an agent's call runs it: receipts and retrieval stats written, no LLM.
-    // The first call also extracts every note's analogy frame once; it is reported on its own.
-    const firstRetrieve = await timed(() => engine.retrieve({ query_text: queries[0] ?? 'note', query_class: 'debug' }));
-    const retrieveMs: number[] = [];
-    for (const q of queries) retrieveMs.push((await timed(() => engine.retrieve({ query_text: q, query_class: 'debug', agent_id: 'bench' }))).ms);
-
     // Incremental: an external edit lands on disk, the host reports it, the engine catches up.
     const rng = new Rng((seed ^ 0x1b873593) >>> 0);
     const samples = job.incrementalSamples;
@@ -190,6 +185,15 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     await engine.settle();
     const persist = await timed(() => engine.flush());
 
+    // The engine's own phases end here (issue 2's figures: open, search, edit, persist): their peak RSS.
+    const enginePeak = peakRssMb();
+
+    // Full Parallel Terraced Scan as an agent's call runs it: receipts and retrieval stats written, no LLM.
+    // The first call also extracts every note's analogy frame once; it is reported on its own.
+    const firstRetrieve = await timed(() => engine.retrieve({ query_text: queries[0] ?? 'note', query_class: 'debug' }));
+    const retrieveMs: number[] = [];
+    for (const q of queries) retrieveMs.push((await timed(() => engine.retrieve({ query_text: q, query_class: 'debug', agent_id: 'bench' }))).ms);
+
     // The same read-like call in-process and over the bridge's websocket (relay-bench.ts).
     const relay = await measureRelayRead(engine, root, Array.from({ length: notes }, (_, i) => vault.path(i)), undefined, undefined, queries.slice(0, 100));
 
@@ -208,8 +212,9 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
       retrieve_p95_ms: percentile(retrieveMs, 95),
       persist_ms: persist.ms,
       store_mb: (await dirBytes(join(root, '.lithos'))) / 1048576,
-      peak_rss_mb: peakRssMb(),
+      peak_rss_mb: enginePeak,
       warm_open_peak_rss_mb: openPeak,
+      process_peak_rss_mb: peakRssMb(),
       ...relay,
     };
   } finally {

@@ -50,9 +50,12 @@ function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
       .setDesc(`${t.desc} Default ${defaultOf(t)}; ${rangeText(t)}.`)
       .addText((c) => {
         fields.push(c);
+        // Checked as typed, saved when the edit is committed (Enter or leaving the field): each save is an
+        // audited change of how the vault learns, and typing 0.035 must not apply and audit 0 and 0.03 first.
         c.setPlaceholder(String(defaultOf(t)))
           .setValue(override === undefined ? '' : String(override))
-          .onChange((v) => saveField(engine, c, t, v));
+          .onChange((v) => void checkField(c, t, v));
+        c.inputEl.addEventListener('change', () => void saveField(engine, c, t, c.inputEl.value));
       });
   }
   new Setting(el)
@@ -73,16 +76,24 @@ function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
     );
 }
 
-/** Empty: back to the default. A value out of range is refused with its reason on the field, and not saved. */
-function saveField(engine: MemoryEngine, c: TextComponent, t: Tunable, raw: string): Promise<unknown> | undefined {
+function refuse(c: TextComponent, message: string): void {
+  c.inputEl.setCustomValidity(message);
+  c.inputEl.reportValidity();
+}
+
+/** Empty: the default (null). A value out of range is refused with its reason on the field; undefined then. */
+function checkField(c: TextComponent, t: Tunable, raw: string): number | null | undefined {
   const text = raw.trim();
   const value = text === '' ? null : Number(text);
   const problem = value === null ? null : tunableProblem(t, Number.isNaN(value) ? text : value);
-  const refuse = (message: string): void => {
-    c.inputEl.setCustomValidity(message);
-    c.inputEl.reportValidity();
-  };
-  if (problem) return void refuse(`${t.key} ${problem}.`);
+  if (problem) return void refuse(c, `${t.key} ${problem}.`);
   c.inputEl.setCustomValidity('');
-  return engine.learning.update(t.key, value).catch((err: unknown) => refuse(asLithosError(err).message));
+  return value;
+}
+
+/** Saves a committed edit; a refused value is not saved. */
+function saveField(engine: MemoryEngine, c: TextComponent, t: Tunable, raw: string): Promise<unknown> | undefined {
+  const value = checkField(c, t, raw);
+  if (value === undefined) return;
+  return engine.learning.update(t.key, value).catch((err: unknown) => refuse(c, asLithosError(err).message));
 }

@@ -48,6 +48,11 @@ function type(i: HTMLInputElement, value: string): void {
   i.value = value;
   i.dispatchEvent(new Event('input'));
 }
+/** Types and commits (Enter or leaving the field fire `change`). */
+function enter(i: HTMLInputElement, value: string): void {
+  type(i, value);
+  i.dispatchEvent(new Event('change'));
+}
 
 /** The store's write is asynchronous; the field's handler does not return it to the DOM. */
 async function until(check: () => boolean): Promise<void> {
@@ -71,13 +76,25 @@ test('one field per tunable constant: its default as placeholder, its override (
 
 test('an edited field is saved to learning.json and applies at once; emptying it puts the default back', async () => {
   const { engine, el } = await withEngine();
-  type(input(el, 'feedback.used_salience'), ' 0.05 ');
+  enter(input(el, 'feedback.used_salience'), ' 0.05 ');
   await until(() => engine.learning.get().feedback.used_salience === 0.05);
   expect(input(el, 'feedback.used_salience').validationMessage).toBe('');
   expect(JSON.parse(new TextDecoder().decode((await h!.blobs.read(LEARNING_FILE))!))).toEqual({ version: 1, feedback: { used_salience: 0.05 } });
   expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ changed: { 'feedback.used_salience': [FEEDBACK.used_salience, 0.05] } });
-  type(input(el, 'feedback.used_salience'), '');
+  enter(input(el, 'feedback.used_salience'), '');
   await until(() => engine.learning.get().feedback.used_salience === FEEDBACK.used_salience);
+});
+
+test('typing is checked as it goes but saved only when committed: no half-typed value is applied or audited', async () => {
+  const { engine, el } = await withEngine();
+  const i = input(el, 'feedback.used_salience');
+  for (const partial of ['0', '0.', '0.0', '0.03', '0.035']) type(i, partial);
+  await new Promise((r) => setTimeout(r, 20));
+  expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
+  expect(await engine.audit.recent({ action: 'learning.set' })).toHaveLength(0);
+  i.dispatchEvent(new Event('change'));
+  await until(() => engine.learning.get().feedback.used_salience === 0.035);
+  expect(await engine.audit.recent({ action: 'learning.set' })).toHaveLength(1);
 });
 
 test.each([
@@ -89,9 +106,9 @@ test.each([
   const i = input(el, key);
   let reported = 0;
   i.addEventListener('invalid', () => reported++);
-  type(i, value);
+  enter(i, value);
   expect(i.validationMessage).toBe(message);
-  expect(reported).toBe(1);
+  expect(reported).toBe(2); // as typed, and again when committed
   expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
   expect(await h!.blobs.read(LEARNING_FILE)).toBeNull();
   type(i, '');
@@ -100,7 +117,7 @@ test.each([
 
 test('Reset to defaults clears every override and every field', async () => {
   const { engine, el } = await withEngine({ [LEARNING_FILE]: '{"feedback": {"quarantine_at": 4}, "decay": {"edge_half_life_days": 30}}' });
-  type(input(el, 'support.lexical_share'), '0.4');
+  enter(input(el, 'support.lexical_share'), '0.4');
   await until(() => engine.learning.get().support.lexical_share === 0.4);
   row(el, 'Reset to defaults').querySelector('button')!.click();
   await until(() => input(el, 'feedback.quarantine_at').value === '');

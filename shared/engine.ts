@@ -346,6 +346,19 @@ export class MemoryEngine {
     return this.indexer.embedAll(space, onProgress);
   }
 
+  /**
+   * Stops using a space that addSpace (or the open) made active: searches, retrieval and indexing leave it
+   * out from now on. Its cached vectors stay, so adding it again embeds only what changed meanwhile. The
+   * primary (first) space cannot be removed. Returns whether the space was active.
+   */
+  removeSpace(spaceId: string): boolean {
+    const i = this.embedders.findIndex((e) => e.spaceId === spaceId);
+    if (i === 0) throw new LithosError('invalid_argument', `"${spaceId}" is the primary embedding space and cannot be removed.`, { space: spaceId });
+    if (i < 0) return false;
+    this.embedders.splice(i, 1);
+    return true;
+  }
+
   activeSpaces(): string[] {
     return this.embedders.map((e) => e.spaceId);
   }

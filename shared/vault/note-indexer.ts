@@ -175,7 +175,11 @@ export class NoteIndexer {
     return note;
   }
 
-  /** Embeds the chunks of every cached note into `embedder`'s space (batch re-embedding into a new space). */
+  /**
+   * Embeds the chunks of every cached note into `embedder`'s space (batch re-embedding into a new space).
+   * Vectors the cache already holds are reused; they are handed to the search index when it lacks them
+   * (a space added after the engine opened: the warm start loaded only the spaces active then).
+   */
   async embedAll(embedder: Embedder, onProgress?: (done: number, total: number) => void, only?: string[]): Promise<number> {
     let done = 0;
     const notes = only ? only.flatMap((p) => this.byPath.get(p) ?? []) : [...this.byPath.values()];
@@ -184,6 +188,8 @@ export class NoteIndexer {
       if (chunks.length && !this.cache.vectors(note.nodeId, embedder.spaceId, note.contentHash)) {
         const vecs = (await embedder.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
         this.cache.putVectors(note.nodeId, embedder.spaceId, note.contentHash, vecs);
+        await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
+      } else if (chunks.length && !this.index.noteVector(note.nodeId, embedder.spaceId)) {
         await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
       }
       done++;

@@ -1,4 +1,5 @@
 import { HashingEmbedder } from '../../shared/index/embedders/hashing-embedder';
+import type { SearchIndex } from '../../shared/index/search-index';
 import { openHarness, paths } from './harness';
 
 const files = { 'a.md': 'otters hold hands while sleeping', 'b.md': 'beavers build dams across rivers' };
@@ -49,4 +50,54 @@ test('the primary space is backfilled for unchanged notes (e.g. after the defaul
   expect(report).toMatchObject({ indexed: 0, unchanged: 2 });
   for (const n of again.engine.notes()) expect(again.engine.cache.vectors(n.nodeId, replacement.spaceId)).toHaveLength(1);
   expect((await paths(again.engine, 'otters sleeping', 'vector'))[0]).toBe('a.md');
+});
+
+describe('adding and removing a space while open (the plugin switching MiniLM on and off)', () => {
+  test('removeSpace stops using a space without a restart; adding it again embeds only what changed meanwhile', async () => {
+    const h = await openHarness(files);
+    await h.engine.reconcile();
+    const small = new HashingEmbedder(128);
+    await h.engine.addSpace(small);
+    expect(h.engine.removeSpace(small.spaceId)).toBe(true);
+    expect(h.engine.removeSpace(small.spaceId)).toBe(false);
+    expect(h.engine.activeSpaces()).toEqual(['hash-ngram-v2-384']);
+
+    h.engine.startWatching();
+    await h.vault.write('a.md', 'otters hold hands while sleeping on the water');
+    await h.engine.settle();
+    const a = h.engine.note('a.md')!;
+    const b = h.engine.note('b.md')!;
+    // Indexed while the space was off: no vectors for its new text there.
+    expect(h.engine.cache.vectors(a.nodeId, small.spaceId, a.contentHash)).toBeNull();
+
+    const embedded: string[] = [];
+    const counting = { spaceId: small.spaceId, dimensions: small.dimensions, embed: async (t: string[]) => (embedded.push(...t), small.embed(t)) };
+    expect(await h.engine.addSpace(counting)).toBe(2);
+    expect(embedded).toHaveLength(1);
+    expect(embedded[0]).toContain('on the water');
+    expect(h.engine.cache.vectors(b.nodeId, small.spaceId, b.contentHash)).toHaveLength(1);
+  });
+
+  test('a space added after a warm start reuses the cached vectors and searches them', async () => {
+    const h = await openHarness(files);
+    await h.engine.reconcile();
+    const small = new HashingEmbedder(128);
+    await h.engine.addSpace(small);
+    await h.engine.close();
+
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
+    await again.engine.reconcile();
+    const embedded: string[] = [];
+    const counting = { spaceId: small.spaceId, dimensions: small.dimensions, embed: async (t: string[]) => (embedded.push(...t), small.embed(t)) };
+    await again.engine.addSpace(counting);
+    expect(embedded).toEqual([]);
+    // Searches merge every space, so the index itself is asked whether the added space's vectors reached it.
+    const index = (again.engine as unknown as { index: SearchIndex }).index;
+    for (const n of again.engine.notes()) expect(index.noteVector(n.nodeId, small.spaceId)).toHaveLength(128);
+  });
+
+  test('the primary space cannot be removed', async () => {
+    const h = await openHarness(files);
+    expect(() => h.engine.removeSpace('hash-ngram-v2-384')).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+  });
 });

@@ -1,7 +1,7 @@
 import type { StreamedResponse, StreamingFetch } from '../../shared/index/embedders/model-download';
 
 /**
- * Network twin for the model downloader: serves `<host>/<modelId>/resolve/main/<file>` from memory in
+ * Network twin for the model downloader: serves `<host>/<modelId>/resolve/main/<file>` (and `mirrors`) from memory in
  * chunks of `chunk` bytes through a real ReadableStream, with content-length, Range requests (206 and
  * content-range) and 404s. `dropAfter` cuts a file's stream after that many bytes (a dropped
  * connection); `ignoreRange` answers every request with the whole file (200). Requests are recorded.
@@ -15,6 +15,8 @@ export interface StreamingHub {
   noLength: boolean;
   /** Runs before each chunk is handed out: tests abort a download mid-file here. */
   beforeChunk?: (file: string, offset: number) => void;
+  /** Other servers' URLs answered from `files` too: URL → key in `files` (a CDN serving a runtime's wasm). */
+  mirrors: Record<string, string>;
 }
 
 export function streamingHub(modelId: string, files: Record<string, Uint8Array>, chunk = 1000): StreamingHub {
@@ -23,12 +25,13 @@ export function streamingHub(modelId: string, files: Record<string, Uint8Array>,
     dropAfter: new Map(),
     ignoreRange: false,
     noLength: false,
+    mirrors: {},
     fetch: async (url, init): Promise<StreamedResponse> => {
       const range = init.headers.range ?? null;
       hub.requests.push({ url, range });
       if (init.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
       const prefix = `https://huggingface.co/${modelId}/resolve/main/`;
-      const file = url.startsWith(prefix) ? url.slice(prefix.length) : '';
+      const file = url.startsWith(prefix) ? url.slice(prefix.length) : (hub.mirrors[url] ?? '');
       const bytes = files[file];
       if (!bytes) return new Response('Entry not found', { status: 404 });
       const m = /^bytes=(\d+)-$/.exec(range ?? '');

@@ -66,6 +66,8 @@ export interface ModelDownloadRequest {
   signal?: AbortSignal;
   host?: string;
   revision?: string;
+  /** Files fetched from their own URL instead of the hub (file → absolute URL), e.g. a runtime's wasm. */
+  sources?: Record<string, string>;
 }
 
 export interface DownloadedFile {
@@ -205,8 +207,9 @@ class Download {
   }
 
   private async request(file: string, from: number): Promise<{ res: StreamedResponse; url: string }> {
-    const { host = HF_HOST, revision = 'main' } = this.req;
-    const url = `${host}/${this.req.modelId}/resolve/${revision}/${file}`;
+    const { host: hub = HF_HOST, revision = 'main' } = this.req;
+    const url = this.req.sources?.[file] ?? `${hub}/${this.req.modelId}/resolve/${revision}/${file}`;
+    const host = url.replace(/^(\w+:\/\/[^/]+).*$/, '$1');
     const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-` } : {};
     try {
       return { res: await this.req.fetch(url, { headers, signal: this.req.signal }), url };

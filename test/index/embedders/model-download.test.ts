@@ -184,4 +184,29 @@ describe('downloadModel', () => {
       expect((await failure(downloadModel(request({ modelId: id })))).code).toBe('invalid_argument');
     }
   });
+  test('a file with its own source (a runtime wasm on a CDN) comes from that URL into the same folder, resumable', async () => {
+    const { hub, port, request } = setup();
+    const WASM = 'onnxruntime-web@1.2.3/ort-wasm-simd-threaded.wasm';
+    const URL_ = 'https://cdn.jsdelivr.net/npm/onnxruntime-web@1.2.3/dist/ort-wasm-simd-threaded.wasm';
+    const wasm = bytes(12_345, 9);
+    CONTENT[WASM] = wasm;
+    hub.mirrors[URL_] = WASM;
+    try {
+      hub.dropAfter.set(WASM, 5_000);
+      const cut = await failure(downloadModel(request({ files: [...FILES, WASM], sources: { [WASM]: URL_ } })));
+      expect(cut.code).toBe('download_failed');
+      hub.dropAfter.clear();
+      hub.requests.length = 0;
+      await downloadModel(request({ files: [...FILES, WASM], sources: { [WASM]: URL_ } }));
+      expect(hub.requests).toEqual([{ url: URL_, range: 'bytes=5000-' }]);
+      expect(port.files.get(`${DIR}/${WASM}`)).toEqual(wasm);
+
+      const unreachable = await failure(
+        downloadModel(request({ files: [WASM + '.x'], sources: { [WASM + '.x']: URL_ }, fetch: async () => Promise.reject(new TypeError('Failed to fetch')) })),
+      );
+      expect(unreachable.message).toMatch(/could not reach https:\/\/cdn\.jsdelivr\.net \(Failed to fetch\)/);
+    } finally {
+      delete CONTENT[WASM];
+    }
+  });
 });

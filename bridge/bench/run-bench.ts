@@ -3,7 +3,7 @@
  * folder and measures the engine on it: cold index, warm start, incremental updates, search, persist.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asLithosError, LithosError } from '../../shared/errors';
@@ -81,6 +81,34 @@ interface WarmJob {
   seed: number;
   incrementalSamples: number;
   searchQueries: number;
+  /** The warm phase's workload, prepared by the parent (prepareWork) so the measured process holds no generator. */
+  workFile: string;
+}
+
+/** What the warm phase does, decided in advance: its queries, the edits it lands, the notes' paths. */
+interface WarmWork {
+  queries: string[];
+  /** The incremental samples, then the one edit left pending for the persist measurement. */
+  edits: { path: string; content: string; token: string }[];
+  paths: string[];
+}
+
+/**
+ * The generator (vocabulary, plans, samplers: ~35 MB of RSS at 10k notes) stays in the parent: the warm
+ * process is measured as a user's `lithos` process on an indexed vault, with nothing of the bench in it.
+ */
+async function prepareWork(vault: SyntheticVault, job: Omit<WarmJob, 'workFile'>): Promise<string> {
+  const rng = new Rng((job.seed ^ 0x1b873593) >>> 0);
+  const edits: WarmWork['edits'] = [];
+  for (let s = 0; s <= job.incrementalSamples; s++) {
+    const i = rng.int(0, job.notes - 1);
+    const token = marker(s);
+    edits.push({ path: vault.path(i), content: `${vault.note(i, s + 1).content}\nEdited ${token}.\n`, token });
+  }
+  const work: WarmWork = { queries: vault.queries(job.searchQueries), edits, paths: Array.from({ length: job.notes }, (_, i) => vault.path(i)) };
+  const file = join(job.root, '.lithos-bench-work.json');
+  await writeFile(file, JSON.stringify(work), 'utf8');
+  return file;
 }
 
 /** Set (to a JSON WarmJob) in the environment of the child process that runs the warm phase. */
@@ -92,11 +120,13 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
   if (!Number.isInteger(seed)) throw new LithosError('invalid_argument', '--seed must be an integer.', { seed });
   const root = await mkdtemp(join(tmpdir(), 'lithos-bench-'));
   try {
+    const base = { root, notes, seed, incrementalSamples: opts.incrementalSamples ?? 200, searchQueries: opts.searchQueries ?? 300 };
+    // The generator is dropped once the vault and the warm phase's workload are written.
     const gen = await timed(async () => {
       const vault = new SyntheticVault(notes, seed);
-      return { vault, written: await writeSyntheticVault(vault, root) };
+      return { written: await writeSyntheticVault(vault, root), workFile: await prepareWork(vault, base) };
     });
-    const { written } = gen.value;
+    const { written, workFile } = gen.value;
 
     // Cold: empty .lithos, every note parsed, chunked, embedded and indexed.
     const started = performance.now();
@@ -114,7 +144,7 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
     }
     const coldPeak = peakRssMb();
 
-    const job: WarmJob = { root, notes, seed, incrementalSamples: opts.incrementalSamples ?? 200, searchQueries: opts.searchQueries ?? 300 };
+    const job: WarmJob = { ...base, workFile };
     const warm = opts.warmInChild ? await warmInChild(job) : await measureWarm(job);
     const coldS = coldMs / 1000;
     return {
@@ -144,9 +174,9 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
  * that of the process it runs in.
  */
 async function measureWarm(job: WarmJob): Promise<WarmFigures> {
-  const { root, notes, seed } = job;
-  const vault = new SyntheticVault(notes, seed);
-  const queries = vault.queries(job.searchQueries);
+  const { root } = job;
+  const work = JSON.parse(await readFile(job.workFile, 'utf8')) as WarmWork;
+  const { queries } = work;
   const started = performance.now();
   const engine = await openHeadlessEngine(root);
   try {
@@ -160,15 +190,12 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     for (const q of queries) searchMs.push((await timed(() => engine.search(q, { k: 10, mode: 'hybrid' }))).ms);
 
     // Incremental: an external edit lands on disk, the host reports it, the engine catches up.
-    const rng = new Rng((seed ^ 0x1b873593) >>> 0);
     const samples = job.incrementalSamples;
     const incMs: number[] = [];
     let notSearchable = 0;
     for (let s = 0; s < samples; s++) {
-      const i = rng.int(0, notes - 1);
-      const path = vault.path(i);
-      const token = marker(s);
-      await writeFile(join(root, path), `${vault.note(i, s + 1).content}\nEdited ${token}.\n`, 'utf8');
+      const { path, content, token } = work.edits[s];
+      await writeFile(join(root, path), content, 'utf8');
       incMs.push((await timed(async () => {
         engine.handleEvent({ kind: 'modify', path });
         await engine.settle();
@@ -179,9 +206,9 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
 
     // Persist: one change pending, then an explicit snapshot.
     await engine.flush();
-    const last = rng.int(0, notes - 1);
-    await writeFile(join(root, vault.path(last)), `${vault.note(last, samples + 1).content}\nEdited ${marker(samples)}.\n`, 'utf8');
-    engine.handleEvent({ kind: 'modify', path: vault.path(last) });
+    const last = work.edits[samples];
+    await writeFile(join(root, last.path), last.content, 'utf8');
+    engine.handleEvent({ kind: 'modify', path: last.path });
     await engine.settle();
     const persist = await timed(() => engine.flush());
 
@@ -195,7 +222,7 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     for (const q of queries) retrieveMs.push((await timed(() => engine.retrieve({ query_text: q, query_class: 'debug', agent_id: 'bench' }))).ms);
 
     // The same read-like call in-process and over the bridge's websocket (relay-bench.ts).
-    const relay = await measureRelayRead(engine, root, Array.from({ length: notes }, (_, i) => vault.path(i)), undefined, undefined, queries.slice(0, 100));
+    const relay = await measureRelayRead(engine, root, work.paths, undefined, undefined, queries.slice(0, 100));
 
     return {
       warm_start_s: warmMs / 1000,

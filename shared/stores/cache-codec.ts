@@ -1,5 +1,5 @@
 import { ByteReader, ByteWriter, MalformedBytes } from './byte-io';
-import { CacheTables, GLOBAL, shardOf, type CachedNote, type NodeChunks, type SpaceRow, type StoredTermBag, type VectorRows } from './cache-tables';
+import { CacheTables, GLOBAL, shardOf, type StoredNote, type NodeChunks, type SpaceRow, type StoredTermBag, type VectorRows } from './cache-tables';
 import { checksum } from './checksum';
 
 export { checksum } from './checksum';
@@ -105,7 +105,7 @@ function* splitSteps(all: CacheParts, parts: Iterable<number>): Generator<void, 
 export interface CacheParts {
   spaces: [string, SpaceRow][];
   terms: string[];
-  notes: CachedNote[];
+  notes: StoredNote[];
   chunks: [string, NodeChunks][];
   vectors: [string, string, VectorRows][];
   bags: StoredTermBag[];
@@ -147,7 +147,9 @@ export function encodeCachePart(tables: CacheTables | CacheParts, part: number, 
     w.f64(n.mtime);
     w.f64(n.size);
     w.f64(n.indexed_at);
-    w.str(n.meta);
+    // The layout of str(): a u32 count and the UTF-8 bytes (meta is held as those bytes already).
+    w.u32(n.meta.byteLength);
+    w.raw(n.meta);
   }
   w.u32(t.chunks.length);
   for (const [nodeId, c] of t.chunks) {
@@ -195,7 +197,7 @@ export function encodeCachePart(tables: CacheTables | CacheParts, part: number, 
 function encodedSizeHint(t: CacheParts): number {
   let n = HEADER + 64 + t.terms.length * 12;
   for (const [id] of t.spaces) n += 17 + id.length;
-  for (const x of t.notes) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.length;
+  for (const x of t.notes) n += 40 + x.path.length + x.node_id.length + x.content_hash.length + x.meta.byteLength;
   for (const [nodeId, c] of t.chunks) {
     n += 15 + nodeId.length + c.indexes.byteLength + c.ends.byteLength + c.bytes.byteLength;
     for (const h of c.headings) n += 5 + (h?.length ?? 0);
@@ -248,7 +250,9 @@ function readBody(r: ByteReader): CacheParts {
     const mtime = r.f64();
     const size = r.f64();
     const indexed_at = r.f64();
-    t.notes.push({ path, node_id, content_hash, mtime, size, meta: r.str(), indexed_at });
+    // A view of the file's bytes, not a decoded string (StoredNote).
+    const meta = r.array(Uint8Array, r.u32());
+    t.notes.push({ path, node_id, content_hash, mtime, size, meta, indexed_at });
   }
   for (let i = r.u32(); i > 0; i--) {
     const nodeId = r.str();

@@ -3,11 +3,11 @@ import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
 import type { StoreDeps } from './journaled-store';
 import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
-import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks } from './cache-tables';
+import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks, type StoredNote } from './cache-tables';
 import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheParts, splitCachePartsInSlices } from './cache-codec';
 import { macrotask } from '../index/yield-to-host';
 
-export type { CachedChunk, CachedNote, NodeChunks, StoredTermBag } from './cache-tables';
+export type { CachedChunk, CachedNote, NodeChunks, StoredNote, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';
 
 /**
@@ -111,12 +111,22 @@ export class CacheStore extends CacheTerms {
 
   note(path: string): CachedNote | null {
     const n = this.tables.notes.get(path);
-    return n ? { ...n } : null;
+    return n ? { ...n, meta: utf8Decoder.decode(n.meta) } : null;
   }
 
   /** Every note, ordered by path. */
   allNotes(): CachedNote[] {
-    return [...this.tables.notes.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((n) => ({ ...n }));
+    return this.noteRows().map((n) => ({ ...n, meta: utf8Decoder.decode(n.meta) }));
+  }
+
+  /** A note's row with its meta still UTF-8 (never to be modified), for callers that decode only what they need. */
+  noteRow(path: string): Readonly<StoredNote> | null {
+    return this.tables.notes.get(path) ?? null;
+  }
+
+  /** Every note row, ordered by path, meta still UTF-8 (see noteRow). */
+  noteRows(): Readonly<StoredNote>[] {
+    return [...this.tables.notes.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /**
@@ -142,7 +152,7 @@ export class CacheStore extends CacheTerms {
     t.transaction(() => {
       const prev = t.notes.get(n.path);
       t.setNote(n.path, {
-        path: n.path, node_id: n.node_id, content_hash: n.content_hash, mtime: n.mtime, size: n.size, meta: n.meta, indexed_at: Number(n.indexed_at),
+        path: n.path, node_id: n.node_id, content_hash: n.content_hash, mtime: n.mtime, size: n.size, meta: utf8Encoder.encode(n.meta), indexed_at: Number(n.indexed_at),
       });
       if (prev && prev.node_id !== n.node_id && !t.nodeHasNote(prev.node_id)) this.dropNode(prev.node_id, true);
       t.setChunks(n.node_id, packed);

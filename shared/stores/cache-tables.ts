@@ -11,6 +11,13 @@ export interface CachedNote {
   indexed_at: number;
 }
 
+/**
+ * A note row as the tables hold it: `meta` stays UTF-8 (a view of the file it was read from, or the bytes
+ * putNote encoded). As strings, every note's meta JSON stayed on the heap for the session (~17 MB at 10k
+ * notes); as bytes it costs nothing beyond the file already in memory, and is decoded when asked for.
+ */
+export type StoredNote = Omit<CachedNote, 'meta'> & { meta: Uint8Array };
+
 export interface CachedChunk {
   node_id: string;
   chunk_index: number;
@@ -76,7 +83,7 @@ export function shardOf(nodeId: string): number {
 export class CacheTables {
   /** Parts (shard numbers, GLOBAL) changed since they were last taken by a snapshot. */
   readonly dirty = new Set<number>();
-  readonly notes = new Map<string, CachedNote>();
+  readonly notes = new Map<string, StoredNote>();
   /** node id → how many note rows reference it (several paths may briefly share one during a rename). */
   readonly notesPerNode = new Map<string, number>();
   /** node id → its chunks in index order */
@@ -103,7 +110,7 @@ export class CacheTables {
     }
   }
 
-  setNote(path: string, note: CachedNote | undefined): void {
+  setNote(path: string, note: StoredNote | undefined): void {
     const prev = this.notes.get(path);
     this.undo?.push(() => this.setNote(path, prev));
     if (prev) this.dirty.add(shardOf(prev.node_id));
@@ -167,7 +174,7 @@ export class CacheTables {
   absorb(r: {
     spaces: [string, SpaceRow][];
     terms: string[];
-    notes: CachedNote[];
+    notes: StoredNote[];
     chunks: [string, NodeChunks][];
     vectors: [string, string, VectorRows][];
     bags: StoredTermBag[];

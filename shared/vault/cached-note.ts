@@ -42,6 +42,33 @@ export function decodeCachedMeta(json: string): CachedNoteMeta | null {
   }
 }
 
+const utf8 = new TextDecoder();
+const NEWLINE = 0x0a;
+
+/**
+ * decodeCachedMeta over the stored UTF-8: only the first line is decoded and parsed; the links stay bytes
+ * (a view, never modified) until the link graph asks, so no whole JSON string is kept per note.
+ */
+export function decodeCachedMetaBytes(bytes: Uint8Array): CachedNoteMeta | null {
+  const cut = bytes.indexOf(NEWLINE);
+  if (cut < 0) return decodeCachedMeta(utf8.decode(bytes));
+  try {
+    const v = JSON.parse(utf8.decode(bytes.subarray(0, cut))) as Partial<CachedNoteMeta>;
+    if (!v || typeof v !== 'object' || !v.meta || !Array.isArray(v.problems)) return null;
+    const out = { meta: v.meta, headings: v.headings ?? [], problems: v.problems, hasFrontmatter: !!v.hasFrontmatter } as CachedNoteMeta;
+    const rest = bytes.subarray(cut + 1);
+    let links: NoteLink[] | null = null;
+    Object.defineProperty(out, 'links', {
+      enumerable: true,
+      get: () => (links ??= parseLinks(utf8.decode(rest))),
+      set: (value: NoteLink[]) => (links = value),
+    });
+    return out;
+  } catch {
+    return null;
+  }
+}
+
 /** The links part was written by encodeCachedMeta into a checksummed file; should it not parse, the note shows no links. */
 function parseLinks(json: string): NoteLink[] {
   try {

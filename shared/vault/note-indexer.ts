@@ -9,7 +9,7 @@ import type { LinkResolver } from '../model/resolve';
 import type { Embedder, VaultFileStat, Clock } from '../ports';
 import type { NoteProblem, ParsedNote } from '../model/types';
 import { storedForm } from '../stores/vector-bytes';
-import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
+import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
 import { TermBagSync } from './term-bag-sync';
 import { macrotask } from '../index/yield-to-host';
 
@@ -101,7 +101,8 @@ export class NoteIndexer {
     // From here on the note is held exactly as a warm start holds it: metadata decoded from the cached JSON
     // and chunk texts as the cache's UTF-8. Parsed strings are slices of the whole Markdown text, so keeping
     // them kept every note's full text alive (~60 MB more heap after a cold 10k-note index than a warm one).
-    const cached: CachedNoteMeta = decodeCachedMeta(encoded) ?? {
+    const stored = this.cache.noteRow(parsed.path);
+    const cached: CachedNoteMeta = (stored && decodeCachedMetaBytes(stored.meta)) ?? {
       meta: { ...parsed.meta, id: parsed.meta.id ?? nodeId },
       headings: parsed.headings,
       links: parsed.links,
@@ -206,7 +207,7 @@ export class NoteIndexer {
     // Each of these steps takes 10-45 ms at 10k notes: the host gets a turn between them.
     const bags = this.bags.load();
     await macrotask();
-    const rows = this.cache.allNotes();
+    const rows = this.cache.noteRows();
     await macrotask();
     const stale: string[] = [];
     const missingPrimary: string[] = [];
@@ -219,7 +220,7 @@ export class NoteIndexer {
       this: NoteIndexer,
     ): Iterable<{ doc: IndexDoc; vectors: Map<string, Float32Array[]>; terms?: TermBag; packed: Map<string, PackedVectors> }> {
       for (const row of rows) {
-        const cached = decodeCachedMeta(row.meta);
+        const cached = decodeCachedMetaBytes(row.meta);
         if (!cached) {
           stale.push(row.path);
           continue;

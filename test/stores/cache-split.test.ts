@@ -1,8 +1,8 @@
 import { splitCacheParts, splitCachePartsInSlices } from '../../shared/stores/cache-codec';
-import { CacheTables, GLOBAL, SHARDS, shardOf, type CachedNote } from '../../shared/stores/cache-tables';
+import { CacheTables, GLOBAL, SHARDS, shardOf, type StoredNote } from '../../shared/stores/cache-tables';
 
-function row(i: number, hash = 'h'): CachedNote {
-  return { path: `n${i}.md`, node_id: `id-${i}`, content_hash: hash, mtime: 1, size: 1, meta: '{}', indexed_at: 1 };
+function row(i: number, hash = 'h'): StoredNote {
+  return { path: `n${i}.md`, node_id: `id-${i}`, content_hash: hash, mtime: 1, size: 1, meta: new TextEncoder().encode('{}'), indexed_at: 1 };
 }
 
 function tablesWith(n: number): CacheTables {

@@ -1,4 +1,4 @@
-import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from '../../shared/vault/cached-note';
+import { decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from '../../shared/vault/cached-note';
 import { parseNote } from '../../shared/model/note';
 
 function cachedOf(path: string, text: string): CachedNoteMeta {
@@ -32,5 +32,17 @@ describe('cached note meta', () => {
     const m = cachedOf('a.md', NOTE);
     expect({ ...decodeCachedMeta(JSON.stringify(m))! }).toEqual(m);
     for (const bad of ['', 'null', '{"meta": {}}', '{"meta": {}, "problems": []}', 'not json\n[]']) expect(decodeCachedMeta(bad)).toBeNull();
+  });
+
+  it('decodes the same from the stored UTF-8, links from the bytes when asked, whatever the form', () => {
+    const utf8 = (t: string): Uint8Array => new TextEncoder().encode(t);
+    const m = cachedOf('a/Otters.md', NOTE);
+    const text = encodeCachedMeta(m);
+    expect({ ...decodeCachedMetaBytes(utf8(text))! }).toEqual(m);
+    expect({ ...decodeCachedMetaBytes(utf8(JSON.stringify(m)))! }).toEqual(m); // one JSON text, links inside
+    const broken = decodeCachedMetaBytes(utf8(`${text.slice(0, text.indexOf('\n'))}\n[{"raw": oops`))!;
+    expect(broken.meta.title).toBe('Otters');
+    expect(broken.links).toEqual([]);
+    for (const bad of ['', 'null', '{"meta": {}}', 'not json\n[]']) expect(decodeCachedMetaBytes(utf8(bad))).toBeNull();
   });
 });

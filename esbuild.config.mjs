@@ -10,6 +10,7 @@ import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { onnxWebDefine, onnxWebPlugin } from './scripts/onnx-web-esbuild.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -95,8 +96,10 @@ const plugin = {
   // so the plugin never fetches or reads a .wasm file.
   loader: { '.wasm': 'binary' },
   // Mobile has no `process`; some libraries read process.env.NODE_ENV.
-  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-  plugins: [wsForNode, copyPluginStatics],
+  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"', ...onnxWebDefine },
+  // all-MiniLM-L6-v2 in the renderer (plugin/minilm/): transformers.js' browser build and onnxruntime-web's
+  // CPU bundle, behind a dynamic import() that esbuild turns into a lazily evaluated module of main.js.
+  plugins: [wsForNode, onnxWebPlugin, copyPluginStatics],
 };
 
 /** @type {import('esbuild').BuildOptions} */

@@ -18,6 +18,8 @@ import type { LithosSettings } from './settings';
 import { ModelDownloads } from './model-downloads';
 import { ObsidianModelFiles } from './obsidian-model-files';
 import type { StreamingFetch } from '../shared/index/embedders/model-download';
+import { MiniLmSwitch } from './minilm/minilm-switch';
+import { loadMiniLm } from './minilm/load-minilm';
 
 const HOUR_MS = 3600 * 1000;
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
@@ -33,6 +35,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private session: EngineSession | null = null;
   private bridge: BridgeControl | null = null;
   private models: ModelDownloads | null = null;
+  private miniLm: MiniLmSwitch | null = null;
   private indexStatus: StatusBar | null = null;
   private lastStatus: LithosStatus = { state: 'starting' };
   private safeMode = false;
@@ -74,7 +77,20 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
     registerPanels(this, this.panelContext());
     registerCoreCommands(this, this);
-    const models = (this.models = new ModelDownloads({ files: new ObsidianModelFiles(this.app.vault.adapter), fetch: streamingFetch(), notify: (m) => this.notify(m) }));
+    const models = (this.models = new ModelDownloads({
+      files: new ObsidianModelFiles(this.app.vault.adapter),
+      fetch: streamingFetch(),
+      notify: (m) => this.notify(m),
+      downloaded: () => void this.applyEmbeddings(),
+    }));
+    const miniLm = (this.miniLm = new MiniLmSwitch({
+      status: (root) => models.status(root),
+      load: (root) => loadMiniLm({ adapter: this.app.vault.adapter, root }),
+      progress: (done, total) => this.status({ state: 'progress', phase: 'embed', done, total }),
+      ready: () => this.showReady(),
+      notify: (m) => this.notify(m),
+      yieldTurn: () => new Promise((r) => window.setTimeout(r, 0)),
+    }));
     this.addSettingTab(
       new LithosSettingTab(this.app, this, {
         settings: () => this.currentSettings(),
@@ -83,6 +99,8 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
         bridge: () => this.bridge?.state ?? { kind: 'off' },
         regenerateToken: () => this.regenerateToken(),
         models: () => models,
+        miniLm: () => miniLm,
+        retryMiniLm: () => this.applyEmbeddings(),
         vaultPath: () => this.vaultPath(),
       }),
     );
@@ -100,6 +118,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   override onunload(): void {
     this.unloaded = true;
     this.models?.cancel();
+    this.miniLm?.stop();
     // Obsidian does not await onunload: the bridge stops and the engine closes in the background.
     void this.bridge?.stop().catch((err: unknown) => this.logger.error('stopping the bridge failed', { error: asLithosError(err).toJSON() }));
     void this.session?.close();
@@ -133,6 +152,14 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     }, (ref) => this.registerEvent(ref));
     if (this.unloaded) return;
     await this.session?.start();
+    // After the first scan: the background embedding does not compete with it for the status bar.
+    await this.applyEmbeddings();
+  }
+
+  /** Adds or removes the all-MiniLM-L6-v2 space as Settings → Embeddings says. */
+  private applyEmbeddings(): Promise<void> {
+    const e = this.currentSettings().embeddings;
+    return this.miniLm?.apply(this.session?.engine ?? null, { on: e.model === 'minilm-l6-v2', root: e.modelFolder }) ?? Promise.resolve();
   }
 
   private engineOpened(engine: MemoryEngine): void {
@@ -165,6 +192,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       if (before.learning.decayIntervalHours !== after.learning.decayIntervalHours) engine.setDecayInterval(after.learning.decayIntervalHours * HOUR_MS);
       if (before.callouts !== after.callouts) await engine.conflicts.setCallouts(after.callouts);
     }
+    if (before.embeddings.model !== after.embeddings.model || before.embeddings.modelFolder !== after.embeddings.modelFolder) await this.applyEmbeddings();
     // Read-only, disabled tools and tool switches are read at every call; only the host itself is (re)started.
     if ((before.bridge.enabled !== after.bridge.enabled || before.bridge.port !== after.bridge.port) && engine && !this.safeMode) {
       await this.bridge?.apply(after.bridge.enabled, after.bridge.port).catch((err: unknown) => this.notify(asLithosError(err).message));

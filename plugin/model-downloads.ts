@@ -12,12 +12,15 @@ import {
   type ModelFolderStatus,
   type StreamingFetch,
 } from '../shared/index/embedders/model-download';
-import { transformersModelFiles } from '../shared/index/embedders/model-files';
 import { DEFAULT_MODEL_ID, MINILM_SPACE_ID } from '../shared/index/embedders/transformers-embedder';
 import { launch, sh } from './mcp-config';
+import { miniLmFiles, miniLmSources } from './minilm/load-minilm';
 
-/** fp32 weights: the file the bridge's embedder loads, so `lithos reembed` uses this folder as it is. */
-export const MINILM_FILES = transformersModelFiles('fp32');
+/**
+ * fp32 weights: the file the bridge's embedder loads, so `lithos reembed` uses this folder as it is;
+ * plus onnxruntime-web's wasm, which the plugin runs the model with.
+ */
+export const MINILM_FILES = miniLmFiles();
 
 export type ModelDownloadState =
   | { kind: 'idle' }
@@ -31,6 +34,8 @@ export interface ModelDownloadDeps {
   /** null where the app offers no fetch: the download then fails with a message saying so. */
   fetch: StreamingFetch | null;
   notify(message: string): void;
+  /** The folder is complete: the plugin starts using the model. */
+  downloaded?(): void;
 }
 
 export function megabytes(bytes: number): string {
@@ -89,6 +94,7 @@ export class ModelDownloads {
       const result = await downloadModel({
         modelId: DEFAULT_MODEL_ID,
         files: MINILM_FILES,
+        sources: miniLmSources(),
         root,
         fetch,
         port: this.deps.files,
@@ -97,6 +103,7 @@ export class ModelDownloads {
       });
       this.set({ kind: 'done', bytes: result.bytes, folder: result.folder });
       this.deps.notify(`Lithos: all-MiniLM-L6-v2 downloaded (${megabytes(result.bytes)}) into ${result.folder}.`);
+      this.deps.downloaded?.();
     } catch (err) {
       const e = asLithosError(err);
       if (e.code === 'cancelled') return this.set({ kind: 'cancelled' });
@@ -107,8 +114,9 @@ export class ModelDownloads {
 }
 
 /**
- * The CLI line that embeds every note with the downloaded model (the plugin itself cannot run ONNX yet).
- * --model-dir always: a config.json edited by hand may name another folder.
+ * The CLI line that embeds every note with the downloaded model, with Obsidian closed (faster on a large
+ * vault than the plugin's one-thread runtime). --model-dir always: a config.json edited by hand may name
+ * another folder.
  */
 export function reembedCommandLine(vaultPath: string, cliPath: string, modelFolder: string): string {
   const { command, prefix } = launch(cliPath.trim());

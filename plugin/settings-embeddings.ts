@@ -1,15 +1,15 @@
 import { Setting } from 'obsidian';
-import { DEFAULT_MODEL_ID } from '../shared/index/embedders/transformers-embedder';
+import { DEFAULT_MODEL_ID, MINILM_SPACE_ID } from '../shared/index/embedders/transformers-embedder';
 import type { ModelFolderStatus } from '../shared/index/embedders/model-download';
 import type { SettingsTabHost } from './settings-tab';
 import { DEFAULT_MODEL_FOLDER, vaultFolder, type EmbeddingModel } from './settings';
 import { MINILM_FILES, megabytes, reembedCommandLine, type ModelDownloadState } from './model-downloads';
+import type { MiniLmState } from './minilm/minilm-switch';
 
 /**
  * Settings → Embeddings: the offline hashing embedder, or all-MiniLM-L6-v2 downloaded into a vault
- * folder with a progress bar. The plugin cannot run the ONNX model itself (the runtime is 14–28 MB of
- * wasm, not shipped in main.js), so after the download the section hands over the CLI line that embeds
- * with it.
+ * folder with a progress bar. Once the folder is complete the plugin embeds with it itself (the row
+ * *Use in Obsidian* follows that); the CLI line stays as the faster way for a large vault.
  */
 export function embeddingSection(el: HTMLElement, host: SettingsTabHost, redraw: () => void): void {
   const s = host.settings().embeddings;
@@ -17,10 +17,10 @@ export function embeddingSection(el: HTMLElement, host: SettingsTabHost, redraw:
   new Setting(el)
     .setName('Embeddings')
     .setHeading()
-    .setDesc(`Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}. Obsidian embeds and searches with the offline hashing embedder.`);
+    .setDesc(`Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}.`);
   new Setting(el)
     .setName('Embedding model')
-    .setDesc('Offline: nothing to download, works everywhere. all-MiniLM-L6-v2: download it here (about 91 MB from huggingface.co), then embed with the lithos CLI.')
+    .setDesc('Offline: nothing to download, works everywhere. all-MiniLM-L6-v2: download it here (about 105 MB), then Obsidian embeds and searches with it beside the offline space, without network.')
     .addDropdown((d) => {
       d.addOption('hashing', 'Offline (hashing, no download)');
       d.addOption('minilm-l6-v2', 'all-MiniLM-L6-v2');
@@ -58,7 +58,16 @@ function miniLmRows(el: HTMLElement, host: SettingsTabHost): void {
   row.addButton((b) => b.setButtonText('Download').onClick(() => void downloads.start(folder()).then(refresh)));
   row.addButton((b) => b.setButtonText('Cancel').onClick(() => downloads.cancel()));
 
-  const use = new Setting(el).setName('Embed with it');
+  const inUse = new Setting(el).setName('Use in Obsidian');
+  const inUseEl = inUse.descEl.createDiv({ cls: 'lithos-minilm-status' });
+  inUse.addButton((b) => b.setButtonText('Retry').onClick(() => void host.retryMiniLm()));
+  const paintUse = (s: MiniLmState): void => {
+    inUseEl.textContent = useInObsidianText(s);
+  };
+  host.miniLm().follow(paintUse);
+  paintUse(host.miniLm().state);
+
+  const use = new Setting(el).setName('Embed with the CLI');
   use.addButton((b) =>
     b.setButtonText('Copy command').onClick(() => {
       const vault = host.vaultPath();
@@ -102,16 +111,35 @@ function statusText(state: ModelDownloadState, disk: ModelFolderStatus | null): 
   if (disk?.complete) return `Downloaded (${megabytes(disk.bytes)}) in ${disk.folder}.`;
   if (state.kind === 'failed') return `Failed: ${state.message}`;
   if (state.kind === 'cancelled') return 'Cancelled. Download resumes where it stopped.';
-  return `Not downloaded. Fetches ${MINILM_FILES.join(', ')} from huggingface.co/${DEFAULT_MODEL_ID} (about 91 MB).`;
+  if (disk && disk.missing.length < MINILM_FILES.length) return `Incomplete: ${disk.missing.join(', ')} missing. Download fetches only those.`;
+  return `Not downloaded. Fetches ${MINILM_FILES.join(', ')} from huggingface.co/${DEFAULT_MODEL_ID} and the ONNX runtime from cdn.jsdelivr.net (about 105 MB).`;
+}
+
+function useInObsidianText(s: MiniLmState): string {
+  switch (s.kind) {
+    case 'off':
+      return 'Not in use.';
+    case 'waiting':
+      return 'Starts once the memory is open.';
+    case 'incomplete':
+      return `Not in use yet: ${s.folder} lacks ${s.missing.join(', ')}. Download it first.`;
+    case 'loading':
+      return 'Loading all-MiniLM-L6-v2 from the model folder…';
+    case 'embedding':
+      return `Embedding notes in the background: ${s.done}/${s.total}. New and edited notes get MiniLM vectors already.`;
+    case 'active':
+      return `In use: Obsidian searches ${MINILM_SPACE_ID} beside the offline space, and embeds new and edited notes with it (${s.embedded} notes checked at the start).`;
+    case 'failed':
+      return `Failed: ${s.message} Obsidian keeps the offline space.`;
+  }
 }
 
 function useText(host: SettingsTabHost, folder: string, disk: ModelFolderStatus | null): string {
-  if (!disk?.complete) return 'Once downloaded: the lithos CLI embeds every note with it.';
   const vault = host.vaultPath();
-  if (!vault) return 'Embedding with all-MiniLM-L6-v2 runs in the lithos CLI on a desktop (lithos reembed <vault> --space minilm-l6-v2).';
+  if (!disk?.complete || !vault) return 'On a desktop, the lithos CLI can embed every note too (lithos reembed <vault> --space minilm-l6-v2), with Obsidian closed.';
   return (
-    'Obsidian keeps embedding with the offline space. To add all-MiniLM-L6-v2 vectors, close Obsidian (the CLI needs the vault to itself) and run: ' +
+    'Faster for a large vault: close Obsidian (the CLI needs the vault to itself) and run: ' +
     `${reembedCommandLine(vault, host.settings().bridge.cliPath, folder)}. ` +
-    'Afterwards lithos mcp without Obsidian searches both spaces.'
+    'The plugin then finds those vectors cached.'
   );
 }

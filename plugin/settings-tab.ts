@@ -10,6 +10,7 @@ import { cleanList, type LithosSettings } from './settings';
 import { embeddingSection } from './settings-embeddings';
 import { learningSection } from './settings-learning';
 import type { ModelDownloads } from './model-downloads';
+import type { MiniLmSwitch } from './minilm/minilm-switch';
 
 export interface SettingsTabHost {
   settings(): LithosSettings;
@@ -20,6 +21,10 @@ export interface SettingsTabHost {
   regenerateToken(): Promise<void>;
   /** The all-MiniLM-L6-v2 download (lives on the plugin, so it outlasts the tab). */
   models(): ModelDownloads;
+  /** all-MiniLM-L6-v2 in the plugin's engine: its state, followed by the Embeddings section. */
+  miniLm(): MiniLmSwitch;
+  /** Tries to load and add all-MiniLM-L6-v2 again (after a failure). */
+  retryMiniLm(): Promise<void>;
   /** The vault's folder on disk (desktop), null on mobile. */
   vaultPath(): string | null;
 }

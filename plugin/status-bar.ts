@@ -4,7 +4,8 @@ import type { BridgeState } from './bridge-control';
 export type LithosStatus =
   | { state: 'starting' }
   | { state: 'waiting'; holder: string }
-  | { state: 'progress'; phase: 'load' | 'scan' | 'index'; done: number; total: number }
+  /** `embed`: notes embedded into all-MiniLM-L6-v2 in the background. */
+  | { state: 'progress'; phase: 'load' | 'scan' | 'index' | 'embed'; done: number; total: number }
   | { state: 'ready'; notes: number }
   /** Vault changes are waiting to be indexed. */
   | { state: 'stale'; notes: number }
@@ -12,7 +13,7 @@ export type LithosStatus =
   | { state: 'safe' }
   | { state: 'error'; message: string };
 
-const PHASE_VERB = { load: 'loading', scan: 'scanning', index: 'indexing' } as const;
+const PHASE_VERB = { load: 'loading', scan: 'scanning', index: 'indexing', embed: 'embedding (MiniLM)' } as const;
 
 export function statusText(s: LithosStatus): string {
   switch (s.state) {

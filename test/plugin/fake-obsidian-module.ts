@@ -108,7 +108,7 @@ export class FakeSetting {
     self.onChange = (fn: (v: unknown) => unknown) => ((onChange = fn), self);
     self.onClick = (fn: () => unknown) => ((onChange = () => fn()), self);
     self.addOption = (v: string, label: string) => (((c.options ??= {})[v] = label), self);
-    self.inputEl = { setCustomValidity: () => undefined, reportValidity: () => true };
+    self.inputEl = { setCustomValidity: () => undefined, reportValidity: () => true, addEventListener: () => undefined };
     this.controls.push(c);
     return c;
   }

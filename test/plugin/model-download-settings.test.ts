@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 import { transformersModelFiles } from '../../shared/index/embedders/model-files';
@@ -15,12 +15,24 @@ import { streamingHub, type StreamingHub } from '../twins/streaming-hub';
  */
 
 const MODEL = 'Xenova/all-MiniLM-L6-v2';
-const FILES = transformersModelFiles('fp32');
+const ORT_VERSION = (JSON.parse(readFileSync(path.resolve(__dirname, '../../node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
+/** onnxruntime-web's wasm, which the plugin runs the model with: fetched from jsDelivr at the bundled version. */
+const WASM_FILE = `onnxruntime-web@${ORT_VERSION}/ort-wasm-simd-threaded.wasm`;
+const WASM_URL = `https://cdn.jsdelivr.net/npm/onnxruntime-web@${ORT_VERSION}/dist/ort-wasm-simd-threaded.wasm`;
+const MODEL_FILES = transformersModelFiles('fp32');
+const FILES = [...MODEL_FILES.slice(0, -1), WASM_FILE, ...MODEL_FILES.slice(-1)];
 const CONTENT: Record<string, Uint8Array> = Object.fromEntries(
   FILES.map((f, i) => [f, Uint8Array.from({ length: f.endsWith('.onnx') ? 250_000 : 900 + i }, (_, j) => (j * 7 + i) & 0xff)]),
 );
 const TOTAL = Object.values(CONTENT).reduce((s, b) => s + b.byteLength, 0);
 const DIR = `.lithos/models/${MODEL}`;
+
+/** The hub twin, answering jsDelivr's URL of the wasm too. */
+function hubWith(content: Record<string, Uint8Array>, chunk = 1000): StreamingHub {
+  const hub = streamingHub(MODEL, content, chunk);
+  hub.mirrors[WASM_URL] = WASM_FILE;
+  return hub;
+}
 
 let built: ReturnType<typeof buildPlugin>;
 beforeAll(() => {
@@ -87,7 +99,7 @@ async function chooseMiniLm(tab: FakeSettingTab): Promise<DownloadRow> {
 
 describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
   test('Download fills a progress bar with real byte counts, places every file and says how to embed with it', async () => {
-    const hub = streamingHub(MODEL, CONTENT, 16_384);
+    const hub = hubWith(CONTENT, 16_384);
     const seen: { value?: number; max?: number; text: string | null; hidden: boolean }[] = [];
     const { app, plugin, host } = await start(hub);
     const tab = settingsTab(plugin);
@@ -104,7 +116,7 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((s) => !s.hidden && s.max === TOTAL)).toBe(true);
     for (let i = 1; i < seen.length; i++) expect(seen[i].value ?? 0).toBeGreaterThan(seen[i - 1].value ?? 0);
-    expect(seen[seen.length - 1].text).toMatch(/^Downloading onnx\/model\.onnx \(4\/4\): 0\.\d MB of 0\.3 MB$/);
+    expect(seen[seen.length - 1].text).toMatch(/^Downloading onnx\/model\.onnx \(5\/5\): 0\.\d MB of 0\.3 MB$/);
 
     expect(d.status.textContent).toBe(`Downloaded (0.3 MB) in ${DIR}.`);
     expect(d.bar.attrs.has('hidden')).toBe(true);
@@ -112,7 +124,11 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
     expect([...app.adapter.files.keys()].filter((k) => k.endsWith('.part'))).toEqual([]);
     expect(host.record.notices).toContain(`Lithos: all-MiniLM-L6-v2 downloaded (0.3 MB) into ${DIR}.`);
 
-    const use = row(tab, 'Embed with it');
+    // Complete: the plugin loads it at once (these bytes are no model, so it says why and stays offline).
+    await eventually(() => /^Failed: /.test(row(tab, 'Use in Obsidian').descEl.children[0].textContent ?? ''), () => row(tab, 'Use in Obsidian').descEl.children[0].textContent);
+    expect(host.record.notices.some((n) => n.startsWith('Lithos: all-MiniLM-L6-v2 is not used: '))).toBe(true);
+
+    const use = row(tab, 'Embed with the CLI');
     const line = `lithos reembed ${dir} --space minilm-l6-v2 --model-dir ${dir}/.lithos/models`;
     expect(use.desc).toContain(`close Obsidian (the CLI needs the vault to itself) and run: ${line}.`);
     use.controls[0].change();
@@ -126,7 +142,7 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
   });
 
   test('Cancel stops the download: no final half file, the reason shown, and Download resumes from the part', async () => {
-    const hub = streamingHub(MODEL, CONTENT, 16_384);
+    const hub = hubWith(CONTENT, 16_384);
     const { app, plugin } = await start(hub, { model: 'minilm-l6-v2', modelFolder: 'Models' });
     const tab = settingsTab(plugin);
     const d = downloadRow(tab);
@@ -152,7 +168,7 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
   test('a failed download shows its reason and leaves nothing under a final name', async () => {
     const missing = { ...CONTENT };
     delete missing['tokenizer.json'];
-    const hub = streamingHub(MODEL, missing);
+    const hub = hubWith(missing);
     const { app, plugin, host } = await start(hub, { model: 'minilm-l6-v2' });
     const d = downloadRow(settingsTab(plugin));
     d.download();

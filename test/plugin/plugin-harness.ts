@@ -96,6 +96,11 @@ export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; d
     console,
     navigator: { clipboard: { writeText: async (t: string) => void clipboard.push(t) } },
     ...(o.desktop ? { process, Buffer } : {}),
+    // Web platform classes Obsidian has everywhere (transformers.js reads model files as Responses).
+    URL,
+    Blob,
+    Headers,
+    Response,
     // Obsidian has fetch on every platform; a spec that downloads hands over a network twin.
     ...(o.fetch ? { fetch: o.fetch } : {}),
   };

@@ -134,10 +134,10 @@ function cancelled(file: string): LithosError {
   return new LithosError('cancelled', `Download cancelled during ${file}; the next download resumes where it stopped.`, { file });
 }
 
-function httpError(status: number, url: string, file: string): LithosError {
+function httpError(status: number, url: string, file: string, fromHub: boolean): LithosError {
   const why =
     status === 404
-      ? 'the file does not exist there (check the model id)'
+      ? `the file does not exist there${fromHub ? ' (check the model id)' : ''}`
       : status === 401 || status === 403
         ? 'access was refused (the model may be gated or private)'
         : status >= 500
@@ -230,7 +230,7 @@ class Download {
       start = 0;
       ({ res, url } = await this.request(file, 0));
     }
-    if (res.status !== 200 && res.status !== 206) throw httpError(res.status, url, file);
+    if (res.status !== 200 && res.status !== 206) throw httpError(res.status, url, file, this.req.sources?.[file] === undefined);
     if (res.status === 200 && start > 0) {
       // The server ignored the Range header and sends the whole file.
       await disk(part, () => this.req.port.remove(part));

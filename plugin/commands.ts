@@ -28,7 +28,7 @@ export interface CommandHost {
   openSearch(): void;
 }
 
-/** The embedding spaces this plugin build can construct (MiniLM needs the ONNX runtime, which only the bridge carries). */
+/** The space the plugin always has; all-MiniLM-L6-v2 comes and goes with Settings → Embeddings (minilm/minilm-switch.ts). */
 export function pluginSpaces(): Embedder[] {
   return [new HashingEmbedder()];
 }

@@ -8,7 +8,6 @@ import { StatusBar, BridgeStatusBar, type LithosStatus } from './status-bar';
 import { SearchModal } from './search-modal';
 import { EngineSession } from './engine-session';
 import { BridgeControl } from './bridge-control';
-import { guardDispatcher } from './bridge-host/tool-guard';
 import { registerCoreCommands, type CommandHost } from './commands';
 import { LithosSettingTab } from './settings-tab';
 import { PluginDataFile } from './startup/plugin-data';
@@ -62,14 +61,13 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       },
       vaultName: this.app.vault.getName(),
       pluginVersion: this.manifest.version,
-      dispatcher: guardDispatcher(
-        createDispatcher(TOOL_CATALOG, (caller) => {
-          const engine = this.session?.engine;
-          if (!engine) throw new LithosError('unavailable', 'Lithos is still opening its memory in Obsidian; try again in a moment.', { retryable: true });
-          return { engine, caller };
-        }),
-        () => this.currentSettings().bridge,
-      ),
+      // What agents may call (read-only, tools switched off) is the vault policy's agent_tools, which this
+      // dispatcher enforces on every call, here as in headless `lithos mcp`.
+      dispatcher: createDispatcher(TOOL_CATALOG, (caller) => {
+        const engine = this.session?.engine;
+        if (!engine) throw new LithosError('unavailable', 'Lithos is still opening its memory in Obsidian; try again in a moment.', { retryable: true });
+        return { engine, caller };
+      }),
       logger: this.logger,
       onState: (s) => bridgeStatus.show(s),
     });
@@ -167,6 +165,22 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     engine.consolidator.start(s.learning.consolidationIntervalHours * HOUR_MS);
     engine.setDecayInterval(s.learning.decayIntervalHours * HOUR_MS);
     if (s.bridge.enabled && Platform.isDesktopApp) void this.bridge?.apply(true, s.bridge.port).catch(() => undefined);
+    void this.moveLegacyAgentTools(engine);
+  }
+
+  /** Read-only and switched-off tools saved by an older version move to the vault policy, once (see LithosData). */
+  private async moveLegacyAgentTools(engine: MemoryEngine): Promise<void> {
+    const legacy = this.file?.data.legacyAgentTools;
+    if (!legacy || !this.file) return;
+    try {
+      const policy = engine.policy.get();
+      const disabled = [...new Set([...policy.agent_tools.disabled, ...legacy.disabled])];
+      await engine.policy.set({ ...policy, agent_tools: { read_only: policy.agent_tools.read_only || legacy.read_only, disabled } });
+      await this.file.update((d) => void (d.legacyAgentTools = null));
+      this.logger.info('read-only and switched-off tools moved from the plugin settings to the vault policy (.lithos/policy.json)');
+    } catch (err) {
+      this.logger.warn(`could not move the agents' tool settings to the vault policy: ${asLithosError(err).message}`);
+    }
   }
 
   // ── settings ───────────────────────────────────────────────────────────

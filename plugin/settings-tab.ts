@@ -3,12 +3,12 @@ import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
 import { MAX_K } from '../shared/retrieval/constants';
-import { TOOL_CATALOG } from '../shared/tools/catalog';
 import type { BridgeState } from './bridge-control';
 import { bridgeStatusTooltip } from './status-bar';
 import { cleanList, type LithosSettings } from './settings';
 import { embeddingSection } from './settings-embeddings';
 import { learningSection } from './settings-learning';
+import { agentToolsSetting } from './settings-agent-tools';
 import type { ModelDownloads } from './model-downloads';
 import type { MiniLmSwitch } from './minilm/minilm-switch';
 
@@ -83,29 +83,13 @@ export class LithosSettingTab extends PluginSettingTab {
       .setName('Regenerate token')
       .setDesc('A new .lithos/bridge-token; connected agents are disconnected and reconnect with it.')
       .addButton((b) => b.setButtonText('Regenerate').onClick(() => void this.host.regenerateToken()));
-    new Setting(el)
-      .setName('Read-only')
-      .setDesc('Agents may read and retrieve; every tool that writes is refused.')
-      .addToggle((t) => t.setValue(s.readOnly).onChange((v) => this.save((x) => void (x.bridge.readOnly = v))));
+    agentToolsSetting(el, this.host.engine(), 'read-only');
     this.hiddenFolders(el);
     new Setting(el)
       .setName('Bridge command for MCP clients')
       .setDesc('Path of dist/bridge/cli.js, used by "Copy MCP config". Empty: the lithos command on your PATH (npm link).')
       .addText((t) => t.setPlaceholder('/path/to/lithos-memory/dist/bridge/cli.js').setValue(s.cliPath).onChange((v) => this.save((x) => void (x.bridge.cliPath = v.trim()))));
-    new Setting(el).setName('Tools').setHeading().setDesc('Switch a tool off to hide it from agents and refuse its calls.');
-    for (const def of TOOL_CATALOG) {
-      new Setting(el)
-        .setName(def.name)
-        .setDesc(def.annotations.readOnlyHint ? `${def.title} (reads)` : `${def.title} (writes)`)
-        .addToggle((t) =>
-          t.setValue(!s.disabledTools.includes(def.name)).onChange((on) =>
-            this.save((x) => {
-              const rest = x.bridge.disabledTools.filter((n) => n !== def.name);
-              x.bridge.disabledTools = on ? rest : [...rest, def.name];
-            }),
-          ),
-        );
-    }
+    agentToolsSetting(el, this.host.engine(), 'tools');
   }
 
   /** The vault policy's hidden_folders: the scope gate hides these notes from every agent, over the bridge and in `lithos mcp` alike. */

@@ -12,6 +12,7 @@ import { DEFAULT_K, MAX_K } from '../shared/retrieval/constants';
 import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
 import { CONSOLIDATION_INTERVAL_MS } from '../shared/learning/consolidator';
 import { DECAY } from '../shared/learning/constants';
+import type { AgentTools } from '../shared/governance/policy';
 import { normalizeVaultPath } from '../shared/vault/paths';
 
 export const DEFAULT_BRIDGE_PORT = 27_183;
@@ -25,10 +26,6 @@ export interface BridgeSettings {
   enabled: boolean;
   /** Preferred port on 127.0.0.1; when taken the OS picks one (bridge.json names the real one). */
   port: number;
-  /** Agents may read but every write tool is refused. */
-  readOnly: boolean;
-  /** Tool names agents neither see nor may call. */
-  disabledTools: string[];
   /** Path of the built bridge (`dist/bridge/cli.js`) for the copied MCP client config; empty: `lithos` on PATH. */
   cliPath: string;
 }
@@ -74,10 +71,16 @@ export interface LithosData {
   settings: LithosSettings;
   /** Set (ISO time) when indexing starts, cleared when it ends: present at start-up means the last start died indexing. */
   indexingSince: string | null;
+  /**
+   * Read-only and tools switched off, as versions before 0.x kept them here (settings.bridge.readOnly,
+   * disabledTools). They are the vault policy's `agent_tools` now (so headless `lithos mcp` honours them);
+   * the plugin moves a saved value there once the memory is open, then clears this.
+   */
+  legacyAgentTools: AgentTools | null;
 }
 
 export const DEFAULT_SETTINGS: Readonly<LithosSettings> = Object.freeze({
-  bridge: Object.freeze({ enabled: true, port: DEFAULT_BRIDGE_PORT, readOnly: false, disabledTools: [], cliPath: '' }),
+  bridge: Object.freeze({ enabled: true, port: DEFAULT_BRIDGE_PORT, cliPath: '' }),
   embeddings: Object.freeze({ model: 'hashing', modelFolder: DEFAULT_MODEL_FOLDER }),
   retrieval: Object.freeze({ maxNodes: DEFAULT_K, defaultIntent: null, defaultClass: null }),
   learning: Object.freeze({ consolidationIntervalHours: CONSOLIDATION_INTERVAL_MS / HOUR_MS, decayIntervalHours: DECAY.interval_ms / HOUR_MS }),
@@ -135,8 +138,6 @@ export function migrateSettings(raw: unknown): LithosSettings {
     bridge: {
       enabled: bool(b.enabled, d.bridge.enabled),
       port: int(b.port, d.bridge.port, 0, 65_535),
-      readOnly: bool(b.readOnly, d.bridge.readOnly),
-      disabledTools: cleanList(b.disabledTools),
       cliPath: typeof b.cliPath === 'string' ? b.cliPath.trim() : d.bridge.cliPath,
     },
     embeddings: {
@@ -156,6 +157,16 @@ export function migrateSettings(raw: unknown): LithosSettings {
   };
 }
 
+/** A data.json's own legacyAgentTools, or the old bridge settings when they said anything; else null. */
+function legacyAgentTools(o: Raw): AgentTools | null {
+  const kept = obj(o.legacyAgentTools);
+  const b = obj(obj(o.settings).bridge);
+  const readOnly = bool(kept.read_only, false) || bool(b.readOnly, false);
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+  const disabled = cleanList([...list(kept.disabled), ...list(b.disabledTools)]);
+  return readOnly || disabled.length > 0 ? { read_only: readOnly, disabled } : null;
+}
+
 /** Any saved data.json (null when there is none) → complete LithosData. */
 export function migrateData(raw: unknown): LithosData {
   const o = obj(raw);
@@ -163,6 +174,7 @@ export function migrateData(raw: unknown): LithosData {
     version: 1,
     settings: migrateSettings(o.settings),
     indexingSince: typeof o.indexingSince === 'string' ? o.indexingSince : null,
+    legacyAgentTools: legacyAgentTools(o),
   };
 }
 

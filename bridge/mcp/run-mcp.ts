@@ -6,6 +6,10 @@ import { createMcpServer } from './server';
 import type { ToolHost } from './headless';
 import { modeHost } from './mode-host';
 import { wireSampling } from './sampling-interpreter';
+import { vaultToolRules, watchToolRules } from './agent-tool-rules';
+
+/** How soon a change of the vault policy's agent_tools reaches the client as notifications/tools/list_changed. */
+const RULES_POLL_MS = 2000;
 
 export interface McpOptions {
   vault: string;
@@ -17,6 +21,8 @@ export interface McpOptions {
   stdout?: NodeJS.WritableStream;
   /** Where tool calls go; default relay to the plugin when it runs, else headless over `vault` (mode-host.ts). */
   host?: ToolHost;
+  /** How often the vault policy's agent_tools are checked for tools/list_changed. Default 2 s. */
+  rulesPollMs?: number;
 }
 
 /**
@@ -30,17 +36,20 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   // Not fatal: initialize and tools/list must work anyway; each tool call reports the problem.
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
   const host = opts.host ?? modeHost({ vault: opts.vault, catalog: TOOL_CATALOG, agent: opts.agent, version: opts.version, logger });
-  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger });
+  const rules = vaultToolRules(opts.vault, logger);
+  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
 
+  let stopRules = (): void => undefined;
   let done!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (done = resolve));
   let stopping = false;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
+    stopRules();
     logger.info(`shutting down (${why})`);
     void (async () => {
       let code = 0;
@@ -74,6 +83,8 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   server.onerror = (err) => logger.warn(`MCP: ${err.message}`);
 
   await server.connect(transport);
+  // The tools agents may call are the vault policy's (agent_tools): tell the client when that set changes.
+  stopRules = watchToolRules(rules, () => void server.sendToolListChanged().catch(() => undefined), opts.rulesPollMs ?? RULES_POLL_MS);
   logger.info(`MCP server ready on stdio (vault ${opts.vault}${opts.agent ? `, agent ${opts.agent}` : ''}); relay or headless is chosen at the first tool call`);
   return finished;
 }

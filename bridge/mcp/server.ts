@@ -5,12 +5,16 @@ import type { ToolDispatcher } from '../../shared/tools/types';
 import { inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { splitCaller, withAgentArg } from './caller';
+import { visibleTools } from '../../shared/governance/tool-access';
+import type { AgentToolRules } from './agent-tool-rules';
 
 export interface McpServerOptions {
   version: string;
   /** From --agent or LITHOS_AGENT_ID; a call's own agent_id wins. */
   defaultAgent: string | null;
   logger: Logger;
+  /** The vault policy's agent_tools: tools agents may not call are left out of tools/list. Absent: the whole catalog. */
+  rules?: AgentToolRules;
 }
 
 const INSTRUCTIONS = [
@@ -25,7 +29,7 @@ const INSTRUCTIONS = [
  * becomes `isError: true` with the JSON `{code, message, data}` as text.
  */
 export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptions): Server {
-  const server = new Server({ name: 'lithos-memory', title: 'Lithos Memory', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'lithos-memory', title: 'Lithos Memory', version: opts.version }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
   const tools: Tool[] = dispatcher.list().map((def) => ({
     name: def.name,
     title: def.title,
@@ -35,7 +39,11 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (!opts.rules) return { tools };
+    const shown = new Set(visibleTools(dispatcher.list(), await opts.rules.current()).map((d) => d.name));
+    return { tools: tools.filter((t) => shown.has(t.name)) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const { name, arguments: rawArgs } = req.params;
     try {

@@ -10,7 +10,8 @@
  *   "agents": { "coder": { "namespaces": ["project/atlas"] } },
  *   "shared_patterns": ["shared/**"],                     // readable by every agent, whatever the scope
  *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
- *   "hidden_folders": ["private"]                         // no agent sees notes under these vault folders
+ *   "hidden_folders": ["private"],                        // no agent sees notes under these vault folders
+ *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"] }  // what agents may call at all
  * }
  *
  * No file: the defaults (every agent's allowlist is "*", nothing shared beyond scopes, no proposals). A
@@ -37,6 +38,16 @@ export interface Policy {
   propose_namespaces: string[];
   /** Vault folders whose notes no agent sees, whatever their scope or namespace (the person still does). */
   hidden_folders: string[];
+  /**
+   * Which tools agents may call, in every mode (relay through Obsidian or headless): `read_only` refuses every
+   * tool that is not read-only by its annotations, `disabled` lists tools agents neither see nor may call.
+   */
+  agent_tools: AgentTools;
+}
+
+export interface AgentTools {
+  read_only: boolean;
+  disabled: string[];
 }
 
 export const DEFAULT_POLICY: Policy = Object.freeze({
@@ -46,6 +57,7 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
+  agent_tools: { read_only: false, disabled: [] },
 });
 
 /** What a damaged policy file falls back to: no agent sees a project note, nothing is shared by pattern. */
@@ -56,6 +68,7 @@ export const CLOSED_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
+  agent_tools: { read_only: false, disabled: [] },
 });
 
 const pattern = z.string().superRefine((s, ctx) => {
@@ -76,6 +89,12 @@ const policySchema = z.strictObject({
   shared_patterns: patterns.default([]),
   propose_namespaces: patterns.default([]),
   hidden_folders: z.array(folder).max(1000).default([]),
+  agent_tools: z
+    .strictObject({
+      read_only: z.boolean().default(false),
+      disabled: z.array(z.string().trim().regex(/^lithos_[a-z_]+$/, { message: 'must be a lithos_* tool name' })).max(200).default([]),
+    })
+    .default({ read_only: false, disabled: [] }),
 });
 
 /** Validates a policy object (absent fields take their defaults); invalid_argument naming each problem. */
@@ -110,6 +129,7 @@ function freeze(p: Policy): Policy {
     shared_patterns: Object.freeze([...p.shared_patterns]),
     propose_namespaces: Object.freeze([...p.propose_namespaces]),
     hidden_folders: Object.freeze([...p.hidden_folders]),
+    agent_tools: Object.freeze({ read_only: p.agent_tools.read_only, disabled: Object.freeze([...new Set(p.agent_tools.disabled)]) }),
   }) as unknown as Policy;
 }
 

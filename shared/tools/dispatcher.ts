@@ -1,6 +1,7 @@
 import { LithosError, asLithosError } from '../errors';
 import type { CallOptions, ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
 import { invalidArguments } from './errors';
+import { toolRefusal } from '../governance/tool-access';
 
 /** Builds the context a handler runs in; a headless host may open the vault here, on the first call. */
 export type ContextFactory = (caller: ToolCaller) => ToolContext | Promise<ToolContext>;
@@ -31,6 +32,8 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
         const ctx = opts?.interpreter ? { ...made, interpreter: opts.interpreter } : made;
         // A hand edit of .lithos/policy.json applies from the next call (read at most every few seconds).
         await ctx.engine.policy.refresh();
+        const why = toolRefusal(def, ctx.engine.policy.get().agent_tools);
+        if (why) throw new LithosError('forbidden', why, { tool: def.name, read_only: ctx.engine.policy.get().agent_tools.read_only });
         return await def.handler(parsed.data, ctx);
       } catch (err) {
         throw asLithosError(err, 'internal');

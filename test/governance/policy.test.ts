@@ -2,6 +2,7 @@ import { canSee, agentViewer, type Viewer } from '../../shared/governance/gate';
 import { covers, patternProblem } from '../../shared/governance/namespace-patterns';
 import { CLOSED_POLICY, DEFAULT_POLICY, POLICY_FILE, RELOAD_MS, parsePolicy } from '../../shared/governance/policy';
 import { createDispatcher } from '../../shared/tools/dispatcher';
+import { toolRefusal, visibleTools } from '../../shared/governance/tool-access';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import type { ToolCaller } from '../../shared/tools/types';
 import { failure } from '../twins/error-code';
@@ -156,5 +157,36 @@ describe('the policy is a loaded object', () => {
 
   test('parsePolicy fills absent fields with the defaults', () => {
     expect(parsePolicy({})).toEqual(DEFAULT_POLICY);
+  });
+});
+
+describe('agent_tools: which tools agents may call, whatever the mode', () => {
+  const call = (h: Harness, name: string, args: unknown) => createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller })).call(name, args, A);
+
+  test('a disabled tool is refused before it runs; the others are not', async () => {
+    const h = await open({ 'project/a/A.md': project('project/a') }, { agent_tools: { disabled: ['lithos_delete'] } });
+    const err = await failure(call(h, 'lithos_delete', { path: 'project/a/A.md' }));
+    expect(err).toMatchObject({ code: 'forbidden', data: { tool: 'lithos_delete', read_only: false } });
+    expect(new TextDecoder().decode(await h.vault.readBytes('project/a/A.md'))).toContain('In project/a.');
+    expect(await h.list(A)).toEqual(['project/a/A.md']);
+    await h.engine.close();
+  });
+
+  test('read_only refuses every tool that writes, by its annotations, and leaves every read-only tool', async () => {
+    const h = await open({ 'project/a/A.md': project('project/a') }, { agent_tools: { read_only: true } });
+    const rules = h.engine.policy.get().agent_tools;
+    for (const def of TOOL_CATALOG) expect(toolRefusal(def, rules) === null).toBe(def.annotations.readOnlyHint === true);
+    expect(visibleTools(TOOL_CATALOG, rules).length).toBeGreaterThan(5);
+    const write = await failure(call(h, 'lithos_write', { title: 'T', content: 'x', namespace: 'project/a' }));
+    expect(write.code).toBe('forbidden');
+    expect(write.message).toContain('agents are read-only in this vault');
+    expect(await h.list(A)).toEqual(['project/a/A.md']);
+    await h.engine.close();
+  });
+
+  test('only lithos_* names are accepted, and the defaults allow everything', async () => {
+    expect(DEFAULT_POLICY.agent_tools).toEqual({ read_only: false, disabled: [] });
+    expect(() => parsePolicy({ agent_tools: { disabled: ['rm -rf'] } })).toThrow(/agent_tools\.disabled\.0: must be a lithos_\* tool name/);
+    expect(() => parsePolicy({ agent_tools: { read_only: 'yes' } })).toThrow(/agent_tools\.read_only/);
   });
 });

@@ -109,9 +109,10 @@ describe('bridge host in the plugin (desktop)', () => {
     const tab = settingsTab(plugin);
     await tab.find('Read-only').controls[0].change(true);
 
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').agent_tools).toEqual({ read_only: true, disabled: [] });
     const err = await refusal(client.call('lithos_write', { title: 'Sneaky', content: 'Should not land.', namespace: 'scratch' }));
     expect(err.code).toBe('forbidden');
-    expect(err.message).toMatch(/read-only mode/);
+    expect(err.message).toMatch(/agents are read-only in this vault/);
     expect([...app.adapter.files.keys()].filter((k) => k.toLowerCase().includes('sneaky'))).toEqual([]);
     await client.call('lithos_read', { path: 'alpha.md' });
 
@@ -130,14 +131,25 @@ describe('bridge host in the plugin (desktop)', () => {
     expect((await refusal(client.call('lithos_read', { path: 'decisions/db.md' }))).code).toBe('not_found');
   });
 
-  test('a tool switched off in settings is refused with a message naming the setting', async () => {
-    const { plugin } = await start();
+  test('a tool switched off in settings goes to the vault policy and is refused with a message naming the setting', async () => {
+    const { plugin, app } = await start();
     await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
     const client = await connect('reader');
     await settingsTab(plugin).find('lithos_search').controls[0].change(false);
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').agent_tools).toEqual({ read_only: false, disabled: ['lithos_search'] });
     const err = await refusal(client.call('lithos_search', { query: 'fox' }));
     expect(err.code).toBe('forbidden');
-    expect(err.message).toMatch(/turned off in this vault's Lithos settings/);
+    expect(err.message).toMatch(/turned off for agents in this vault \(Settings → Lithos Memory → Agents bridge/);
+  });
+
+  test("an older version's read-only and switched-off tools (data.json) move to the vault policy once the memory opens", async () => {
+    const { plugin, app, host } = await start({ bridge: { port: 0, readOnly: true, disabledTools: ['lithos_delete'] } });
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    await eventually(() => app.adapter.text('.lithos/policy.json') !== null, () => [...app.adapter.files.keys()]);
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json')!).agent_tools).toEqual({ read_only: true, disabled: ['lithos_delete'] });
+    await eventually(() => (host.store.data as { legacyAgentTools: unknown }).legacyAgentTools === null, () => host.store.data);
+    const client = await connect('mover');
+    expect((await refusal(client.call('lithos_write', { title: 'No', content: 'Refused.', namespace: 'scratch' }))).code).toBe('forbidden');
   });
 
   test('stop/start commands, and regenerating the token rewrites bridge.json with a new one', async () => {

@@ -3,8 +3,8 @@ import { DEFAULT_SETTINGS, defaultSettings, migrateData, migrateSettings } from 
 /** data.json in any state becomes complete, valid settings: a bad hand edit never stops the plugin loading. */
 describe('plugin settings', () => {
   test('nothing saved yet: the defaults, and no crash marker', () => {
-    expect(migrateData(null)).toEqual({ version: 1, settings: defaultSettings(), indexingSince: null });
-    expect(DEFAULT_SETTINGS.bridge).toMatchObject({ enabled: true, port: 27183, readOnly: false, disabledTools: [] });
+    expect(migrateData(null)).toEqual({ version: 1, settings: defaultSettings(), indexingSince: null, legacyAgentTools: null });
+    expect(DEFAULT_SETTINGS.bridge).toEqual({ enabled: true, port: 27183, cliPath: '' });
     expect(DEFAULT_SETTINGS.retrieval).toEqual({ maxNodes: 10, defaultIntent: null, defaultClass: null });
     expect(DEFAULT_SETTINGS.learning).toEqual({ consolidationIntervalHours: 6, decayIntervalHours: 6 });
     expect(DEFAULT_SETTINGS.embeddings).toEqual({ model: 'hashing', modelFolder: '.lithos/models' });
@@ -20,7 +20,7 @@ describe('plugin settings', () => {
       extras: { x: 1 },
     });
     expect(s).toEqual({
-      bridge: { enabled: false, port: 27183, readOnly: true, disabledTools: ['lithos_write'], cliPath: '/opt/cli.js' },
+      bridge: { enabled: false, port: 27183, cliPath: '/opt/cli.js' },
       embeddings: { model: 'hashing', modelFolder: '.lithos/models' },
       retrieval: { maxNodes: 10, defaultIntent: 'explore', defaultClass: null },
       learning: { consolidationIntervalHours: 1.5, decayIntervalHours: 6 },
@@ -38,8 +38,19 @@ describe('plugin settings', () => {
 
   test('defaultSettings() is a fresh copy each time (editing it never touches the defaults)', () => {
     const a = defaultSettings();
-    a.bridge.disabledTools.push('x');
-    expect(defaultSettings().bridge.disabledTools).toEqual([]);
+    a.bridge.cliPath = 'x';
+    a.retrieval.maxNodes = 3;
+    expect(defaultSettings().bridge.cliPath).toBe('');
+    expect(defaultSettings().retrieval.maxNodes).toBe(10);
+  });
+
+  test("read-only and switched-off tools saved by an older version are kept to be moved to the vault policy, until they are", () => {
+    const old = { settings: { bridge: { readOnly: true, disabledTools: [' lithos_write ', 'lithos_write', '', 3] } } };
+    expect(migrateData(old).legacyAgentTools).toEqual({ read_only: true, disabled: ['lithos_write'] });
+    expect(migrateData({ settings: { bridge: { readOnly: false, disabledTools: [] } } }).legacyAgentTools).toBeNull();
+    // Saved again before the move (the memory never opened): still there at the next start.
+    expect(migrateData(JSON.parse(JSON.stringify(migrateData(old)))).legacyAgentTools).toEqual({ read_only: true, disabled: ['lithos_write'] });
+    expect(migrateData({ legacyAgentTools: null }).legacyAgentTools).toBeNull();
   });
 
   test('a crash marker survives migration; anything else in its place reads as none', () => {

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
+import { RELOAD_MS } from '../../../shared/governance/policy';
 import { buildBridge, connect, vaultFiles, type Session } from './built-bridge';
 
 /**
@@ -171,3 +172,47 @@ test('SIGTERM flushes the stores and releases the lock, exit code 0', async () =
     await close(again);
   }
 }, 60_000);
+
+test("the vault policy's agent_tools: hidden from tools/list, refused headless, and a change is announced with tools/list_changed", async () => {
+  mkdirSync(join(vault, '.lithos'), { recursive: true });
+  const policy = (agentTools: object) => writeFileSync(join(vault, '.lithos/policy.json'), JSON.stringify({ version: 1, agent_tools: agentTools }));
+  policy({ read_only: false, disabled: ['lithos_delete'] });
+  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  try {
+    expect(s.client.getServerCapabilities()?.tools).toMatchObject({ listChanged: true });
+    const names = (await s.client.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('lithos_delete');
+    expect(names).toContain('lithos_write');
+    expect(names).toHaveLength(TOOL_CATALOG.length - 1);
+    // Hidden is not enough: a client that calls it anyway is refused before anything runs.
+    const refused = errorOf(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Index.md' } }));
+    expect(refused).toMatchObject({ code: 'forbidden', data: { tool: 'lithos_delete' } });
+    expect(refused.message).toContain('turned off for agents');
+    expect(existsSync(join(vault, 'project/atlas/Index.md'))).toBe(true);
+
+    // Read-only: every tool that writes goes from the list, and a write is refused naming where to change it.
+    const announced = new Promise<void>((resolve) => s.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    policy({ read_only: true, disabled: [] });
+    await announced;
+    const readOnly = (await s.client.listTools()).tools;
+    expect(readOnly.map((t) => t.name).sort()).toEqual(TOOL_CATALOG.filter((d) => d.annotations.readOnlyHint).map((d) => d.name).sort());
+    // The open engine re-reads a hand edit of policy.json at most every RELOAD_MS: a probe that changes nothing
+    // either way (feedback on a receipt that does not exist: not_found until the edit is seen, then forbidden) waits for it.
+    const probe = async (): Promise<string> => {
+      const r = (await s.client.callTool({ name: 'lithos_feedback', arguments: { receipt_id: 'no-such-receipt' } })) as CallToolResult;
+      return r.isError ? (JSON.parse((r.content[0] as { text: string }).text) as { code: string }).code : 'allowed';
+    };
+    let seen = await probe();
+    for (const until = Date.now() + RELOAD_MS + 2000; seen !== 'forbidden' && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 250));
+      seen = await probe();
+    }
+    expect(seen).toBe('forbidden');
+    const write = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Sneaky', content: 'Must not land.', namespace: 'scratch' } }));
+    expect(write.code).toBe('forbidden');
+    expect(write.message).toContain('agents are read-only in this vault');
+    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
+  } finally {
+    await close(s);
+  }
+}, 30_000);

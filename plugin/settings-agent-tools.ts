@@ -1,0 +1,43 @@
+import { Notice, Setting } from 'obsidian';
+import type { MemoryEngine } from '../shared/engine';
+import { asLithosError } from '../shared/errors';
+import type { AgentTools } from '../shared/governance/policy';
+import { TOOL_CATALOG } from '../shared/tools/catalog';
+
+/**
+ * The vault policy's agent_tools (read-only, tools switched off): applied by the tool dispatcher and the
+ * bridge's tools/list in every mode, so `lithos mcp` headless honours them too. Saved through engine.policy
+ * (audited); a change applies to the next call and the bridge tells connected clients the list changed.
+ */
+export function agentToolsSetting(el: HTMLElement, engine: MemoryEngine | null, part: 'read-only' | 'tools'): void {
+  if (part === 'tools') new Setting(el).setName('Tools').setHeading().setDesc('Switch a tool off to hide it from agents and refuse its calls (vault policy: .lithos/policy.json).');
+  if (!engine) {
+    new Setting(el).setName(part === 'read-only' ? 'Read-only' : 'Tools for agents').setDesc('Open the memory first: what agents may call lives in the vault policy (.lithos/policy.json).');
+    return;
+  }
+  const update = (fn: (t: AgentTools) => AgentTools): Promise<unknown> => {
+    const policy = engine.policy.get();
+    return engine.policy.set({ ...policy, agent_tools: fn(policy.agent_tools) }).catch((err: unknown) => new Notice(`Lithos: not saved: ${asLithosError(err).message}`));
+  };
+  const rules = engine.policy.get().agent_tools;
+  if (part === 'read-only') {
+    new Setting(el)
+      .setName('Read-only')
+      .setDesc('Agents may read and retrieve; every tool that writes is refused (vault policy, also headless).')
+      .addToggle((t) => t.setValue(rules.read_only).onChange((v) => update((r) => ({ ...r, read_only: v }))));
+    return;
+  }
+  for (const def of TOOL_CATALOG) {
+    new Setting(el)
+      .setName(def.name)
+      .setDesc(def.annotations.readOnlyHint ? `${def.title} (reads)` : `${def.title} (writes)`)
+      .addToggle((t) =>
+        t.setValue(!rules.disabled.includes(def.name)).onChange((on) =>
+          update((r) => {
+            const rest = r.disabled.filter((n) => n !== def.name);
+            return { ...r, disabled: on ? rest : [...rest, def.name] };
+          }),
+        ),
+      );
+  }
+}

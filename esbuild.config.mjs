@@ -10,7 +10,7 @@ import { chmod, copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { onnxWebDefine, onnxWebPlugin } from './scripts/onnx-web-esbuild.mjs';
+import { buildMiniLmWorker, onnxWebDefine, workerDefine } from './scripts/onnx-web-esbuild.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -82,6 +82,11 @@ const wsForNode = {
   },
 };
 
+// all-MiniLM-L6-v2 runs in a Web Worker (plugin/minilm/): its bundle, with transformers.js' browser build and
+// onnxruntime-web's CPU bundle, is built first and carried in main.js as a string. Minified in both builds:
+// an inline source map would double the string for no use (the worker's code is not debugged from main.js).
+const workerCode = only === 'bridge' ? '' : await buildMiniLmWorker({ minify: true, nodeEnv: production ? 'production' : 'development' });
+
 /** @type {import('esbuild').BuildOptions} */
 const plugin = {
   ...common,
@@ -96,10 +101,8 @@ const plugin = {
   // so the plugin never fetches or reads a .wasm file.
   loader: { '.wasm': 'binary' },
   // Mobile has no `process`; some libraries read process.env.NODE_ENV.
-  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"', ...onnxWebDefine },
-  // all-MiniLM-L6-v2 in the renderer (plugin/minilm/): transformers.js' browser build and onnxruntime-web's
-  // CPU bundle, behind a dynamic import() that esbuild turns into a lazily evaluated module of main.js.
-  plugins: [wsForNode, onnxWebPlugin, copyPluginStatics],
+  define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"', ...onnxWebDefine, ...workerDefine(workerCode) },
+  plugins: [wsForNode, copyPluginStatics],
 };
 
 /** @type {import('esbuild').BuildOptions} */

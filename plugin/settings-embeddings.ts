@@ -115,6 +115,11 @@ function statusText(state: ModelDownloadState, disk: ModelFolderStatus | null): 
   return `Not downloaded. Fetches ${MINILM_FILES.join(', ')} from huggingface.co/${DEFAULT_MODEL_ID} and the ONNX runtime from cdn.jsdelivr.net (about 105 MB).`;
 }
 
+/** Where the model runs: a worker leaves Obsidian's thread alone; the fallback holds it for each chunk. */
+function whereText(fallback: string | null): string {
+  return fallback === null ? ' It runs in a background worker.' : ` It runs on Obsidian's main thread (${fallback}), so typing can pause while it embeds.`;
+}
+
 function useInObsidianText(s: MiniLmState): string {
   switch (s.kind) {
     case 'off':
@@ -126,9 +131,9 @@ function useInObsidianText(s: MiniLmState): string {
     case 'loading':
       return 'Loading all-MiniLM-L6-v2 from the model folder…';
     case 'embedding':
-      return `Embedding notes in the background: ${s.done}/${s.total}. New and edited notes get MiniLM vectors already.`;
+      return `Embedding notes in the background: ${s.done}/${s.total}. New and edited notes get MiniLM vectors already.${whereText(s.fallback)}`;
     case 'active':
-      return `In use: Obsidian searches ${MINILM_SPACE_ID} beside the offline space, and embeds new and edited notes with it (${s.embedded} notes checked at the start).`;
+      return `In use: Obsidian searches ${MINILM_SPACE_ID} beside the offline space, and embeds new and edited notes with it (${s.embedded} notes checked at the start).${whereText(s.fallback)}`;
     case 'failed':
       return `Failed: ${s.message} Obsidian keeps the offline space.`;
   }

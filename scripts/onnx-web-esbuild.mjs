@@ -1,5 +1,6 @@
 // esbuild settings that put transformers.js' browser build and onnxruntime-web's CPU bundle into the
 // plugin (esbuild.config.mjs) and into the bundles the tests and scripts/minilm-browser.mjs build.
+import esbuild from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -40,3 +41,33 @@ export const onnxWebPlugin = {
     }
   },
 };
+
+/**
+ * The MiniLM worker (plugin/minilm/worker-main.ts with transformers.js and onnxruntime-web) as one classic
+ * script, returned as a string: main.js carries it through `workerDefine` and starts it from a Blob URL.
+ * `--watch` builds it once at start; a change to the worker's code needs a restart of the watch.
+ */
+export async function buildMiniLmWorker({ minify = true, nodeEnv = 'production' } = {}) {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['plugin/minilm/worker-main.ts'],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    minify,
+    legalComments: 'none',
+    define: { ...onnxWebDefine, 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
+    plugins: [onnxWebPlugin],
+    // ORT's ESM bundle reads import.meta.url for its file paths; the wasm bytes are handed in, so none is used.
+    logOverride: { 'empty-import-meta': 'silent' },
+    logLevel: 'error',
+  });
+  return result.outputFiles[0].text;
+}
+
+/** The define that puts the worker's code into the bundle importing plugin/minilm/worker-code.ts. */
+export function workerDefine(code) {
+  return { LITHOS_MINILM_WORKER: JSON.stringify(code) };
+}

@@ -8,8 +8,9 @@
 import type { MemoryEngine } from '../../shared/engine';
 import { asLithosError, LithosError } from '../../shared/errors';
 import type { ModelFolderStatus } from '../../shared/index/embedders/model-download';
-import { MINILM_SPACE_ID, type TransformersEmbedder } from '../../shared/index/embedders/transformers-embedder';
+import { MINILM_SPACE_ID } from '../../shared/index/embedders/transformers-embedder';
 import type { Embedder } from '../../shared/ports';
+import type { MiniLmEmbedder } from './worker-client';
 
 export type MiniLmState =
   | { kind: 'off' }
@@ -17,8 +18,9 @@ export type MiniLmState =
   | { kind: 'waiting' }
   | { kind: 'incomplete'; folder: string; missing: string[] }
   | { kind: 'loading' }
-  | { kind: 'embedding'; done: number; total: number }
-  | { kind: 'active'; embedded: number }
+  /** `fallback`: why the model runs on the main thread; null in a worker. */
+  | { kind: 'embedding'; done: number; total: number; fallback: string | null }
+  | { kind: 'active'; embedded: number; fallback: string | null }
   | { kind: 'failed'; message: string };
 
 export interface MiniLmWish {
@@ -29,19 +31,19 @@ export interface MiniLmWish {
 
 export interface MiniLmSwitchDeps {
   status(root: string): Promise<ModelFolderStatus>;
-  load(root: string): Promise<TransformersEmbedder>;
+  load(root: string): Promise<MiniLmEmbedder>;
   /** The status bar while notes are embedded, and once done. */
   progress(done: number, total: number): void;
   ready(): void;
   notify(message: string): void;
-  /** Gives the renderer a turn between two model runs (each holds its thread). */
+  /** Gives the renderer a turn between two model runs on its thread (the in-thread fallback). */
   yieldTurn(): Promise<void>;
 }
 
 interface Live {
   engine: MemoryEngine;
   root: string;
-  embedder: TransformersEmbedder;
+  embedder: MiniLmEmbedder;
   stopped: boolean;
   /** Model runs one at a time; the session is freed only after the last one. */
   queue: Promise<unknown>;
@@ -95,7 +97,7 @@ export class MiniLmSwitch {
     const disk = await this.deps.status(wish.root);
     if (!disk.complete) return this.set({ kind: 'incomplete', folder: disk.folder, missing: disk.missing });
     this.set({ kind: 'loading' });
-    let embedder: TransformersEmbedder;
+    let embedder: MiniLmEmbedder;
     try {
       embedder = await this.deps.load(wish.root);
     } catch (err) {
@@ -103,18 +105,19 @@ export class MiniLmSwitch {
     }
     const next: Live = { engine, root: wish.root, embedder, stopped: false, queue: Promise.resolve() };
     this.live = next;
-    this.set({ kind: 'embedding', done: 0, total: engine.notes().length });
+    const fallback = embedder.fallback;
+    this.set({ kind: 'embedding', done: 0, total: engine.notes().length, fallback });
     // In the background: a switch back to offline must not wait for a whole vault to be embedded.
     void engine
       .addSpace(this.stoppable(next), (done, total) => {
         if (next.stopped) return;
-        this.set({ kind: 'embedding', done, total });
+        this.set({ kind: 'embedding', done, total, fallback });
         this.deps.progress(done, total);
       })
       .then(
         (embedded) => {
           if (next.stopped) return;
-          this.set({ kind: 'active', embedded });
+          this.set({ kind: 'active', embedded, fallback });
           this.deps.ready();
         },
         (err: unknown) => {
@@ -126,12 +129,19 @@ export class MiniLmSwitch {
       );
   }
 
-  /** The space the engine gets: one text per model run with a turn for the renderer between runs; refuses once stopped. */
+  /**
+   * The space the engine gets; refuses once stopped. A worker takes a note's texts in one request; on the
+   * main thread, one text per model run with a turn for the renderer between runs.
+   */
   private stoppable(live: Live): Embedder {
     return {
       spaceId: MINILM_SPACE_ID,
       dimensions: live.embedder.dimensions,
       embed: async (texts) => {
+        if (live.embedder.runsIn === 'worker') {
+          if (live.stopped) throw new LithosError('cancelled', 'all-MiniLM-L6-v2 was switched off.');
+          return live.embedder.embed(texts);
+        }
         const out: Float32Array[] = [];
         for (const text of texts) {
           await this.deps.yieldTurn();

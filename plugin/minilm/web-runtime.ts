@@ -1,8 +1,8 @@
 /**
- * transformers.js' browser build on onnxruntime-web's CPU (wasm) backend, for the renderer. main.js
- * reaches this module only through a dynamic import(), so esbuild leaves its ~0.5 MB of library code
- * unevaluated until MiniLM is switched on. The ORT wasm binary (14 MB) is not bundled: the caller reads
- * it from the model folder and hands over the bytes.
+ * transformers.js' browser build on onnxruntime-web's CPU (wasm) backend, inside the MiniLM worker bundle
+ * (worker-main.ts; main.js carries that bundle as a string, so the libraries are not evaluated until MiniLM
+ * is switched on). The ORT wasm binary (14 MB) is not bundled: the plugin reads it from the model folder and
+ * the worker's init hands over the bytes.
  */
 import type { TransformersLike } from '../../shared/index/embedders/transformers-embedder';
 

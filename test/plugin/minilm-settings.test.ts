@@ -4,7 +4,9 @@
  * real ORT wasm read through the vault adapter), adds the `minilm-l6-v2` space, embeds every note in the
  * background with the status bar counting, and embeds edited notes as they are indexed. An incomplete
  * folder adds nothing and says what is missing; switching back to offline removes the space without a
- * restart; a corrupt model is a notice and the offline space keeps working.
+ * restart; a corrupt model is a notice and the offline space keeps working. The harness has no Web Worker,
+ * so these run the model on the main thread (and say so); given a Worker twin on a Node thread, the plugin
+ * runs it in the worker started from main.js's own copy of the worker code, and stops it on switch-off.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'fs';
 import os from 'os';
@@ -15,6 +17,7 @@ import { writeTinyModelUnder } from '../fixtures/tiny-model/generate';
 import { FakeApp } from './fake-obsidian';
 import type { FakeSetting, FakeSettingTab } from './fake-obsidian-module';
 import { buildPlugin, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
+import { ThreadWorkerTwin } from './worker-twins';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ORT_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
@@ -60,7 +63,7 @@ afterEach(async () => {
   }
 });
 
-async function start(embeddings: Record<string, unknown>, files: Map<string, Uint8Array> = model): Promise<{ app: FakeApp; p: LoadedPlugin; host: PluginHost }> {
+async function start(embeddings: Record<string, unknown>, files: Map<string, Uint8Array> = model, worker?: unknown): Promise<{ app: FakeApp; p: LoadedPlugin; host: PluginHost }> {
   const app = FakeApp.with({
     'alpha.md': '# Alpha\nThe quick brown fox jumps over the fence.\n',
     'notes/beta.md': '# Beta\nLazy dogs sleep all afternoon.\n',
@@ -70,7 +73,7 @@ async function start(embeddings: Record<string, unknown>, files: Map<string, Uin
   app.metadataCache.resolved = true;
   app.workspace.finishLayout();
   const data = { settings: { bridge: { enabled: false }, embeddings } };
-  h = pluginHost(built.code, built.manifest, { app, desktop: true, store: { data, saves: 0 } });
+  h = pluginHost(built.code, built.manifest, { app, desktop: true, store: { data, saves: 0 }, worker });
   plugin = await h.load();
   return { app, p: plugin, host: h };
 }
@@ -94,7 +97,7 @@ test('MiniLM chosen with a complete folder: loaded in the plugin, every note emb
     () => [useText(settingsTab(p)), indexItem(p).textContent, host.record.notices],
     2000,
   );
-  expect(useText(settingsTab(p))).toBe('In use: Obsidian searches minilm-l6-v2 beside the offline space, and embeds new and edited notes with it (3 notes checked at the start).');
+  expect(useText(settingsTab(p))).toBe('In use: Obsidian searches minilm-l6-v2 beside the offline space, and embeds new and edited notes with it (3 notes checked at the start). It runs on Obsidian\'s main thread (this app has no Web Workers), so typing can pause while it embeds.');
   expect([...seen].some((t) => /^Lithos: embedding \(MiniLM\) \d\/3$/.test(t))).toBe(true);
   expect(indexItem(p).textContent).toBe('Lithos: ready · 3 notes');
   expect(spacesText(p)).toBe(SPACES_BOTH);
@@ -153,4 +156,27 @@ test('a corrupt model file: a notice says why, the plugin keeps indexing and sea
   expect(indexItem(p).textContent).toBe('Lithos: ready · 3 notes');
   await app.vault.create('delta.md', '# Delta\nStill indexed.\n');
   await eventually(() => indexItem(p).textContent === 'Lithos: ready · 4 notes', () => indexItem(p).textContent);
+});
+
+test('with Web Workers the built plugin runs the model in a worker made from its own code, says so, and stops it when switched off', async () => {
+  const made = ThreadWorkerTwin.made.length;
+  const { app, p } = await start({ model: 'minilm-l6-v2' }, model, ThreadWorkerTwin);
+  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)), 2000);
+  expect(useText(settingsTab(p))).toBe('In use: Obsidian searches minilm-l6-v2 beside the offline space, and embeds new and edited notes with it (3 notes checked at the start). It runs in a background worker.');
+  expect(ThreadWorkerTwin.made).toHaveLength(made + 1);
+  const twin = ThreadWorkerTwin.made[made];
+  const engine = engineOf(p);
+  for (const n of engine.notes()) expect(engine.cache.vectors(n.nodeId, 'minilm-l6-v2', n.contentHash)?.[0]).toHaveLength(24);
+
+  await app.vault.create('delta.md', '# Delta\nA brand new note about quantum cats.\n');
+  await eventually(
+    () => {
+      const d = engine.note('delta.md');
+      return !!d && engine.cache.vectors(d.nodeId, 'minilm-l6-v2', d.contentHash) !== null;
+    },
+    () => engine.note('delta.md')?.path ?? 'not indexed',
+  );
+  await row(settingsTab(p), 'Embedding model').controls[0].change('hashing');
+  expect(spacesText(p)).toBe(SPACES_OFFLINE);
+  await eventually(() => twin.terminated, () => 'worker still running');
 });

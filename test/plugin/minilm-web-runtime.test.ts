@@ -1,10 +1,13 @@
 /**
- * The plugin's MiniLM loader, bundled exactly as main.js bundles it (scripts/minilm-bundle.mjs: the
- * transformers.js browser build on onnxruntime-web's wasm bundle), runs here in Node on the wasm backend:
- * a generated tiny model and the real ORT wasm from node_modules are served through the in-memory vault
- * adapter, and its vectors must equal those of the bridge's path (transformers.js' Node build on
- * onnxruntime-node) for the same texts. Nothing may be fetched: the adapter is the only source.
+ * The plugin's MiniLM loader, bundled exactly as main.js bundles it (scripts/minilm-bundle.mjs: the worker's
+ * code, with the transformers.js browser build on onnxruntime-web's wasm bundle, carried as a string), runs
+ * here in Node on the wasm backend: a generated tiny model and the real ORT wasm from node_modules are read
+ * through the in-memory vault adapter, and its vectors must equal those of the bridge's path (transformers.js'
+ * Node build on onnxruntime-node) for the same texts. Nothing may be fetched: the adapter is the only source.
+ * Node has no Web Worker, so the loader falls back to the main thread; with a Worker twin on a Node thread
+ * it starts the worker from a Blob URL instead, and a worker that cannot be made falls back again.
  */
+import { resolveObjectURL } from 'buffer';
 import { execFileSync } from 'child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'fs';
 import os from 'os';
@@ -14,6 +17,7 @@ import { createTransformersEmbedder, DEFAULT_MODEL_ID } from '../../shared/index
 import { writeTinyModelUnder } from '../fixtures/tiny-model/generate';
 import { loadTransformers } from '../index/embedders/load-transformers';
 import { FakeAdapter } from './fake-obsidian';
+import { ThreadWorkerTwin } from './worker-twins';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ORT_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/onnxruntime-web/package.json'), 'utf8')) as { version: string }).version;
@@ -24,6 +28,7 @@ const TEXTS = ['The cat sat on the mat.', 'Quantum physics and entanglement.', '
 
 let dir: string;
 let loader: { loadMiniLm: typeof LoadMiniLm; miniLmFiles(version?: string | null): string[] };
+let mainThread: Float32Array[];
 let modelDir: string;
 
 beforeAll(async () => {
@@ -72,10 +77,12 @@ test('onnxruntime-web (wasm, in the plugin bundle) embeds like onnxruntime-node 
   try {
     const web = await loader.loadMiniLm({ adapter: vaultWithModel(), root: '.lithos/models' });
     const node = await createTransformersEmbedder({ loadLibrary: loadTransformers, localModelPath: path.join(dir, 'models'), allowRemote: false });
+    expect([web.runsIn, web.fallback]).toEqual(['main-thread', 'this app has no Web Workers']);
     expect(web.spaceId).toBe('minilm-l6-v2');
     expect(web.spaceId).toBe(node.spaceId);
     expect(web.dimensions).toBe(24);
     const a = await web.embed(TEXTS);
+    mainThread = a;
     const b = await node.embed(TEXTS);
     expect(a).toHaveLength(TEXTS.length);
     let worst = 0;
@@ -124,4 +131,50 @@ test('a wasm binary the runtime refuses (truncated download) is embedding_failed
   const e = await failure(fresh.loadMiniLm({ adapter: vaultWithModel(WASM.slice(0, 100_000)), root: '.lithos/models' })).finally(() => printed.mockRestore());
   expect(e.code).toBe('embedding_failed');
   expect(e.message).toMatch(/^Could not load embedding model "Xenova\/all-MiniLM-L6-v2" from \.lithos\/models\/Xenova\/all-MiniLM-L6-v2: .+/);
+});
+
+/** Runs `fn` with a global Worker (Obsidian's renderer has one; Node does not). */
+async function withWorker<T>(worker: unknown, fn: () => Promise<T>): Promise<T> {
+  const g = globalThis as { Worker?: unknown };
+  g.Worker = worker;
+  try {
+    return await fn();
+  } finally {
+    delete g.Worker;
+  }
+}
+
+test('with Web Workers the model runs in one started from a Blob URL (revoked once started), with the same vectors', async () => {
+  const made = ThreadWorkerTwin.made.length;
+  const web = await withWorker(ThreadWorkerTwin, () => loader.loadMiniLm({ adapter: vaultWithModel(), root: '.lithos/models' }));
+  const twin = ThreadWorkerTwin.made[made];
+  expect(ThreadWorkerTwin.made).toHaveLength(made + 1);
+  expect(twin.url).toMatch(/^blob:/);
+  expect(resolveObjectURL(twin.url)).toBeUndefined();
+  expect([web.runsIn, web.fallback, web.spaceId, web.dimensions]).toEqual(['worker', null, 'minilm-l6-v2', 24]);
+  const vectors = await web.embed(TEXTS);
+  expect(vectors.map((v) => Array.from(v))).toEqual(mainThread.map((v) => Array.from(v)));
+  await web.dispose();
+  expect(twin.terminated).toBe(true);
+  expect((await failure(web.embed(['after']))).code).toBe('cancelled');
+});
+
+test('a worker that cannot be made falls back to the main thread and says why; a model error in the worker does not', async () => {
+  class Refused {
+    constructor() {
+      throw new Error('Refused to create a worker from a blob: URL');
+    }
+  }
+  const web = await withWorker(Refused, () => loader.loadMiniLm({ adapter: vaultWithModel(), root: '.lithos/models' }));
+  expect([web.runsIn, web.fallback]).toEqual(['main-thread', 'the worker did not start (Refused to create a worker from a blob: URL)']);
+  expect((await web.embed([TEXTS[0]]))[0]).toEqual(mainThread[0]);
+  await web.dispose();
+
+  const corrupt = vaultWithModel();
+  corrupt.put(`${FOLDER}/onnx/model.onnx`, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
+  const made = ThreadWorkerTwin.made.length;
+  const e = await withWorker(ThreadWorkerTwin, () => failure(loader.loadMiniLm({ adapter: corrupt, root: '.lithos/models' })));
+  expect(e.code).toBe('embedding_failed');
+  expect(e.message).toMatch(/^Could not load embedding model "Xenova\/all-MiniLM-L6-v2" from \.lithos\/models\/Xenova\/all-MiniLM-L6-v2: /);
+  expect(ThreadWorkerTwin.made[made].terminated).toBe(true);
 });

@@ -44,7 +44,7 @@ export interface PluginHost {
   dispose(): void;
 }
 
-export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; desktop: boolean; store?: FakeDataStore; fetch?: unknown }): PluginHost {
+export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; desktop: boolean; store?: FakeDataStore; fetch?: unknown; worker?: unknown }): PluginHost {
   const { module: obsidian, record, store } = createObsidianModule({ desktop: o.desktop, store: o.store });
   const required: string[] = [];
   const clipboard: string[] = [];
@@ -103,6 +103,8 @@ export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; d
     Response,
     // Obsidian has fetch on every platform; a spec that downloads hands over a network twin.
     ...(o.fetch ? { fetch: o.fetch } : {}),
+    // Obsidian's renderer has Web Workers; a spec that wants the MiniLM worker hands over a twin.
+    ...(o.worker ? { Worker: o.worker } : {}),
   };
   const context = vm.createContext(globals);
   globals.window = context;

@@ -1,4 +1,4 @@
-import { Notice, Platform, Plugin } from 'obsidian';
+import { Notice, Platform, Plugin, requestUrl } from 'obsidian';
 import type { MemoryEngine } from '../shared/engine';
 import { asLithosError, LithosError } from '../shared/errors';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
@@ -14,6 +14,7 @@ import { PluginDataFile } from './startup/plugin-data';
 import { whenMetadataResolved } from './startup/metadata-ready';
 import { PANEL_TYPES, registerPanels, revealPanel, type PanelChange, type PanelContext, type PanelSettings } from './panels';
 import type { LithosSettings } from './settings';
+import { fetchWithFallback } from './model-fetch';
 import { ModelDownloads } from './model-downloads';
 import { ObsidianModelFiles } from './obsidian-model-files';
 import type { StreamingFetch } from '../shared/index/embedders/model-download';
@@ -77,7 +78,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     registerCoreCommands(this, this);
     const models = (this.models = new ModelDownloads({
       files: new ObsidianModelFiles(this.app.vault.adapter),
-      fetch: streamingFetch(),
+      fetch: fetchWithFallback(streamingFetch(), (req) => requestUrl(req)),
       notify: (m) => this.notify(m),
       downloaded: () => void this.applyEmbeddings(),
     }));

@@ -28,6 +28,30 @@ export function extractLinks(body: string): NoteLink[] {
   return out;
 }
 
+/** Nested properties deeper than this are not searched for links (frontmatter is small; this bounds a hostile one). */
+const MAX_PROPERTY_DEPTH = 8;
+
+/**
+ * Wiki-links in frontmatter property values (`related: "[[Other]]"`, lists of them, nested mappings), as
+ * Obsidian records them in frontmatterLinks: they count in the link graph and as backlinks like body links.
+ * Markdown links there are plain text to Obsidian, so they are not links here either. Keys in document order.
+ */
+export function frontmatterLinks(frontmatter: Record<string, unknown>): NoteLink[] {
+  const out: NoteLink[] = [];
+  const visit = (value: unknown, key: string, depth: number): void => {
+    if (depth > MAX_PROPERTY_DEPTH) return;
+    if (typeof value === 'string') {
+      if (value.indexOf('[[') === -1) return;
+      const found: NoteLink[] = [];
+      wikiLinks(value, -1, found, null);
+      for (const l of found) out.push({ ...l, property: key });
+    } else if (Array.isArray(value)) value.forEach((v, i) => visit(v, `${key}.${i}`, depth + 1));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, `${key}.${k}`, depth + 1);
+  };
+  for (const [k, v] of Object.entries(frontmatter)) visit(v, k, 0);
+  return out;
+}
+
 /** Appends the links of one line (inline code already masked) to `out`, ordered by column. */
 export function linksInLine(masked: string, line: number, out: NoteLink[]): void {
   if (masked.indexOf('[') === -1) return;

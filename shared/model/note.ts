@@ -1,7 +1,7 @@
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter';
 import { contentHash } from './hash';
 import { headingInLine } from './headings';
-import { linksInLine } from './links';
+import { frontmatterLinks, linksInLine } from './links';
 import { forEachProseLine } from './markdown-lines';
 import { tagsInLine } from './tags';
 import { MAX_NOTE_BYTES, type NoteHeading, type NoteLink, type NoteProblem, type ParsedNote } from './types';
@@ -58,6 +58,9 @@ export function parseNote(path: string, input: Uint8Array | string): ParsedNote 
     linksInLine(masked, index, links);
     tagsInLine(masked, inlineTags);
   });
+
+  // Property links first, as Obsidian lists them apart from the body's (frontmatterLinks).
+  if (split.yaml !== null) links.unshift(...frontmatterLinks(frontmatter));
 
   return {
     path,

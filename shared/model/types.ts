@@ -53,8 +53,10 @@ export interface NoteLink {
   alias?: string;
   embed: boolean;
   kind: 'wiki' | 'markdown';
-  /** 0-based line in the body where it appears. */
+  /** 0-based line in the body where it appears; -1 for a link in a frontmatter property (see `property`). */
   line: number;
+  /** The frontmatter property holding it (`related`, `up.0`), as Obsidian's frontmatterLinks; absent in the body. */
+  property?: string;
 }
 
 export interface NoteHeading {

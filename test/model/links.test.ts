@@ -1,4 +1,5 @@
-import { extractLinks } from '../../shared/model/links';
+import { extractLinks, frontmatterLinks } from '../../shared/model/links';
+import { parseNote } from '../../shared/model/note';
 import type { NoteLink } from '../../shared/model/types';
 
 /** The link a one-line body yields, without `raw`/`line` noise unless asked. */
@@ -113,5 +114,37 @@ describe('extractLinks: order and mixing', () => {
   it('stays linear on adversarial lines (no catastrophic backtracking)', () => {
     const nasty = ['['.repeat(50_000), '[a'.repeat(30_000), '[x](' + ' '.repeat(50_000), '`'.repeat(20_001) + ' ` `` ```'.repeat(5_000), '[[a'.repeat(30_000)];
     for (const line of nasty) expect(extractLinks(line)).toEqual([]);
+  });
+});
+
+describe('frontmatterLinks: wiki-links in property values, as Obsidian records them', () => {
+  test('strings, lists and nested mappings; the property path is kept; markdown links and bare names are text', () => {
+    const links = frontmatterLinks({
+      related: '[[Pool sizing]]',
+      up: ['[[Atlas|the project]]', 'plain', '[[Index#Causes]]'],
+      meta: { source: 'See [[Incident 142]] and [[Incident 143]]' },
+      website: '[docs](Docs.md)',
+      count: 3,
+      nested: [['Other']], // `[[Other]]` unquoted in YAML is a list in a list: no link (Obsidian agrees)
+    });
+    expect(links.map((l) => [l.property, l.target, l.alias ?? null, l.heading ?? null, l.line])).toEqual([
+      ['related', 'Pool sizing', null, null, -1],
+      ['up.0', 'Atlas', 'the project', null, -1],
+      ['up.2', 'Index', null, 'Causes', -1],
+      ['meta.source', 'Incident 142', null, null, -1],
+      ['meta.source', 'Incident 143', null, null, -1],
+    ]);
+  });
+
+  test('parseNote lists property links before the body links and resolves them like any link', () => {
+    const p = parseNote('a.md', '---\nrelated: "[[B]]"\n---\nBody links to [[C]].\n');
+    expect(p.links.map((l) => [l.target, l.property ?? null, l.line])).toEqual([['B', 'related', -1], ['C', null, 0]]);
+  });
+
+  test('a hostile nesting depth is not followed without bound', () => {
+    let deep: unknown = '[[Bottom]]';
+    for (let i = 0; i < 50; i++) deep = [deep];
+    expect(frontmatterLinks({ deep })).toEqual([]);
+    expect(frontmatterLinks({ shallow: [[['[[Near]]']]] }).map((l) => l.target)).toEqual(['Near']);
   });
 });

@@ -1,5 +1,6 @@
 import { HOP_DECAY, WIKILINK_WEIGHT } from '../constants';
 import type { RetrievalCorpus, Scout, ScoutHit } from '../types';
+import { topK } from '../../index/top-k';
 
 /** Hop-1 paths expanded to a second hop, strongest first. */
 export const HOP2_FRONTIER = 30;
@@ -33,14 +34,23 @@ export const graphScout: Scout = {
   wave: 2,
   run({ corpus, visible, seeds, limit }) {
     const seedIds = new Set(seeds.map((s) => s.id));
-    const acc = new Map<string, { score: number; reason: string; best: number }>();
-    const add = (to: string, v: number, reason: string): void => {
+    // Each node keeps its summed score and only the parts of its best path; the reason text is written for
+    // the hits returned (a hub seed can add thousands of paths per scan).
+    interface Acc {
+      score: number;
+      best: number;
+      title: string;
+      via: string;
+      mid: string | null;
+    }
+    const acc = new Map<string, Acc>();
+    const add = (to: string, v: number, title: string, via: string, mid: string | null): void => {
       if (seedIds.has(to) || v <= 0) return;
       const cur = acc.get(to);
-      if (!cur) acc.set(to, { score: v, reason, best: v });
+      if (!cur) acc.set(to, { score: v, best: v, title, via, mid });
       else {
         cur.score += v;
-        if (v > cur.best) Object.assign(cur, { reason, best: v });
+        if (v > cur.best) Object.assign(cur, { best: v, title, via, mid });
       }
     };
     // Hop 1 from every seed; hop 2 only from the strongest hop-1 paths (a hub note can link to hundreds).
@@ -50,7 +60,7 @@ export const graphScout: Scout = {
       for (const a of neighbours(corpus, seed.id)) {
         if (!visible(a.to)) continue;
         const v = seed.score * a.weight;
-        add(a.to, v, `${a.via} "${title}" (1 hop)`);
+        add(a.to, v, title, a.via, null);
         frontier.push({ seed, title, step: a, v });
       }
     }
@@ -58,12 +68,16 @@ export const graphScout: Scout = {
     for (const { seed, title, step: a, v } of frontier.slice(0, HOP2_FRONTIER)) {
       for (const b of neighbours(corpus, a.to)) {
         if (b.to === seed.id || !visible(b.to)) continue;
-        add(b.to, v * b.weight * HOP_DECAY, `2 hops from "${title}" via "${corpus.note(a.to)?.title ?? a.to}"`);
+        add(b.to, v * b.weight * HOP_DECAY, title, b.via, a.to);
       }
     }
-    const max = Math.max(0, ...[...acc.values()].map((v) => v.score));
-    const hits: ScoutHit[] = [...acc.entries()].map(([id, v]) => ({ id, score: max > 0 ? v.score / max : 0, reasons: [v.reason] }));
-    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-    return hits.slice(0, limit);
+    let max = 0;
+    for (const v of acc.values()) if (v.score > max) max = v.score;
+    const best = topK(acc.entries(), limit, ([ia, a], [ib, b]) => a.score > b.score || (a.score === b.score && ia < ib));
+    return best.map(([id, v]) => ({
+      id,
+      score: max > 0 ? v.score / max : 0,
+      reasons: [v.mid === null ? `${v.via} "${v.title}" (1 hop)` : `2 hops from "${v.title}" via "${corpus.note(v.mid)?.title ?? v.mid}"`],
+    }));
   },
 };

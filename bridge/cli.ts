@@ -15,6 +15,7 @@ import { consolidateCommand } from './commands/consolidate-cmd';
 import { conflictsListCommand, conflictsResolveCommand, conflictsScanCommand } from './commands/conflicts-cmd';
 import { proposalDecideCommand, proposalsListCommand } from './commands/proposals-cmd';
 import { learningCommand } from './commands/learning-cmd';
+import { policyCommand } from './commands/policy-cmd';
 import { runEval, type EvalMode } from './eval/run-eval';
 import type { ScoutName } from '../shared/retrieval/types';
 import { runBench } from './bench/run-bench';
@@ -52,6 +53,8 @@ Usage:
   lithos proposals accept|reject <vault> <id> [--reason text] [--json]
   lithos learning <vault> [--set key=value]… [--reset] [--json]
                                                         the vault's learning constants (.lithos/learning.json); key=default undoes one
+  lithos policy <vault> [--read-only on|off] [--disable tool]… [--enable tool]… [--hide folder]… [--unhide folder]… [--json]
+                                                        what agents may see and call (.lithos/policy.json)
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
@@ -98,6 +101,11 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       reason: { type: 'string' },
       set: { type: 'string', multiple: true },
       reset: { type: 'boolean', default: false },
+      'read-only': { type: 'string' },
+      disable: { type: 'string', multiple: true },
+      enable: { type: 'string', multiple: true },
+      hide: { type: 'string', multiple: true },
+      unhide: { type: 'string', multiple: true },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -194,6 +202,18 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
     case 'learning':
       need(1, '<vault>');
       return learningCommand(vault, { set: values.set ?? [], reset: values.reset, json, out, logger });
+    case 'policy':
+      need(1, '<vault>');
+      return policyCommand(vault, {
+        readOnly: values['read-only'],
+        disable: values.disable ?? [],
+        enable: values.enable ?? [],
+        hide: values.hide ?? [],
+        unhide: values.unhide ?? [],
+        json,
+        out,
+        logger,
+      });
     case 'mcp': {
       const root = values.vault ?? vault;
       if (!root) throw usage('lithos mcp needs --vault <path>.');

@@ -1,0 +1,87 @@
+import { join } from 'node:path';
+import { LithosError } from '../../shared/errors';
+import { AuditLog } from '../../shared/governance/audit';
+import { POLICY_FILE, PolicyStore, type Policy } from '../../shared/governance/policy';
+import { visibleTools } from '../../shared/governance/tool-access';
+import { systemClock, type Logger } from '../../shared/ports';
+import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { acquireLock } from '../lock';
+import { checkVaultFolder } from '../open-vault';
+import { NodeBlobStore } from '../node-blob-store';
+import { ReadOnlyBlobStore } from '../read-only-blobs';
+import { printJson, type Out } from './output';
+
+export interface PolicyChanges {
+  readOnly?: string;
+  disable: readonly string[];
+  enable: readonly string[];
+  hide: readonly string[];
+  unhide: readonly string[];
+}
+
+/**
+ * `lithos policy <vault>`: what agents may see and call (.lithos/policy.json), for a vault whose Obsidian is
+ * closed or a person who prefers the terminal. Showing is read-only and lock-free; a change takes the writer
+ * lock (the audit log has one writer), is validated like any policy and audited as the person ('policy.set').
+ * The other fields (allowlists, shared patterns, proposal namespaces) are edited in the file itself.
+ */
+export async function policyCommand(vault: string, o: PolicyChanges & { json: boolean; out: Out; logger: Logger }): Promise<number> {
+  const root = await checkVaultFolder(vault);
+  const disk = new NodeBlobStore(join(root, '.lithos'));
+  const changing = o.readOnly !== undefined || o.disable.length + o.enable.length + o.hide.length + o.unhide.length > 0;
+  if (!changing) {
+    report(await PolicyStore.open({ blobs: new ReadOnlyBlobStore(disk), clock: systemClock }), o);
+    return 0;
+  }
+  const readOnly = parseOnOff(o.readOnly);
+  const unknown = [...o.disable, ...o.enable].filter((n) => !TOOL_CATALOG.some((d) => d.name === n));
+  if (unknown.length > 0) {
+    throw new LithosError('invalid_argument', `Unknown tool ${unknown.map((n) => `"${n}"`).join(', ')}; the tools are ${TOOL_CATALOG.map((d) => d.name).join(', ')}.`, { field: 'disable' });
+  }
+  const lock = await acquireLock(join(root, '.lithos'), { owner: 'cli' });
+  try {
+    const audit = await AuditLog.open({ blobs: disk, clock: systemClock, logger: o.logger });
+    const store = await PolicyStore.open({ blobs: disk, clock: systemClock, logger: o.logger, audit });
+    if (store.problem) throw new LithosError('invalid_argument', `${store.problem} Fix the file by hand first: a change here would replace it.`, { field: 'policy' });
+    const p = store.get();
+    const disabled = [...p.agent_tools.disabled.filter((n) => !o.enable.includes(n)), ...o.disable.filter((n) => !p.agent_tools.disabled.includes(n))];
+    const hidden = [...p.hidden_folders.filter((f) => !o.unhide.map(folder).includes(f)), ...o.hide.map(folder).filter((f) => !p.hidden_folders.includes(f))];
+    await store.set({ ...p, hidden_folders: hidden, agent_tools: { read_only: readOnly ?? p.agent_tools.read_only, disabled: [...new Set(disabled)] } });
+    report(store, o);
+    return 0;
+  } finally {
+    await lock.release();
+  }
+}
+
+function parseOnOff(v: string | undefined): boolean | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'on' || v === 'true') return true;
+  if (v === 'off' || v === 'false') return false;
+  throw new LithosError('invalid_argument', `--read-only takes on or off (got "${v}").`, { field: 'read-only' });
+}
+
+/** The policy's own form of a folder (surrounding slashes dropped), so --unhide matches what --hide stored. */
+function folder(f: string): string {
+  return f.trim().replace(/^\/+|\/+$/g, '');
+}
+
+function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
+  const p: Policy = store.get();
+  const visible = visibleTools(TOOL_CATALOG, p.agent_tools).map((d) => d.name);
+  if (o.json) {
+    printJson(o.out, { file: `.lithos/${POLICY_FILE}`, problem: store.problem, policy: p, visible_tools: visible });
+    return;
+  }
+  if (store.problem) o.out(`Warning: ${store.problem}`);
+  const list = (xs: readonly string[]): string => (xs.length ? xs.join(', ') : '(none)');
+  o.out(`agents read-only:    ${p.agent_tools.read_only ? 'yes (every tool that writes is refused)' : 'no'}`);
+  o.out(`tools switched off:  ${list(p.agent_tools.disabled)}`);
+  o.out(`hidden folders:      ${list(p.hidden_folders)}`);
+  o.out(`default allowlist:   ${list(p.default_namespaces)}`);
+  o.out(`agents with their own allowlist: ${list(Object.keys(p.agents))}`);
+  o.out(`shared patterns:     ${list(p.shared_patterns)}`);
+  o.out(`agents propose in:   ${list(p.propose_namespaces)}`);
+  o.out(`tools agents see:    ${visible.length} of ${TOOL_CATALOG.length}`);
+  o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest in .lithos/${POLICY_FILE}.`);
+}

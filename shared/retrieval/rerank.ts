@@ -4,6 +4,7 @@ import {
   CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL,
   CONCEPT_SALIENCE_CEILING,
   IGNORED_CONFIDENCE_COUNT,
+  IGNORED_FREE,
   IGNORED_PRIOR_COUNT,
   INTENT_PROFILES,
   MISLEADING_SATURATION,
@@ -102,12 +103,12 @@ export function conceptDamping(retrievalsIn24h: number): number {
 
 /**
  * The share of the note's retrievals in which it was ignored (with a pseudo-count), weighed by how much
- * evidence there is: one or two ignores — often for unrelated questions — say little about the next
- * question; a note passed over in result after result is the one to push down.
+ * evidence there is: the first IGNORED_FREE ignores — often for unrelated questions — count nothing; a
+ * note passed over in result after result is the one to push down.
  */
 export function ignoredPenalty(stats: NodeStats): number {
   const r = stats.retrieval_count;
-  const share = clamp01(stats.ignored_count / (r + IGNORED_PRIOR_COUNT));
+  const share = clamp01(Math.max(0, stats.ignored_count - IGNORED_FREE) / (r + IGNORED_PRIOR_COUNT));
   return share * (r / (r + IGNORED_CONFIDENCE_COUNT));
 }
 

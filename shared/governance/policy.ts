@@ -23,10 +23,10 @@ import { LithosError } from '../errors';
 import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
 import type { AuditActor, AuditLog } from './audit';
 import { coveredBy, patternProblem } from './namespace-patterns';
+import { ConfigFile } from '../stores/config-file';
 
 export const POLICY_FILE = 'policy.json';
-/** How stale a hand edit of policy.json may be before refresh() re-reads it. */
-export const RELOAD_MS = 5000;
+export { RELOAD_MS } from '../stores/config-file';
 
 export interface Policy {
   version: 1;
@@ -118,9 +118,6 @@ export function proposesIn(policy: Policy, namespace: string): boolean {
   return coveredBy(policy.propose_namespaces, namespace);
 }
 
-const enc = new TextEncoder();
-const dec = new TextDecoder();
-
 function freeze(p: Policy): Policy {
   return Object.freeze({
     version: 1,
@@ -134,76 +131,53 @@ function freeze(p: Policy): Policy {
 }
 
 export class PolicyStore {
-  private current: Policy;
-  private loadedAt: number;
-  /** Why the file on disk is not in force (unreadable JSON, invalid policy); null when it is (or absent). */
-  problem: string | null = null;
-  private lastText: string | null = null;
-
   private constructor(
-    private readonly blobs: BlobStore,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
+    private readonly file: ConfigFile<Policy>,
     private readonly audit: AuditLog | null,
-  ) {
-    this.current = DEFAULT_POLICY;
-    this.loadedAt = clock.now();
-  }
+  ) {}
 
   static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; audit?: AuditLog }): Promise<PolicyStore> {
-    const store = new PolicyStore(deps.blobs, deps.clock, deps.logger ?? silentLogger, deps.audit ?? null);
-    await store.reload();
-    return store;
+    const file = new ConfigFile<Policy>(
+      {
+        file: POLICY_FILE,
+        parse: (raw) => freeze(parsePolicy(raw)),
+        empty: DEFAULT_POLICY,
+        fallback: CLOSED_POLICY,
+        meanwhile: 'Agents get the closed policy (no project notes, no shared patterns) until it is fixed.',
+      },
+      deps.blobs,
+      deps.clock,
+      deps.logger ?? silentLogger,
+    );
+    await file.reload();
+    return new PolicyStore(file, deps.audit ?? null);
   }
 
   /** The policy in force (frozen). */
   get(): Policy {
-    return this.current;
+    return this.file.value;
+  }
+
+  /** Why the file on disk is not in force (unreadable JSON, invalid policy); null when it is (or absent). */
+  get problem(): string | null {
+    return this.file.problem;
   }
 
   /** Validates, writes policy.json atomically, applies it at once and audits it ('policy.set'). */
   async set(raw: unknown, actor: AuditActor = { kind: 'human', id: null }): Promise<Policy> {
     const next = freeze(parsePolicy(raw));
-    const text = JSON.stringify(next, null, 2) + '\n';
-    await this.blobs.writeAtomic(POLICY_FILE, enc.encode(text));
-    this.current = next;
-    this.lastText = text;
-    this.problem = null;
-    this.loadedAt = this.clock.now();
+    await this.file.write(next);
     await this.audit?.append({ action: 'policy.set', actor, target: POLICY_FILE, data: { policy: next } });
     return next;
   }
 
   /** Re-reads policy.json when the last read is older than RELOAD_MS (hand edits while running). */
-  async refresh(): Promise<void> {
-    if (this.clock.now() - this.loadedAt >= RELOAD_MS) await this.reload();
+  refresh(): Promise<void> {
+    return this.file.refresh();
   }
 
   /** Re-reads policy.json now. */
-  async reload(): Promise<void> {
-    this.loadedAt = this.clock.now();
-    const bytes = await this.blobs.read(POLICY_FILE);
-    const text = bytes ? dec.decode(bytes) : null;
-    if (text === this.lastText && this.lastText !== null) return;
-    this.lastText = text;
-    if (text === null) {
-      this.current = DEFAULT_POLICY;
-      this.problem = null;
-      return;
-    }
-    try {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch (err) {
-        throw new LithosError('invalid_argument', `.lithos/${POLICY_FILE} is not valid JSON (${(err as Error).message}).`);
-      }
-      this.current = freeze(parsePolicy(raw));
-      this.problem = null;
-    } catch (err) {
-      this.current = CLOSED_POLICY;
-      this.problem = `${(err as Error).message} Agents get the closed policy (no project notes, no shared patterns) until it is fixed.`;
-      this.logger.warn(this.problem);
-    }
+  reload(): Promise<void> {
+    return this.file.reload();
   }
 }

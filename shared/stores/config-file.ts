@@ -1,0 +1,93 @@
+/**
+ * A small JSON file under `.lithos/` that a person may edit by hand and the engine reloads while running
+ * (policy.json, learning.json): validated on every read, written atomically, re-read at most every
+ * RELOAD_MS by `refresh`. No file: `empty`. A file that is not valid JSON or fails `parse`: `fallback`,
+ * with the reason in `problem` (logged once per distinct text), and the file left as it is until it is
+ * fixed by hand or replaced by `write`.
+ */
+import { LithosError } from '../errors';
+import type { BlobStore, Clock, Logger } from '../ports';
+
+/** How stale a hand edit may be before refresh() re-reads the file. */
+export const RELOAD_MS = 5000;
+
+export interface ConfigFileSpec<T> {
+  /** Name under `.lithos/`. */
+  file: string;
+  /** Validates what JSON.parse gave; throws a LithosError naming every problem. */
+  parse: (raw: unknown) => T;
+  /** In force without a file. */
+  empty: T;
+  /** In force while the file is damaged. */
+  fallback: T;
+  /** Appended to the problem: what applies until the file is fixed. */
+  meanwhile: string;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export class ConfigFile<T> {
+  private current: T;
+  private loadedAt: number;
+  private lastText: string | null = null;
+  /** Why the file on disk is not in force; null when it is (or there is none). */
+  problem: string | null = null;
+
+  constructor(
+    private readonly spec: ConfigFileSpec<T>,
+    private readonly blobs: BlobStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {
+    this.current = spec.empty;
+    this.loadedAt = clock.now();
+  }
+
+  get value(): T {
+    return this.current;
+  }
+
+  /** Writes `value` as pretty JSON (the caller has validated it) and puts it in force at once. */
+  async write(value: T, json: unknown = value): Promise<void> {
+    const text = JSON.stringify(json, null, 2) + '\n';
+    await this.blobs.writeAtomic(this.spec.file, enc.encode(text));
+    this.current = value;
+    this.lastText = text;
+    this.problem = null;
+    this.loadedAt = this.clock.now();
+  }
+
+  /** Re-reads the file when the last read is older than RELOAD_MS (hand edits while running). */
+  async refresh(): Promise<void> {
+    if (this.clock.now() - this.loadedAt >= RELOAD_MS) await this.reload();
+  }
+
+  /** Re-reads the file now; unchanged text is not parsed again. */
+  async reload(): Promise<void> {
+    this.loadedAt = this.clock.now();
+    const bytes = await this.blobs.read(this.spec.file);
+    const text = bytes ? dec.decode(bytes) : null;
+    if (text === this.lastText && this.lastText !== null) return;
+    this.lastText = text;
+    if (text === null) {
+      this.current = this.spec.empty;
+      this.problem = null;
+      return;
+    }
+    try {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch (err) {
+        throw new LithosError('invalid_argument', `.lithos/${this.spec.file} is not valid JSON (${(err as Error).message}).`);
+      }
+      this.current = this.spec.parse(raw);
+      this.problem = null;
+    } catch (err) {
+      this.current = this.spec.fallback;
+      this.problem = `${(err as Error).message} ${this.spec.meanwhile}`;
+      this.logger.warn(this.problem);
+    }
+  }
+}

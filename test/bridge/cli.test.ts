@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, run } from '../../bridge/cli';
+import { run } from '../../bridge/cli';
+import { cli } from './run-cli';
 import { acquireLock } from '../../bridge/lock';
 
 /** The CLI as a user drives it: real folders, real stores, JSON output parsed back. */
@@ -12,14 +13,6 @@ function write(rel: string, text: string): void {
   const p = join(vault, rel);
   mkdirSync(join(p, '..'), { recursive: true });
   writeFileSync(p, text);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
 }
 
 beforeEach(() => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, run } from '../../bridge/cli';
+import { run } from '../../bridge/cli';
+import { cli } from './run-cli';
 
 /** `lithos conflicts`, `conflicts scan` and `conflicts resolve` on a real folder, JSON parsed back. */
 let root: string;
@@ -17,14 +18,6 @@ function write(rel: string, text: string): void {
   writeFileSync(p, text);
 }
 const read = (rel: string) => readFileSync(join(vault, rel), 'utf8');
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
-}
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'lithos-conflicts-'));

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, mkdirSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../bridge/cli';
+import { cli } from './run-cli';
 import { acquireLock } from '../../bridge/lock';
 import { openVault } from '../../bridge/open-vault';
 import { silentLogger } from '../../shared/ports';
@@ -9,14 +10,6 @@ import { DEFAULT_LEARNING } from '../../shared/learning/tunables';
 
 /** `lithos learning`: show the vault's learning constants, change one, put them back; audited, and what the engine then uses. */
 let vault: string;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => any }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
-}
 
 beforeEach(() => {
   vault = mkdtempSync(join(tmpdir(), 'lithos-learning-'));

@@ -2,20 +2,13 @@ import { mkdtempSync, rmSync, mkdirSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../bridge/cli';
+import { cli } from './run-cli';
 import { acquireLock } from '../../bridge/lock';
 import { DEFAULT_POLICY } from '../../shared/governance/policy';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 
 /** `lithos policy`: what agents may see and call, shown and changed from the terminal; validated, audited, locked. */
 let vault: string;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => any }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
-}
 
 beforeEach(() => {
   vault = mkdtempSync(join(tmpdir(), 'lithos-policy-'));

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../bridge/cli';
+import { cli } from './run-cli';
 import { openVault } from '../../bridge/open-vault';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
@@ -11,14 +12,6 @@ import { silentLogger } from '../../shared/ports';
 let root: string;
 let vault: string;
 let ids: string[];
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => any }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
-}
 
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'lithos-proposals-'));

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, run } from '../../bridge/cli';
+import { run } from '../../bridge/cli';
+import { cli } from './run-cli';
 import { acquireLock } from '../../bridge/lock';
 import { NodeBlobStore } from '../../bridge/node-blob-store';
 import { ReceiptLog } from '../../shared/retrieval/receipts';
@@ -12,14 +13,6 @@ import { HOUR, TERMS, receipt } from '../retrieval/receipt-fixture';
 let root: string;
 let vault: string;
 let poolId: string;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
-}
 
 const ago = (hours: number): string => new Date(Date.now() - hours * HOUR).toISOString();
 const node = (id: string) => ({ id, score: 0.8, scouts: ['lexical' as const], terms: TERMS });

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, run } from '../../bridge/cli';
+import { run } from '../../bridge/cli';
+import { cli } from './run-cli';
 
 /** `lithos retrieve` and `lithos eval --mode pts` as a user drives them: real folders, JSON parsed back. */
 let root: string;
@@ -11,14 +12,6 @@ function write(rel: string, text: string): void {
   const p = join(root, rel);
   mkdirSync(join(p, '..'), { recursive: true });
   writeFileSync(p, text);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI JSON, checked by the assertions
-async function cli(...argv: string[]): Promise<{ code: number; out: string; json: () => Record<string, any> }> {
-  const lines: string[] = [];
-  const code = await main(argv, (s) => lines.push(s));
-  const out = lines.join('\n');
-  return { code, out, json: () => JSON.parse(out) };
 }
 
 /** `run` as the binary calls it: exit code and what went to stderr. */

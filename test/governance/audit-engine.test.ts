@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../bridge/cli';
+import { cli } from '../bridge/run-cli';
 import { openHarness } from '../engine/harness';
 
 /** Every note write and delete lands in the audit trail, and `lithos audit verify` checks it from the CLI. */
@@ -30,15 +30,7 @@ describe('lithos audit verify', () => {
     root = mkdtempSync(join(tmpdir(), 'lithos-audit-'));
     mkdirSync(join(root, 'vault'));
   });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-  async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-    const lines: string[] = [];
-    const code = await main(argv, (s) => lines.push(s));
-    return { code, out: lines.join('\n') };
-  }
-
-  test('an intact trail exits 0; an edited line exits 1 and names the line', async () => {
+  afterEach(() => rmSync(root, { recursive: true, force: true }));  test('an intact trail exits 0; an edited line exits 1 and names the line', async () => {
     const vault = join(root, 'vault');
     const h = await openHarness();
     await h.engine.writeNote({ path: 'x.md', mode: 'create', content: 'x', fields: {}, actor: 'agent-a' });

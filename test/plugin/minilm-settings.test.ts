@@ -89,6 +89,19 @@ const spacesText = (p: LoadedPlugin): string => row(settingsTab(p), 'Embeddings'
 /** The built plugin's engine, to read what it cached (the plugin keeps it in its session). */
 const engineOf = (p: LoadedPlugin): MemoryEngine => (p as unknown as { session: { engine: MemoryEngine } }).session.engine;
 
+
+/** A note created in Obsidian is indexed with MiniLM vectors too, not only the hashing space's. */
+async function newNoteGetsMiniLm(app: FakeApp, engine: MemoryEngine): Promise<void> {
+  await app.vault.create('delta.md', '# Delta\nA brand new note about quantum cats.\n');
+  await eventually(
+    () => {
+      const d = engine.note('delta.md');
+      return !!d && engine.cache.vectors(d.nodeId, 'minilm-l6-v2', d.contentHash) !== null;
+    },
+    () => engine.note('delta.md')?.path ?? 'not indexed',
+  );
+}
+
 test('MiniLM chosen with a complete folder: loaded in the plugin, every note embedded in the background, a new note embedded as it is indexed', async () => {
   const { app, p, host } = await start({ model: 'minilm-l6-v2' });
   const seen = new Set<string>();
@@ -107,14 +120,7 @@ test('MiniLM chosen with a complete folder: loaded in the plugin, every note emb
   const hits = await engine.search('lazy dogs', { mode: 'vector', k: 3 });
   expect(hits.length).toBeGreaterThan(0);
 
-  await app.vault.create('delta.md', '# Delta\nA brand new note about quantum cats.\n');
-  await eventually(
-    () => {
-      const d = engine.note('delta.md');
-      return !!d && engine.cache.vectors(d.nodeId, 'minilm-l6-v2', d.contentHash) !== null;
-    },
-    () => engine.note('delta.md')?.path ?? 'not indexed',
-  );
+  await newNoteGetsMiniLm(app, engine);
   // Nothing was fetched: the harness gives the plugin no fetch at all, the model came from the adapter.
   expect(host.record.notices.filter((n) => /MiniLM/.test(n))).toEqual([]);
 });
@@ -168,14 +174,7 @@ test('with Web Workers the built plugin runs the model in a worker made from its
   const engine = engineOf(p);
   for (const n of engine.notes()) expect(engine.cache.vectors(n.nodeId, 'minilm-l6-v2', n.contentHash)?.[0]).toHaveLength(24);
 
-  await app.vault.create('delta.md', '# Delta\nA brand new note about quantum cats.\n');
-  await eventually(
-    () => {
-      const d = engine.note('delta.md');
-      return !!d && engine.cache.vectors(d.nodeId, 'minilm-l6-v2', d.contentHash) !== null;
-    },
-    () => engine.note('delta.md')?.path ?? 'not indexed',
-  );
+  await newNoteGetsMiniLm(app, engine);
   await row(settingsTab(p), 'Embedding model').controls[0].change('hashing');
   expect(spacesText(p)).toBe(SPACES_OFFLINE);
   await eventually(() => twin.terminated, () => 'worker still running');

@@ -7,8 +7,10 @@ import { CoordinationStore } from './coordination/coordination-store';
 import { SearchIndex } from './index/search-index';
 import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
+import { EmbeddingSpaces } from './index/embedding-spaces';
+import { doctorReport, engineStats, type DoctorReport } from './vault/engine-report';
 import { LinkResolver } from './model/resolve';
-import type { NoteProblem, ParsedNote } from './model/types';
+import type { ParsedNote } from './model/types';
 import { parseNote } from './model/note';
 import { LithosError } from './errors';
 import { NodeIdentity } from './vault/identity';
@@ -16,7 +18,8 @@ import { NoteIndexer, type LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './vault/paths';
-import { deleteNote, writeNote, type DeleteNoteResult, type NoteWriterHost, type WriteNoteRequest, type WriteNoteResult } from './vault/note-writer';
+import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
+import { AuditedWrites } from './vault/audited-writes';
 import { EngineCorpus } from './retrieval/engine-corpus';
 import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
@@ -36,7 +39,6 @@ import { resolveViewer } from './governance/viewer';
 import type { Viewer } from './governance/gate';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
-import { editNoteText } from './vault/text-edit';
 
 export type { IndexReport } from './vault/sync';
 
@@ -60,12 +62,7 @@ export interface EngineDeps {
 
 export type { EngineSearchHit } from './index/note-queries';
 
-export interface DoctorReport {
-  problems: NoteProblem[];
-  warnings: string[];
-  errors: IndexReport['errors'];
-  broken_links: { from: string; target: string; raw: string }[];
-}
+export type { DoctorReport } from './vault/engine-report';
 
 /** Tombstoned nodes keep their edges and stats this long, in case the note comes back. */
 export const TOMBSTONE_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -102,12 +99,13 @@ export class MemoryEngine {
   private readonly recorder: RetrievalRecorder;
   /** search, similar, noteVector, textSimilarity (index/note-queries.ts). */
   private readonly queries: NoteQueries;
+  private readonly writes: AuditedWrites;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
 
   private constructor(
     private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>,
-    private readonly embedders: Embedder[],
+    private readonly spaces: EmbeddingSpaces,
     readonly memory: MemoryStore,
     readonly cache: CacheStore,
     /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
@@ -120,7 +118,12 @@ export class MemoryEngine {
     warnings: string[],
   ) {
     this.warnings = warnings;
-    this.queries = new NoteQueries(index, indexer.byId, () => embedders);
+    this.queries = new NoteQueries(index, indexer.byId, () => spaces.list());
+    const resync = async (p: string) => {
+      await sync.syncPath(p);
+      return indexer.byPath.get(p) ?? null;
+    };
+    this.writes = new AuditedWrites({ vault: deps.vault, clock: deps.clock, resync }, () => this.audit, (p) => indexer.byPath.get(p)?.nodeId);
     this.decay = new Periodic(deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }
@@ -138,18 +141,18 @@ export class MemoryEngine {
       onProgress: deps.onProgress,
       callouts: deps.callouts,
     };
-    const embedders = deps.embedders?.length ? [...deps.embedders] : [new HashingEmbedder()];
+    const spaces = new EmbeddingSpaces(deps.embedders?.length ? deps.embedders : [new HashingEmbedder()]);
     const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
     const mem = await MemoryStore.open(storeDeps);
     const cache = await CacheStore.open(storeDeps);
     const coordination = await CoordinationStore.open(storeDeps);
     const warnings = [...mem.warnings, ...cache.warnings, ...coordination.warnings];
     for (const w of warnings) d.logger.warn(w);
-    for (const e of embedders) cache.store.registerSpace(e.spaceId, e.dimensions);
+    for (const e of spaces.list()) cache.store.registerSpace(e.spaceId, e.dimensions);
 
     const index = await SearchIndex.create();
     const resolver = new LinkResolver();
-    const indexer = new NoteIndexer(cache.store, index, resolver, () => embedders, d.clock);
+    const indexer = new NoteIndexer(cache.store, index, resolver, () => spaces.list(), d.clock);
     const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
     for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
     const identity = new NodeIdentity(mem.store, d.clock);
@@ -169,7 +172,7 @@ export class MemoryEngine {
     });
     const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
     await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
-    const engine = new MemoryEngine(d, embedders, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
+    const engine = new MemoryEngine(d, spaces, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
     engine.backfill = missingPrimary;
     opened = engine;
     const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
@@ -191,7 +194,7 @@ export class MemoryEngine {
     if (this.backfill.length > 0) {
       const paths = this.backfill;
       this.backfill = [];
-      await this.indexer.embedAll(this.embedders[0], undefined, paths);
+      await this.indexer.embedAll(this.spaces.primary(), undefined, paths);
     }
     return report;
   }
@@ -239,7 +242,7 @@ export class MemoryEngine {
       index: this.index,
       graph: this.graph,
       memory: this.memory,
-      embedders: () => this.embedders,
+      embedders: () => this.spaces.list(),
       version: () => this.indexer.version,
       recentRetrievals: (id, now) => this.recorder.count(id, now),
     });
@@ -341,7 +344,7 @@ export class MemoryEngine {
   /** Embeds every note into `space` now and keeps it active (vectors from all active spaces are merged). */
   async addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
     this.assertOpen();
-    if (!this.embedders.some((e) => e.spaceId === space.spaceId)) this.embedders.push(space);
+    this.spaces.add(space);
     this.cache.registerSpace(space.spaceId, space.dimensions);
     return this.indexer.embedAll(space, onProgress);
   }
@@ -352,47 +355,24 @@ export class MemoryEngine {
    * primary (first) space cannot be removed. Returns whether the space was active.
    */
   removeSpace(spaceId: string): boolean {
-    const i = this.embedders.findIndex((e) => e.spaceId === spaceId);
-    if (i === 0) throw new LithosError('invalid_argument', `"${spaceId}" is the primary embedding space and cannot be removed.`, { space: spaceId });
-    if (i < 0) return false;
-    this.embedders.splice(i, 1);
-    return true;
+    return this.spaces.remove(spaceId);
   }
 
   activeSpaces(): string[] {
-    return this.embedders.map((e) => e.spaceId);
+    return this.spaces.ids();
   }
 
   stats(): Record<string, unknown> {
-    const notes = this.notes();
-    const byType: Record<string, number> = {};
-    const byNamespace: Record<string, number> = {};
-    let chunks = 0;
-    let problems = 0;
-    for (const n of notes) {
-      byType[n.cached.meta.note_type] = (byType[n.cached.meta.note_type] ?? 0) + 1;
-      byNamespace[n.cached.meta.namespace] = (byNamespace[n.cached.meta.namespace] ?? 0) + 1;
-      chunks += n.chunkCount;
-      problems += n.cached.problems.length;
-    }
-    return {
-      notes: notes.length,
-      chunks,
-      problems,
-      by_note_type: byType,
-      by_namespace: byNamespace,
+    return engineStats(this.notes(), {
       embedding_spaces: this.cache.spaces(),
       stores: this.memory.counts(),
       pending_events: this.sync.pendingCount(),
       indexed_since_open: this.indexer.indexedCount,
-    };
+    });
   }
 
   async doctor(): Promise<DoctorReport> {
-    const problems = this.notes()
-      .flatMap((n) => n.cached.problems)
-      .sort((a, b) => a.path.localeCompare(b.path) || a.code.localeCompare(b.code));
-    return { problems, warnings: [...this.warnings], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() };
+    return doctorReport(this.notes(), { warnings: [...this.warnings], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() });
   }
 
   /** Reads and parses a note's current bytes (for tools that need the raw frontmatter, e.g. migrations). */
@@ -413,20 +393,10 @@ export class MemoryEngine {
     await this.sync.syncPath(p);
   }
 
-  /**
-   * Creates or updates a note through the vault port and re-indexes it at once (vault/note-writer.ts), then
-   * audits it. `audit` names who acted when it is not simply `req.actor` (a rule, the engine itself).
-   */
-  async writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult> {
+  /** Creates or updates a note through the vault port, re-indexed at once and audited (vault/audited-writes.ts). */
+  writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult> {
     this.assertOpen();
-    const r = await writeNote(this.writerHost(), req);
-    await this.audit.append({
-      action: 'note.write',
-      actor: audit ?? actorFor(req.actor),
-      target: r.id,
-      data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
-    });
-    return r;
+    return this.writes.write(req, audit);
   }
 
   /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
@@ -435,25 +405,18 @@ export class MemoryEngine {
   }
 
   /**
-   * The engine's own edit of a note's text (managed callouts; vault/text-edit.ts): frontmatter and every
-   * byte outside the edit kept, re-indexed at once, audited as a note write by `audit`. The note's version
-   * changes, so a writer holding the old one gets the usual conflict and re-reads.
+   * The engine's own edit of a note's text (managed callouts; vault/text-edit.ts): every byte outside the
+   * edit kept, re-indexed at once, audited as a note write by `audit`; the note's version changes.
    */
-  async editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
+  editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
     this.assertOpen();
-    const r = await editNoteText(this.writerHost(), normalizeVaultPath(path), edit);
-    if (!r.changed) return false;
-    const id = this.indexer.byPath.get(r.path)?.nodeId ?? r.path;
-    await this.audit.append({ action: 'note.write', actor: audit, target: id, data: { path: r.path, version: r.version, previous_version: r.previous_version, managed: 'callouts' } });
-    return true;
+    return this.writes.editText(path, edit, audit);
   }
 
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
-  async deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
+  deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
     this.assertOpen();
-    const r = await deleteNote(this.writerHost(), path, opts);
-    await this.audit.append({ action: 'note.delete', actor: actorFor(opts.actor ?? null), target: r.id ?? r.path, data: { path: r.path, version: r.version, trashed_to: r.trashed_to } });
-    return r;
+    return this.writes.delete(path, opts);
   }
 
   /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
@@ -462,17 +425,6 @@ export class MemoryEngine {
     return this.queries.similar(id, opts);
   }
 
-
-  private writerHost(): NoteWriterHost {
-    return {
-      vault: this.deps.vault,
-      clock: this.deps.clock,
-      resync: async (p) => {
-        await this.sync.syncPath(p);
-        return this.indexer.byPath.get(p) ?? null;
-      },
-    };
-  }
 
   async flush(): Promise<void> {
     await this.sync.settle();
@@ -503,9 +455,4 @@ export class MemoryEngine {
   private assertOpen(): void {
     if (this.closed) throw new LithosError('unsupported', 'The memory engine is closed.');
   }
-}
-
-/** A writer named by the tools ('human' or an agent id; null: the person at the keyboard). */
-function actorFor(actor: string | null): AuditActor {
-  return actor === null || actor === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: actor };
 }

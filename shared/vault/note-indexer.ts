@@ -76,7 +76,7 @@ export class NoteIndexer {
     private readonly cache: CacheStore,
     private readonly index: SearchIndex,
     private readonly resolver: LinkResolver,
-    private readonly embedders: () => Embedder[],
+    private readonly embedders: () => readonly Embedder[],
     private readonly clock: Clock,
   ) {
     this.bags = new TermBagSync(cache, index);

@@ -1,0 +1,53 @@
+import type { AuditActor, AuditLog } from '../governance/audit';
+import { normalizeVaultPath } from './paths';
+import { deleteNote, writeNote, type DeleteNoteResult, type NoteWriterHost, type WriteNoteRequest, type WriteNoteResult } from './note-writer';
+import { editNoteText } from './text-edit';
+
+/** A writer named by the tools ('human' or an agent id; null: the person at the keyboard). */
+export function actorFor(actor: string | null): AuditActor {
+  return actor === null || actor === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: actor };
+}
+
+/**
+ * The engine's writes to notes: through the vault port, re-indexed at once (so the file event that follows
+ * finds nothing to do), and each appended to the audit log.
+ */
+export class AuditedWrites {
+  constructor(
+    private readonly host: NoteWriterHost,
+    private readonly audit: () => AuditLog,
+    private readonly idOf: (path: string) => string | undefined,
+  ) {}
+
+  /** Creates or updates a note (note-writer.ts); `actor` names who acted when it is not simply `req.actor`. */
+  async write(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
+    const r = await writeNote(this.host, req);
+    await this.audit().append({
+      action: 'note.write',
+      actor: actor ?? actorFor(req.actor),
+      target: r.id,
+      data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
+    });
+    return r;
+  }
+
+  /** The engine's own edit of a note's text (text-edit.ts), audited as a note write; false when nothing changed. */
+  async editText(path: string, edit: (text: string) => string, actor: AuditActor): Promise<boolean> {
+    const r = await editNoteText(this.host, normalizeVaultPath(path), edit);
+    if (!r.changed) return false;
+    await this.audit().append({
+      action: 'note.write',
+      actor,
+      target: this.idOf(r.path) ?? r.path,
+      data: { path: r.path, version: r.version, previous_version: r.previous_version, managed: 'callouts' },
+    });
+    return true;
+  }
+
+  /** Deletes a note (into `.trash/` when `trash`); its edges and stats are tombstoned by the resync. */
+  async delete(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult> {
+    const r = await deleteNote(this.host, path, opts);
+    await this.audit().append({ action: 'note.delete', actor: actorFor(opts.actor ?? null), target: r.id ?? r.path, data: { path: r.path, version: r.version, trashed_to: r.trashed_to } });
+    return r;
+  }
+}

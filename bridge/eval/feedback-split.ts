@@ -13,6 +13,8 @@ import { readCorpus, readQrels, readQueries, type BeirQuery, type DatasetRef } f
 import { corpusIdOf, writeCorpusVault, type CorpusMap } from './corpus-vault';
 import type { DatasetResult } from './eval-report';
 import { evalClock, openHeadlessEngine } from './headless-engine';
+import { BOOTSTRAP, gainInterval, type PairedScores } from './bootstrap';
+import { formatRates, historyRates, sumRates, type HistoryRates } from './feedback-history';
 import { hasRelevant, ScoreAccumulator, scoreQuery, type Judgements, type QueryScores } from './metrics';
 
 const K = 10;
@@ -25,6 +27,10 @@ export interface FeedbackSplitRun extends DatasetResult {
   baseline: QueryScores;
   /** Queries that gave feedback. */
   trained: number;
+  /** Per held-out query nDCG@10, before and after (for the bootstrap interval). */
+  paired: PairedScores;
+  /** The notes the baseline returned, by the history feedback gave them (feedback-history.ts). */
+  history: HistoryRates;
 }
 
 interface Judged {
@@ -32,13 +38,28 @@ interface Judged {
   judged: Judgements;
 }
 
-async function score(engine: MemoryEngine, map: CorpusMap, queries: readonly Judged[]): Promise<{ scores: QueryScores; count: number }> {
+interface Scored {
+  scores: QueryScores;
+  count: number;
+  /** nDCG@10 of each scored query, in order (for the bootstrap interval). */
+  ndcgs: number[];
+  /** Each scored query's returned notes (node ids) with whether the qrels call them relevant. */
+  returned: { id: string; relevant: boolean }[][];
+}
+
+async function score(engine: MemoryEngine, map: CorpusMap, queries: readonly Judged[]): Promise<Scored> {
   const acc = new ScoreAccumulator();
+  const ndcgs: number[] = [];
+  const returned: Scored['returned'] = [];
   for (const q of queries) {
     const r = await engine.retrieve({ query_text: q.text, max_context_nodes: K }, { record: false, jitter: false, seed: 1 });
-    acc.add(scoreQuery(r.nodes.map((h) => corpusIdOf(map, h) ?? `\u0000${h.path}`), q.judged, K));
+    const s = scoreQuery(r.nodes.map((h) => corpusIdOf(map, h) ?? `\u0000${h.path}`), q.judged, K);
+    acc.add(s);
+    if (!s) continue;
+    ndcgs.push(s.ndcg);
+    returned.push(r.nodes.map((h) => ({ id: h.id, relevant: (q.judged.get(corpusIdOf(map, h) ?? '') ?? 0) > 0 })));
   }
-  return { scores: acc.mean(), count: acc.count };
+  return { scores: acc.mean(), count: acc.count, ndcgs, returned };
 }
 
 /** The simulated agent: retrieve (recorded, so there is a receipt), cite what the qrels call relevant, ignore the rest. */
@@ -76,6 +97,8 @@ export async function evaluateWithFeedback(ref: DatasetRef, split: number): Prom
       const after = await score(engine, map, heldOut);
       return {
         name: ref.name,
+        paired: { before: before.ndcgs, after: after.ndcgs },
+        history: historyRates(before.returned, (id) => engine.memory.stats(id)),
         scores: after.scores,
         baseline: before.scores,
         queries: after.count,
@@ -98,6 +121,10 @@ export interface FeedbackRow {
   'baseline_ndcg@10': number;
   /** ndcg / baseline − 1 (0 when the baseline is 0). */
   gain: number;
+  /** 95% paired-bootstrap interval of the gain over the held-out queries (bootstrap.ts). */
+  gain_ci95: [number, number];
+  /** The baseline's returned notes by the history feedback gave them, and how many are relevant. */
+  history: HistoryRates;
   'recall@10': number;
   'baseline_recall@10': number;
   'mrr@10': number;
@@ -110,11 +137,14 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 const gainOf = (after: number, before: number): number => (before > 0 ? after / before - 1 : 0);
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
-function feedbackRow(after: QueryScores, before: QueryScores, queries: number, trained: number): FeedbackRow {
+function feedbackRow(after: QueryScores, before: QueryScores, queries: number, trained: number, paired: readonly PairedScores[], history: HistoryRates): FeedbackRow {
+  const [low, high] = gainInterval(paired);
   return {
     'ndcg@10': round4(after.ndcg),
     'baseline_ndcg@10': round4(before.ndcg),
     gain: round4(gainOf(after.ndcg, before.ndcg)),
+    gain_ci95: [round4(low), round4(high)],
+    history,
     'recall@10': round4(after.recall),
     'baseline_recall@10': round4(before.recall),
     'mrr@10': round4(after.mrr),
@@ -133,20 +163,22 @@ function macroRow(runs: readonly FeedbackSplitRun[]): FeedbackRow {
     { ndcg: m((x) => x.baseline.ndcg), recall: m((x) => x.baseline.recall), mrr: m((x) => x.baseline.mrr) },
     r.reduce((s, x) => s + x.queries, 0),
     r.reduce((s, x) => s + x.trained, 0),
+    r.map((x) => x.paired),
+    sumRates(r.map((x) => x.history)),
   );
 }
 
 export function toFeedbackJson(runs: readonly FeedbackSplitRun[], split: number): { feedback_split: number; datasets: Record<string, FeedbackRow>; macro: FeedbackRow } {
   const datasets: Record<string, FeedbackRow> = {};
-  for (const r of runs) datasets[r.name] = feedbackRow(r.scores, r.baseline, r.queries, r.trained);
+  for (const r of runs) datasets[r.name] = feedbackRow(r.scores, r.baseline, r.queries, r.trained, [r.paired], r.history);
   return { feedback_split: split, datasets, macro: macroRow(runs) };
 }
 
 export function formatFeedbackTable(runs: readonly FeedbackSplitRun[], split: number): string {
-  const header = ['dataset', 'ndcg@10', 'baseline', 'gain', 'recall@10', 'baseline', 'trained', 'held-out', 'seconds'];
+  const header = ['dataset', 'ndcg@10', 'baseline', 'gain', '95% CI', 'recall@10', 'baseline', 'trained', 'held-out', 'seconds'];
   const pct = (g: number): string => `${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)}%`;
   const line = (name: string, r: FeedbackRow, seconds: number): string[] => [
-    name, r['ndcg@10'].toFixed(4), r['baseline_ndcg@10'].toFixed(4), pct(r.gain), r['recall@10'].toFixed(4), r['baseline_recall@10'].toFixed(4),
+    name, r['ndcg@10'].toFixed(4), r['baseline_ndcg@10'].toFixed(4), pct(r.gain), `${pct(r.gain_ci95[0])}…${pct(r.gain_ci95[1])}`, r['recall@10'].toFixed(4), r['baseline_recall@10'].toFixed(4),
     String(r.trained), String(r.queries), seconds.toFixed(1),
   ];
   const json = toFeedbackJson(runs, split);
@@ -156,5 +188,10 @@ export function formatFeedbackTable(runs: readonly FeedbackSplitRun[], split: nu
   const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const fmt = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  return [`mode: pts, feedback split ${split} (first queries give feedback, the rest are scored before/after)`, fmt(header), rule, ...body.map(fmt), rule, fmt(macro)].join('\n');
+  return [
+    `mode: pts, feedback split ${split} (first queries give feedback, the rest are scored before/after)`,
+    fmt(header), rule, ...body.map(fmt), rule, fmt(macro),
+    `95% CI: paired bootstrap over the held-out queries (${BOOTSTRAP.resamples} resamples).`,
+    `The baseline's top ${K} for the held-out queries, share relevant by what feedback did with each note: ${formatRates(json.macro.history)}`,
+  ].join('\n');
 }

@@ -30,12 +30,28 @@ test('--json gives ndcg@10, baseline_ndcg@10 and gain per dataset and in macro; 
   expect(json.macro).toEqual(row); // one dataset: the macro is that dataset
 });
 
+test('--json adds the gain\'s 95% bootstrap interval and the baseline notes by their feedback history', async () => {
+  const json = JSON.parse((await run({ feedbackSplit: 0.5 })).out) as { datasets: Record<string, { gain: number; gain_ci95: [number, number]; history: Record<string, { notes: number; relevant: number }> }> };
+  const row = json.datasets['feedback-mini'];
+  const [lo, hi] = row.gain_ci95;
+  expect(lo).toBeLessThanOrEqual(row.gain + 1e-4);
+  expect(hi).toBeGreaterThanOrEqual(row.gain - 1e-4);
+  expect(Object.keys(row.history)).toEqual(['used', 'ignored_1', 'ignored_2', 'ignored_3_plus', 'not_shown']);
+  const notes = Object.values(row.history).reduce((s, b) => s + b.notes, 0);
+  const relevant = Object.values(row.history).reduce((s, b) => s + b.relevant, 0);
+  expect(notes).toBeGreaterThan(0); // three held-out queries, each returned something
+  expect(relevant).toBeGreaterThan(0);
+  expect(relevant).toBeLessThanOrEqual(notes);
+});
+
 test('the text table prints the before/after figures and the gain', async () => {
   const { code, out } = await run({ feedbackSplit: 0.5, json: false });
   expect(code).toBe(0);
   expect(out).toContain('feedback split 0.5');
   expect(out).toMatch(/feedback-mini\s+\d\.\d{4}\s+\d\.\d{4}\s+[+-]\d+\.\d%/);
   expect(out).toMatch(/^macro\s/m);
+  expect(out).toMatch(/[+-]\d+\.\d%…[+-]\d+\.\d%/); // the 95% interval
+  expect(out).toMatch(/share relevant by what feedback did with each note: used /);
 });
 
 test('a split outside (0, 1) or outside pts mode is a usage error (exit 2)', async () => {

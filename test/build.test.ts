@@ -6,6 +6,7 @@ import path from 'path';
 import vm from 'vm';
 import { webcrypto } from 'crypto';
 import type { EngineSearchHit } from '../shared/engine';
+import { eventually } from './eventually';
 import { FakeApp } from './plugin/fake-obsidian';
 import { createObsidianModule, type FakePlugin, type FakeSuggestModal } from './plugin/fake-obsidian-module';
 
@@ -44,15 +45,6 @@ type SearchModal = FakeSuggestModal & {
   getSuggestions(query: string): Promise<EngineSearchHit[]>;
   onChooseSuggestion(hit: EngineSearchHit): void;
 };
-
-/** Polls until `check` holds (the engine runs on real, if immediate, timers); fails with what it last saw. */
-async function eventually(check: () => boolean, describe: () => unknown): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`condition never held; last seen: ${JSON.stringify(describe())}`);
-}
 
 /** Loads dist/plugin/main.js the way Obsidian does, into a context with only what a webview offers. */
 function loadPlugin(code: string): { PluginClass: new (app: FakeApp, manifest: unknown) => FakePlugin; record: ReturnType<typeof createObsidianModule>['record']; fetched: string[]; required: string[] } {

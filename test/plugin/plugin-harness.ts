@@ -131,14 +131,7 @@ export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; d
   };
 }
 
-/** Polls until `check` holds; fails with what it last saw. */
-export async function eventually(check: () => boolean, describe: () => unknown, tries = 600): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`condition never held; last seen: ${JSON.stringify(describe())}`);
-}
+export { eventually } from '../eventually';
 
 export function indexItem(p: FakePlugin): FakeElement {
   return p.statusItems[0];

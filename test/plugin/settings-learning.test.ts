@@ -12,6 +12,7 @@ import { DEFAULT_LEARNING, TUNABLES } from '../../shared/learning/tunables';
 import { FEEDBACK } from '../../shared/learning/constants';
 import type { MemoryEngine } from '../../shared/engine';
 import { openHarness, type Harness } from '../engine/harness';
+import { eventually } from '../eventually';
 
 /** Settings → Learning in jsdom: one field per tunable constant, saved through engine.learning, refused when out of range. */
 
@@ -54,12 +55,6 @@ function enter(i: HTMLInputElement, value: string): void {
   i.dispatchEvent(new Event('change'));
 }
 
-/** The store's write is asynchronous; the field's handler does not return it to the DOM. */
-async function until(check: () => boolean): Promise<void> {
-  for (let n = 0; n < 200 && !check(); n++) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
-}
-
 test('memory not open: says so instead of showing the constants', () => {
   const el = render(null);
   expect(heading(el)).toBe('Open the memory first: the learning constants live in the vault (.lithos/learning.json).');
@@ -77,12 +72,12 @@ test('one field per tunable constant: its default as placeholder, its override (
 test('an edited field is saved to learning.json and applies at once; emptying it puts the default back', async () => {
   const { engine, el } = await withEngine();
   enter(input(el, 'feedback.used_salience'), ' 0.05 ');
-  await until(() => engine.learning.get().feedback.used_salience === 0.05);
+  await eventually(() => engine.learning.get().feedback.used_salience === 0.05, () => engine.learning.get().feedback); // the store writes asynchronously
   expect(input(el, 'feedback.used_salience').validationMessage).toBe('');
   expect(JSON.parse(new TextDecoder().decode((await h!.blobs.read(LEARNING_FILE))!))).toEqual({ version: 1, feedback: { used_salience: 0.05 } });
   expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ changed: { 'feedback.used_salience': [FEEDBACK.used_salience, 0.05] } });
   enter(input(el, 'feedback.used_salience'), '');
-  await until(() => engine.learning.get().feedback.used_salience === FEEDBACK.used_salience);
+  await eventually(() => engine.learning.get().feedback.used_salience === FEEDBACK.used_salience, () => engine.learning.get().feedback);
 });
 
 test('typing is checked as it goes but saved only when committed: no half-typed value is applied or audited', async () => {
@@ -93,7 +88,7 @@ test('typing is checked as it goes but saved only when committed: no half-typed 
   expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
   expect(await engine.audit.recent({ action: 'learning.set' })).toHaveLength(0);
   i.dispatchEvent(new Event('change'));
-  await until(() => engine.learning.get().feedback.used_salience === 0.035);
+  await eventually(() => engine.learning.get().feedback.used_salience === 0.035);
   expect(await engine.audit.recent({ action: 'learning.set' })).toHaveLength(1);
 });
 
@@ -118,9 +113,9 @@ test.each([
 test('Reset to defaults clears every override and every field', async () => {
   const { engine, el } = await withEngine({ [LEARNING_FILE]: '{"feedback": {"quarantine_at": 4}, "decay": {"edge_half_life_days": 30}}' });
   enter(input(el, 'support.lexical_share'), '0.4');
-  await until(() => engine.learning.get().support.lexical_share === 0.4);
+  await eventually(() => engine.learning.get().support.lexical_share === 0.4);
   row(el, 'Reset to defaults').querySelector('button')!.click();
-  await until(() => input(el, 'feedback.quarantine_at').value === '');
+  await eventually(() => input(el, 'feedback.quarantine_at').value === '');
   expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
   expect(TUNABLES.map((t) => input(el, t.key).value).every((v) => v === '')).toBe(true);
   expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ overrides: {}, changed: { 'feedback.quarantine_at': [4, 3], 'decay.edge_half_life_days': [30, 90], 'support.lexical_share': [0.4, 0.5] } });

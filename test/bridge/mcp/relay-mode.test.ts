@@ -10,6 +10,7 @@ import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { buildBridge, connect, type Session } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
+import { eventually } from '../../eventually';
 
 /**
  * The BUILT `lithos mcp` driven by the SDK's Client over stdio, with and without a plugin-side host (the real
@@ -215,8 +216,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(b.mode()).toBe('headless');
     expect(existsSync(lockFile())).toBe(true);
     host = await startCatalogHost(vault);
-    for (let i = 0; i < 200 && b.mode() !== 'relay'; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(b.mode()).toBe('relay');
+    await eventually(() => b.mode() === 'relay', () => b.mode());
     expect(existsSync(lockFile())).toBe(false);
     expect(host.calls).toEqual([]);
     expect(lines.join('\n')).toContain('switched from headless to relay');

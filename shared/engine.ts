@@ -2,6 +2,7 @@ import type { SqlJsStatic } from 'sql.js';
 import type { BlobStore, Clock, Embedder, Logger, Timers, VaultEvent, VaultPort } from './ports';
 import { silentLogger, systemClock, systemTimers } from './ports';
 import { MemoryStore } from './stores/memory-store';
+import { MEMORY_SCHEMA } from './stores/schema';
 import { CacheStore } from './stores/cache-store';
 import { CoordinationStore } from './coordination/coordination-store';
 import { SearchIndex } from './index/search-index';
@@ -146,8 +147,8 @@ export class MemoryEngine {
     const mem = await MemoryStore.open(storeDeps);
     const cache = await CacheStore.open(storeDeps);
     const coordination = await CoordinationStore.open(storeDeps);
+    // Each store has logged its own warnings; the engine keeps them for the CLI, doctor and the plugin's notice.
     const warnings = [...mem.warnings, ...cache.warnings, ...coordination.warnings];
-    for (const w of warnings) d.logger.warn(w);
     for (const e of spaces.list()) cache.store.registerSpace(e.spaceId, e.dimensions);
 
     const index = await SearchIndex.create();
@@ -156,6 +157,12 @@ export class MemoryEngine {
     const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
     for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
     const identity = new NodeIdentity(mem.store, d.clock);
+    const adopted = await identity.adopt(indexer.byPath.values(), d.vault);
+    if (adopted > 0) {
+      const w = `${adopted} note id(s) missing from ${MEMORY_SCHEMA.file} were registered again from the index cache, so the notes keep their ids.`;
+      d.logger.warn(w);
+      warnings.push(w);
+    }
     let opened: MemoryEngine | null = null;
     const sync = new VaultSync({
       vault: d.vault,

@@ -1,7 +1,16 @@
 import type { MemoryStore } from '../stores/memory-store';
 import type { NoteProblem } from '../model/types';
 import { newId } from '../model/ids';
-import type { Clock } from '../ports';
+import type { Clock, VaultPort } from '../ports';
+import { parseNote } from '../model/note';
+
+async function frontmatterIdOf(vault: Pick<VaultPort, 'readBytes'>, path: string): Promise<string | null> {
+  try {
+    return parseNote(path, await vault.readBytes(path)).meta.id;
+  } catch {
+    return null; // gone or unreadable: the reconcile deals with the file itself
+  }
+}
 
 export interface IdentityQuery {
   path: string;
@@ -71,6 +80,31 @@ export class NodeIdentity {
     }
 
     return this.registryId(q, problems, atPath ? atPath.node_id : null);
+  }
+
+  /**
+   * Registers, under the ids they already have, the notes the index cache knows and the registry does not:
+   * memory.sqlite was damaged and reset, or deleted, while the cache survived. Without this, the next edit
+   * of a note without a frontmatter id would mint it a new id, cutting it off from its receipts, precedents
+   * and the edges the journal replayed. A path or id the registry already holds is left as it is (the
+   * normal assignment settles those). The cache does not say whether an id came from the frontmatter, so
+   * each adopted note's file is read for that (only on this recovery path). A registry with at least as
+   * many live nodes as the cache has notes is taken as complete, so the usual start costs one COUNT.
+   * Returns how many notes were registered.
+   */
+  async adopt(notes: Iterable<{ nodeId: string; path: string; contentHash: string }>, vault: Pick<VaultPort, 'readBytes'>): Promise<number> {
+    const all = [...notes];
+    if (this.memory.counts().nodes >= all.length) return 0;
+    let adopted = 0;
+    await this.memory.batch(async () => {
+      for (const n of all) {
+        if (this.memory.nodeByPath(n.path) || this.memory.nodeById(n.nodeId)) continue;
+        const source = (await frontmatterIdOf(vault, n.path)) === n.nodeId ? 'frontmatter' : 'registry';
+        await this.memory.registerNode({ node_id: n.nodeId, path: n.path, id_source: source, content_hash: n.contentHash });
+        adopted++;
+      }
+    });
+    return adopted;
   }
 
   private async registryId(q: IdentityQuery, problems: NoteProblem[], current: string | null): Promise<IdentityResult> {

@@ -107,6 +107,14 @@ describe('build (node esbuild.config.mjs)', () => {
     execFileSync(process.execPath, ['--check', path.join(out, 'bridge', 'cli.js')]);
   });
 
+  test('bridge: the development build links its source map instead of inlining it (every bridge process holds cli.js)', () => {
+    const code = readFileSync(path.join(out, 'bridge', 'cli.js'), 'utf8');
+    expect(code).not.toContain('sourceMappingURL=data:');
+    expect(code.trimEnd().endsWith('//# sourceMappingURL=cli.js.map')).toBe(true);
+    const map = JSON.parse(readFileSync(path.join(out, 'bridge', 'cli.js.map'), 'utf8')) as { sources: string[] };
+    expect(map.sources.some((s) => s.endsWith('bridge/cli.ts'))).toBe(true);
+  });
+
   test('the built plugin opens the memory, indexes, searches, follows edits and reopens — with no Node APIs', async () => {
     const code = readFileSync(path.join(out, 'plugin', 'main.js'), 'utf8');
     const manifest: unknown = JSON.parse(readFileSync(path.join(ROOT, 'manifest.json'), 'utf8'));

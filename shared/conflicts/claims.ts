@@ -11,7 +11,16 @@ export type Mode = 'present' | 'past' | 'norm' | 'future';
 export type Claim =
   | { kind: 'number'; subject: string; mode: Mode; value: number; unit: string | null; sentence: string }
   | { kind: 'polar'; subject: string; mode: Mode; predicate: string; negated: boolean; sentence: string }
-  | { kind: 'status'; subject: string; mode: Mode; group: string; positive: boolean; word: string; sentence: string };
+  | { kind: 'status'; subject: string; mode: Mode; group: string; positive: boolean; word: string; sentence: string }
+  /**
+   * "<what> is/was caused by <cause>[, not by <denied>]" or "<what> was not caused by <denied>". `subject` is
+   * CAUSE_SUBJECT for all of them (a cause is compared by its words, not by a phrase); `about`, `asserted`
+   * and `denied` are content words (stopwords out, singular).
+   */
+  | { kind: 'cause'; subject: string; about: string[]; asserted: string[]; denied: string[]; sentence: string };
+
+/** The subject key every causal claim shares: rules.ts compares them by the overlap of their words. */
+export const CAUSE_SUBJECT = '(cause)';
 
 /**
  * Status words in mutually exclusive pairs of classes: "X is deprecated" contradicts "X is active".
@@ -113,6 +122,8 @@ export function subjectOf(before: string): string | null {
   if (PRONOUNS.has(words[0])) return null; // "it is 20", "what matters is…": no nameable subject
   const kept = words.slice(-SUBJECT_WORDS).map(singular);
   if (!kept.some((w) => /\p{L}/u.test(w))) return null;
+  // Statistical notation ("p = 0.03", "n = 15", "r = 0.86") is not a subject two notes can disagree on.
+  if (kept.every((w) => w.replace(/[^\p{L}\p{N}]/gu, '').length < 3)) return null;
   return kept.join(' ');
 }
 
@@ -121,6 +132,36 @@ function singular(w: string): string {
 }
 
 const NUMBER_RE = /^(-?\d+(?:[.,]\d+)?)\s*(%|[a-zµ]+)?/;
+
+/** "is caused by", "was not caused by", "were due to"…: tense does not matter for a cause (is/was: one incident). */
+const CAUSE_RE = /^(.*?)\s(?:is|are|was|were)(\snot)?\s(?:(?:mainly|mostly|primarily|entirely)\s)?(?:caused by|due to|driven by|the result of|explained by)\s(.+)$/;
+/** ", not by X" / "; not due to X" after the asserted cause. */
+const DENIAL_RE = /[,;]\s*(?:and\s+|but\s+)?not\s+(?:by\s+|due to\s+|from\s+)?(.+)$/;
+const CAUSE_STOP = new Set(['of', 'in', 'on', 'at', 'to', 'for', 'from', 'with', 'by', 'and', 'or', 'into', 'over', 'under', 'per', 'after', 'before', 'during']);
+
+/** Content words of a phrase: determiners and short function words out, singular. */
+function contentWords(phrase: string): string[] {
+  const words = phrase
+    .replace(/[(),;:]/g, ' ')
+    .split(' ')
+    .filter((w) => w.length > 2 && /\p{L}/u.test(w) && !DETERMINERS.has(w) && !CAUSE_STOP.has(w) && !PRONOUNS.has(w));
+  return [...new Set(words.map((w) => singular(w.replace(/'s?$/, ''))))];
+}
+
+/** The asserted cause ends at the first clause break; a denial after it is read separately. */
+function causeClaim(s: string, sentence: string): Claim | null {
+  const m = CAUSE_RE.exec(s);
+  if (!m) return null;
+  const about = contentWords(m[1]);
+  if (about.length < 2) return null; // "it was caused by…": nothing to match the other note's claim on
+  const rest = m[3];
+  const denial = DENIAL_RE.exec(rest);
+  const head = (denial ? rest.slice(0, denial.index) : rest).split(/[,;(]/)[0];
+  const denied = denial ? contentWords(denial[1].split(/[,;(]/)[0]) : [];
+  const claim = m[2] ? { asserted: [], denied: contentWords(head) } : { asserted: contentWords(head), denied };
+  if (claim.asserted.length === 0 && claim.denied.length === 0) return null;
+  return { kind: 'cause', subject: CAUSE_SUBJECT, about, ...claim, sentence };
+}
 
 /** Every claim one sentence makes (zero or one in practice). */
 export function claimsOf(sentence: string): Claim[] {
@@ -133,6 +174,8 @@ export function claimsOf(sentence: string): Claim[] {
     const positive = works[2] === 'works' || works[2] === 'work';
     return [{ kind: 'status', subject, mode: 'present', group: 'health', positive, word: works[2], sentence }];
   }
+  const cause = causeClaim(s, sentence);
+  if (cause) return [cause];
   const m = COPULA_RE.exec(s);
   if (!m) return [];
   const cop = COPULAS.find((c) => new RegExp(`^(?:${c.re})$`).test(m[1]))!;

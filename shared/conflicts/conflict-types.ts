@@ -14,7 +14,7 @@ export const RESOLUTIONS = ['accepted_dual', 'superseded', 'refuted', 'merged'] 
 export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** Which rule found a conflict (README "Contradictions" lists what each one matches and misses). */
-export type ConflictRule = 'number' | 'negation' | 'status';
+export type ConflictRule = 'number' | 'negation' | 'status' | 'cause';
 
 /** One disagreeing pair of sentences found by a rule. */
 export interface RuleFinding {

@@ -285,7 +285,8 @@ export class ConflictService {
     const claims = noteClaims((await this.engine.parse(note.path)).body, DETECTION_LIMITS.sentences);
     if (claims.length === 0) return [];
     const opened: Conflict[] = [];
-    const subjects = [...new Set(claims.map((c) => c.subject))];
+    // A causal claim is looked up by what it is about (its subject key is shared by every causal claim).
+    const subjects = [...new Set(claims.map((c) => (c.kind === 'cause' ? c.about.slice(0, 4).join(' ') : c.subject)))];
     for (const other of await this.candidates(note, subjects)) {
       if (this.between(note.nodeId, other.nodeId)) continue;
       const theirs = noteClaims((await this.engine.parse(other.path)).body, DETECTION_LIMITS.sentences);

@@ -75,15 +75,28 @@ test('callouts: false in .lithos/config.json: conflicts are found, notes stay un
   expect([read(POOL), read(TUNING)]).toEqual([POOL_TEXT, TUNING_TEXT]);
 });
 
-test('precision on the example vault: a scan of its 48 notes opens no conflict; only the quarantined note gains its status callout', async () => {
+test('the example vault: a scan of its 48 notes opens exactly the INC-142 pair (the cause rule), and nothing else changes but the callouts', async () => {
   const { cpSync, readdirSync } = await import('node:fs');
   const copy = join(root, 'example');
   cpSync(join(__dirname, '../../examples/vault'), copy, { recursive: true, filter: (src) => !src.includes('.lithos') });
   const notes = (readdirSync(copy, { recursive: true }) as string[]).filter((p) => p.endsWith('.md'));
   const before = new Map(notes.map((p) => [p, readFileSync(join(copy, p), 'utf8')]));
   const s = (await cli('conflicts', 'scan', copy, '--json')).json();
-  expect(s).toMatchObject({ notes: 48, opened: [], callouts_written: 1 });
-  const changed = notes.filter((p) => readFileSync(join(copy, p), 'utf8') !== before.get(p));
-  expect(changed).toEqual([join('agent', 'scout-7', 'Postgres 16 upgrade removes lock contention.md')]);
-  expect(readFileSync(join(copy, changed[0]), 'utf8')).toContain('> [!lithos-status] Quarantined');
+  const missingIndex = join('agent', 'reviewer', 'Ingest p95 regression caused by missing index.md');
+  const poolSize = join('agent', 'scout-7', 'Ingest p95 regression caused by pool size.md');
+  const quarantined = join('agent', 'scout-7', 'Postgres 16 upgrade removes lock contention.md');
+  expect(s).toMatchObject({ notes: 48, callouts_written: 1 }); // the sweep's status callout; opening a conflict writes its own two
+  expect(s.opened).toHaveLength(1);
+  expect(s.opened[0]).toMatchObject({ evidence: { rule: 'cause' } });
+  expect([s.opened[0].a.path, s.opened[0].b.path].sort()).toEqual([missingIndex, poolSize].map((p) => p.split('\\').join('/')).sort());
+  const changed = notes.filter((p) => readFileSync(join(copy, p), 'utf8') !== before.get(p)).sort();
+  expect(changed).toEqual([missingIndex, poolSize, quarantined].sort());
+  expect(readFileSync(join(copy, quarantined), 'utf8')).toContain('> [!lithos-status] Quarantined');
+  for (const p of [missingIndex, poolSize]) {
+    const text = readFileSync(join(copy, p), 'utf8');
+    expect(text).toContain('> [!lithos-conflict] Contradicts [[');
+    expect(text).toContain('found by the `cause` rule about "cause of p95 latency regression ingestion"');
+    // The user's text is untouched: removing the managed block gives the original back.
+    expect(text.replace(/%% lithos:begin conflict [^%]+%%\n[\s\S]*?%% lithos:end %%\n\n/, '')).toBe(before.get(p));
+  }
 });

@@ -1,4 +1,4 @@
-import { claimsOf, noteClaims, sentencesOf } from '../../shared/conflicts/claims';
+import { CAUSE_SUBJECT, claimsOf, noteClaims, sentencesOf } from '../../shared/conflicts/claims';
 import { compareClaims } from '../../shared/conflicts/rules';
 
 /** Findings between two note bodies, as the detector compares them. */
@@ -29,7 +29,28 @@ describe('rule detection: claims', () => {
       'It is 20',
       'The pool size might be 20',
       'The pool size is larger than the worker count',
+      'The treated group remembered more (p = 0.0374)', // statistical notation, not a subject
+      'Forty-five percent (n = 15) had received therapy',
+      'BMI correlated inversely with recovery (R = -0.768; P = .07)',
     ]) {
+      expect({ s, claims: claimsOf(s) }).toEqual({ s, claims: [] });
+    }
+  });
+
+  it('reads causal claims: what is caused, the asserted cause and an explicit denial, in content words', () => {
+    expect(claimsOf('The p95 regression on atlas-ingest was caused by a missing index, not by the connection pool')).toEqual([
+      {
+        kind: 'cause',
+        subject: CAUSE_SUBJECT,
+        about: ['p95', 'regression', 'atlas-ingest'],
+        asserted: ['missing', 'index'],
+        denied: ['connection', 'pool'],
+        sentence: 'The p95 regression on atlas-ingest was caused by a missing index, not by the connection pool',
+      },
+    ]);
+    expect(claimsOf("The ingest service's p95 regression is due to pool exhaustion")).toMatchObject([{ kind: 'cause', about: ['ingest', 'service', 'p95', 'regression'], asserted: ['pool', 'exhaustion'], denied: [] }]);
+    expect(claimsOf('The p95 regression was not caused by the connection pool')).toMatchObject([{ kind: 'cause', asserted: [], denied: ['connection', 'pool'] }]);
+    for (const s of ['It was caused by the pool', 'The regression might be caused by the pool', 'The regression is caused by the pool rather than the index']) {
       expect({ s, claims: claimsOf(s) }).toEqual({ s, claims: [] });
     }
   });
@@ -78,6 +99,24 @@ describe('rule detection: disagreements', () => {
     expect(findings('The migration plan is approved.', 'The migration plan is rejected.')).toMatchObject([{ rule: 'status' }]);
     expect(findings('The nightly export works.', 'The nightly export is broken.')).toMatchObject([{ rule: 'status', subject: 'nightly export' }]);
     expect(findings('The v1 endpoint is deprecated.', 'The v1 endpoint is broken.')).toEqual([]); // different groups
+  });
+
+  it('cause: one note explicitly denies the cause the other asserts, about the same thing (is/was alike)', () => {
+    const pool = 'The p95 latency regression on atlas-ingest is caused by connection pool exhaustion.';
+    const index = 'The p95 latency regression on atlas-ingest was caused by a missing index, not by the connection pool.';
+    expect(findings(pool, index)).toEqual([
+      { rule: 'cause', subject: 'cause of p95 latency regression atlas-ingest', a_sentence: pool.slice(0, -1), b_sentence: index.slice(0, -1) },
+    ]);
+    expect(findings(index, pool)).toMatchObject([{ rule: 'cause' }]);
+    expect(findings(pool, 'The p95 latency regression on atlas-ingest was not caused by the connection pool.')).toMatchObject([{ rule: 'cause' }]);
+  });
+
+  it('cause: two different causes without a denial, a denial of some other cause, or another subject are not findings', () => {
+    const pool = 'The p95 latency regression on atlas-ingest is caused by connection pool exhaustion.';
+    expect(findings(pool, 'The p95 latency regression on atlas-ingest was caused by a missing index.')).toEqual([]); // an incident can have several causes
+    expect(findings(pool, 'The p95 latency regression on atlas-ingest was caused by a missing index, not by the deploy.')).toEqual([]);
+    expect(findings(pool, 'The checkout timeout in billing was caused by a missing index, not by the connection pool.')).toEqual([]);
+    expect(findings(pool, pool)).toEqual([]);
   });
 
   it('unrelated notes produce nothing', () => {

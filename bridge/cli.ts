@@ -58,6 +58,19 @@ Usage:
 
 Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
 
+/** `lithos <command> --help`: that command's usage lines from HELP (with their continuation lines), or null for an unknown command. */
+export function helpFor(command: string): string | null {
+  const lines = HELP.split('\n');
+  const out: string[] = [];
+  let inCommand = false;
+  for (const line of lines) {
+    if (/^ {2}lithos /.test(line)) inCommand = line.startsWith(`  lithos ${command} `);
+    else if (!/^ {10,}\S/.test(line)) inCommand = false;
+    if (inCommand) out.push(line);
+  }
+  return out.length ? ['Usage:', ...out, '', lines[lines.length - 1]].join('\n') : null;
+}
+
 export async function main(argv: string[], out: Out = (s) => process.stdout.write(s + '\n')): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -66,6 +79,10 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
   }
   if (command === '--version' || command === '-v') {
     out(VERSION);
+    return 0;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out(helpFor(command) ?? HELP); // an unknown command's --help gets the whole list
     return 0;
   }
   const { values, positionals } = parseArgs({

@@ -26,6 +26,22 @@ beforeEach(() => {
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+test('<command> --help (or -h) prints that command\'s usage lines and exits 0; an unknown command\'s --help prints them all', async () => {
+  const conflicts = await cli('conflicts', '--help');
+  expect(conflicts.code).toBe(0);
+  const usage = conflicts.out.split('\n').filter((l) => l.startsWith('  lithos '));
+  expect(usage.map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual(['lithos conflicts <vault>', 'lithos conflicts resolve', 'lithos conflicts scan']);
+  const retrieve = await cli('retrieve', vault, 'q', '-h');
+  expect(retrieve.code).toBe(0);
+  expect(retrieve.out).toMatch(/^ {2}lithos retrieve <vault> <query>/m);
+  expect(retrieve.out).toMatch(/Parallel Terraced Scan/); // the continuation line comes along
+  expect(retrieve.out).not.toMatch(/lithos search/);
+  const unknown = await cli('frobnicate', '--help');
+  expect(unknown.code).toBe(0);
+  expect(unknown.out).toMatch(/lithos search/);
+  expect(unknown.out).toMatch(/lithos policy/);
+});
+
 test('index --json reports counts and errors; a second run costs nothing', async () => {
   const first = await cli('index', vault, '--json');
   expect(first.code).toBe(0);

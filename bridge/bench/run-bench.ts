@@ -289,7 +289,8 @@ export async function runBench(args: BenchArgs): Promise<number> {
     return 0;
   } catch (err) {
     const e = asLithosError(err);
-    args.out(args.json || job ? JSON.stringify({ error: e.toJSON() }) : `error: ${e.message}`);
+    if (args.json || job) args.out(JSON.stringify({ error: e.toJSON() }));
+    else process.stderr.write(`lithos: ${e.message} [${e.code}]\n`); // as every other command fails
     return e.code === 'invalid_argument' ? 2 : 1;
   }
 }

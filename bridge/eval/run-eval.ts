@@ -123,7 +123,9 @@ export async function runEval(args: EvalArgs): Promise<number> {
   } catch (err) {
     const e = asLithosError(err);
     if (process.env.LITHOS_DEBUG) process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    args.out(args.json ? JSON.stringify({ error: e.toJSON() }) : `error: ${e.message}`);
+    // Text mode fails as every other command does: one line on stderr. --json keeps the error on stdout, machine-readable.
+    if (args.json) args.out(JSON.stringify({ error: e.toJSON() }));
+    else process.stderr.write(`lithos: ${e.message} [${e.code}]\n`);
     return e.code === 'invalid_argument' || e.code === 'not_found' ? 2 : 1;
   }
 }

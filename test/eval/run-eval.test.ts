@@ -46,4 +46,20 @@ describe('runEval', () => {
     expect(await runEval({ datasets: [join(MINI, 'nope')], mode: 'lexical', json: true, out: (s) => lines.push(s) })).toBe(2);
     expect(JSON.parse(lines[0])).toMatchObject({ error: { code: 'not_found' } });
   });
+
+  it('in human mode, fails as every lithos command does: nothing on stdout, one line on stderr', async () => {
+    const lines: string[] = [];
+    const stderr: string[] = [];
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await runEval({ datasets: [join(MINI, 'nope')], mode: 'lexical', json: false, out: (s) => lines.push(s) })).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toEqual([]);
+    expect(stderr.join('')).toMatch(/^lithos: .*nope.* \[not_found\]\n$/);
+  });
 });

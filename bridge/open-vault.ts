@@ -29,6 +29,8 @@ export interface OpenVaultOptions {
   embedders?: Embedder[];
   /** Who the lock file names as holder; default `cli`. `lithos mcp` runs as `bridge`. */
   lockOwner?: LockOwner;
+  /** Overrides config.json's `callouts` for this run (the demo finds conflicts without editing the notes). */
+  callouts?: boolean;
 }
 
 /** Refuses a missing or unreadable vault with a one-line message. */
@@ -73,7 +75,7 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
       logger: opts.logger,
       onProgress: opts.onProgress,
       debounceMs: 0,
-      callouts: config.callouts,
+      callouts: opts.callouts ?? config.callouts,
     });
     return {
       root,

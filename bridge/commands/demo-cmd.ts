@@ -9,7 +9,8 @@ const QUERIES = ['why did ingestion latency regress', 'connection pool', 'cache 
  * holds, answers a few searches and one full retrieval, so a fresh clone shows the engine working end to end.
  */
 export async function demoCommand(vault: string, o: { out: Out; logger: Logger; queries?: string[] }): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger });
+  // Callouts off: the demo runs on the repository's example notes and must leave their Markdown as it is.
+  const v = await openVault(vault, { write: true, logger: o.logger, callouts: false });
   try {
     const r = await v.engine.reconcile();
     o.out(`Lithos Memory — vault ${v.root}`);
@@ -23,15 +24,21 @@ export async function demoCommand(vault: string, o: { out: Out; logger: Logger; 
       for (const h of hits) o.out(`  ${h.score.toFixed(3)}  ${h.title}  (${h.note_type}, ${h.path})`);
       if (!hits.length) o.out('  no results');
     }
+    const scan = await v.engine.conflicts.detectAll();
+    const open = v.engine.conflicts.list({ state: 'unreviewed' });
+    const title = (id: string): string => v.engine.note(id)?.cached.meta.title ?? id;
+    o.out(`\nconflict rules over ${scan.notes} notes: ${scan.opened.length} new, ${open.length} unreviewed`);
+    for (const c of open) o.out(`  ${title(c.a)}  ⟷  ${title(c.b)}  (${c.provenance_actor})`);
     const task = 'why did ingestion latency regress';
     const r2 = await v.engine.retrieve({ query_text: task, query_class: 'debug', agent_id: 'demo', max_context_nodes: 5 });
     o.out(`\nretrieve "${task}" (class debug) — temperature ${r2.temperature.toFixed(2)}, terrace ${r2.terrace_reached}`);
     for (const n of r2.nodes) o.out(`  ${n.score.toFixed(3)}  ${n.title}  [${n.scouts.join(', ')}]\n         why: ${n.reasons.slice(0, 2).join('; ')}`);
+    for (const c of r2.conflicts) o.out(`  conflict among these: ${title(c.a)}  ⟷  ${title(c.b)} (${c.state ?? 'unreviewed'})`);
     o.out(`  terrace 2: ${r2.terrace2.outcome} (${r2.terrace2.why}); receipt ${r2.receipt_id ?? '-'}`);
     const d = await v.engine.doctor();
     o.out(`\nDoctor: ${d.problems.length} note problem(s), ${d.broken_links.length} broken link(s).`);
     for (const p of d.problems.slice(0, 5)) o.out(`  ${p.code}: ${p.path}: ${p.message}`);
-    o.out(`\nTry: lithos retrieve ${vault} "<task>" --class debug · lithos receipts ${vault} · lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
+    o.out(`\nTry: lithos retrieve ${vault} "<task>" --class debug · lithos receipts ${vault} · lithos conflicts ${vault} · lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
     return 0;
   } finally {
     await v.close();

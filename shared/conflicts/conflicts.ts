@@ -341,10 +341,19 @@ export class ConflictService {
 
   /** Rule detection over every note, then callouts brought in line for every note in a conflict. */
   async scan(): Promise<{ notes: number; opened: Conflict[]; callouts_written: number }> {
+    const { notes, opened } = await this.detectAll();
+    return { notes, opened, callouts_written: await this.syncAll() };
+  }
+
+  /**
+   * Rule detection over every note, leaving other notes' callouts as they are (the demo: with callouts off,
+   * a full sync would take the managed blocks out of the example notes).
+   */
+  async detectAll(): Promise<{ notes: number; opened: Conflict[] }> {
     const opened: Conflict[] = [];
     const notes = this.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1));
     for (const n of notes) opened.push(...(await this.detect(n.nodeId)));
-    return { notes: notes.length, opened, callouts_written: await this.syncAll() };
+    return { notes: notes.length, opened };
   }
 
   // ── change hook ─────────────────────────────────────────────────────────

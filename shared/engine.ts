@@ -1,21 +1,20 @@
 import type { SqlJsStatic } from 'sql.js';
 import type { BlobStore, Clock, Embedder, Logger, Timers, VaultEvent, VaultPort } from './ports';
 import { silentLogger, systemClock, systemTimers } from './ports';
-import { MemoryStore } from './stores/memory-store';
-import { MEMORY_SCHEMA } from './stores/schema';
-import { CacheStore } from './stores/cache-store';
-import { CoordinationStore } from './coordination/coordination-store';
-import { SearchIndex } from './index/search-index';
+import type { MemoryStore } from './stores/memory-store';
+import type { CacheStore } from './stores/cache-store';
+import type { CoordinationStore } from './coordination/coordination-store';
+import type { SearchIndex } from './index/search-index';
 import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
 import { doctorReport, engineStats, type DoctorReport } from './vault/engine-report';
-import { LinkResolver } from './model/resolve';
+import type { LinkResolver } from './model/resolve';
 import type { ParsedNote } from './model/types';
 import { parseNote } from './model/note';
 import { LithosError } from './errors';
-import { NodeIdentity } from './vault/identity';
-import { NoteIndexer, type LiveNote } from './vault/note-indexer';
+import { openMemory } from './vault/open-memory';
+import type { NoteIndexer, LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './vault/paths';
@@ -65,8 +64,7 @@ export type { EngineSearchHit } from './index/note-queries';
 
 export type { DoctorReport } from './vault/engine-report';
 
-/** Tombstoned nodes keep their edges and stats this long, in case the note comes back. */
-export const TOMBSTONE_TTL_MS = 30 * 24 * 3600 * 1000;
+export { TOMBSTONE_TTL_MS } from './vault/open-memory';
 
 /**
  * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
@@ -143,32 +141,14 @@ export class MemoryEngine {
       callouts: deps.callouts,
     };
     const spaces = new EmbeddingSpaces(deps.embedders?.length ? deps.embedders : [new HashingEmbedder()]);
-    const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
-    const mem = await MemoryStore.open(storeDeps);
-    const cache = await CacheStore.open(storeDeps);
-    const coordination = await CoordinationStore.open(storeDeps);
-    // Each store has logged its own warnings; the engine keeps them for the CLI, doctor and the plugin's notice.
-    const warnings = [...mem.warnings, ...cache.warnings, ...coordination.warnings];
-    for (const e of spaces.list()) cache.store.registerSpace(e.spaceId, e.dimensions);
-
-    const index = await SearchIndex.create();
-    const resolver = new LinkResolver();
-    const indexer = new NoteIndexer(cache.store, index, resolver, () => spaces.list(), d.clock);
-    const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
-    for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
-    const identity = new NodeIdentity(mem.store, d.clock);
-    const adopted = await identity.adopt(indexer.byPath.values(), d.vault);
-    if (adopted > 0) {
-      const w = `${adopted} note id(s) missing from ${MEMORY_SCHEMA.file} were registered again from the index cache, so the notes keep their ids.`;
-      d.logger.warn(w);
-      warnings.push(w);
-    }
+    const m = await openMemory(d, spaces);
+    const { indexer, warnings } = m;
     let opened: MemoryEngine | null = null;
     const sync = new VaultSync({
       vault: d.vault,
-      memory: mem.store,
+      memory: m.memory,
       indexer,
-      identity,
+      identity: m.identity,
       clock: d.clock,
       timers: d.timers,
       logger: d.logger,
@@ -177,10 +157,9 @@ export class MemoryEngine {
       // Rule detection follows notes changed after open, never the reconcile's bulk work.
       onChanged: (p) => opened?.conflicts.noteChanged(p),
     });
-    const graph = new LinkGraph(indexer.byPath, resolver, () => indexer.version);
-    await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
-    const engine = new MemoryEngine(d, spaces, mem.store, cache.store, coordination.store, index, indexer, sync, graph, resolver, warnings);
-    engine.backfill = missingPrimary;
+    const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
+    const engine = new MemoryEngine(d, spaces, m.memory, m.cache, m.coordination, m.index, indexer, sync, graph, m.resolver, warnings);
+    engine.backfill = m.missingPrimary;
     opened = engine;
     const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
     const policy = await PolicyStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });

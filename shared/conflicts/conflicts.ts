@@ -15,8 +15,7 @@ import type { Clock, Logger, Timers } from '../ports';
 import type { EdgeRow } from '../stores/memory-types';
 import { QUERY_CLASSES } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
-import { noteClaims } from './claims';
-import { compareClaims } from './rules';
+import { ruleFindings } from './detection';
 import { syncCallouts } from './callouts';
 import {
   CONFLICT_EDGE_TYPE,
@@ -278,20 +277,12 @@ export class ConflictService {
 
   // ── rule detection ──────────────────────────────────────────────────────
 
-  /** Compares one note with its candidates and opens a conflict per disagreeing pair not seen before. */
+  /** Compares one note with its candidates (detection.ts) and opens a conflict per disagreeing pair not seen before. */
   async detect(ref: string): Promise<Conflict[]> {
     const note = this.engine.note(ref);
     if (!note) return [];
-    const claims = noteClaims((await this.engine.parse(note.path)).body, DETECTION_LIMITS.sentences);
-    if (claims.length === 0) return [];
     const opened: Conflict[] = [];
-    // A causal claim is looked up by what it is about (its subject key is shared by every causal claim).
-    const subjects = [...new Set(claims.map((c) => (c.kind === 'cause' ? c.about.slice(0, 4).join(' ') : c.subject)))];
-    for (const other of await this.candidates(note, subjects)) {
-      if (this.between(note.nodeId, other.nodeId)) continue;
-      const theirs = noteClaims((await this.engine.parse(other.path)).body, DETECTION_LIMITS.sentences);
-      const findings = compareClaims(claims, theirs, DETECTION_LIMITS.findings);
-      if (findings.length === 0) continue;
+    for (const { other, findings } of await ruleFindings(this.engine, note, (id) => this.between(note.nodeId, id) !== null)) {
       const r = await this.open({
         a: note.nodeId,
         b: other.nodeId,
@@ -302,41 +293,6 @@ export class ConflictService {
       if (r.created) opened.push(r.conflict);
     }
     return opened;
-  }
-
-  /**
-   * Notes worth comparing, bounded: direct links either way, notes sharing a frontmatter entity (most
-   * shared first), lexical neighbours on the claims' subjects, then notes linking to the same targets.
-   */
-  private async candidates(note: LiveNote, subjects: readonly string[]): Promise<LiveNote[]> {
-    const out = new Map<string, LiveNote>();
-    const add = (n: LiveNote | null): void => {
-      if (n && n.nodeId !== note.nodeId && out.size < DETECTION_LIMITS.candidates) out.set(n.nodeId, n);
-    };
-    const targets = [...new Set(this.engine.links(note.path).flatMap((l) => (l.targetPath ? [l.targetPath] : [])))];
-    for (const t of targets) add(this.engine.note(t));
-    for (const p of this.engine.backlinks(note.path)) add(this.engine.note(p));
-    const mine = new Set(note.cached.meta.entities.map((e) => e.toLowerCase()));
-    if (mine.size > 0) {
-      const sharing: [LiveNote, number][] = [];
-      for (const n of this.engine.notes()) {
-        if (n.nodeId === note.nodeId) continue;
-        let k = 0;
-        for (const e of n.cached.meta.entities) if (mine.has(e.toLowerCase())) k++;
-        if (k > 0) sharing.push([n, k]);
-      }
-      sharing.sort((x, y) => y[1] - x[1] || (x[0].path < y[0].path ? -1 : 1));
-      for (const [n] of sharing) add(n);
-    }
-    if (subjects.length > 0 && out.size < DETECTION_LIMITS.candidates) {
-      const hits = await this.engine.search(subjects.slice(0, 10).join(' '), { mode: 'lexical', k: DETECTION_LIMITS.lexical + 1 });
-      for (const h of hits) add(this.engine.note(h.id));
-    }
-    for (const t of targets) {
-      if (out.size >= DETECTION_LIMITS.candidates) break;
-      for (const p of this.engine.backlinks(t)) add(this.engine.note(p));
-    }
-    return [...out.values()];
   }
 
   /** Rule detection over every note, then callouts brought in line for every note in a conflict. */

@@ -1,0 +1,68 @@
+/**
+ * What opening a vault's memory involves before the engine wires it up: the three stores (each recovers
+ * from damage on its own and logs its warnings), the search index loaded from the cache (a warm start),
+ * the node registry checked against that cache, and old tombstones purged.
+ */
+import type { SqlJsStatic } from 'sql.js';
+import type { BlobStore, Clock, Logger, Timers, VaultPort } from '../ports';
+import { MemoryStore } from '../stores/memory-store';
+import { MEMORY_SCHEMA } from '../stores/schema';
+import { CacheStore } from '../stores/cache-store';
+import { CoordinationStore } from '../coordination/coordination-store';
+import { SearchIndex } from '../index/search-index';
+import type { EmbeddingSpaces } from '../index/embedding-spaces';
+import { LinkResolver } from '../model/resolve';
+import { NodeIdentity } from './identity';
+import { NoteIndexer } from './note-indexer';
+
+/** Tombstoned nodes (deleted notes' ids, edges and stats) are kept this long for a note that comes back. */
+export const TOMBSTONE_TTL_MS = 30 * 24 * 3600 * 1000;
+
+export interface OpenMemoryDeps {
+  vault: VaultPort;
+  blobs: BlobStore;
+  sql: SqlJsStatic;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  persistDebounceMs: number;
+  onProgress?: (p: { phase: 'load'; done: number; total: number }) => void;
+}
+
+export interface OpenedMemory {
+  memory: MemoryStore;
+  cache: CacheStore;
+  coordination: CoordinationStore;
+  index: SearchIndex;
+  resolver: LinkResolver;
+  indexer: NoteIndexer;
+  identity: NodeIdentity;
+  /** Notes whose cached vectors lack the primary space: embedded at the first reconcile. */
+  missingPrimary: string[];
+  /** For the CLI, doctor and the plugin's notice (already logged). */
+  warnings: string[];
+}
+
+export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Promise<OpenedMemory> {
+  const storeDeps = { sql: d.sql, blobs: d.blobs, clock: d.clock, timers: d.timers, logger: d.logger, debounceMs: d.persistDebounceMs };
+  const mem = await MemoryStore.open(storeDeps);
+  const cache = await CacheStore.open(storeDeps);
+  const coordination = await CoordinationStore.open(storeDeps);
+  const warnings = [...mem.warnings, ...cache.warnings, ...coordination.warnings];
+  for (const e of spaces.list()) cache.store.registerSpace(e.spaceId, e.dimensions);
+
+  const index = await SearchIndex.create();
+  const resolver = new LinkResolver();
+  const indexer = new NoteIndexer(cache.store, index, resolver, () => spaces.list(), d.clock);
+  const { stale, missingPrimary } = await indexer.loadFromCache((done, total) => d.onProgress?.({ phase: 'load', done, total }));
+  for (const p of stale) cache.store.removeNote(p); // re-read on the next reconcile
+  const identity = new NodeIdentity(mem.store, d.clock);
+  const adopted = await identity.adopt(indexer.byPath.values(), d.vault);
+  if (adopted > 0) {
+    const w = `${adopted} note id(s) missing from ${MEMORY_SCHEMA.file} were registered again from the index cache, so the notes keep their ids.`;
+    d.logger.warn(w);
+    warnings.push(w);
+  }
+  await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
+  return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, indexer, identity, missingPrimary, warnings };
+}

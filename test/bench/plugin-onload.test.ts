@@ -1,14 +1,10 @@
-import { buildPlugin } from '../plugin/plugin-harness';
+import { builtPluginForSuite } from '../plugin/plugin-harness';
 import { measurePluginOnload, pluginOnloadFigure } from '../../bridge/bench/plugin-onload';
 import { startStallProbe } from '../../bridge/bench/stall-probe';
 
 /** The bench's onload figure loads the built plugin against its own stand-in host; the stall probe sees a blocked loop. */
 
-let built: ReturnType<typeof buildPlugin>;
-beforeAll(() => {
-  built = buildPlugin();
-}, 60_000);
-afterAll(() => built?.cleanup());
+const built = builtPluginForSuite();
 
 describe('bench: plugin onload and stalls', () => {
   test('the built plugin loads against the bench host (no Node module, no layout) and its onload is timed', async () => {

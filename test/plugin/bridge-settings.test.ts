@@ -4,7 +4,7 @@ import path from 'path';
 import { RelayClient } from '../../bridge/relay/relay-client';
 import { type LithosError } from '../../shared/errors';
 import { FakeApp } from './fake-obsidian';
-import { buildPlugin, bridgeItem, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
+import { builtPluginForSuite, bridgeItem, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
 
 /**
  * Desktop: the built plugin with Node available (as in Electron's renderer) runs the real websocket host
@@ -13,11 +13,7 @@ import { buildPlugin, bridgeItem, eventually, indexItem, pluginHost, settingsTab
  * schedules and callouts reach the engine.
  */
 
-let built: ReturnType<typeof buildPlugin>;
-beforeAll(() => {
-  built = buildPlugin();
-}, 60_000);
-afterAll(() => built?.cleanup());
+const built = builtPluginForSuite();
 
 let dir = '';
 let h: PluginHost | null = null;

@@ -1,13 +1,9 @@
 import { FakeApp } from './fake-obsidian';
-import { buildPlugin, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
+import { builtPluginForSuite, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
 
 /** Each core command of the built plugin, run from the palette against a fixture vault (mobile unless said). */
 
-let built: ReturnType<typeof buildPlugin>;
-beforeAll(() => {
-  built = buildPlugin();
-}, 60_000);
-afterAll(() => built?.cleanup());
+const built = builtPluginForSuite();
 
 const running: { h: PluginHost; p: LoadedPlugin }[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { FakeApp } from './fake-obsidian';
-import { buildPlugin, eventually, indexItem, bridgeItem, pluginHost, type PluginHost } from './plugin-harness';
+import { builtPluginForSuite, eventually, indexItem, bridgeItem, pluginHost, type PluginHost } from './plugin-harness';
 
 /**
  * The built plugin's lifecycle against the fake Obsidian (mobile mode: no Node, so no bridge): what onload
@@ -7,11 +7,7 @@ import { buildPlugin, eventually, indexItem, bridgeItem, pluginHost, type Plugin
  * leaves nothing behind, and the crash-loop guard.
  */
 
-let built: ReturnType<typeof buildPlugin>;
-beforeAll(() => {
-  built = buildPlugin();
-}, 60_000);
-afterAll(() => built?.cleanup());
+const built = builtPluginForSuite();
 
 const hosts: PluginHost[] = [];
 afterEach(() => {

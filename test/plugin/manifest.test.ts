@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
 import path from 'path';
-import { buildPlugin } from './plugin-harness';
+import { builtPluginForSuite } from './plugin-harness';
 
 /**
  * What the community plugin store checks (obsidianmd/obsidian-releases' validation): the shipped
@@ -10,11 +10,7 @@ import { buildPlugin } from './plugin-harness';
 const ROOT = path.resolve(__dirname, '../..');
 const SEMVER = /^\d+\.\d+\.\d+$/;
 
-let built: ReturnType<typeof buildPlugin>;
-beforeAll(() => {
-  built = buildPlugin();
-}, 60_000);
-afterAll(() => built?.cleanup());
+const built = builtPluginForSuite();
 
 describe('dist/plugin/manifest.json and versions.json', () => {
   test('the shipped manifest has every field the store requires, in the formats it requires', () => {

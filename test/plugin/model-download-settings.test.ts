@@ -4,7 +4,7 @@ import path from 'path';
 import { transformersModelFiles } from '../../shared/index/embedders/model-files';
 import { FakeApp } from './fake-obsidian';
 import type { FakeElement, FakeSetting, FakeSettingTab } from './fake-obsidian-module';
-import { buildPlugin, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
+import { builtPluginForSuite, eventually, indexItem, pluginHost, settingsTab, type LoadedPlugin, type PluginHost } from './plugin-harness';
 import { streamingHub, type StreamingHub } from '../twins/streaming-hub';
 
 /**
@@ -34,11 +34,7 @@ function hubWith(content: Record<string, Uint8Array>, chunk = 1000): StreamingHu
   return hub;
 }
 
-let built: ReturnType<typeof buildPlugin>;
-beforeAll(() => {
-  built = buildPlugin();
-}, 60_000);
-afterAll(() => built?.cleanup());
+const built = builtPluginForSuite();
 
 let dir = '';
 let h: PluginHost | null = null;

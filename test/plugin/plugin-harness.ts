@@ -27,6 +27,27 @@ export function buildPlugin(): { code: string; manifest: unknown; cleanup(): voi
   };
 }
 
+/** The plugin built once for a spec file: registers its beforeAll/afterAll; read `code` and `manifest` inside tests. */
+export function builtPluginForSuite(): { readonly code: string; readonly manifest: unknown } {
+  let built: ReturnType<typeof buildPlugin> | null = null;
+  beforeAll(() => {
+    built = buildPlugin();
+  }, 60_000);
+  afterAll(() => built?.cleanup());
+  const get = (): ReturnType<typeof buildPlugin> => {
+    if (!built) throw new Error('the plugin is built in beforeAll; read it inside a test or hook');
+    return built;
+  };
+  return {
+    get code() {
+      return get().code;
+    },
+    get manifest() {
+      return get().manifest;
+    },
+  };
+}
+
 export type LoadedPlugin = FakePlugin & { onload(): Promise<void>; onunload(): void };
 
 export interface PluginHost {

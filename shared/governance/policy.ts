@@ -20,7 +20,7 @@
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';
-import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
+import type { BlobStore, Clock, Logger } from '../ports';
 import type { AuditActor, AuditLog } from './audit';
 import { coveredBy, patternProblem } from './namespace-patterns';
 import { ConfigFile } from '../stores/config-file';
@@ -137,7 +137,7 @@ export class PolicyStore {
   ) {}
 
   static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; audit?: AuditLog }): Promise<PolicyStore> {
-    const file = new ConfigFile<Policy>(
+    const file = await ConfigFile.open<Policy>(
       {
         file: POLICY_FILE,
         parse: (raw) => freeze(parsePolicy(raw)),
@@ -145,11 +145,8 @@ export class PolicyStore {
         fallback: CLOSED_POLICY,
         meanwhile: 'Agents get the closed policy (no project notes, no shared patterns) until it is fixed.',
       },
-      deps.blobs,
-      deps.clock,
-      deps.logger ?? silentLogger,
+      deps,
     );
-    await file.reload();
     return new PolicyStore(file, deps.audit ?? null);
   }
 

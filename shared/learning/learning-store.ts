@@ -9,7 +9,7 @@
  * every RELOAD_MS). No file: the defaults. A file that cannot be read as a configuration: the defaults,
  * reported in `problem` and logged, and left as it is until it is fixed or replaced by `set`.
  */
-import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
+import type { BlobStore, Clock, Logger } from '../ports';
 import type { AuditActor, AuditLog } from '../governance/audit';
 import { ConfigFile } from '../stores/config-file';
 import { effectiveLearning, parseLearningOverrides, TUNABLES, tunable, type LearningConstants, type LearningOverrides } from './tunables';
@@ -28,7 +28,7 @@ export class LearningStore {
   ) {}
 
   static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; audit?: AuditLog }): Promise<LearningStore> {
-    const file = new ConfigFile<LearningOverrides>(
+    const file = await ConfigFile.open<LearningOverrides>(
       {
         file: LEARNING_FILE,
         parse: parseLearningOverrides,
@@ -36,11 +36,8 @@ export class LearningStore {
         fallback: {},
         meanwhile: `Learning uses the default constants until .lithos/${LEARNING_FILE} is fixed.`,
       },
-      deps.blobs,
-      deps.clock,
-      deps.logger ?? silentLogger,
+      deps,
     );
-    await file.reload();
     return new LearningStore(file, deps.audit ?? null);
   }
 

@@ -6,7 +6,7 @@
  * fixed by hand or replaced by `write`.
  */
 import { LithosError } from '../errors';
-import type { BlobStore, Clock, Logger } from '../ports';
+import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
 
 /** How stale a hand edit may be before refresh() re-reads the file. */
 export const RELOAD_MS = 5000;
@@ -42,6 +42,13 @@ export class ConfigFile<T> {
   ) {
     this.current = spec.empty;
     this.loadedAt = clock.now();
+  }
+
+  /** The file read once, as every store needs it before its first use. */
+  static async open<T>(spec: ConfigFileSpec<T>, deps: { blobs: BlobStore; clock: Clock; logger?: Logger }): Promise<ConfigFile<T>> {
+    const file = new ConfigFile(spec, deps.blobs, deps.clock, deps.logger ?? silentLogger);
+    await file.reload();
+    return file;
   }
 
   get value(): T {

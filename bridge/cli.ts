@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { asLithosError } from '../shared/errors';
-import { stderrLogger } from './log';
+import { stderrLogger, writeFailure } from './log';
 import { indexCommand } from './commands/index-cmd';
 import { searchCommand } from './commands/search-cmd';
 import { statsCommand } from './commands/stats-cmd';
@@ -263,7 +263,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     const e = asLithosError(err);
-    process.stderr.write(`lithos: ${e.message}${e.code !== 'internal' ? ` [${e.code}]` : ''}\n`);
+    writeFailure(e);
     if (process.env.LITHOS_DEBUG) process.stderr.write(`${(err as Error).stack ?? ''}\n`);
     return 1;
   }

@@ -1,3 +1,4 @@
+import type { LithosError } from '../shared/errors';
 import type { Logger } from '../shared/ports';
 
 /** Logs go to stderr only: stdout carries results (and, for `lithos mcp`, the protocol). */
@@ -10,4 +11,9 @@ export function stderrLogger(verbose = false): Logger {
     warn: (m, d) => line('warning', m, d),
     error: (m, d) => line('error', m, d),
   };
+}
+
+/** How every `lithos` command reports a failure: one line on stderr, with the error's code unless it is `internal`. */
+export function writeFailure(e: LithosError): void {
+  process.stderr.write(`lithos: ${e.message}${e.code !== 'internal' ? ` [${e.code}]` : ''}\n`);
 }

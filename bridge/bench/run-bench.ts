@@ -2,6 +2,7 @@
  * `npm run bench -- --notes N [--json] [--seed S]`: generates a seeded synthetic vault in a temp
  * folder and measures the engine on it: cold index, warm start, incremental updates, search, persist.
  */
+import { writeFailure } from '../log';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -290,7 +291,7 @@ export async function runBench(args: BenchArgs): Promise<number> {
   } catch (err) {
     const e = asLithosError(err);
     if (args.json || job) args.out(JSON.stringify({ error: e.toJSON() }));
-    else process.stderr.write(`lithos: ${e.message} [${e.code}]\n`); // as every other command fails
+    else writeFailure(e);
     return e.code === 'invalid_argument' ? 2 : 1;
   }
 }

@@ -6,6 +6,7 @@
  * Seeded, so the interval repeats exactly from run to run.
  */
 import { seededRandom } from '../../shared/retrieval/rng';
+import { percentile } from '../bench/stats';
 
 /** Per-query nDCG of one dataset's held-out queries, before and after feedback (same order). */
 export interface PairedScores {
@@ -14,16 +15,6 @@ export interface PairedScores {
 }
 
 export const BOOTSTRAP = { resamples: 2000, seed: 20261125 } as const;
-
-const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
-
-/** The percentile (0..1) of sorted values, linearly interpolated. */
-function percentile(sorted: readonly number[], p: number): number {
-  const at = p * (sorted.length - 1);
-  const lo = Math.floor(at);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo);
-}
 
 /**
  * 95% interval of the macro gain over `datasets` (one dataset: its own gain). Datasets without queries are
@@ -53,13 +44,5 @@ export function gainInterval(datasets: readonly PairedScores[], opts: { resample
     if (before > 0) gains.push(after / before - 1);
   }
   if (gains.length === 0) return [0, 0];
-  gains.sort((x, y) => x - y);
-  return [percentile(gains, 0.025), percentile(gains, 0.975)];
-}
-
-/** The gain itself, from the same inputs (macro of dataset means), for checking an interval against it. */
-export function pointGain(datasets: readonly PairedScores[]): number {
-  const sets = datasets.filter((d) => d.before.length > 0);
-  const before = mean(sets.map((d) => mean(d.before)));
-  return before > 0 ? mean(sets.map((d) => mean(d.after))) / before - 1 : 0;
+  return [percentile(gains, 2.5), percentile(gains, 97.5)];
 }

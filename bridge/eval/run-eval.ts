@@ -2,6 +2,7 @@
  * `lithos eval <dataset-dir>... --mode lexical|vector|hybrid [--json]`: each BEIR dataset becomes a
  * temporary vault, is indexed headless with the engine, and every judged query is searched at k=10.
  */
+import { writeFailure } from '../log';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +126,7 @@ export async function runEval(args: EvalArgs): Promise<number> {
     if (process.env.LITHOS_DEBUG) process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
     // Text mode fails as every other command does: one line on stderr. --json keeps the error on stdout, machine-readable.
     if (args.json) args.out(JSON.stringify({ error: e.toJSON() }));
-    else process.stderr.write(`lithos: ${e.message} [${e.code}]\n`);
+    else writeFailure(e);
     return e.code === 'invalid_argument' || e.code === 'not_found' ? 2 : 1;
   }
 }

@@ -1,6 +1,10 @@
-import { gainInterval, pointGain } from '../../bridge/eval/bootstrap';
+import { gainInterval, type PairedScores } from '../../bridge/eval/bootstrap';
 
 /** The feedback gain's 95% interval: a paired, stratified bootstrap over held-out queries. */
+
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+/** The gain itself, as the macro computes it (mean of dataset means, after / before − 1). */
+const pointGain = (sets: readonly PairedScores[]): number => mean(sets.map((d) => mean(d.after))) / mean(sets.map((d) => mean(d.before))) - 1;
 
 const ramp = (n: number, lo: number, hi: number): number[] => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
 

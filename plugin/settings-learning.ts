@@ -5,6 +5,7 @@ import { LEARNING_FILE } from '../shared/learning/learning-store';
 import { TUNABLES, defaultOf, overrideOf, rangeText, tunableProblem, type Tunable } from '../shared/learning/tunables';
 import type { LithosSettings } from './settings';
 import type { SettingsTabHost } from './settings-tab';
+import { flag, onCommit } from './settings-commit';
 
 /**
  * Settings → Learning: the schedules of consolidation and decay (this device's data.json), and the learning
@@ -18,12 +19,11 @@ export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'se
     new Setting(el)
       .setName(name)
       .setDesc(desc)
-      .addText((t) =>
-        t.setValue(String(value)).onChange((v) => {
-          const h = Number(v);
-          if (Number.isFinite(h) && h >= 0.25 && h <= 720) return host.save((x) => set(x, h));
-        }),
-      );
+      .addText((t) => {
+        const problem = (v: string): string | null => (v.trim() !== '' && Number(v) >= 0.25 && Number(v) <= 720 ? null : 'Hours, from 0.25 to 720.');
+        t.setValue(String(value)).onChange((v) => flag(t, problem(v)));
+        onCommit(t, (v) => (problem(v) ? flag(t, problem(v)) : host.save((x) => set(x, Number(v)))));
+      });
   };
   hours('Consolidation every (hours)', 'Reinforce, promote, maintain concepts and summaries on this schedule.', l.consolidationIntervalHours, (x, h) => void (x.learning.consolidationIntervalHours = h));
   hours('Decay every (hours)', 'Fade unused strengths and weak rule/agent edges on this schedule.', l.decayIntervalHours, (x, h) => void (x.learning.decayIntervalHours = h));

@@ -9,6 +9,7 @@ import { cleanList, type LithosSettings } from './settings';
 import { embeddingSection } from './settings-embeddings';
 import { learningSection } from './settings-learning';
 import { agentToolsSetting } from './settings-agent-tools';
+import { flag, onCommit } from './settings-commit';
 import type { ModelDownloads } from './model-downloads';
 import type { MiniLmSwitch } from './minilm/minilm-switch';
 
@@ -29,13 +30,19 @@ export interface SettingsTabHost {
   vaultPath(): string | null;
 }
 
+/** A port the bridge can listen on (0: any free one), or why not. */
+export function portProblem(v: string): string | null {
+  return /^\s*\d+\s*$/.test(v) && Number(v) <= 65_535 ? null : 'A port number from 0 to 65535 (0: any free port).';
+}
+
 /** One entry per line (blank lines dropped). */
 function lines(text: string): string[] {
   return text.split(/\r?\n/);
 }
 
 /**
- * Settings → Lithos Memory. Every control saves and applies on change (no restart); the write policy is
+ * Settings → Lithos Memory. Every control saves and applies without a restart (text fields when the edit is
+ * committed: Enter or leaving the field, see settings-commit.ts); the write policy is
  * the vault's `.lithos/policy.json`, edited through engine.policy (audited), so the CLI and agents see it too.
  */
 export class LithosSettingTab extends PluginSettingTab {
@@ -45,6 +52,12 @@ export class LithosSettingTab extends PluginSettingTab {
     private readonly host: SettingsTabHost,
   ) {
     super(app, plugin);
+  }
+
+  /** The Embeddings section follows the model download and MiniLM state; a closed tab stops listening. */
+  override hide(): void {
+    this.host.miniLm().follow(null);
+    this.host.models().follow(null);
   }
 
   override display(): void {
@@ -73,12 +86,10 @@ export class LithosSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Port')
       .setDesc('Preferred port; when taken, a free one is used (.lithos/bridge.json names it).')
-      .addText((t) =>
-        t.setValue(String(s.port)).onChange((v) => {
-          const port = Number(v);
-          if (Number.isInteger(port) && port >= 0 && port <= 65_535) return this.save((x) => void (x.bridge.port = port));
-        }),
-      );
+      .addText((t) => {
+        t.setValue(String(s.port)).onChange((v) => flag(t, portProblem(v)));
+        onCommit(t, (v) => (portProblem(v) ? flag(t, portProblem(v)) : this.save((x) => void (x.bridge.port = Number(v.trim())))));
+      });
     new Setting(el)
       .setName('Regenerate token')
       .setDesc('A new .lithos/bridge-token; connected agents are disconnected and reconnect with it.')
@@ -88,7 +99,10 @@ export class LithosSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Bridge command for MCP clients')
       .setDesc('Path of dist/bridge/cli.js, used by "Copy MCP config". Empty: the lithos command on your PATH (npm link).')
-      .addText((t) => t.setPlaceholder('/path/to/lithos-memory/dist/bridge/cli.js').setValue(s.cliPath).onChange((v) => this.save((x) => void (x.bridge.cliPath = v.trim()))));
+      .addText((t) => {
+        t.setPlaceholder('/path/to/lithos-memory/dist/bridge/cli.js').setValue(s.cliPath);
+        onCommit(t, (v) => this.save((x) => void (x.bridge.cliPath = v.trim())));
+      });
     agentToolsSetting(el, this.host.engine(), 'tools');
   }
 
@@ -102,14 +116,15 @@ export class LithosSettingTab extends PluginSettingTab {
     }
     setting
       .setDesc('One vault folder per line. No agent sees the notes in these folders, whatever their scope; you still do.')
-      .addTextArea((t) =>
-        t.setValue(engine.policy.get().hidden_folders.join('\n')).onChange((v) =>
-          engine.policy.set({ ...engine.policy.get(), hidden_folders: cleanList(lines(v), true) }).catch((err: unknown) => {
-            t.inputEl.setCustomValidity(asLithosError(err).message);
-            t.inputEl.reportValidity();
-          }),
-        ),
-      );
+      .addTextArea((t) => {
+        t.setValue(engine.policy.get().hidden_folders.join('\n'));
+        onCommit(t, (v) =>
+          engine.policy.set({ ...engine.policy.get(), hidden_folders: cleanList(lines(v), true) }).then(
+            () => flag(t, null),
+            (err: unknown) => flag(t, asLithosError(err).message),
+          ),
+        );
+      });
   }
 
   private retrievalSection(el: HTMLElement): void {
@@ -118,12 +133,11 @@ export class LithosSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Max notes')
       .setDesc(`How many notes your retrievals return (1–${MAX_K}).`)
-      .addText((t) =>
-        t.setValue(String(r.maxNodes)).onChange((v) => {
-          const n = Number(v);
-          if (Number.isInteger(n) && n >= 1 && n <= MAX_K) return this.save((x) => void (x.retrieval.maxNodes = n));
-        }),
-      );
+      .addText((t) => {
+        const problem = (v: string): string | null => (/^\s*\d+\s*$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_K ? null : `A whole number from 1 to ${MAX_K}.`);
+        t.setValue(String(r.maxNodes)).onChange((v) => flag(t, problem(v)));
+        onCommit(t, (v) => (problem(v) ? flag(t, problem(v)) : this.save((x) => void (x.retrieval.maxNodes = Number(v.trim())))));
+      });
     new Setting(el).setName('Default intent').addDropdown((d) => {
       d.addOption('', '(none)');
       for (const i of INTENTS) d.addOption(i, i);
@@ -153,14 +167,14 @@ export class LithosSettingTab extends PluginSettingTab {
     new Setting(el)
       .setName('Agents propose, I confirm')
       .setDesc('Namespaces (one per line, patterns like decisions/** allowed) where agent writes become proposals you accept or reject.')
-      .addTextArea((t) =>
-        t.setValue(engine.policy.get().propose_namespaces.join('\n')).onChange((v) => {
-          const policy = engine.policy.get();
-          return engine.policy.set({ ...policy, propose_namespaces: cleanList(lines(v)) }).catch((err: unknown) => {
-            t.inputEl.setCustomValidity(asLithosError(err).message);
-            t.inputEl.reportValidity();
-          });
-        }),
-      );
+      .addTextArea((t) => {
+        t.setValue(engine.policy.get().propose_namespaces.join('\n'));
+        onCommit(t, (v) =>
+          engine.policy.set({ ...engine.policy.get(), propose_namespaces: cleanList(lines(v)) }).then(
+            () => flag(t, null),
+            (err: unknown) => flag(t, asLithosError(err).message),
+          ),
+        );
+      });
   }
 }

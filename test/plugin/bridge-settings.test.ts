@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'fs';
+import { createServer } from 'net';
 import os from 'os';
 import path from 'path';
 import { RelayClient } from '../../bridge/relay/relay-client';
@@ -45,6 +46,17 @@ async function start(settings: Record<string, unknown> = {}): Promise<{ app: Fak
   const p = plugin;
   await eventually(() => indexItem(p).textContent === 'Lithos: ready · 2 notes', () => indexItem(p).textContent);
   return { app, plugin: p, host: h };
+}
+
+/** A port free right now (the OS picks it; closed again before the plugin binds it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }
 
 function bridgeJson(): { port: number; token: string } | null {
@@ -196,6 +208,46 @@ describe('settings apply without a restart', () => {
     expect(tab2.find('Max notes').controls[0].value).toBe('7');
     expect(tab2.find('Conflict and status callouts').controls[0].value).toBe(false);
     again.unload();
+  });
+
+  test('text fields apply when the edit is committed, not per keystroke: typing a port or a folder list restarts and audits nothing', async () => {
+    const { plugin, app, host } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const before = bridgeJson()!.port;
+    const tab = settingsTab(plugin);
+    const port = tab.find('Port').controls[0];
+    const hidden = tab.find('Hidden folders').controls[0];
+    const saves = host.store.saves;
+    for (const partial of ['4', '45', '451', '4513']) port.type(partial);
+    for (const partial of ['d', 'de', 'dec']) hidden.type(partial);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(bridgeJson()!.port).toBe(before);
+    expect(host.store.saves).toBe(saves);
+    expect(app.adapter.text('.lithos/policy.json')).toBeUndefined();
+
+    // Committed: the bridge moves to the new port (a free one, found by asking the OS).
+    const free = await freePort();
+    await port.change(String(free));
+    await eventually(() => bridgeJson()?.port === free, () => bridgeJson());
+    expect((host.store.data as { settings: { bridge: { port: number } } }).settings.bridge.port).toBe(free);
+  });
+
+  test('a bad port or schedule is flagged on the field as typed and not saved when committed', async () => {
+    const { plugin, host } = await start({ bridge: { enabled: false, port: 0 } });
+    const tab = settingsTab(plugin);
+    const port = tab.find('Port').controls[0];
+    port.type('80a');
+    expect(port.validity).toBe('A port number from 0 to 65535 (0: any free port).');
+    await port.change('70000');
+    expect(port.validity).toBe('A port number from 0 to 65535 (0: any free port).');
+    const hours = tab.find('Decay every (hours)').controls[0];
+    await hours.change('0.1');
+    expect(hours.validity).toBe('Hours, from 0.25 to 720.');
+    await hours.change('6');
+    expect(hours.validity).toBe('');
+    const saved = (host.store.data as { settings: { bridge: { port: number }; learning: { decayIntervalHours: number } } }).settings;
+    expect(saved.bridge.port).toBe(0);
+    expect(saved.learning.decayIntervalHours).toBe(6);
   });
 
   test('write policy: namespaces typed in settings become the vault policy (agents propose there)', async () => {

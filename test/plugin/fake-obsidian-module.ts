@@ -59,12 +59,18 @@ export class FakeElement {
   }
 }
 
-/** One control of a Setting row; `change(v)` is the user editing it. */
+/**
+ * One control of a Setting row. `change(v)` is the user editing it and committing the edit (for a text field:
+ * typing, then Enter or leaving it); `type(v)` is typing only, firing onChange but not the DOM `change`.
+ */
 export interface FakeControl {
   kind: 'toggle' | 'text' | 'textarea' | 'dropdown' | 'button';
   value: unknown;
   options?: Record<string, string>;
-  change(v?: unknown): unknown;
+  /** The message the field reports, as setCustomValidity left it. */
+  validity: string;
+  change(v?: unknown): Promise<unknown>;
+  type(v: string): unknown;
 }
 
 /** Obsidian's Setting builder, recording its rows on the tab it belongs to. */
@@ -93,22 +99,37 @@ export class FakeSetting {
   }
   private control(kind: FakeControl['kind']): FakeControl & Record<string, unknown> {
     let onChange: (v: unknown) => unknown = () => undefined;
+    const commits: (() => unknown)[] = [];
+    const inputEl = {
+      value: '',
+      setCustomValidity: (m: string) => void (c.validity = m),
+      reportValidity: () => c.validity === '',
+      // The real listener's return value is dropped by the DOM; kept here so a spec can await the save.
+      addEventListener: (type: string, fn: () => unknown) => void (type === 'change' && commits.push(fn)),
+    };
     const c: FakeControl & Record<string, unknown> = {
       kind,
       value: undefined,
-      change: (v?: unknown) => {
-        c.value = v;
+      validity: '',
+      type: (v: string) => {
+        c.value = inputEl.value = v;
         return onChange(v);
+      },
+      change: async (v?: unknown) => {
+        c.value = v;
+        if (typeof v === 'string') inputEl.value = v;
+        await onChange(v);
+        await Promise.all(commits.map((fn) => fn()));
       },
     };
     const self = c as Record<string, unknown>;
-    self.setValue = (v: unknown) => ((c.value = v), self);
+    self.setValue = (v: unknown) => ((c.value = v), typeof v === 'string' && (inputEl.value = v), self);
     self.setPlaceholder = () => self;
     self.setButtonText = () => self;
     self.onChange = (fn: (v: unknown) => unknown) => ((onChange = fn), self);
     self.onClick = (fn: () => unknown) => ((onChange = () => fn()), self);
     self.addOption = (v: string, label: string) => (((c.options ??= {})[v] = label), self);
-    self.inputEl = { setCustomValidity: () => undefined, reportValidity: () => true, addEventListener: () => undefined };
+    self.inputEl = inputEl;
     this.controls.push(c);
     return c;
   }

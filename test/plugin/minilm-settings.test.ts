@@ -135,7 +135,7 @@ test('an incomplete folder adds no space and says what is missing; switching bac
 
   // The file arrives (as Download would leave it): Retry loads the model.
   app.adapter.put(`${FOLDER}/${WASM_FILE}`, WASM);
-  row(settingsTab(p), 'Use in Obsidian').controls[0].change();
+  await row(settingsTab(p), 'Use in Obsidian').controls[0].change();
   await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)), 2000);
   expect(spacesText(p)).toBe(SPACES_BOTH);
 

@@ -127,7 +127,7 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
     const use = row(tab, 'Embed with the CLI');
     const line = `lithos reembed ${dir} --space minilm-l6-v2 --model-dir ${dir}/.lithos/models`;
     expect(use.desc).toContain(`close Obsidian (the CLI needs the vault to itself) and run: ${line}.`);
-    use.controls[0].change();
+    await use.controls[0].change();
     await eventually(() => host.clipboard.length === 1, () => host.clipboard);
     expect(host.clipboard[0]).toBe(line);
 

@@ -83,6 +83,8 @@ export class ConflictService {
   private running: Promise<void> = Promise.resolve();
   /** Paths whose callouts this service is writing: their change events are its own echo. */
   private readonly writing = new Set<string>();
+  /** Notes whose callouts were written while scan() runs (null otherwise): what it reports as callouts_written. */
+  private writtenDuringScan: Set<string> | null = null;
 
   constructor(
     private readonly engine: MemoryEngine,
@@ -297,8 +299,15 @@ export class ConflictService {
 
   /** Rule detection over every note, then callouts brought in line for every note in a conflict. */
   async scan(): Promise<{ notes: number; opened: Conflict[]; callouts_written: number }> {
-    const { notes, opened } = await this.detectAll();
-    return { notes, opened, callouts_written: await this.syncAll() };
+    // Opening a conflict already writes its pair's callouts: count every note written during the scan.
+    const written = (this.writtenDuringScan = new Set());
+    try {
+      const { notes, opened } = await this.detectAll();
+      await this.syncAll();
+      return { notes, opened, callouts_written: written.size };
+    } finally {
+      this.writtenDuringScan = null;
+    }
   }
 
   /**
@@ -358,7 +367,9 @@ export class ConflictService {
     if (!note) return false;
     this.writing.add(note.path);
     try {
-      return await syncCallouts(this.engine, note.nodeId, this.enabled);
+      const written = await syncCallouts(this.engine, note.nodeId, this.enabled);
+      if (written) this.writtenDuringScan?.add(note.nodeId);
+      return written;
     } finally {
       this.writing.delete(note.path);
     }

@@ -34,7 +34,7 @@ test('scan finds the disagreement and writes callouts; list shows it; resolve se
   const scan = await cli('conflicts', 'scan', vault, '--json');
   expect(scan.code).toBe(0);
   const s = scan.json();
-  expect(s).toMatchObject({ notes: 3, callouts_written: 0, opened: [{ state: 'unreviewed', provenance_type: 'rule', evidence: { rule: 'number' } }] });
+  expect(s).toMatchObject({ notes: 3, callouts_written: 2, opened: [{ state: 'unreviewed', provenance_type: 'rule', evidence: { rule: 'number' } }] });
   const edge = s.opened[0].edge_id as string;
   expect(read(POOL)).toContain(`%% lithos:begin conflict ${edge} %%\n> [!lithos-conflict] Contradicts [[project/atlas/Tuning|Tuning]]`);
 
@@ -85,7 +85,7 @@ test('the example vault: a scan of its 48 notes opens exactly the INC-142 pair (
   const missingIndex = join('agent', 'reviewer', 'Ingest p95 regression caused by missing index.md');
   const poolSize = join('agent', 'scout-7', 'Ingest p95 regression caused by pool size.md');
   // The quarantined note already carries its status callout, so the sweep rewrites nothing; the conflict writes its two.
-  expect(s).toMatchObject({ notes: 48, callouts_written: 0 });
+  expect(s).toMatchObject({ notes: 48, callouts_written: 2 });
   expect(s.opened).toHaveLength(1);
   expect(s.opened[0]).toMatchObject({ evidence: { rule: 'cause' } });
   expect([s.opened[0].a.path, s.opened[0].b.path].sort()).toEqual([missingIndex, poolSize].map((p) => p.split('\\').join('/')).sort());

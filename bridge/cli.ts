@@ -39,7 +39,8 @@ Usage:
   lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--feedback-split F] [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
-  lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server (headless); agent also from LITHOS_AGENT_ID
+  lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server: through Obsidian when it has the vault open,
+                                                        headless on the folder otherwise; agent also from LITHOS_AGENT_ID
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
   lithos conflicts <vault> [--state s] [--json]         contradictions between notes (states: unreviewed, accepted_dual, superseded, refuted, merged)
@@ -56,7 +57,9 @@ Usage:
   lithos policy <vault> [--read-only on|off] [--disable tool]… [--enable tool]… [--hide folder]… [--unhide folder]… [--json]
                                                         what agents may see and call (.lithos/policy.json)
 
-Exit codes: 0 ok, 1 failure (one-line message on stderr), 2 bad usage.`;
+Every command: --verbose (info logs on stderr). lithos --version prints the version.
+Exit codes: 0 ok, 1 failure (one-line message on stderr; also a value a command refuses, e.g. --mode fuzzy),
+2 bad usage (unknown command or option, missing argument, malformed number).`;
 
 /** `lithos <command> --help`: that command's usage lines from HELP (with their continuation lines), or null for an unknown command. */
 export function helpFor(command: string): string | null {
@@ -68,7 +71,8 @@ export function helpFor(command: string): string | null {
     else if (!/^ {10,}\S/.test(line)) inCommand = false;
     if (inCommand) out.push(line);
   }
-  return out.length ? ['Usage:', ...out, '', lines[lines.length - 1]].join('\n') : null;
+  const footer = HELP.slice(HELP.lastIndexOf('\n\n') + 2); // options every command takes, exit codes
+  return out.length ? ['Usage:', ...out, '', footer].join('\n') : null;
 }
 
 export async function main(argv: string[], out: Out = (s) => process.stdout.write(s + '\n')): Promise<number> {

@@ -162,6 +162,14 @@ function lockedError(dir: string, info: LockInfo | null, staleMs: number): Litho
     return new LithosError('vault_locked', `Vault "${root}" is being locked by another lithos process right now. Close it or wait; ${rule}`, { pid: null, owner: null });
   }
   const host = info.hostname === os.hostname() ? '' : ` on ${info.hostname}`;
+  if (info.owner === 'plugin') {
+    // The usual case for a person: Obsidian is open. Say what works meanwhile instead of "close it or wait".
+    return new LithosError(
+      'vault_locked',
+      `Vault "${root}" is open in Obsidian${host} (the Lithos Memory plugin holds its memory, since ${info.started_at}). This command writes the memory, so it needs Obsidian closed or the plugin turned off; meanwhile search, stats, doctor, receipts, conflicts, proposals and audit verify work read-only, and agents reach the vault through lithos mcp.`,
+      { pid: info.pid, owner: info.owner, hostname: info.hostname, started_at: info.started_at },
+    );
+  }
   return new LithosError(
     'vault_locked',
     `Vault "${root}" is being written by another lithos process (pid ${info.pid}${host}, ${info.owner}, since ${info.started_at}). Close it or wait; ${rule}`,

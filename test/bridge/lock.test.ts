@@ -74,6 +74,15 @@ describe('acquireLock', () => {
     expect((err as LithosError).data).toMatchObject({ pid: process.pid, owner: 'cli' });
   });
 
+  it('held by Obsidian: the refusal says the vault is open in Obsidian and what works meanwhile', async () => {
+    writeLockByHand({ pid: process.pid, owner: 'plugin' });
+    const err = (await acquireLock(lithos, { owner: 'cli' }).catch((e: unknown) => e)) as LithosError;
+    expect(err.code).toBe('vault_locked');
+    expect(err.message).toContain(`Vault "${vault}" is open in Obsidian (the Lithos Memory plugin holds its memory`);
+    expect(err.message).toContain('needs Obsidian closed or the plugin turned off; meanwhile search, stats, doctor');
+    expect(err.data).toMatchObject({ owner: 'plugin' });
+  });
+
   it('can be taken again once released', async () => {
     const first = await take();
     await first.release();

@@ -122,7 +122,8 @@ export class MemoryEngine {
       await sync.syncPath(p);
       return indexer.byPath.get(p) ?? null;
     };
-    this.writes = new AuditedWrites({ vault: deps.vault, clock: deps.clock, resync }, () => this.audit, (p) => indexer.byPath.get(p)?.nodeId);
+    const liveId = (p: string): string | undefined => indexer.byPath.get(p)?.nodeId;
+    this.writes = new AuditedWrites({ vault: deps.vault, clock: deps.clock, resync, liveId }, () => this.audit, liveId);
     this.decay = new Periodic(deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }

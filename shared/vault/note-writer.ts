@@ -18,6 +18,12 @@ export interface NoteWriterHost {
   clock: Clock;
   /** Re-reads one path now; the live note afterwards, or null when the path holds no note. */
   resync(path: string): Promise<LiveNote | null>;
+  /**
+   * The id the index holds for a path. A note without an `id` in its frontmatter still has one (the registry
+   * gave it at first sight, and its edges, stats and receipts hang on it): an update writes that id down
+   * instead of minting a new one.
+   */
+  liveId?(path: string): string | undefined;
 }
 
 /** Frontmatter fields a writer may set; absent fields are left as they are. */
@@ -92,7 +98,7 @@ export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Pr
   if (!current && req.expectedVersion !== undefined) {
     throw new LithosError('conflict', `No note at "${req.path}" any more, but expected_version was given: it was deleted or moved since it was read.`, { path: req.path, current_version: null });
   }
-  const text = current ? composeUpdate(current, req, host.clock.now()) : composeNew(req, host.clock.now());
+  const text = current ? composeUpdate(current, req, host.clock.now(), host.liveId?.(req.path)) : composeNew(req, host.clock.now());
   const bytes = utf8Length(text);
   if (bytes > MAX_NOTE_BYTES) {
     throw new LithosError('note_too_large', `The note would be ${bytes} bytes, over the ${MAX_NOTE_BYTES}-byte limit; split it into several notes.`, { path: req.path, bytes });
@@ -140,7 +146,7 @@ function composeNew(req: WriteNoteRequest, now: number): string {
   return render(ordered(fm), req.content ?? '');
 }
 
-function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number): string {
+function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number, liveId: string | undefined): string {
   if (current.problems.some((p) => p.code === 'binary_file')) {
     throw new LithosError('invalid_argument', `"${current.path}" holds binary data, not a Markdown note; refusing to rewrite it.`, { path: current.path });
   }
@@ -150,7 +156,7 @@ function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number):
     });
   }
   const fm: Record<string, unknown> = { ...current.frontmatter };
-  if (!isUuid(fm.id)) fm.id = current.meta.id ?? newId();
+  if (!isUuid(fm.id)) fm.id = current.meta.id ?? liveId ?? newId();
   applyFields(fm, req.fields);
   fm.updated_at = new Date(now).toISOString();
   if (req.actor) {

@@ -122,6 +122,18 @@ describe('happy paths', () => {
     expect(after.version).toBe(r.version);
   });
 
+  test('lithos_write on a note with no id in its frontmatter writes down the id it already had: its edges and reads by id survive', async () => {
+    const path = 'shared/concepts/Connection pooling.md';
+    expect(t.vault.text(path)).not.toMatch(/^id:/m);
+    const before = await t.call('lithos_read', { path });
+    const edge = await t.call('lithos_edge_create', { from: POOL_ID, to: before.id, type: 'depends_on' });
+    const r = await t.call('lithos_write', { path, tags: ['concept', 'db'], expected_version: before.version });
+    expect(r.id).toBe(before.id);
+    expect(t.vault.text(path)).toMatch(new RegExp(`^id: ${before.id}$`, 'm'));
+    expect((await t.call('lithos_read', { id: before.id })).path).toBe(path);
+    expect((await t.call('lithos_edge_list', { node: path, direction: 'in' })).edges.map((e: { edge_id: string }) => e.edge_id)).toEqual([edge.edge.edge_id]);
+  });
+
   test('lithos_delete moves the note to .trash/ and reports it; it is gone from search, list and read', async () => {
     const r = await t.call('lithos_delete', { path: 'shared/concepts/Connection pooling.md' });
     expect(r).toEqual({ deleted: { id: expect.any(String), path: 'shared/concepts/Connection pooling.md', title: 'Connection pooling', version: expect.any(String) }, trashed_to: '.trash/shared/concepts/Connection pooling.md' });

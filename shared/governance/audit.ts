@@ -139,6 +139,32 @@ function parseLine(line: string): ParsedLine | null {
   return { entry: { ...(r.data as Omit<AuditEntry, 'hash'>), hash }, body };
 }
 
+/**
+ * Where the next entry links to. Normally the log's newest entry; but when the log ends before what
+ * audit.head.json records (entries removed from the end, the file emptied or deleted), the chain continues
+ * from the head instead: starting afresh at seq 1 and overwriting the head would erase the only evidence
+ * of the removal, and `lithos audit verify` would then call the log intact.
+ */
+async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }, logger: Logger): Promise<{ seq: number; hash: string }> {
+  const bytes = await blobs.read(AUDIT_HEAD_FILE);
+  if (!bytes) return fromLog;
+  let raw: unknown = null;
+  try {
+    raw = JSON.parse(dec.decode(bytes));
+  } catch {
+    raw = null;
+  }
+  const h = headSchema.safeParse(raw);
+  if (!h.success) return fromLog; // verify reports the unreadable head; the log's own end is the best link
+  const head = h.data;
+  const consistent = (fromLog.seq === head.seq && fromLog.hash === head.hash) || fromLog.seq === head.seq + 1;
+  if (consistent || fromLog.seq > head.seq + 1) return fromLog;
+  logger.warn(
+    `${AUDIT_FILE} ends at entry ${fromLog.seq} but ${AUDIT_HEAD_FILE} records entry ${head.seq}: entries were removed or replaced. New entries continue from entry ${head.seq}, so \`lithos audit verify\` keeps reporting the gap.`,
+  );
+  return head;
+}
+
 export class AuditLog {
   private head: { seq: number; hash: string };
   private queue: Promise<unknown> = Promise.resolve();
@@ -172,6 +198,7 @@ export class AuditLog {
       }
       if (!tailClean) logger.warn(`${AUDIT_FILE}: the last line is incomplete (a crash while writing); it is kept and reported by \`lithos audit verify\`.`);
     }
+    head = await continueAfterDamage(deps.blobs, head, logger);
     const log = new AuditLog(deps.blobs, deps.clock, logger, head);
     log.tailClean = tailClean;
     return log;

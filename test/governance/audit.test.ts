@@ -104,6 +104,25 @@ describe('verify catches tampering', () => {
     expect(r.problems).toEqual([expect.objectContaining({ kind: 'truncated' })]);
   });
 
+  test.each([
+    ['lines removed from the end', (b: MemoryBlobStore) => setLines(b, lines(b).slice(0, 2))],
+    ['the log emptied', (b: MemoryBlobStore) => void b.files.set(AUDIT_FILE, new Uint8Array(0))],
+    ['the log deleted', (b: MemoryBlobStore) => void b.files.delete(AUDIT_FILE)],
+    ['the log cut in the middle of a line', (b: MemoryBlobStore) => void b.files.set(AUDIT_FILE, b.files.get(AUDIT_FILE)!.slice(0, Math.floor(b.files.get(AUDIT_FILE)!.length / 2)))],
+  ])('%s: later appends (a reopened engine going on) never make the damage disappear', async (_what, damage) => {
+    const { blobs, clock } = await logWith(4);
+    damage(blobs);
+    const warnings: string[] = [];
+    const again = await AuditLog.open({ blobs, clock, logger: { debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined } });
+    expect(warnings.join('\n')).toMatch(/records entry 4: entries were removed or replaced/);
+    const e = await again.append({ action: 'note.write', actor: agent });
+    expect(e.seq).toBe(5); // the chain goes on from what the head recorded, not from a fresh entry 1
+    await again.append({ action: 'note.write', actor: agent });
+    const r = await verifyAudit(blobs);
+    expect(r.ok).toBe(false);
+    expect(r.problems.map((p) => p.kind)).toEqual(expect.arrayContaining([expect.stringMatching(/chain_broken|seq_gap/)]));
+  });
+
   test('the head file removed while entries exist', async () => {
     const { blobs } = await logWith(2);
     blobs.files.delete(AUDIT_HEAD_FILE);

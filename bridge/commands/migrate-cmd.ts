@@ -1,3 +1,4 @@
+import { asLithosError } from '../../shared/errors';
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { planMigration, applyMigration, readRegistry, writeRegistry } from '../../shared/model/migrations';
@@ -33,13 +34,20 @@ export async function migrateCommand(vault: string, o: { dryRun: boolean; json: 
       const plan = planMigration(draft, note.path);
       if (!isUuid(parsed.frontmatter.id)) plan.changes.unshift({ field: 'id', before: parsed.frontmatter.id, after: note.nodeId });
       if (plan.changes.length === 0) continue;
-      changes.push({ path: note.path, from: plan.from, to: plan.to, changes: plan.changes });
       if (!o.dryRun) {
-        await v.engine.updateFrontmatter(note.path, (fm) => {
-          withId(fm);
-          applyMigration(fm, note.path);
-        });
+        // One note that cannot be written (changed meanwhile, read-only file) is reported and skipped; the
+        // rest still migrate, and running migrate again finishes the job (it is idempotent).
+        try {
+          await v.engine.updateFrontmatter(note.path, (fm) => {
+            withId(fm);
+            applyMigration(fm, note.path);
+          });
+        } catch (err) {
+          skipped.push({ path: note.path, reason: asLithosError(err).message });
+          continue;
+        }
       }
+      changes.push({ path: note.path, from: plan.from, to: plan.to, changes: plan.changes });
     }
     if (!o.dryRun) await writeRegistry(v.blobs, registry);
     const result = {

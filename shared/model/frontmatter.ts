@@ -69,12 +69,27 @@ export function parseFrontmatterYaml(yaml: string): FrontmatterParse {
   } catch (err) {
     return { kind: 'malformed', message: firstLine(err instanceof Error ? err.message : String(err)) };
   }
+  // `a: &a [*a]` is valid YAML and becomes a value that contains itself: everything downstream (JSON,
+  // rewriting the block, validation) would recurse forever on it.
+  if (refersToItself(value)) return { kind: 'malformed', message: 'an alias refers to the node it is in (a recursive structure)' };
   // An empty block or one holding only comments is an empty mapping, as in Obsidian.
   if (value === null || value === undefined) return { kind: 'mapping', data: {} };
   if (typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array) && !(value instanceof Date)) {
     return { kind: 'mapping', data: value as Record<string, unknown> };
   }
   return { kind: 'not_mapping', found: Array.isArray(value) ? 'a list' : `a ${typeof value}` };
+}
+
+/** True when a parsed value contains itself (only a recursive alias can make one). Depth is capped by MAX_YAML_DEPTH. */
+function refersToItself(value: unknown, path: Set<object> = new Set(), done: Set<object> = new Set()): boolean {
+  if (value === null || typeof value !== 'object' || done.has(value)) return false; // `done`: aliases share nodes, walk each once
+  if (path.has(value)) return true;
+  path.add(value);
+  const children = value instanceof Map ? [...value.values()] : value instanceof Set ? [...value] : Object.values(value);
+  const found = children.some((c) => refersToItself(c, path, done));
+  path.delete(value);
+  done.add(value);
+  return found;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../bridge/cli';
@@ -83,6 +84,25 @@ test('migrate --dry-run reports and writes nothing; migrate then adds fields onl
   expect(after).toMatch(/The connection pool was too small/);
   expect(JSON.parse(readFileSync(join(vault, '.lithos/migrations/registry.json'), 'utf8')).current_version).toBe(2);
   expect((await cli('migrate', vault, '--json')).json().to_migrate).toBe(0);
+});
+
+test('migrate: a note that cannot be written is reported as skipped, and the notes after it still migrate', async () => {
+  write('a/first.md', '---\ntitle: First\n---\nFirst note.\n');
+  const rename = fs.promises.rename;
+  // The disk refuses one file (a read-only file for a non-root user, a sync client holding it).
+  const spy = jest.spyOn(fs.promises, 'rename').mockImplementation((from, to) =>
+    String(to).endsWith('first.md') ? Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) : rename(from, to),
+  );
+  try {
+    const r = (await cli('migrate', vault, '--json')).json();
+    expect(r.migrated).toBe(1);
+    expect(r.skipped).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'a/first.md', reason: expect.stringMatching(/permission/i) })]));
+  } finally {
+    spy.mockRestore();
+  }
+  expect(readFileSync(join(vault, 'project/atlas/pool.md'), 'utf8')).toMatch(/schema_version: 2/);
+  expect(readFileSync(join(vault, 'a/first.md'), 'utf8')).toBe('---\ntitle: First\n---\nFirst note.\n');
+  expect((await cli('migrate', vault, '--json')).json().migrated).toBe(1); // run again: it finishes the job
 });
 
 test('a vault another process is writing: index is refused, search runs read-only', async () => {

@@ -98,4 +98,16 @@ describe('parseFrontmatterYaml: never throws, classifies the block', () => {
     for (let i = 1; i < 12; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
     expect(parseFrontmatterYaml(lines.join('\n')).kind).toBe('malformed');
   });
+
+  it.each([
+    ['a list holding itself', 'a: &a [*a]'],
+    ['a mapping holding itself', 'a: &a {b: *a}'],
+    ['a cycle two levels down', 'a: &a\n  b:\n    - c: *a'],
+  ])('refuses %s (a recursive alias) as malformed instead of a value nothing can serialize', (_what, yaml) => {
+    expect(parseFrontmatterYaml(yaml)).toEqual({ kind: 'malformed', message: 'an alias refers to the node it is in (a recursive structure)' });
+  });
+
+  it('keeps shared (non-recursive) aliases', () => {
+    expect(parseFrontmatterYaml('base: &b {x: 1}\none: *b\ntwo: [*b, *b]')).toEqual({ kind: 'mapping', data: { base: { x: 1 }, one: { x: 1 }, two: [{ x: 1 }, { x: 1 }] } });
+  });
 });

@@ -99,6 +99,10 @@ export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Pr
     throw new LithosError('conflict', `No note at "${req.path}" any more, but expected_version was given: it was deleted or moved since it was read.`, { path: req.path, current_version: null });
   }
   const text = current ? composeUpdate(current, req, host.clock.now(), host.liveId?.(req.path)) : composeNew(req, host.clock.now());
+  if (text.includes('\u0000')) {
+    // A NUL makes the file binary to every reader (ours included): it could be written but never edited again.
+    throw new LithosError('invalid_argument', `The note would contain a NUL character (U+0000); Markdown notes are text. Remove it from the content or fields.`, { path: req.path });
+  }
   const bytes = utf8Length(text);
   if (bytes > MAX_NOTE_BYTES) {
     throw new LithosError('note_too_large', `The note would be ${bytes} bytes, over the ${MAX_NOTE_BYTES}-byte limit; split it into several notes.`, { path: req.path, bytes });

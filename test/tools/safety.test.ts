@@ -168,3 +168,18 @@ describe('expected_version: an agent never silently overwrites an edit made sinc
     await refused('lithos_write', { path: 'project/atlas/Index.md', content: 'new body' }, 'invalid_argument', /not a valid YAML mapping/);
   });
 });
+
+describe('what a note can hold', () => {
+  test('a NUL character in the content is refused: the file would read back as binary and could not be edited again', async () => {
+    const before = t.snapshot();
+    await refused('lithos_write', { title: 'Nul', content: 'before\u0000after' }, 'invalid_argument', /NUL character/);
+    await refused('lithos_write', { path: 'project/atlas/Index.md', content: '\u0000' }, 'invalid_argument', /NUL character/);
+    expect(t.snapshot()).toEqual(before);
+  });
+
+  test('a NUL in a field is escaped by YAML, so the note stays text and can be written again', async () => {
+    const r = await t.call('lithos_write', { title: 'Odd tag', content: 'ok', tags: ['a\u0000b'] });
+    expect(t.vault.text(r.path)).toContain('"a\\0b"');
+    await t.call('lithos_write', { id: r.id, content: 'edited', expected_version: r.version });
+  });
+});

@@ -28,6 +28,10 @@ export async function learningCommand(vault: string, o: { set: readonly string[]
   const lock = await acquireLock(join(root, '.lithos'), { owner: 'cli' });
   try {
     const store = await open(disk, o.logger);
+    if (store.problem && !o.reset) {
+      // The file's overrides could not be read: a --set would write only this one and lose the rest unseen.
+      throw new LithosError('invalid_argument', `${store.problem} Fix the file by hand first, or start over from the defaults with --reset: a --set here would replace it.`, { field: 'learning' });
+    }
     if (o.reset) await store.reset();
     else await store.set(applied(store.overrides(), changes));
     report(store, o);

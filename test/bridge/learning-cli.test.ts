@@ -60,6 +60,11 @@ test('bad values and keys are refused and nothing is written; a damaged file is 
   const shown = await cli('learning', vault);
   expect(shown.out).toMatch(/^Warning: Not a valid learning configuration: feedback\.quarantine_at: must be a whole number from 1 to 1000 \(got 0\)\./);
   expect(readFileSync(join(vault, '.lithos/learning.json'), 'utf8')).toBe('{"feedback": {"quarantine_at": 0}}');
+
+  // --set on it would write one override and drop the others unseen: refused; --reset is the explicit way out.
+  await expect(main(['learning', vault, '--set', 'decay.edge_half_life_days=45'])).rejects.toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('Fix the file by hand first, or start over from the defaults with --reset') });
+  expect(readFileSync(join(vault, '.lithos/learning.json'), 'utf8')).toBe('{"feedback": {"quarantine_at": 0}}');
+  expect((await cli('learning', vault, '--reset', '--json')).json()).toMatchObject({ problem: null, overrides: {} });
 });
 
 test('--set while another process holds the writer lock is refused (vault_locked); showing still works', async () => {

@@ -8,6 +8,9 @@ import { modeHost } from './mode-host';
 import { wireSampling } from './sampling-interpreter';
 import { vaultToolRules, watchToolRules } from './agent-tool-rules';
 
+/** How long a shutdown waits for tool calls in flight to finish and be answered. */
+const DRAIN_MS = 10_000;
+
 /** How soon a change of the vault policy's agent_tools reaches the client as notifications/tools/list_changed. */
 const RULES_POLL_MS = 2000;
 
@@ -37,7 +40,14 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
   const host = opts.host ?? modeHost({ vault: opts.vault, catalog: TOOL_CATALOG, agent: opts.agent, version: opts.version, logger });
   const rules = vaultToolRules(opts.vault, logger);
-  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules });
+  // Calls still running when the client closes stdin (a script that pipes its requests and hangs up) are
+  // let finish and answered before the vault closes: a write the client sent is never dropped unanswered.
+  const inflight = new Set<Promise<unknown>>();
+  const track = (call: Promise<unknown>): void => {
+    inflight.add(call);
+    void call.finally(() => inflight.delete(call));
+  };
+  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules, track });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
@@ -53,6 +63,13 @@ export async function runMcp(opts: McpOptions): Promise<number> {
     logger.info(`shutting down (${why})`);
     void (async () => {
       let code = 0;
+      if (inflight.size > 0 && why !== 'client disconnected') {
+        logger.info(`letting ${inflight.size} tool call(s) in flight finish (at most ${DRAIN_MS / 1000} s)`);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => (timer = setTimeout(r, DRAIN_MS)))]);
+        clearTimeout(timer);
+        await new Promise((r) => setImmediate(r)); // the SDK sends each answer a tick after its handler resolves
+      }
       try {
         await server.close();
       } catch {

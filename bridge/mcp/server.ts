@@ -15,6 +15,8 @@ export interface McpServerOptions {
   logger: Logger;
   /** The vault policy's agent_tools: tools agents may not call are left out of tools/list. Absent: the whole catalog. */
   rules?: AgentToolRules;
+  /** Told of every tool call while it runs, so a shutdown can let the calls in flight finish and answer. */
+  track?: (call: Promise<unknown>) => void;
 }
 
 const INSTRUCTIONS = [
@@ -44,8 +46,12 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     const shown = new Set(visibleTools(dispatcher.list(), await opts.rules.current()).map((d) => d.name));
     return { tools: tools.filter((t) => shown.has(t.name)) };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    const { name, arguments: rawArgs } = req.params;
+  server.setRequestHandler(CallToolRequestSchema, (req): Promise<CallToolResult> => {
+    const call = callTool(req.params.name, req.params.arguments);
+    opts.track?.(call);
+    return call;
+  });
+  const callTool = async (name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> => {
     try {
       const { caller, args } = splitCaller(byName.get(name), rawArgs, opts.defaultAgent);
       const result = await dispatcher.call(name, args, caller);
@@ -60,6 +66,6 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
       else opts.logger.debug(`${name}: ${e.code}: ${e.message}`);
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(e) }] };
     }
-  });
+  };
   return server;
 }

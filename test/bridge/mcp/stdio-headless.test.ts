@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { RELOAD_MS } from '../../../shared/governance/policy';
@@ -171,6 +171,25 @@ test('SIGTERM flushes the stores and releases the lock, exit code 0', async () =
   } finally {
     await close(again);
   }
+}, 60_000);
+
+test('a client that sends its calls and closes stdin still gets every answer: calls in flight finish before the vault closes', async () => {
+  const proc = spawn(process.execPath, [build.cli, 'mcp', '--vault', vault, '--agent', 'piper'], { env: { PATH: process.env.PATH ?? '', NODE_PATH: join(__dirname, '../../../node_modules') } });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
+  const send = (m: object) => proc.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/call', params: { name: 'lithos_search', arguments: { query: 'connection pool' } } });
+  send({ id: 3, method: 'tools/call', params: { name: 'lithos_write', arguments: { title: 'Piped', content: 'sent just before hanging up' } } });
+  proc.stdin.end();
+  expect(await exited).toBe(0);
+  const answers = new Map(out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallToolResult }).map((m) => [m.id, m.result]));
+  expect(json(answers.get(2)).results[0].path).toBe('project/atlas/Pool sizing.md');
+  expect(json(answers.get(3))).toMatchObject({ path: 'Piped.md', created: true });
+  expect(vaultFiles(vault)['Piped.md']).toContain('sent just before hanging up');
+  expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
 }, 60_000);
 
 test("the vault policy's agent_tools: hidden from tools/list, refused headless, and a change is announced with tools/list_changed", async () => {

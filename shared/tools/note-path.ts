@@ -19,6 +19,7 @@ export function checkNotePath(input: unknown): string {
   if (path.length > MAX_PATH) throw refuse('invalid_argument', `is longer than ${MAX_PATH} characters.`);
   if (/[\u0000-\u001f\u007f]/.test(path)) throw refuse('path_outside_vault', 'contains control characters (NUL, newline, …).');
   if (path.includes('\\')) throw refuse('path_outside_vault', "contains a backslash; use '/' between folders.");
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(path)) throw refuse('invalid_argument', 'contains an unpaired surrogate: it is not valid Unicode text.');
   if (/%(2e|2f|5c|00)/i.test(path)) throw refuse('path_outside_vault', 'contains URL-encoded dots, slashes or NUL; give the plain path.');
   if (path.startsWith('/') || path.startsWith('~') || /^[a-zA-Z]:/.test(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
     throw refuse('path_outside_vault', 'is absolute; paths are relative to the vault root.');

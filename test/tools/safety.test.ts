@@ -96,6 +96,7 @@ describe('path safety: write, read and delete stay inside the notes of the vault
     ['notes/.hidden.md', 'path_outside_vault'],
     ['x.txt', 'invalid_argument'],
     ['notes/x', 'invalid_argument'],
+    ['sur\uD800.md', 'invalid_argument'],
   ];
 
   test.each(TRAVERSAL)('lithos_write path %j → %s, nothing written', async (path, code) => {
@@ -175,6 +176,28 @@ describe('what a note can hold', () => {
     await refused('lithos_write', { title: 'Nul', content: 'before\u0000after' }, 'invalid_argument', /NUL character/);
     await refused('lithos_write', { path: 'project/atlas/Index.md', content: '\u0000' }, 'invalid_argument', /NUL character/);
     expect(t.snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['a long accented title', 'é'.repeat(150)],
+    ['a long emoji title', '🦊'.repeat(80)],
+    ['a long CJK title', '記憶'.repeat(70)],
+  ])('%s becomes a file name short enough for any disk (≤ 180 bytes, whole characters), readable back by its path', async (_what, title) => {
+    const r = await t.call('lithos_write', { title, content: 'x' });
+    const name = r.path.replace(/\.md$/, '');
+    expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(180);
+    expect(title.startsWith(name)).toBe(true);
+    expect((await t.call('lithos_read', { path: r.path })).id).toBe(r.id);
+  });
+
+  test.each([
+    ['../../../evil', 'evil.md'],
+    ['. . .hidden', 'hidden.md'],
+    ['sur\uD800rogate', 'sur\uFFFDrogate.md'],
+  ])('title %j is written as %j at the vault root, nowhere else', async (title, path) => {
+    const r = await t.call('lithos_write', { title, content: 'x' });
+    expect(r.path).toBe(path);
+    expect((await t.call('lithos_read', { path: r.path })).id).toBe(r.id);
   });
 
   test('a NUL in a field is escaped by YAML, so the note stays text and can be written again', async () => {

@@ -45,9 +45,32 @@ type Args = z.infer<typeof input>;
 /** Characters Obsidian refuses in file names, or that mean something in links. */
 const UNSAFE_NAME = /[\\/:*?"<>|#^[\]\u0000-\u001f]/g;
 
+/** A UTF-16 half without its other half: not Unicode, and written to disk as U+FFFD (so never found again). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * File names are limited in bytes (255 on most disks), and a write's temp file adds about 30: a title's
+ * name is cut to 120 characters and to NAME_MAX_BYTES of UTF-8, never inside a character.
+ */
+const NAME_MAX_BYTES = 180;
+
+function cutToBytes(s: string, max: number): string {
+  let bytes = 0;
+  let out = '';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (bytes > max) break;
+    out += ch;
+  }
+  return out;
+}
+
 /** `<namespace folder>/<title>.md`; the vault root for the default namespace. */
 export function pathFor(title: string, namespace: string | undefined): string {
-  const name = title.replace(UNSAFE_NAME, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '').slice(0, 120).trim() || 'Untitled';
+  const cleaned = title.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME, ' ').replace(/\s+/g, ' ');
+  // Leading dots (and the spaces a cut-out '/' left between them) would make a hidden file: dropped.
+  const name = cutToBytes(Array.from(cleaned.replace(/^[\s.]+/, '')).slice(0, 120).join(''), NAME_MAX_BYTES).trim() || 'Untitled';
   const folder = namespace && namespace !== DEFAULT_NAMESPACE ? `${namespace}/` : '';
   return checkNotePath(`${folder}${name}.md`);
 }

@@ -135,9 +135,14 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
   const need = (n: number, what: string) => {
     if (positionals.length < n) throw usage(`lithos ${command} needs ${what}.`);
   };
+  // A stray word is most often a path with spaces left unquoted: say so rather than ignore it.
+  const exactly = (n: number, what: string, sub = '') => {
+    need(n, what);
+    if (positionals.length > n) throw usage(`lithos ${command}${sub} takes ${what}; unexpected "${positionals[n]}" (quote a path that has spaces).`);
+  };
   switch (command) {
     case 'index':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return indexCommand(vault, { json, out, logger });
     case 'search': {
       need(2, '<vault> and <query>');
@@ -161,16 +166,16 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       });
     }
     case 'stats':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return statsCommand(vault, { json, out, logger });
     case 'doctor':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return doctorCommand(vault, { json, out, logger });
     case 'migrate':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return migrateCommand(vault, { dryRun: values['dry-run'], json, out, logger });
     case 'reembed':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       if (!values.space) throw usage('lithos reembed needs --space <id> (e.g. minilm-l6-v2).');
       return reembedCommand(vault, { space: values.space, lazy: values.lazy, allowRemote: values['allow-remote'], modelDir: values['model-dir'], json, out, logger });
     case 'eval': {
@@ -184,47 +189,49 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
     case 'bench':
       return runBench({ notes: intArg(values.notes, '--notes', 1, 1_000_000), seed: intArg(values.seed, '--seed', 0, 2 ** 31), json, out });
     case 'demo':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return demoCommand(vault, { out, logger });
     case 'receipts': {
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       const limit = values.limit === undefined ? undefined : intArg(values.limit, '--limit', 1, 10_000);
       const { agent, task, node, since, until } = values;
       return receiptsCommand(vault, { agent, task, node, since, until, limit, json, out, logger });
     }
     case 'consolidate':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return consolidateCommand(vault, { task: values.task, agent: values.agent, json, out, logger });
     case 'audit': {
       if (positionals[0] !== 'verify') throw usage('Usage: lithos audit verify <vault> [--json]');
-      if (!positionals[1]) throw usage('lithos audit verify needs <vault>.');
+      exactly(2, '<vault>', ' verify');
       return auditVerifyCommand(positionals[1], { json, out });
     }
     case 'proposals': {
       if (positionals[0] === 'accept' || positionals[0] === 'reject') {
         if (positionals.length < 3) throw usage(`Usage: lithos proposals ${positionals[0]} <vault> <id>${positionals[0] === 'reject' ? ' [--reason text]' : ''}`);
+        exactly(3, '<vault> <id>', ` ${positionals[0]}`);
         return proposalDecideCommand(positionals[0], positionals[1], positionals[2], { reason: values.reason, json, out, logger });
       }
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return proposalsListCommand(vault, { status: values.status, json, out });
     }
     case 'conflicts': {
       if (positionals[0] === 'resolve') {
         if (positionals.length < 4) throw usage('Usage: lithos conflicts resolve <vault> <edge_id> <superseded|refuted|accepted_dual|merged> [--winner id|path]');
+        exactly(4, '<vault> <edge_id> <resolution>', ' resolve');
         return conflictsResolveCommand(positionals[1], positionals[2], positionals[3], { winner: values.winner, json, out, logger });
       }
       if (positionals[0] === 'scan') {
-        if (!positionals[1]) throw usage('lithos conflicts scan needs <vault>.');
+        exactly(2, '<vault>', ' scan');
         return conflictsScanCommand(positionals[1], { json, out, logger });
       }
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return conflictsListCommand(vault, { state: values.state, json, out, logger });
     }
     case 'learning':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return learningCommand(vault, { set: values.set ?? [], reset: values.reset, json, out, logger });
     case 'policy':
-      need(1, '<vault>');
+      exactly(1, '<vault>');
       return policyCommand(vault, {
         readOnly: values['read-only'],
         disable: values.disable ?? [],
@@ -238,6 +245,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
     case 'mcp': {
       const root = values.vault ?? vault;
       if (!root) throw usage('lithos mcp needs --vault <path>.');
+      if (positionals.length > (values.vault ? 0 : 1)) throw usage(`lithos mcp takes one vault; unexpected "${positionals[values.vault ? 0 : 1]}" (quote a path that has spaces).`);
       return runMcp({ vault: root, agent: values.agent ?? (process.env.LITHOS_AGENT_ID || null), version: VERSION, logger });
     }
     default:
@@ -262,8 +270,9 @@ export async function run(argv: string[]): Promise<number> {
   try {
     return await main(argv);
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`lithos: ${(err as Error).message}\n`);
+    // node:util parseArgs: an unknown option, a missing or ambiguous value (`--k -1`): all bad usage.
+    if (err instanceof UsageError || String((err as { code?: string }).code).startsWith('ERR_PARSE_ARGS_')) {
+      process.stderr.write(`lithos: ${(err as Error).message.split('\n').join(' ')}\n`); // one line, like every failure
       return 2;
     }
     const e = asLithosError(err);

@@ -126,9 +126,15 @@ test('bad input exits non-zero with a one-line message', async () => {
     expect(await run(['search', vault, 'x', '--k', 'many'])).toBe(2);
     expect(await run(['frobnicate'])).toBe(2);
     expect(await run(['reembed', vault, '--space', 'nope'])).toBe(1);
+    expect(await run(['stats', vault, 'extra'])).toBe(2); // errs[5]
+    expect(await run(['search', vault, 'x', '--k', '-1'])).toBe(2); // errs[6]
+    expect(await run(['audit', 'verify', vault, 'extra'])).toBe(2);
+    expect(await run(['conflicts', 'scan', vault, 'extra'])).toBe(2);
   } finally {
     spy.mockRestore();
   }
+  expect(errs[5]).toMatch(/lithos stats takes <vault>; unexpected "extra" \(quote a path that has spaces\)/);
+  expect(errs[6]).toMatch(/argument is ambiguous\..*'--k=-XYZ'/);
   expect(errs[0]).toMatch(/does not exist/);
   expect(errs.every((e) => e.trim().split('\n').length === 1)).toBe(true);
   expect(errs[4]).toMatch(/Unknown embedding space "nope"/);

@@ -56,13 +56,14 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   let done!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (done = resolve));
   let stopping = false;
+  let fatal = false;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
     stopRules();
     logger.info(`shutting down (${why})`);
     void (async () => {
-      let code = 0;
+      let code = fatal ? 1 : 0;
       if (inflight.size > 0 && why !== 'client disconnected') {
         logger.info(`letting ${inflight.size} tool call(s) in flight finish (at most ${DRAIN_MS / 1000} s)`);
         let timer: NodeJS.Timeout | undefined;
@@ -97,7 +98,16 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
   server.onclose = () => stop('client disconnected');
-  server.onerror = (err) => logger.warn(`MCP: ${err.message}`);
+  server.onerror = (err) => {
+    if (/ReadBuffer exceeded maximum size/.test(err.message)) {
+      // The SDK drops the stdin stream after a line over its 10 MB limit (it cannot find where the next message
+      // starts), so the session is over: say why, and exit non-zero rather than as if the client had left.
+      fatal = true;
+      logger.error(`MCP: a message over the SDK's 10 MB limit arrived (${err.message}); the session cannot go on. Send large content in smaller notes.`);
+      return;
+    }
+    logger.warn(`MCP: ${err.message}`);
+  };
 
   await server.connect(transport);
   // The tools agents may call are the vault policy's (agent_tools): tell the client when that set changes.

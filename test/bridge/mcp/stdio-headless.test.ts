@@ -192,6 +192,21 @@ test('a client that sends its calls and closes stdin still gets every answer: ca
   expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
 }, 60_000);
 
+test('a message over the SDK\'s 10 MB stdin limit ends the session with exit code 1 and a reason on stderr, the vault untouched', async () => {
+  const before = vaultFiles(vault);
+  const proc = spawn(process.execPath, [build.cli, 'mcp', '--vault', vault, '--agent', 'big'], { env: { PATH: process.env.PATH ?? '', NODE_PATH: join(__dirname, '../../../node_modules') } });
+  let err = '';
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  proc.stdout.resume();
+  const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
+  proc.stdin.on('error', () => undefined); // the server may stop reading before the whole line is written
+  const huge = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'lithos_write', arguments: { title: 'Huge', content: 'x'.repeat(11 * 1024 * 1024) } } };
+  proc.stdin.write(JSON.stringify(huge) + '\n');
+  expect(await exited).toBe(1);
+  expect(err).toMatch(/a message over the SDK's 10 MB limit arrived/);
+  expect(vaultFiles(vault)).toEqual(before);
+}, 60_000);
+
 test("the vault policy's agent_tools: hidden from tools/list, refused headless, and a change is announced with tools/list_changed", async () => {
   mkdirSync(join(vault, '.lithos'), { recursive: true });
   const policy = (agentTools: object) => writeFileSync(join(vault, '.lithos/policy.json'), JSON.stringify({ version: 1, agent_tools: agentTools }));

@@ -8,7 +8,7 @@ import { folderOf, isHiddenPath, isMarkdownPath, normalizeVaultPath } from '../s
  * imported as types, so tests can hand in a small fake instead of a running Obsidian.
  */
 export interface ObsidianVaultHost {
-  vault: Pick<Vault, 'getMarkdownFiles' | 'getAbstractFileByPath' | 'readBinary' | 'create' | 'modify' | 'createFolder' | 'trash' | 'on' | 'offref'> & {
+  vault: Pick<Vault, 'getMarkdownFiles' | 'getAbstractFileByPath' | 'readBinary' | 'create' | 'modify' | 'process' | 'createFolder' | 'trash' | 'on' | 'offref'> & {
     adapter: Pick<DataAdapter, 'stat' | 'readBinary' | 'write' | 'list'>;
   };
   // trashFile is Obsidian 1.6.6+ (minAppVersion is 1.5.0).
@@ -124,6 +124,27 @@ export class ObsidianVault implements VaultPort {
     // Before 1.6.6 there is no FileManager.trashFile; the system trash is the recoverable default.
     if (this.app.fileManager.trashFile) await this.app.fileManager.trashFile(file);
     else await this.app.vault.trash(file, true);
+  }
+
+  /** Vault.process: Obsidian applies `fn` to the file's latest content and saves it in one step. */
+  async processText(path: string, fn: (text: string) => string): Promise<{ before: string; after: string } | null> {
+    const p = normalizeVaultPath(path);
+    const file = this.app.vault.getAbstractFileByPath(p);
+    if (!isFile(file)) {
+      if (file || (await this.app.vault.adapter.stat(p))?.type !== 'file') return null;
+      // On disk but not yet in Obsidian's cache (just written by the bridge): no Vault.process for it yet.
+      const before = new TextDecoder().decode(await this.app.vault.adapter.readBinary(p));
+      const after = fn(before);
+      if (after !== before) await this.app.vault.adapter.write(p, after);
+      return { before, after };
+    }
+    let seen: { before: string; after: string } | null = null;
+    await this.app.vault.process(file, (data) => {
+      const after = fn(data);
+      seen = { before: data, after };
+      return after;
+    });
+    return seen;
   }
 
   async processFrontMatter(path: string, fn: (frontmatter: Record<string, unknown>) => void): Promise<void> {

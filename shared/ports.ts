@@ -35,6 +35,13 @@ export interface VaultPort {
    * FileManager.processFrontMatter: `fn` mutates the parsed mapping in place.
    */
   processFrontMatter(path: string, fn: (frontmatter: Record<string, unknown>) => void): Promise<void>;
+  /**
+   * Optional: apply `fn` to a note's current text and save the result in one step (Obsidian's Vault.process),
+   * so an edit made between a read and a write is never overwritten. Returns the text `fn` saw and what it
+   * returned (nothing is written when they are equal), or null when the note does not exist. Hosts without it
+   * get read, compare and write, which drops the edit when the file changed in between.
+   */
+  processText?(path: string, fn: (text: string) => string): Promise<{ before: string; after: string } | null>;
   /** Subscribe to changes; returns an unsubscribe function. */
   watch(listener: (event: VaultEvent) => void): () => void;
   /** false when the vault folder itself is gone (unmounted drive, deleted folder). */

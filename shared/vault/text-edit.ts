@@ -16,8 +16,9 @@ export interface TextEditResult {
  * The engine's own edit of a note's whole text (managed callout blocks): `edit` gets the current text and
  * returns the new text, or the same string for no change. Unlike writeNote, the frontmatter is not
  * re-rendered and `updated_at`/`contributors` are not touched: bytes outside what `edit` changes stay as
- * they were. The file is re-read just before writing and the edit is dropped if it changed meanwhile (the
- * caller's next sync redoes it). A note that is not valid UTF-8 is left alone.
+ * they were. Where the host can read-modify-write in one step (Obsidian's Vault.process) the edit is applied
+ * to the text as it is at that moment; elsewhere the file is re-read just before writing and the edit is
+ * dropped if it changed meanwhile (the caller's next sync redoes it). A note that is not valid UTF-8 is left alone.
  */
 export async function editNoteText(host: NoteWriterHost, path: string, edit: (text: string) => string): Promise<TextEditResult> {
   const none: TextEditResult = { path, changed: false, previous_version: null, version: null };
@@ -34,6 +35,13 @@ export async function editNoteText(host: NoteWriterHost, path: string, edit: (te
   if (text === null) return none;
   const next = edit(text);
   if (next === text) return { ...none, previous_version: hashOf(text), version: hashOf(text) };
+  if (host.vault.processText) {
+    // The host applies the edit to whatever the note holds at the moment of writing (a person may be typing).
+    const r = await host.vault.processText(path, edit);
+    if (!r || r.after === r.before) return { ...none, previous_version: r ? hashOf(r.before) : null, version: r ? hashOf(r.before) : null };
+    await host.resync(path);
+    return { path, changed: true, previous_version: hashOf(r.before), version: hashOf(r.after) };
+  }
   if ((await read()) !== text) return { ...none, previous_version: hashOf(text) };
   await host.vault.write(path, next);
   await host.resync(path);

@@ -225,6 +225,14 @@ export class FakeVault {
     return file;
   }
 
+  /** Vault.process: read, apply and save with nothing in between; unchanged text is not written (no event). */
+  async process(file: TFile, fn: (data: string) => string): Promise<string> {
+    const data = dec.decode(this.adapter.files.get(file.path)?.bytes ?? new Uint8Array(0));
+    const next = fn(data);
+    if (next !== data) await this.modify(file, next);
+    return next;
+  }
+
   async modify(file: TFile, data: string): Promise<void> {
     this.adapter.put(file.path, data);
     this.refreshStat(file);

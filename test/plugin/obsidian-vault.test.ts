@@ -4,6 +4,7 @@ import type { VaultEvent } from '../../shared/ports';
 import { LithosError } from '../../shared/errors';
 import { MemoryVault } from '../twins/memory-vault';
 import { FakeApp } from './fake-obsidian';
+import { editNoteText } from '../../shared/vault/text-edit';
 
 const dec = new TextDecoder();
 
@@ -121,6 +122,34 @@ describe('ObsidianVault (VaultPort over app.vault / app.fileManager)', () => {
     });
     expect(app.adapter.text('a.md')).toBe('---\nconfidence: 0.9\n---\nBody text\n');
     expect(await codeOf(vault.processFrontMatter('gone.md', () => undefined))).toBe('not_found');
+  });
+
+  test('processText applies the edit to the text as it is when Vault.process runs; unchanged text is not written', async () => {
+    const { app, vault } = setup({ 'a.md': 'one\n' });
+    expect(await vault.processText('a.md', (t) => t + 'two\n')).toEqual({ before: 'one\n', after: 'one\ntwo\n' });
+    expect(app.adapter.text('a.md')).toBe('one\ntwo\n');
+    const mtime = app.adapter.files.get('a.md')?.mtime;
+    expect(await vault.processText('a.md', (t) => t)).toEqual({ before: 'one\ntwo\n', after: 'one\ntwo\n' });
+    expect(app.adapter.files.get('a.md')?.mtime).toBe(mtime);
+    expect(await vault.processText('nope.md', (t) => t + 'x')).toBeNull();
+    app.adapter.put('fresh.md', 'on disk only\n'); // written by the bridge, not in Obsidian's cache yet
+    expect(await vault.processText('fresh.md', (t) => t.toUpperCase())).toEqual({ before: 'on disk only\n', after: 'ON DISK ONLY\n' });
+    expect(app.adapter.text('fresh.md')).toBe('ON DISK ONLY\n');
+  });
+
+  test("the engine's own text edits (callouts) keep what a person typed between its read and its write", async () => {
+    const { app, vault } = setup({ 'a.md': 'my note\n' });
+    let typed = false;
+    const addBlock = (t: string): string => {
+      if (!typed) {
+        typed = true;
+        app.adapter.put('a.md', 'my note\nand a line typed meanwhile\n'); // the person, after the engine's first read
+      }
+      return t.includes('%% block %%') ? t : t + '%% block %%\n';
+    };
+    const r = await editNoteText({ vault, clock: { now: () => 0 }, resync: async () => null }, 'a.md', addBlock);
+    expect(r.changed).toBe(true);
+    expect(app.adapter.text('a.md')).toBe('my note\nand a line typed meanwhile\n%% block %%\n');
   });
 
   test('watch forwards note events, registers every listener with registerEvent, and unsubscribes', async () => {

@@ -139,15 +139,10 @@ function parseLine(line: string): ParsedLine | null {
   return { entry: { ...(r.data as Omit<AuditEntry, 'hash'>), hash }, body };
 }
 
-/**
- * Where the next entry links to. Normally the log's newest entry; but when the log ends before what
- * audit.head.json records (entries removed from the end, the file emptied or deleted), the chain continues
- * from the head instead: starting afresh at seq 1 and overwriting the head would erase the only evidence
- * of the removal, and `lithos audit verify` would then call the log intact.
- */
-async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }, logger: Logger): Promise<{ seq: number; hash: string }> {
+/** audit.head.json: the newest entry's seq and hash as last recorded. */
+async function readHead(blobs: BlobStore): Promise<{ seq: number; hash: string } | 'missing' | 'unreadable'> {
   const bytes = await blobs.read(AUDIT_HEAD_FILE);
-  if (!bytes) return fromLog;
+  if (!bytes) return 'missing';
   let raw: unknown = null;
   try {
     raw = JSON.parse(dec.decode(bytes));
@@ -155,8 +150,18 @@ async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; has
     raw = null;
   }
   const h = headSchema.safeParse(raw);
-  if (!h.success) return fromLog; // verify reports the unreadable head; the log's own end is the best link
-  const head = h.data;
+  return h.success ? h.data : 'unreadable';
+}
+
+/**
+ * Where the next entry links to. Normally the log's newest entry; but when the log ends before what
+ * audit.head.json records (entries removed from the end, the file emptied or deleted), the chain continues
+ * from the head instead: starting afresh at seq 1 and overwriting the head would erase the only evidence
+ * of the removal, and `lithos audit verify` would then call the log intact.
+ */
+async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }, logger: Logger): Promise<{ seq: number; hash: string }> {
+  const head = await readHead(blobs);
+  if (head === 'missing' || head === 'unreadable') return fromLog; // verify reports these; the log's own end is the best link
   const consistent = (fromLog.seq === head.seq && fromLog.hash === head.hash) || fromLog.seq === head.seq + 1;
   if (consistent || fromLog.seq > head.seq + 1) return fromLog;
   logger.warn(
@@ -295,19 +300,12 @@ export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> 
     seq = entry.seq;
   }
   let head: AuditVerifyReport['head'] = null;
-  const headBytes = await blobs.read(AUDIT_HEAD_FILE);
-  if (headBytes) {
-    let raw: unknown = null;
-    try {
-      raw = JSON.parse(dec.decode(headBytes));
-    } catch {
-      raw = null;
-    }
-    const h = headSchema.safeParse(raw);
-    if (!h.success) {
+  const read = await readHead(blobs);
+  if (read !== 'missing') {
+    if (read === 'unreadable') {
       problems.push({ line: 0, kind: 'unreadable_head', message: `${AUDIT_HEAD_FILE} is not readable` });
     } else {
-      head = h.data;
+      head = read;
       // The log may be one entry ahead of the head (crash between the two writes), never behind it.
       if (head.seq > seq) {
         problems.push({ line: 0, kind: 'truncated', message: `the log ends at entry ${seq} but ${AUDIT_HEAD_FILE} records entry ${head.seq}: entries were removed from the end` });

@@ -36,7 +36,8 @@ import { PolicyStore } from './governance/policy';
 import { LearningStore } from './learning/learning-store';
 import { ProposalStore } from './governance/proposals';
 import { resolveViewer } from './governance/viewer';
-import type { Viewer } from './governance/gate';
+import { gatedNote, type Viewer } from './governance/gate';
+import { readersMaySee } from './governance/audience';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
 
@@ -278,6 +279,15 @@ export class MemoryEngine {
    */
   viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null }, taskId: string | null = null): Viewer {
     return resolveViewer(caller, taskId, { policy: this.policy.get(), tasksOf: (id) => this.coordination.tasksOf(id) });
+  }
+
+  /**
+   * Whether text the engine writes into `reader` (a callout, a concept's member list, a summary) may name or
+   * quote `target`: every agent that may read `reader` may read `target` too (governance/audience.ts).
+   */
+  readersMaySee(reader: LiveNote, target: LiveNote): boolean {
+    const ctx = { policy: this.policy.get(), viewerOf: (id: string) => this.viewerFor({ kind: 'agent', agent_id: id }) };
+    return readersMaySee(ctx, gatedNote(reader), gatedNote(target));
   }
 
   /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */

@@ -23,7 +23,7 @@ export function desiredBlocks(engine: MemoryEngine, note: LiveNote): Map<string,
     if (c.state !== 'unreviewed' || out.has(`conflict ${c.edge_id}`)) continue;
     const other = engine.note(c.a === id ? c.b : c.a);
     if (!other || other.nodeId === id || (other.nodeId !== c.a && other.nodeId !== c.b)) continue; // the other end is gone
-    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other));
+    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other, engine.readersMaySee(note, other)));
   }
   return out;
 }
@@ -32,15 +32,16 @@ export function desiredBlocks(engine: MemoryEngine, note: LiveNote): Map<string,
 export const RESOLVE_ACTION = 'lithos-resolve';
 const RESOLVE_URI = `obsidian://${RESOLVE_ACTION}`;
 
-function conflictLines(c: Conflict, note: LiveNote, other: LiveNote): string[] {
-  const lines = [`[!lithos-conflict] Contradicts ${linkTo(note, other)}`];
+/** `named`: whether this note's readers may learn of the other note (governance/audience.ts); if not, it is neither linked nor quoted. */
+function conflictLines(c: Conflict, note: LiveNote, other: LiveNote, named: boolean): string[] {
+  const lines = [`[!lithos-conflict] Contradicts ${named ? linkTo(other) : NARROWER}`];
   const f = c.evidence.findings?.[0];
   const found = c.provenance_type === 'rule' && f ? `found by the \`${f.rule}\` rule about "${oneLine(f.subject)}"` : `opened by ${c.provenance_type === 'human' ? 'a person' : c.provenance_actor}`;
   lines.push(`State: **unreviewed**, ${found}.`);
   if (f) {
     const [mine, theirs] = c.a === note.nodeId ? [f.a_sentence, f.b_sentence] : [f.b_sentence, f.a_sentence];
-    lines.push(`This note: "${oneLine(mine)}". The other: "${oneLine(theirs)}".`);
-  } else if (typeof c.evidence.summary === 'string') {
+    lines.push(named ? `This note: "${oneLine(mine)}". The other: "${oneLine(theirs)}".` : `This note: "${oneLine(mine)}".`);
+  } else if (typeof c.evidence.summary === 'string' && named) {
     lines.push(`Why: ${oneLine(c.evidence.summary)}`);
   }
   lines.push(
@@ -61,21 +62,21 @@ function statusLines(engine: MemoryEngine, note: LiveNote, conflicts: readonly C
     if (c.state !== 'superseded' || !r || r.loser_id !== note.nodeId || !r.winner_id) continue;
     const winner = engine.note(r.winner_id);
     if (!winner || winner.nodeId !== r.winner_id) continue;
-    return [`[!lithos-status] Superseded by ${linkTo(note, winner)}`, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
+    return [`[!lithos-status] Superseded by ${engine.readersMaySee(note, winner) ? linkTo(winner) : NARROWER}`, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
   }
   return null;
 }
 
 /**
- * A wiki-link to the other note, by path so it is unambiguous. When the other note is narrower in scope
- * than this one (private to an agent, a task or the person), readers of this note may not be allowed to
- * know it: the callout then says so instead of naming it.
+ * When some agent that may read this note may not read the other one (narrower scope, another project
+ * namespace, a hidden folder), the callout says so instead of naming or quoting it: the person finds it
+ * in the conflicts panel or `lithos conflicts`.
  */
-function linkTo(from: LiveNote, other: LiveNote): string {
+const NARROWER = 'a note with narrower access (see `lithos conflicts`)';
+
+/** A wiki-link to the other note, by path so it is unambiguous. */
+function linkTo(other: LiveNote): string {
   const o = other.cached.meta;
-  const f = from.cached.meta;
-  const open = o.access_scope === 'shared' || o.access_scope === 'project' || (o.access_scope === f.access_scope && o.namespace === f.namespace);
-  if (!open) return 'a note with narrower access (see `lithos conflicts`)';
   const target = other.path.replace(/\.md$/i, '');
   const title = o.title.replace(/[[\]|]/g, ' ').trim();
   return title && title !== target ? `[[${target}|${title}]]` : `[[${target}]]`;

@@ -1,0 +1,69 @@
+/**
+ * Whether text written into one note may name or quote another: every agent allowed to read `reader`
+ * must also be allowed to read `target`. The engine writes such text itself — conflict callouts naming
+ * the other note, concept notes listing their members, summaries quoting their material — and an agent
+ * reading that note must not learn through it about a note the gate hides from it.
+ *
+ * Decided from the two notes and the policy, conservatively (false when unsure):
+ * 1. no agent reads `reader` (user_private, or in a hidden folder): anything may be named;
+ * 2. `target` is hidden from some agent by a hidden folder or user_private: no;
+ * 3. every agent reads `target` (shared scope, or a shared-pattern namespace): yes;
+ * 4. every agent reads `reader` (and not `target`): no;
+ * 5. `reader` is a project note: `target` must be a project note of the same namespace (same readers);
+ * 6. `reader` is a task note: `target` must be a task note of the same task, readable by `reader`'s author;
+ * 7. `reader` is agent_private: its owner (and author) must be able to read `target` (the gate decides).
+ * Anything else (project notes of different namespaces, a task note quoting a project note, …): no.
+ */
+import { canSee, type GatedNote, type Viewer } from './gate';
+import { agentOfNamespace, coveredBy } from './namespace-patterns';
+import type { Policy } from './policy';
+
+export interface AudienceContext {
+  policy: Pick<Policy, 'hidden_folders' | 'shared_patterns'>;
+  /** The resolved viewer of one agent (its allowlist and tasks), for rule 6. */
+  viewerOf(agentId: string): Viewer;
+}
+
+function inHiddenFolder(policy: AudienceContext['policy'], note: GatedNote): boolean {
+  if (policy.hidden_folders.length === 0) return false;
+  const path = note.path;
+  if (path === undefined) return true; // unknown place: assume hidden (fail closed)
+  return policy.hidden_folders.some((f) => path.startsWith(f + '/'));
+}
+
+/** No agent may read it: the person's alone. */
+export function noAgentReads(policy: AudienceContext['policy'], note: GatedNote): boolean {
+  return note.access_scope === 'user_private' || inHiddenFolder(policy, note);
+}
+
+/** Every agent may read it. */
+export function everyAgentReads(policy: AudienceContext['policy'], note: GatedNote): boolean {
+  if (noAgentReads(policy, note)) return false;
+  return note.access_scope === 'shared' || coveredBy(policy.shared_patterns, note.namespace);
+}
+
+/** The agents the gate lets read a note because they own or wrote it (agent_private and task notes). */
+function ownersOf(note: GatedNote): string[] {
+  return [...new Set([agentOfNamespace(note.namespace), note.author].filter((a): a is string => a !== null))];
+}
+
+export function readersMaySee(ctx: AudienceContext, reader: GatedNote, target: GatedNote): boolean {
+  const { policy } = ctx;
+  if (noAgentReads(policy, reader)) return true;
+  if (noAgentReads(policy, target)) return false;
+  if (everyAgentReads(policy, target)) return true;
+  if (everyAgentReads(policy, reader)) return false;
+  const ownersSee = () => ownersOf(reader).every((a) => canSee(ctx.viewerOf(a), target));
+  switch (reader.access_scope) {
+    case 'project':
+      // An allowlist covers a namespace or not: the same namespace has the same readers.
+      return target.access_scope === 'project' && target.namespace === reader.namespace;
+    case 'task':
+      // The agents on the task read every note of its namespace; the note's author must read the target too.
+      return target.access_scope === 'task' && target.namespace === reader.namespace && ownersSee();
+    case 'agent_private':
+      return ownersOf(reader).length > 0 && ownersSee();
+    default:
+      return false;
+  }
+}

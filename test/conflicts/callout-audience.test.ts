@@ -1,0 +1,66 @@
+import { note } from '../engine/harness';
+import { HUMAN, openTools, type ToolHarness } from '../tools/fixture';
+import { findBlocks } from '../../shared/conflicts/callout-blocks';
+
+/**
+ * A conflict callout is text inside a note, read by every agent that may read that note: it names and
+ * quotes the other note only when all of those agents may read the other note too (governance/audience.ts).
+ */
+
+const entity = { entities: ['atlas-ingest'] };
+const FILES: Record<string, string> = {
+  'shared/Pool.md': note({ title: 'Pool', access_scope: 'shared', ...entity }, 'The ingest pool size is 20.\n'),
+  'private/Hidden pool.md': note({ title: 'Hidden pool', access_scope: 'shared', ...entity }, 'The ingest pool size is 50.\n'),
+  'project/ab/Ab pool.md': note({ title: 'Ab pool', access_scope: 'project', ...entity }, 'The ingest pool size is 60.\n'),
+  'project/a/A pool.md': note({ title: 'A pool', access_scope: 'project', ...entity }, 'The ingest pool size is 70.\n'),
+  'project/a/A pool two.md': note({ title: 'A pool two', access_scope: 'project', ...entity }, 'The ingest pool size is 75.\n'),
+  'Diary.md': note({ title: 'Diary', access_scope: 'user_private', ...entity }, 'The ingest pool size is 90.\n'),
+  'agent/agent-b/B pool.md': note({ title: 'B pool', access_scope: 'agent_private', author: 'agent-b', ...entity }, 'The ingest pool size is 80.\n'),
+};
+
+/** For each conflict callout in the note: the other note's title when named, else 'narrower'. */
+function named(h: ToolHarness, path: string): string[] {
+  const text = h.vault.text(path)!;
+  return findBlocks(text)
+    .filter((b) => b.key.startsWith('conflict '))
+    .map((b) => {
+      const block = text.slice(b.start, b.end);
+      const m = /Contradicts \[\[([^|\]]+)(?:\|([^\]]+))?\]\]/.exec(block);
+      return m ? (m[2] ?? m[1]) : /Contradicts a note with narrower access/.test(block) ? 'narrower' : '?';
+    })
+    .sort();
+}
+
+let h: ToolHarness;
+beforeAll(async () => {
+  h = await openTools(FILES);
+  await h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['private'], agents: { 'agent-b': { namespaces: ['project/a'] } } });
+  await h.engine.conflicts.scan();
+});
+afterAll(() => h.engine.close());
+
+test.each([
+  // A shared note is read by every agent: it names only notes every agent reads.
+  ['shared/Pool.md', ['narrower', 'narrower', 'narrower', 'narrower', 'narrower', 'narrower']],
+  // A project note names shared notes and notes of its own namespace, never project/ab (prefix confusion).
+  ['project/a/A pool.md', ['A pool two', 'Pool', 'narrower', 'narrower', 'narrower', 'narrower']],
+  // agent-b's private note: its owner's allowlist covers project/a, not project/ab.
+  ['agent/agent-b/B pool.md', ['A pool', 'A pool two', 'Pool', 'narrower', 'narrower', 'narrower']],
+  // No agent reads the person's diary or a hidden folder's note: every other note may be named there.
+  ['Diary.md', ['A pool', 'A pool two', 'Ab pool', 'B pool', 'Hidden pool', 'Pool']],
+  ['private/Hidden pool.md', ['A pool', 'A pool two', 'Ab pool', 'B pool', 'Diary', 'Pool']],
+])('%s names %j', (path, expected) => {
+  expect(named(h, path)).toEqual(expected);
+});
+
+test('a note that is not named is not quoted either: only this note\'s own sentence', () => {
+  const pool = h.vault.text('shared/Pool.md')!;
+  for (const hidden of ['50', '60', '70', '75', '80', '90']) expect(pool).not.toContain(`pool size is ${hidden}`);
+  expect(pool).toContain('This note: "The ingest pool size is 20".');
+  expect(pool).not.toContain('The other:');
+  expect(h.vault.text('project/a/A pool.md')).toContain('The other: "The ingest pool size is 20".');
+});
+
+test('the person still sees every pair in the conflict list', async () => {
+  expect((await h.call('lithos_conflict_list', {}, HUMAN)).conflicts).toHaveLength(21); // 7 notes, every pair
+});

@@ -10,8 +10,12 @@
  * (mean pairwise cosine of an evenly spaced sample of notes) by CONCEPT_DENSITY_MARGIN — co-use alone can
  * join notes that merely sit side by side in one workflow.
  *
- * Only notes every agent may see (shared/project, active, not concepts themselves) take part, so a concept
- * note listing its members never reveals a private note.
+ * Who may read a concept note must be able to read every member it lists and quotes. So only active notes
+ * that every agent may read (shared, outside hidden folders) or project notes take part, and two notes pair
+ * up only when one is read by every agent or both are project notes of the same namespace: a cluster holds
+ * project notes of one namespace at most, and its concept note gets that namespace and `project` scope
+ * (else `shared`). Members a concept's readers may no longer read (a scope narrowed since) are left out of
+ * its list and summary (governance/audience.ts).
  *
  * Identity: a cluster updates the existing concept whose members (its `is_example_of` sources) cover at
  * least CONCEPT_MATCH_OVERLAP of the cluster; otherwise a new note is created under `concepts/`. Members
@@ -21,6 +25,8 @@
 import type { MemoryEngine } from '../engine';
 import type { AuditActor } from '../governance/audit';
 import type { LiveNote } from '../vault/note-indexer';
+import { gatedNote } from '../governance/gate';
+import { everyAgentReads, noAgentReads } from '../governance/audience';
 import { tokenize } from '../index/tokenizer';
 import { stripMd } from '../vault/paths';
 import { CONCEPT_SALIENCE_CEILING } from '../retrieval/constants';
@@ -49,19 +55,31 @@ export interface ConceptReport {
   rejected_sparse: number;
 }
 
-function eligible(n: LiveNote): boolean {
+/** Who reads a candidate member: every agent, the agents covering one project namespace, or null (not a candidate). */
+function audienceOf(engine: MemoryEngine, n: LiveNote): string | null {
   const m = n.cached.meta;
-  return m.status === 'active' && (m.access_scope === 'shared' || m.access_scope === 'project') && m.note_type !== 'concept';
+  if (m.status !== 'active' || m.note_type === 'concept') return null;
+  const policy = engine.policy.get();
+  const g = gatedNote(n);
+  if (noAgentReads(policy, g)) return null;
+  if (everyAgentReads(policy, g)) return EVERYONE;
+  return m.access_scope === 'project' ? `project:${m.namespace}` : null;
+}
+const EVERYONE = 'everyone';
+
+/** Two members may share a concept note: one is read by every agent, or both by the same agents. */
+function compatible(a: string, b: string): boolean {
+  return a === EVERYONE || b === EVERYONE || a === b;
 }
 
 /** Strong co-activation pairs among eligible notes: id → (other → summed count ≥ the minimum). */
-export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean): Map<string, Map<string, number>> {
+export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean, pairOk: (a: string, b: string) => boolean = () => true): Map<string, Map<string, number>> {
   const adj = new Map<string, Map<string, number>>();
   for (const n of engine.notes()) {
     const id = n.nodeId;
     if (!ok(id)) continue;
     const sums = new Map<string, number>();
-    for (const c of engine.memory.coactivated(id)) if (ok(c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
+    for (const c of engine.memory.coactivated(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
     for (const [other, count] of sums) {
       if (count < CONCEPT_MIN_COACTIVATION) continue;
       let m = adj.get(id);
@@ -217,8 +235,13 @@ function freePath(engine: MemoryEngine, label: string): string {
 /** Detects clusters and creates or updates their concept notes and edges (module comment). */
 export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptReport> {
   const report: ConceptReport = { created: [], updated: [], members_linked: 0, rejected_sparse: 0 };
-  const ok = new Set(engine.notes().filter(eligible).map((n) => n.nodeId));
-  const clusters = findClusters(strongPairs(engine, (id) => ok.has(id)));
+  const audience = new Map<string, string>();
+  for (const n of engine.notes()) {
+    const a = audienceOf(engine, n);
+    if (a !== null) audience.set(n.nodeId, a);
+  }
+  const ok = new Set(audience.keys());
+  const clusters = findClusters(strongPairs(engine, (id) => ok.has(id), (a, b) => compatible(audience.get(a)!, audience.get(b)!)));
   if (clusters.length > 0) {
     const baseline = baselineDensity(engine, [...ok]);
     const existing = engine
@@ -235,6 +258,7 @@ export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptRep
       let match: (typeof existing)[number] | null = null;
       let best = 0;
       for (const c of existing) {
+        if (!cluster.every((id) => engine.readersMaySee(c.note, engine.note(id) as LiveNote))) continue; // another audience
         const shared = cluster.filter((id) => c.members.has(id)).length / cluster.length;
         if (shared >= CONCEPT_MATCH_OVERLAP && shared > best) {
           best = shared;
@@ -259,7 +283,9 @@ async function upsertConcept(
 ): Promise<string> {
   const prior = current ? conceptMembers(engine, current.nodeId) : [];
   const memberIds = [...new Set([...prior, ...cluster])];
-  const members = memberIds.map((id) => engine.note(id)).filter((n): n is LiveNote => n !== null);
+  const members = memberIds
+    .map((id) => engine.note(id))
+    .filter((n): n is LiveNote => n !== null && (current === null || engine.readersMaySee(current, n)));
   const block = membersBlock(members);
   let id: string;
   let path: string;
@@ -269,13 +295,16 @@ async function upsertConcept(
     const label = conceptLabel(members);
     path = freePath(engine, label);
     const body = `Notes that agents keep using together (detected from co-activation by Lithos consolidation).\n\n${block}\n`;
-    const fromAll = members.some((m) => m.cached.meta.access_scope === 'project') ? 'project' : 'shared';
+    // A cluster holds project notes of one namespace at most (compatible()): the concept is read by those agents.
+    const project = members.find((m) => audienceOf(engine, m) !== EVERYONE);
+    const scope = project ? 'project' : 'shared';
+    const namespace = project ? project.cached.meta.namespace : commonNamespace(members);
     const r = await engine.writeNote(
       {
         path,
         mode: 'create',
         content: body,
-        fields: { title: label, note_type: 'concept', namespace: commonNamespace(members), access_scope: fromAll, tags: ['concept'] },
+        fields: { title: label, note_type: 'concept', namespace, access_scope: scope, tags: ['concept'] },
         actor: null,
       },
       CONCEPT_RULE,

@@ -24,9 +24,8 @@ function materialOf(engine: MemoryEngine, note: LiveNote): LiveNote[] {
   for (const id of ids) {
     const n = id ? engine.note(id) : null;
     if (!n || n.nodeId === note.nodeId) continue;
-    const x = n.cached.meta;
-    const open = x.access_scope === 'shared' || x.access_scope === 'project';
-    if (open || (x.access_scope === m.access_scope && x.namespace === m.namespace)) out.set(n.nodeId, n);
+    // The summary is text in this note: only material every agent reading it may read (governance/audience.ts).
+    if (engine.readersMaySee(note, n)) out.set(n.nodeId, n);
   }
   return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }

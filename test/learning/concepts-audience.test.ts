@@ -1,0 +1,73 @@
+import { note, type Harness } from '../engine/harness';
+import { consolidate } from '../../shared/learning/consolidate';
+import { extractiveSummarizer } from '../../shared/learning/summarizer';
+import { LAG, PRIVATE, SUMMARY, coactivate, openFixture } from './consolidation-fixture';
+
+/**
+ * Concept and summary notes are text the engine writes: whoever may read one must be able to read every
+ * note it lists or quotes (governance/audience.ts). The scope probe that found these: a shared-namespace
+ * concept listed a project/ab note to agents covering only project/a, and quoted another agent's note.
+ */
+
+let h: Harness;
+beforeEach(async () => {
+  h = await openFixture();
+});
+afterEach(() => h.engine.close());
+
+const run = () => consolidate(h.engine, { summarizer: extractiveSummarizer });
+const concepts = () => h.engine.notes().filter((n) => n.cached.meta.note_type === 'concept');
+const lagIds = LAG.map((n) => n.id);
+
+/** A project-scope note about Kafka lag in `namespace`. */
+async function projectNote(namespace: string, n: number): Promise<string> {
+  const id = `0000000${n}-ffff-4fff-8fff-00000000000${n}`;
+  h.vault.put(`${namespace}/Lag case p${n}.md`, note({ id, title: `Lag case p${n}`, access_scope: 'project', namespace, tags: ['kafka'] }, 'Kafka consumer lag in the consumer group after a partition rebalance.\n'));
+  await h.engine.reconcile();
+  return id;
+}
+
+test('shared notes and project notes of one namespace make a concept readable only by that namespace\'s agents', async () => {
+  const p = await projectNote('project/ab', 1);
+  await coactivate(h, [...lagIds.slice(0, 4), p], 3);
+  expect((await run()).concepts_created).toHaveLength(1);
+  expect(concepts()[0].cached.meta).toMatchObject({ access_scope: 'project', namespace: 'project/ab' });
+});
+
+test('project notes of two namespaces never share a concept (project/a and project/ab have different readers)', async () => {
+  const a = await projectNote('project/a', 1);
+  const ab = await projectNote('project/ab', 2);
+  await coactivate(h, [...lagIds.slice(0, 3), a, ab], 3);
+  expect((await run()).concepts_created).toEqual([]); // without one of them, four notes: below the minimum size
+});
+
+test('notes in a hidden folder take no part', async () => {
+  await h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['project/streams'] });
+  await coactivate(h, lagIds, 3);
+  expect((await run()).concepts_created).toEqual([]);
+});
+
+test('a concept lists only members its readers may still read: a member made private since drops out of the list', async () => {
+  await coactivate(h, lagIds, 3);
+  await run();
+  const [c] = concepts();
+  const victim = LAG[5];
+  await h.engine.updateFrontmatter(victim.path, (fm) => void (fm.access_scope = 'agent_private'));
+  await coactivate(h, lagIds.slice(0, 5), 1); // the cluster comes back, so the concept is maintained
+  await run();
+  const body = (await h.engine.parse(c.path)).body;
+  expect(body).not.toContain(victim.path.replace(/\.md$/, ''));
+  expect(body).toContain(LAG[0].path.replace(/\.md$/, ''));
+});
+
+test('a summary note never quotes a note its readers may not read (a project note of a namespace they may not cover, a private note)', async () => {
+  await projectNote('project/ab', 3);
+  h.vault.put(SUMMARY.path, note({ id: SUMMARY.id, title: 'Streams summary', note_type: 'summary' }, 'What we know: [[Lag case a1]], [[Lag case p3]] and [[agent/agent-b/Scratch]].\n'));
+  await h.engine.reconcile();
+  await run();
+  const s = (await h.engine.parse(SUMMARY.path)).frontmatter.summaries as { long: string };
+  expect(s.long).toContain('orders topic'); // Lag case a1, shared
+  expect(s.long).not.toContain('partition rebalance');
+  expect(s.long).not.toContain('Private scratch');
+  expect(h.engine.note(PRIVATE.id)).not.toBeNull();
+});

@@ -74,3 +74,20 @@ test('an agent cannot write over, delete, or link to a note it may not see', asy
   expect((await failure(t.call('lithos_edge_create', { from: POOL_ID, to: SECRET_ID, type: 'supports' }, A))).code).toBe('not_found');
   expect(t.snapshot()).toEqual(before);
 });
+
+test('a [[link]] to a note the caller may not see reads as unresolved and broken, exactly like a link to no note', async () => {
+  const w = await t.call('lithos_write', { title: 'Probe', content: '[[Secret plan]] [[me/Diary]] [[No such note]] [[Pool sizing]]' }, A);
+  const read = await t.call('lithos_read', { id: w.id }, A);
+  expect(read.links).toEqual([
+    { raw: '[[Secret plan]]', target: 'Secret plan', resolved: false },
+    { raw: '[[me/Diary]]', target: 'me/Diary', resolved: false },
+    { raw: '[[No such note]]', target: 'No such note', resolved: false },
+    { raw: '[[Pool sizing]]', target: 'Pool sizing', resolved: true },
+  ]);
+  const brokenOf = (r: { broken: { from: string; target: string }[] }) => r.broken.filter((b) => b.from === w.path).map((b) => b.target);
+  expect(brokenOf(await t.call('lithos_links', { id: w.id }, A))).toEqual(['Secret plan', 'me/Diary', 'No such note']);
+  // The owner, and the person, see where their links lead.
+  expect((await t.call('lithos_read', { id: w.id }, OTHER)).links[0].resolved).toBe(true);
+  expect(brokenOf(await t.call('lithos_links', { id: w.id }, HUMAN))).toEqual(['No such note']);
+  await t.call('lithos_delete', { id: w.id }, A);
+});

@@ -5,6 +5,7 @@ import { gateFor, gatedNote, type GatedNote, type Viewer } from '../../governanc
 import type { SearchFilters } from '../../index/filters';
 import { NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import type { LiveNote } from '../../vault/note-indexer';
+import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
 import { checkNotePath } from '../note-path';
 
@@ -36,6 +37,20 @@ export function viewerOf(ctx: ToolContext): Viewer {
  */
 export function visibleTo(ctx: ToolContext): (note: GatedNote) => boolean {
   return gateFor(viewerOf(ctx));
+}
+
+/**
+ * A link as the caller may know it: one that resolves into a note the caller may not see reads as
+ * unresolved, exactly as a link to no note at all (otherwise `[[Some title]]` in a note the caller writes
+ * would tell it whether a hidden note of that title exists). Attachments stay as they resolve.
+ */
+export function linkAsSeenBy(ctx: ToolContext): (r: ResolvedLink) => ResolvedLink {
+  const see = visibleTo(ctx);
+  return (r) => {
+    if (r.targetPath === null) return r;
+    const n = ctx.engine.note(r.targetPath);
+    return n && n.path === r.targetPath && !see(gatedNote(n)) ? { ...r, targetPath: null } : r;
+  };
 }
 
 /** The search index's per-note gate for the caller. */

@@ -3,7 +3,7 @@ import { gatedNote } from '../../governance/gate';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolContext } from '../types';
-import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
   .strictObject({
@@ -65,7 +65,9 @@ export const lithosLinks = defineTool({
     const outgoing = a.direction === 'incoming' ? [] : walk(ctx, note, a.depth, (p) => ctx.engine.links(p).flatMap((r) => (r.targetPath && r.targetPath !== p ? [r.targetPath] : [])));
     const incoming = a.direction === 'outgoing' ? [] : walk(ctx, note, a.depth, (p) => ctx.engine.backlinks(p));
     const broken = a.include_broken
-      ? [note.path, ...outgoing.map((r) => r.path)].flatMap((from) => ctx.engine.links(from).filter(isBrokenNoteLink).map((r) => ({ from, target: r.link.target, raw: r.link.raw })))
+      ? [note.path, ...outgoing.map((r) => r.path)].flatMap((from) =>
+          ctx.engine.links(from).map(linkAsSeenBy(ctx)).filter(isBrokenNoteLink).map((r) => ({ from, target: r.link.target, raw: r.link.raw })),
+        )
       : [];
     return { note: { id: note.nodeId, path: note.path, title: note.cached.meta.title }, outgoing, incoming, broken };
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import type { ParsedNote } from '../../model/types';
-import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
   .strictObject({
@@ -54,7 +54,7 @@ export const lithosRead = defineTool({
       frontmatter: note.frontmatter,
       meta: { ...note.meta, id: live.nodeId },
       headings: note.headings.map((h) => ({ level: h.level, text: h.text })),
-      links: ctx.engine.links(live.path).map((l) => ({ raw: l.link.raw, target: l.link.target, resolved: l.targetPath !== null })),
+      links: ctx.engine.links(live.path).map(linkAsSeenBy(ctx)).map((l) => ({ raw: l.link.raw, target: l.link.target, resolved: l.targetPath !== null })),
       problems: note.problems.map((p) => ({ code: p.code, field: p.field ?? null, message: p.message })),
     };
   },

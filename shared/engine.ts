@@ -102,6 +102,7 @@ export class MemoryEngine {
   private readonly writes: AuditedWrites;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
+  private stopPolicyWatch: () => void = () => undefined;
 
   private constructor(
     private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>,
@@ -398,7 +399,13 @@ export class MemoryEngine {
 
   /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
   get conflicts(): ConflictService {
-    return (this.conflictService ??= new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true }));
+    if (!this.conflictService) {
+      const svc = new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true });
+      // Callouts name other notes only where the policy lets every reader see them: re-sync when it changes.
+      this.stopPolicyWatch = this.policy.onChange(() => void (this.closed ? undefined : svc.policyChanged()));
+      this.conflictService = svc;
+    }
+    return this.conflictService;
   }
 
   /**
@@ -434,6 +441,7 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.stopWatching();
+    this.stopPolicyWatch();
     await this.decay.stop();
     await this.consolidatorInst?.stop();
     await this.flush();

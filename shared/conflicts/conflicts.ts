@@ -375,6 +375,22 @@ export class ConflictService {
     }
   }
 
+  /**
+   * Whether a callout may name the other note depends on the policy (governance/audience.ts): after a
+   * change, every note that may carry a callout is synced again, queued behind running work.
+   */
+  policyChanged(): Promise<void> {
+    this.running = this.running.then(async () => {
+      try {
+        await this.syncAll();
+      } catch (err) {
+        const e = asLithosError(err);
+        this.deps.logger.warn(`Updating callouts after a policy change failed: ${e.message}`, { code: e.code });
+      }
+    });
+    return this.running;
+  }
+
   /** Switches managed callouts on or off and re-syncs every note that may carry one; returns notes written. */
   async setCallouts(on: boolean): Promise<number> {
     this.enabled = on;

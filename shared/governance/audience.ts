@@ -4,12 +4,15 @@
  * the other note, concept notes listing their members, summaries quoting their material — and an agent
  * reading that note must not learn through it about a note the gate hides from it.
  *
- * Decided from the two notes and the policy, conservatively (false when unsure):
+ * Decided from the two notes and the policy in force, conservatively (false when unsure). The answer can
+ * change with the policy, so the conflict callouts are brought up to date when it changes.
  * 1. no agent reads `reader` (user_private, or in a hidden folder): anything may be named;
  * 2. `target` is hidden from some agent by a hidden folder or user_private: no;
- * 3. every agent reads `target` (shared scope, or a shared-pattern namespace): yes;
+ * 3. every agent reads `target` (shared scope, a shared-pattern namespace, or a project namespace every
+ *    allowlist covers — with the default policy, `*`, that is every project note): yes;
  * 4. every agent reads `reader` (and not `target`): no;
- * 5. `reader` is a project note: `target` must be a project note of the same namespace (same readers);
+ * 5. `reader` is a project note: `target` must be a project note whose namespace every allowlist that
+ *    covers `reader`'s also covers (never project/ab for project/a unless every such allowlist says so);
  * 6. `reader` is a task note: `target` must be a task note of the same task, readable by `reader`'s author;
  * 7. `reader` is agent_private: its owner (and author) must be able to read `target` (the gate decides).
  * Anything else (project notes of different namespaces, a task note quoting a project note, …): no.
@@ -19,7 +22,7 @@ import { agentOfNamespace, coveredBy } from './namespace-patterns';
 import type { Policy } from './policy';
 
 export interface AudienceContext {
-  policy: Pick<Policy, 'hidden_folders' | 'shared_patterns'>;
+  policy: Pick<Policy, 'hidden_folders' | 'shared_patterns' | 'default_namespaces' | 'agents'>;
   /** The resolved viewer of one agent (its allowlist and tasks), for rule 6. */
   viewerOf(agentId: string): Viewer;
 }
@@ -36,10 +39,16 @@ export function noAgentReads(policy: AudienceContext['policy'], note: GatedNote)
   return note.access_scope === 'user_private' || inHiddenFolder(policy, note);
 }
 
-/** Every agent may read it. */
+/** Every namespace allowlist in force: the default one (any agent without its own) and each agent's own. */
+function allowlists(policy: AudienceContext['policy']): (readonly string[])[] {
+  return [policy.default_namespaces, ...Object.values(policy.agents).map((a) => a.namespaces)];
+}
+
+/** Every agent may read it: shared, a shared-pattern namespace, or a project namespace every allowlist covers (the default `*`). */
 export function everyAgentReads(policy: AudienceContext['policy'], note: GatedNote): boolean {
   if (noAgentReads(policy, note)) return false;
-  return note.access_scope === 'shared' || coveredBy(policy.shared_patterns, note.namespace);
+  if (note.access_scope === 'shared' || coveredBy(policy.shared_patterns, note.namespace)) return true;
+  return note.access_scope === 'project' && allowlists(policy).every((l) => coveredBy(l, note.namespace));
 }
 
 /** The agents the gate lets read a note because they own or wrote it (agent_private and task notes). */
@@ -56,8 +65,8 @@ export function readersMaySee(ctx: AudienceContext, reader: GatedNote, target: G
   const ownersSee = () => ownersOf(reader).every((a) => canSee(ctx.viewerOf(a), target));
   switch (reader.access_scope) {
     case 'project':
-      // An allowlist covers a namespace or not: the same namespace has the same readers.
-      return target.access_scope === 'project' && target.namespace === reader.namespace;
+      // Readers are the agents whose allowlist covers the namespace: each allowlist covering this one must cover the target's.
+      return target.access_scope === 'project' && allowlists(policy).every((l) => !coveredBy(l, reader.namespace) || coveredBy(l, target.namespace));
     case 'task':
       // The agents on the task read every note of its namespace; the note's author must read the target too.
       return target.access_scope === 'task' && target.namespace === reader.namespace && ownersSee();

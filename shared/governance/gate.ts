@@ -13,8 +13,8 @@
  * | anything else   | the person only (fail closed)                                                   |
  *
  * A namespace matching a policy "shared pattern" is readable by every agent whatever its scope, except
- * `user_private`. "On the task" means the viewer's current task or one it created, claimed or reported on
- * (resolved into `tasks` by governance/viewer.ts). A namespace filter, when given, restricts further.
+ * `user_private`. "On the task" means a task the viewer created, claimed or reported on (resolved into
+ * `tasks` by governance/viewer.ts); the task a call names is not enough on its own. A namespace filter, when given, restricts further.
  *
  * The viewer arrives resolved (allowlist, tasks, shared patterns filled in from the policy and the
  * coordination store), so the gate itself stays synchronous and pure. A viewer built by `agentViewer`
@@ -67,9 +67,12 @@ export function agentViewer(agentId: string | null | undefined, taskId?: string 
   return { kind: 'agent', agent_id: agentId ?? null, task_id: taskId ?? null };
 }
 
-/** Whether the viewer is on the task: its current task or one of its tasks. */
+/**
+ * Whether the viewer is on the task: one it created, claimed or reported on. Naming a task on a call
+ * (lithos_retrieve's task_id) is not enough: any agent could name any task and read its notes.
+ */
 function onTask(viewer: Viewer, taskId: string): boolean {
-  return viewer.task_id === taskId || (viewer.tasks?.includes(taskId) ?? false);
+  return viewer.tasks?.includes(taskId) ?? false;
 }
 
 export function canSee(viewer: Viewer, note: GatedNote): boolean {

@@ -131,6 +131,8 @@ function freeze(p: Policy): Policy {
 }
 
 export class PolicyStore {
+  private readonly listeners = new Set<(policy: Policy) => void>();
+
   private constructor(
     private readonly file: ConfigFile<Policy>,
     private readonly audit: AuditLog | null,
@@ -165,16 +167,34 @@ export class PolicyStore {
     const next = freeze(parsePolicy(raw));
     await this.file.write(next);
     await this.audit?.append({ action: 'policy.set', actor, target: POLICY_FILE, data: { policy: next } });
+    this.changed();
     return next;
   }
 
+  /**
+   * Called after the policy in force changed (set, or a hand edit picked up by refresh/reload): what the
+   * engine derived from it (callouts naming other notes) is brought in line. Returns the unsubscribe.
+   */
+  onChange(fn: (policy: Policy) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(): void {
+    for (const fn of this.listeners) fn(this.get());
+  }
+
   /** Re-reads policy.json when the last read is older than RELOAD_MS (hand edits while running). */
-  refresh(): Promise<void> {
-    return this.file.refresh();
+  async refresh(): Promise<void> {
+    const before = this.get();
+    await this.file.refresh();
+    if (this.get() !== before) this.changed();
   }
 
   /** Re-reads policy.json now. */
-  reload(): Promise<void> {
-    return this.file.reload();
+  async reload(): Promise<void> {
+    const before = this.get();
+    await this.file.reload();
+    if (this.get() !== before) this.changed();
   }
 }

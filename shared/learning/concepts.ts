@@ -26,7 +26,8 @@ import type { MemoryEngine } from '../engine';
 import type { AuditActor } from '../governance/audit';
 import type { LiveNote } from '../vault/note-indexer';
 import { gatedNote } from '../governance/gate';
-import { everyAgentReads, noAgentReads } from '../governance/audience';
+import { noAgentReads } from '../governance/audience';
+import { coveredBy } from '../governance/namespace-patterns';
 import { tokenize } from '../index/tokenizer';
 import { stripMd } from '../vault/paths';
 import { CONCEPT_SALIENCE_CEILING } from '../retrieval/constants';
@@ -60,9 +61,9 @@ function audienceOf(engine: MemoryEngine, n: LiveNote): string | null {
   const m = n.cached.meta;
   if (m.status !== 'active' || m.note_type === 'concept') return null;
   const policy = engine.policy.get();
-  const g = gatedNote(n);
-  if (noAgentReads(policy, g)) return null;
-  if (everyAgentReads(policy, g)) return EVERYONE;
+  if (noAgentReads(policy, gatedNote(n))) return null;
+  // Not by allowlists: a concept note outlives a policy change, so project notes are grouped by namespace.
+  if (m.access_scope === 'shared' || coveredBy(policy.shared_patterns, m.namespace)) return EVERYONE;
   return m.access_scope === 'project' ? `project:${m.namespace}` : null;
 }
 const EVERYONE = 'everyone';

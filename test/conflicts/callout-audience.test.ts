@@ -34,7 +34,7 @@ function named(h: ToolHarness, path: string): string[] {
 let h: ToolHarness;
 beforeAll(async () => {
   h = await openTools(FILES);
-  await h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['private'], agents: { 'agent-b': { namespaces: ['project/a'] } } });
+  await h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['private'], default_namespaces: [], agents: { 'agent-b': { namespaces: ['project/a'] } } });
   await h.engine.conflicts.scan();
 });
 afterAll(() => h.engine.close());
@@ -42,7 +42,7 @@ afterAll(() => h.engine.close());
 test.each([
   // A shared note is read by every agent: it names only notes every agent reads.
   ['shared/Pool.md', ['narrower', 'narrower', 'narrower', 'narrower', 'narrower', 'narrower']],
-  // A project note names shared notes and notes of its own namespace, never project/ab (prefix confusion).
+  // A project note (read by agent-b only) names shared notes and notes of namespaces agent-b reads, never project/ab (prefix confusion).
   ['project/a/A pool.md', ['A pool two', 'Pool', 'narrower', 'narrower', 'narrower', 'narrower']],
   // agent-b's private note: its owner's allowlist covers project/a, not project/ab.
   ['agent/agent-b/B pool.md', ['A pool', 'A pool two', 'Pool', 'narrower', 'narrower', 'narrower']],
@@ -63,4 +63,18 @@ test('a note that is not named is not quoted either: only this note\'s own sente
 
 test('the person still sees every pair in the conflict list', async () => {
   expect((await h.call('lithos_conflict_list', {}, HUMAN)).conflicts).toHaveLength(21); // 7 notes, every pair
+});
+
+test('with the default policy (every agent reads every project namespace) project notes name each other', async () => {
+  const d = await openTools(FILES);
+  await d.engine.policy.set({ ...d.engine.policy.get(), hidden_folders: ['private'] });
+  await d.engine.conflicts.scan();
+  expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Ab pool', 'Pool', 'narrower', 'narrower', 'narrower']);
+  expect(named(d, 'shared/Pool.md')).toEqual(['A pool', 'A pool two', 'Ab pool', 'narrower', 'narrower', 'narrower']);
+  // Narrowing the policy brings the callouts in line at once: project/ab is now read by fewer agents.
+  await d.engine.policy.set({ ...d.engine.policy.get(), default_namespaces: ['project/a'] });
+  await d.engine.conflicts.drain();
+  expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Pool', 'narrower', 'narrower', 'narrower', 'narrower']);
+  expect(named(d, 'shared/Pool.md')).toEqual(['A pool', 'A pool two', 'narrower', 'narrower', 'narrower', 'narrower']);
+  await d.engine.close();
 });

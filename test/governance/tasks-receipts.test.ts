@@ -27,11 +27,14 @@ describe('on the task', () => {
     expect(await listed(CAROL)).toContain(v.path.task);
   });
 
-  test("the current task of a retrieval counts for that retrieval only", async () => {
+  test('naming a task on a retrieval does not put an agent on it: the task\'s notes stay hidden until it claims the task', async () => {
     const ids = async (args: Record<string, unknown>) => (await v.call('lithos_retrieve', { query_text: 'zebra striped probe', ...args }, DAVE)).nodes.map((n: { id: string }) => n.id);
-    expect(await ids({ task_id: v.taskT })).toContain(v.id.task);
+    expect(await ids({ task_id: v.taskT })).not.toContain(v.id.task);
     expect(await ids({})).not.toContain(v.id.task);
     expect(await listed(DAVE)).not.toContain(v.path.task);
+    await v.call('lithos_task_claim', { task_id: v.taskT, aspect: 'probe' }, DAVE);
+    expect(await ids({ task_id: v.taskT })).toContain(v.id.task);
+    expect(await listed(DAVE)).toContain(v.path.task);
   });
 });
 

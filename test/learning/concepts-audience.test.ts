@@ -62,6 +62,7 @@ test('a concept lists only members its readers may still read: a member made pri
 
 test('a summary note never quotes a note its readers may not read (a project note of a namespace they may not cover, a private note)', async () => {
   await projectNote('project/ab', 3);
+  await h.engine.policy.set({ ...h.engine.policy.get(), default_namespaces: ['project/streams'] }); // agents do not read project/ab
   h.vault.put(SUMMARY.path, note({ id: SUMMARY.id, title: 'Streams summary', note_type: 'summary' }, 'What we know: [[Lag case a1]], [[Lag case p3]] and [[agent/agent-b/Scratch]].\n'));
   await h.engine.reconcile();
   await run();

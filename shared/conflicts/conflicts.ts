@@ -244,7 +244,9 @@ export class ConflictService {
     const s = mem.stats(loserId);
     const salience = Math.max(REFUTED_SALIENCE_FLOOR, s.salience - REFUTED_SALIENCE_DROP);
     const priors: Record<string, number> = { ...s.per_queryclass_priors };
-    for (const qc of QUERY_CLASSES) priors[qc] = (priors[qc] ?? 0) - REFUTED_PRIOR_DROP;
+    // Kept in ±class_prior_cap like every per-class adjustment (a note refuted twice sits at the cap, not below it).
+    const cap = this.engine.learning.get().feedback.class_prior_cap;
+    for (const qc of QUERY_CLASSES) priors[qc] = Math.max(-cap, (priors[qc] ?? 0) - REFUTED_PRIOR_DROP);
     await mem.updateStats(loserId, { salience, per_queryclass_priors: priors });
     changes.push({ node: loserId, what: 'stats.salience', before: s.salience, after: salience });
     changes.push({ node: loserId, what: 'stats.per_queryclass_priors', before: s.per_queryclass_priors, after: priors });

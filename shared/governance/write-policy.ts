@@ -16,8 +16,9 @@ import { proposesIn, type Policy } from './policy';
 
 export type WriteDecision = 'write' | 'propose';
 
+/** On the task: created, claimed or reported on it (naming it on a call is not enough, as for reading: gate.ts). */
 function onTask(viewer: Viewer, task: string): boolean {
-  return viewer.task_id === task || (viewer.tasks?.includes(task) ?? false);
+  return viewer.tasks?.includes(task) ?? false;
 }
 
 /** Why the agent may not write into the namespace, or null when it may. */

@@ -3,6 +3,7 @@ import { AGENT, HUMAN, OTHER, openTools, type ToolHarness } from '../tools/fixtu
 import { REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP } from '../../shared/conflicts/conflict-types';
 import { findBlocks } from '../../shared/conflicts/callout-blocks';
 import { codeOf as errorCode } from '../twins/error-code';
+import { FEEDBACK } from '../../shared/learning/constants';
 
 const A_ID = '11111111-1111-4111-8111-111111111111';
 const B_ID = '22222222-2222-4222-8222-222222222222';
@@ -163,6 +164,18 @@ describe('resolution semantics', () => {
     await h.engine.close();
   });
 
+  it('a note refuted twice keeps its per-class priors at the −class_prior_cap floor, like every per-class adjustment', async () => {
+    const h = await openTools(FILES);
+    for (const other of [A_ID, C_ID]) {
+      const c = (await h.call('lithos_conflict_open', { a: other, b: B_ID }, HUMAN)).conflict;
+      await h.call('lithos_conflict_resolve', { edge_id: c.edge_id, resolution: 'refuted', winner_id: other }, HUMAN);
+    }
+    const priors = Object.values(h.engine.memory.stats(B_ID).per_queryclass_priors);
+    expect(priors.length).toBeGreaterThan(0);
+    expect(priors.every((p) => p === -FEEDBACK.class_prior_cap)).toBe(true);
+    await h.engine.close();
+  });
+
   it('accepted_dual keeps both as they are and marks the conflict reviewed', async () => {
     const { h, edge_id } = await withConflict();
     const stats = [h.engine.memory.stats(A_ID), h.engine.memory.stats(B_ID)];
@@ -245,6 +258,33 @@ describe('the gate', () => {
     expect((await h.call('lithos_conflict_list', { node: A_ID, state: 'unreviewed' }, AGENT)).total).toBe(1);
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id: hidden.conflict.edge_id, resolution: 'accepted_dual' }, AGENT))).toBe('not_found');
     expect(await errorCode(h.call('lithos_conflict_open', { a: A_ID, b: P_ID }, AGENT))).toBe('not_found');
+    await h.engine.close();
+  });
+});
+
+describe('who may resolve how', () => {
+  const THEIRS = 'agent/agent-b/Pool finding.md';
+  const T_ID = '66666666-6666-4666-8666-666666666666';
+  const files = { ...FILES, [THEIRS]: note({ id: T_ID, title: 'Pool finding', access_scope: 'shared', author: 'agent-b', entities: ['atlas-ingest'] }, 'The ingest pool size is 35.\n') };
+
+  it("an agent may not supersede a note it may not write (another agent's namespace): forbidden, both notes unchanged; refuting stays open to it", async () => {
+    const h = await openTools(files);
+    const c = (await h.call('lithos_conflict_open', { a: A_ID, b: T_ID }, HUMAN)).conflict;
+    const before = h.snapshot();
+    const err = await errorCode(h.call('lithos_conflict_resolve', { edge_id: c.edge_id, resolution: 'superseded', winner_id: A_ID }, AGENT));
+    expect(err).toBe('forbidden');
+    expect(h.snapshot()).toEqual(before);
+    expect((await h.call('lithos_conflict_resolve', { edge_id: c.edge_id, resolution: 'refuted', winner_id: A_ID }, AGENT)).conflict.state).toBe('refuted');
+    await h.engine.close();
+  });
+
+  it('in a namespace where a person confirms agent changes, an agent may not supersede; the person may', async () => {
+    const { h, edge_id } = await withConflict();
+    await h.engine.policy.set({ ...h.engine.policy.get(), propose_namespaces: ['project/atlas'] });
+    await expect(h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, AGENT)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('confirmed by a person') });
+    expect(h.vault.text(B)).not.toMatch(/status: archived/);
+    expect((await h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, HUMAN)).conflict.state).toBe('superseded');
+    expect(h.vault.text(B)).toMatch(/status: archived/);
     await h.engine.close();
   });
 });

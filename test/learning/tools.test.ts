@@ -31,6 +31,17 @@ describe('lithos_feedback', () => {
     expect(t.engine.memory.stats(POOL_ID).use_count).toBe(1);
   });
 
+  test("another agent's receipt is refused (forbidden) and left for its agent: feedback counts once per receipt", async () => {
+    const theirs = await retrieve({ namespace_filter: 'project' }, OTHER); // nothing agent-a may not see
+    const err = await failure(t.call('lithos_feedback', { receipt_id: theirs.receipt_id, cited: [POOL_ID] }, AGENT));
+    expect(err.code).toBe('forbidden');
+    expect(err.message).toMatch(/another agent's retrieval: give feedback on your own receipts/);
+    expect(await t.call('lithos_feedback', { receipt_id: theirs.receipt_id, cited: [POOL_ID] }, OTHER)).toMatchObject({ applied: true });
+    // the person may give feedback on any receipt
+    const again = await retrieve({ namespace_filter: 'project' }, OTHER);
+    expect(await t.call('lithos_feedback', { receipt_id: again.receipt_id, cited: [POOL_ID] }, HUMAN)).toMatchObject({ applied: true });
+  });
+
   test('an unknown receipt, or one the caller may not see, is not_found', async () => {
     expect((await failure(t.call('lithos_feedback', { receipt_id: 'nope', cited: [POOL_ID] }))).code).toBe('not_found');
     // agent-b's retrieval returned its private note: agent-a may not see that receipt

@@ -26,6 +26,14 @@ export async function visibleReceipt(ctx: ToolContext, receiptId: string): Promi
   const r = (await ctx.engine.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
   const shown = r ? receiptFor(ctx.engine, viewerOf(ctx), r) : null;
   if (!shown || !r) throw new LithosError('not_found', `No receipt ${receiptId}. Pass the receipt_id lithos_retrieve returned.`, { receipt_id: receiptId });
+  // Feedback counts once per receipt: another agent giving it would spend (and could skew) what the
+  // retrieving agent learns. Its own receipts, or those of a task it is on.
+  if (ctx.caller.kind === 'agent' && r.agent_id !== ctx.caller.agent_id) {
+    const onTask = r.task_id !== null && viewerOf(ctx).tasks?.includes(r.task_id);
+    if (!onTask) {
+      throw new LithosError('forbidden', `Receipt ${receiptId} is another agent's retrieval${r.task_id ? ` (task ${r.task_id}, which you are not on)` : ''}: give feedback on your own receipts.`, { receipt_id: receiptId });
+    }
+  }
   return r;
 }
 

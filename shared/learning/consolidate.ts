@@ -17,6 +17,7 @@ import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
 import type { Receipt } from '../retrieval/types';
 import { MAX_RECEIPTS_LIMIT } from '../retrieval/receipts';
+import { usedByFeedback } from './feedback';
 import { loadState, pairKey, saveState, type ConsolidationState } from './consolidation-state';
 import { build, AGENT_WORKING_MEMORY_WINDOW_MS } from './working-memory';
 import { promoteHypotheses, recordHypothesisUse } from './promote';
@@ -106,7 +107,7 @@ async function unitsFor(engine: MemoryEngine, opts: ConsolidateOptions, now: num
 
 async function reinforce(engine: MemoryEngine, state: ConsolidationState, unit: Unit, now: number, report: ConsolidationReport, edgeIds: string[]): Promise<void> {
   const outcome = unit.task ? engine.coordination.outcome(unit.task) : null;
-  const wm = build(null, unit.task, unit.receipts, outcome ? [outcome] : []);
+  const wm = build(null, unit.task, unit.receipts, outcome ? [outcome] : [], (id) => usedByFeedback(engine, id));
   const items = wm.items.filter((i) => i.used >= REINFORCE_MIN_USES && engine.note(i.id)?.nodeId === i.id).slice(0, REINFORCE_MAX_ITEMS);
   const mark = (state.units[unit.key] ??= { pairs: [], at: now });
   const done = new Set(mark.pairs);

@@ -47,6 +47,12 @@ export interface FeedbackResult {
 
 export const feedbackMark = (receiptId: string): string => `feedback:${receiptId}`;
 
+/** The notes feedback for a receipt marked used, or null when none was given (or it predates the record). */
+export function usedByFeedback(engine: MemoryEngine, receiptId: string): string[] | null {
+  const m = engine.memory.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
+  return m && Array.isArray(m.used) ? m.used.filter((x): x is string => typeof x === 'string') : null;
+}
+
 const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x);
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -169,7 +175,8 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     }
     // A rejected output is no precedent to follow.
     if (reinforce) out.precedent = await recordPrecedent(mem, receipt, used, now);
-    await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null });
+    // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.
+    await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
   });
 
   const actor: AuditActor = input.agent ? { kind: 'agent', id: input.agent } : { kind: 'human', id: null };

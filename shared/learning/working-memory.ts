@@ -7,7 +7,8 @@
  *   tasks it completed in that time;
  * - both: the agent's retrievals for that task.
  *
- * "Used": a receipt whose task outcome names it (receipt_id) counts only the cited notes as used — explicit
+ * "Used": a receipt whose task outcome names it (receipt_id) counts only the cited notes as used, and one
+ * that got lithos_feedback only the notes that feedback found used (never a misleading one) — explicit
  * feedback wins; any other receipt counts each of its final nodes as used once, because they went into the
  * agent's context (agents rarely report, so implicit signals have to carry the learning). Cited notes of an
  * outcome without a matching receipt add one use each.
@@ -17,6 +18,7 @@ import type { MemoryEngine } from '../engine';
 import type { TaskOutcomeRow } from '../coordination/coordination-types';
 import type { Receipt } from '../retrieval/types';
 import { MAX_RECEIPTS_LIMIT } from '../retrieval/receipts';
+import { usedByFeedback } from './feedback';
 
 /** The agent working memory covers this much time. */
 export const AGENT_WORKING_MEMORY_WINDOW_MS = 24 * 3600 * 1000;
@@ -55,7 +57,7 @@ export async function workingMemory(engine: MemoryEngine, q: WorkingMemoryQuery)
   const since = q.task ? undefined : q.now - AGENT_WORKING_MEMORY_WINDOW_MS;
   const res = await engine.receipts.query({ agent: q.agent, task: q.task, since, until: q.now + 1, limit: MAX_RECEIPTS_LIMIT });
   const outcomes = outcomesFor(engine, res.receipts, q, since);
-  return build(q.agent ?? null, q.task ?? null, res.receipts, outcomes);
+  return build(q.agent ?? null, q.task ?? null, res.receipts, outcomes, (id) => usedByFeedback(engine, id));
 }
 
 /** Completed-task outcomes that belong to this working memory. */
@@ -75,7 +77,13 @@ function outcomesFor(engine: MemoryEngine, receipts: readonly Receipt[], q: Work
 }
 
 /** Pure: the working memory of these receipts and outcomes (also used by consolidation per unit). */
-export function build(agent: string | null, task: string | null, receipts: readonly Receipt[], outcomes: readonly TaskOutcomeRow[]): WorkingMemory {
+export function build(
+  agent: string | null,
+  task: string | null,
+  receipts: readonly Receipt[],
+  outcomes: readonly TaskOutcomeRow[],
+  fedUsed: (receiptId: string) => readonly string[] | null = () => null,
+): WorkingMemory {
   const items = new Map<string, WorkingItem>();
   const item = (id: string, at: string): WorkingItem => {
     let it = items.get(id);
@@ -89,11 +97,12 @@ export function build(agent: string | null, task: string | null, receipts: reado
   for (const r of receipts) {
     const explicit = byReceipt.get(r.receipt_id);
     if (explicit) matched.add(explicit);
+    const fed = explicit ? null : fedUsed(r.receipt_id);
     for (const n of r.final_nodes) {
       const it = item(n.id, r.ts);
       it.retrieved++;
       if (!it.receipts.includes(r.receipt_id)) it.receipts.push(r.receipt_id);
-      if (!explicit || explicit.cited_nodes.includes(n.id)) it.used++;
+      if (explicit ? explicit.cited_nodes.includes(n.id) : fed ? fed.includes(n.id) : true) it.used++;
     }
   }
   for (const o of outcomes) {

@@ -59,6 +59,18 @@ describe('lithos_working_memory', () => {
     expect((await call('lithos_working_memory', { task: t.id, agent: 'agent-b' })).items.map((i: { id: string }) => i.id)).toEqual([L2]);
   });
 
+  test('a receipt that got lithos_feedback counts only the notes that feedback found used: a misleading or ignored one is no use, and consolidation does not reinforce it', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = receiptOf(h, [L1, L2, L3]);
+      await h.engine.receipts.append(r);
+      await call('lithos_feedback', { receipt_id: r.receipt_id, cited: [L1], misleading: [L2] });
+    }
+    const wm = await call('lithos_working_memory', {});
+    expect(wm.items.map((i: { id: string; used: number }) => [i.id, i.used])).toEqual([[L1, 2], [L2, 0], [L3, 0]]);
+    await call('lithos_consolidate', { agent: 'agent-a' });
+    expect(h.engine.memory.edges({ type: 'related_to' }).filter((e) => e.from_id === L2 || e.to_id === L2)).toEqual([]);
+  });
+
   test('gated: a note the caller may not see is left out, while its owner and the person see it', async () => {
     await h.engine.receipts.append(receiptOf(h, [L1, PRIVATE.id], { agent_id: 'agent-b' }));
     expect(idsOf(await call('lithos_working_memory', { agent: 'agent-b' }, A))).toEqual([L1]);

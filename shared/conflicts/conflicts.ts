@@ -299,13 +299,15 @@ export class ConflictService {
     return opened;
   }
 
-  /** Rule detection over every note, then callouts brought in line for every note in a conflict. */
+  /** Rule detection over every note, then every note's callouts brought in line. */
   async scan(): Promise<{ notes: number; opened: Conflict[]; callouts_written: number }> {
     // Opening a conflict already writes its pair's callouts: count every note written during the scan.
     const written = (this.writtenDuringScan = new Set());
     try {
       const { notes, opened } = await this.detectAll();
-      await this.syncAll();
+      // Every note, not only those in a conflict or quarantined now: a status callout left in a note
+      // released while no Lithos process ran (status set back by hand) is taken out too.
+      for (const n of this.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1))) await this.syncCallouts(n.nodeId);
       return { notes, opened, callouts_written: written.size };
     } finally {
       this.writtenDuringScan = null;

@@ -10,7 +10,7 @@ import type { AuditActor } from '../governance/audit';
 import type { NodeStats } from '../stores/memory-types';
 import type { Receipt } from '../retrieval/types';
 import { recordPrecedent } from './precedents';
-import { quarantine } from './quarantine';
+import { misleadingBeforeRelease, quarantine } from './quarantine';
 import { supportedByOutput } from './support';
 
 export interface FeedbackInput {
@@ -152,7 +152,8 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
         salience: round(clamp(s.salience + k.misleading_salience, 0, 1)),
         per_queryclass_priors: withPrior(s, cls, k.misleading_class_prior, k.class_prior_cap),
       });
-      if (count >= k.quarantine_at) toQuarantine.push(id);
+      // A note a person released from quarantine starts counting again from that point.
+      if (count - misleadingBeforeRelease(engine, id) >= k.quarantine_at) toQuarantine.push(id);
       // The edges that pulled it in: from the other notes of this result into it. A person's edge stays.
       for (const e of mem.edges({ to: id })) {
         if (e.from_id === id || !finals.includes(e.from_id) || e.provenance_type === 'human' || e.type === 'contradicts') continue;

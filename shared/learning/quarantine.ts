@@ -23,6 +23,7 @@ export async function quarantine(engine: MemoryEngine, id: string, why: { reason
   await engine.updateFrontmatter(note.path, (fm) => {
     fm.status = 'quarantined';
   });
+  await engine.memory.setMark(quarantineMark(id), { at: engine.now(), misleading_count: engine.memory.stats(id).misleading_count, previous_status: before });
   // The status callout now rather than at the next change-hook tick (conflicts/callouts.ts owns the block).
   await engine.conflicts.syncCallouts(id);
   await engine.audit.append({
@@ -32,6 +33,18 @@ export async function quarantine(engine: MemoryEngine, id: string, why: { reason
     data: { path: note.path, previous_status: before, reason: why.reason, receipt_id: why.receipt_id ?? null },
   });
   return true;
+}
+
+const quarantineMark = (id: string): string => `quarantine:${id}`;
+
+/**
+ * Misleading marks that no longer count towards quarantine: those a note had when it was last quarantined,
+ * once a person has released it (its status is no longer `quarantined`). 0 for a note never quarantined.
+ */
+export function misleadingBeforeRelease(engine: MemoryEngine, id: string): number {
+  const m = engine.memory.mark(quarantineMark(id)) as { misleading_count?: unknown } | null;
+  if (!m || typeof m.misleading_count !== 'number' || engine.note(id)?.cached.meta.status === 'quarantined') return 0;
+  return m.misleading_count;
 }
 
 /** Every quarantined note, most misleading first, for review. `allow` is the caller's scope gate. */

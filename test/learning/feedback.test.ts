@@ -121,6 +121,27 @@ describe('misleading notes', () => {
   });
 });
 
+test('released by a person, a note counts misleading marks afresh: one more mark does not quarantine it again, three do', async () => {
+  const mark = async () => applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+  for (let i = 0; i < 3; i++) await mark();
+  expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
+  await h.engine.updateFrontmatter('project/d.md', (fm) => void (fm.status = 'active')); // the person's review
+  expect((await mark()).quarantined).toEqual([]);
+  expect((await mark()).quarantined).toEqual([]);
+  expect((await mark()).quarantined).toEqual([D]);
+  expect(h.engine.memory.stats(D).misleading_count).toBe(6); // the history is kept
+});
+
+test('a status callout left in a note released while no Lithos process ran is removed by lithos conflicts scan', async () => {
+  for (let i = 0; i < 3; i++) await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+  const text = h.vault.text('project/d.md')!;
+  expect(text).toContain('[!lithos-status] Quarantined');
+  h.vault.put('project/d.md', text.replace('status: quarantined', 'status: active'), false); // edited by hand, unseen
+  await h.engine.reconcile();
+  await h.engine.conflicts.scan();
+  expect(h.vault.text('project/d.md')).not.toContain('[!lithos-status]');
+});
+
 test('coactivation counts every pair of final nodes', async () => {
   const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
   expect(out.coactivation_pairs).toBe(6);

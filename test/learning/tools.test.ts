@@ -42,6 +42,19 @@ describe('lithos_feedback', () => {
     expect(await t.call('lithos_feedback', { receipt_id: again.receipt_id, cited: [POOL_ID] }, HUMAN)).toMatchObject({ applied: true });
   });
 
+  test('an agent may not lift a quarantine by writing the status back; the person may', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await retrieve();
+      await t.call('lithos_feedback', { receipt_id: r.receipt_id, misleading: [INDEX_ID] });
+    }
+    expect(t.engine.note(INDEX_ID)!.cached.meta.status).toBe('quarantined');
+    const err = await failure(t.call('lithos_write', { id: INDEX_ID, status: 'active' }, AGENT));
+    expect(err.code).toBe('forbidden');
+    expect(err.message).toMatch(/quarantined .* a person reviews it/);
+    await t.call('lithos_write', { id: INDEX_ID, status: 'active' }, HUMAN);
+    expect(t.engine.note(INDEX_ID)!.cached.meta.status).toBe('active');
+  });
+
   test('an unknown receipt, or one the caller may not see, is not_found', async () => {
     expect((await failure(t.call('lithos_feedback', { receipt_id: 'nope', cited: [POOL_ID] }))).code).toBe('not_found');
     // agent-b's retrieval returned its private note: agent-a may not see that receipt

@@ -131,6 +131,10 @@ export const lithosWrite = defineTool({
     };
     const before = indexed && indexed.path === path ? indexed : null;
     const beforeMeta = before?.cached.meta ?? null;
+    if (ctx.caller.kind === 'agent' && beforeMeta?.status === 'quarantined' && a.status !== undefined && a.status !== 'quarantined') {
+      // Quarantine is for a person to review: an agent (perhaps the one whose note it is) may not lift it.
+      throw new LithosError('forbidden', `"${path}" is quarantined (marked misleading too often); a person reviews it and sets its status back.`, { path, field: 'status' });
+    }
     const after: GatedNote & { path: string } = {
       path,
       namespace: a.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),

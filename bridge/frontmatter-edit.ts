@@ -10,7 +10,8 @@ import { LithosError } from '../shared/errors';
 /** `---` fence, optional YAML, closing `---` on its own line. Group 1 = YAML, group 2 = newline after the fence. */
 const FENCE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(\r?\n|$)/;
 
-const TO_STRING = { lineWidth: 0 } as const;
+// flowCollectionPadding off: `tags: [a, b]` stays as people (and Obsidian) write it, not `[ a, b ]`.
+const TO_STRING = { lineWidth: 0, flowCollectionPadding: false } as const;
 
 type Json = unknown;
 

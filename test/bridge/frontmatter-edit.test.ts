@@ -31,6 +31,12 @@ describe('editFrontMatter', () => {
     expect(out).toBe('---\n# top comment\ntitle: "New" # why\nz: 1\na: \'single\'\nadded: true\n---\nbody\n');
   });
 
+  it('keeps flow lists as people write them: `[a, b]`, not `[ a, b ]`', () => {
+    const text = '---\ntags: [atlas, retries, policy]\nstatus: active\n---\nbody\n';
+    expect(editFrontMatter(text, 'n.md', (fm) => void (fm.status = 'quarantined'))).toBe('---\ntags: [atlas, retries, policy]\nstatus: quarantined\n---\nbody\n');
+    expect(editFrontMatter('---\ntags: [a]\n---\n', 'n.md', (fm) => void (fm.tags = ['a', 'b']))).toBe('---\ntags: [a, b]\n---\n');
+  });
+
   it('edits nested mappings in place and keeps their comments', () => {
     const text = '---\nsummaries:\n  # generated\n  short: one\n  long: two\n---\nB';
     const out = editFrontMatter(text, 'n.md', (fm) => {

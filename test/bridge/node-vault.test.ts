@@ -160,7 +160,7 @@ describe('NodeVault file operations', () => {
     });
     const out = fs.readFileSync(path.join(root, 'n.md'), 'utf8');
     expect(out.endsWith(body)).toBe(true);
-    expect(out.slice(0, out.length - body.length)).toBe('---\r\n# a comment\r\ntitle: "Kept"\r\ntags: [ x, y, z ]\r\nconfidence: 0.9\r\n---');
+    expect(out.slice(0, out.length - body.length)).toBe('---\r\n# a comment\r\ntitle: "Kept"\r\ntags: [x, y, z]\r\nconfidence: 0.9\r\n---');
   });
 
   it('processFrontMatter refuses malformed YAML and leaves the file untouched', async () => {

@@ -159,6 +159,7 @@ export class MemoryEngine {
       onProgress: d.onProgress,
       // Rule detection follows notes changed after open, never the reconcile's bulk work.
       onChanged: (p) => opened?.conflicts.noteChanged(p),
+      onRemoved: (id) => opened?.conflicts.noteRemoved(id),
     });
     const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
     const engine = new MemoryEngine(d, spaces, m.memory, m.cache, m.coordination, m.index, indexer, sync, graph, m.resolver, warnings);

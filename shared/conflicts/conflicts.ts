@@ -337,6 +337,27 @@ export class ConflictService {
     }, 0);
   }
 
+  /**
+   * A note left the vault: the notes in a conflict with it drop that callout (a conflict with a note that is
+   * gone is shown as such in `lithos conflicts`, and comes back if the note is restored).
+   */
+  noteRemoved(nodeId: string): void {
+    const others = this.partnersOf(nodeId);
+    if (others.size === 0) return;
+    // Callouts only: the partners themselves did not change, so no rule detection for them.
+    this.running = this.running
+      .then(async () => {
+        for (const id of others) await this.syncCallouts(id);
+      })
+      .catch((err: unknown) => this.deps.logger.warn(`Updating callouts after a note left failed: ${asLithosError(err).message}`));
+  }
+
+  /** The notes at the other end of a conflict with this one (any state). */
+  private partnersOf(nodeId: string): Set<string> {
+    const edges = [...this.engine.memory.edges({ from: nodeId, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges({ to: nodeId, type: CONFLICT_EDGE_TYPE })];
+    return new Set(edges.map((e) => (e.from_id === nodeId ? e.to_id : e.from_id)).filter((id) => id !== nodeId));
+  }
+
   /** Handles every queued change now: rule detection, then the note's callouts (its status may have changed). */
   drain(): Promise<void> {
     if (this.timer !== null) {
@@ -354,6 +375,9 @@ export class ConflictService {
         try {
           if (detect) await this.detect(path);
           await this.syncCallouts(path);
+          // Its partners' callouts name it (title, link): a renamed or restored note updates theirs too.
+          const note = this.engine.note(path);
+          if (note) for (const id of this.partnersOf(note.nodeId)) await this.syncCallouts(id);
         } catch (err) {
           const e = asLithosError(err);
           this.deps.logger.warn(`Conflict check of "${path}" failed: ${e.message}`, { code: e.code });

@@ -31,6 +31,8 @@ export interface SyncDeps {
   onProgress?: (p: { phase: 'scan' | 'index'; done: number; total: number }) => void;
   /** A note (re)indexed by an event or syncPath (not by reconcile): its content changed. */
   onChanged?: (path: string) => void;
+  /** Called for a note removed from the vault after the engine opened (its node is tombstoned, its edges kept for a restore). */
+  onRemoved?: (nodeId: string) => void;
 }
 
 type Outcome = 'indexed' | 'unchanged' | 'removed' | 'renamed' | 'skipped';
@@ -90,15 +92,17 @@ export class VaultSync {
 
   /** Runs every debounced path now and waits until the queue is idle. */
   async settle(): Promise<void> {
-    for (const [path, handle] of [...this.pending]) {
-      this.d.timers.clearTimeout(handle);
-      this.fire(path);
-    }
-    let q: Promise<unknown>;
-    do {
-      q = this.queue;
+    for (;;) {
+      // Events that arrive while waiting (the echo of the engine's own writes) are run too: waiting for
+      // their debounce would spin forever on a clock that does not move (and on microtasks alone).
+      for (const [path, handle] of [...this.pending]) {
+        this.d.timers.clearTimeout(handle);
+        this.fire(path);
+      }
+      const q = this.queue;
       await q.catch(() => undefined);
-    } while (q !== this.queue || this.pending.size > 0);
+      if (q === this.queue && this.pending.size === 0) return;
+    }
   }
 
   /**
@@ -187,6 +191,7 @@ export class VaultSync {
     if (await this.d.vault.stat(path)) return 'skipped';
     await this.d.memory.tombstoneNode(live.nodeId, this.d.clock.now());
     await this.d.indexer.remove(path);
+    this.d.onRemoved?.(live.nodeId);
     return 'removed';
   }
 

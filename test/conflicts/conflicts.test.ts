@@ -262,6 +262,24 @@ describe('the gate', () => {
   });
 });
 
+describe('when an end goes away', () => {
+  it('deleting one note of an open conflict takes the callout out of the other; restoring it brings the callout back', async () => {
+    const { h } = await withConflict();
+    h.engine.startWatching(); // the person's restore below arrives as a vault event, as in Obsidian
+    expect(findBlocks(h.vault.text(A)!)).toHaveLength(1);
+    const bText = h.vault.text(B)!;
+    await h.call('lithos_delete', { id: B_ID }, HUMAN);
+    await h.engine.settle();
+    await h.engine.conflicts.drain();
+    expect(h.vault.text(A)).toBe(A_TEXT); // callouts only: no rule detection ran on A, which did not change
+    h.vault.put(B, bText); // the person restores it from the trash
+    await h.engine.settle();
+    await h.engine.conflicts.drain();
+    expect(findBlocks(h.vault.text(A)!)).toHaveLength(1);
+    await h.engine.close();
+  });
+});
+
 describe('who may resolve how', () => {
   const THEIRS = 'agent/agent-b/Pool finding.md';
   const T_ID = '66666666-6666-4666-8666-666666666666';

@@ -28,6 +28,26 @@ describe('engine sync with the vault', () => {
     expect(h.engine.stats().indexed_since_open).toBe(2);
   });
 
+  test('settle also runs events that arrive while it waits (an echo of a write made while settling), and returns', async () => {
+    const h = await openHarness({ 'a.md': 'apples' });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    let echoed = false;
+    const read = h.vault.readBytes.bind(h.vault);
+    // While the sync reads a.md (inside settle's wait), another note is written, as the engine's own callouts do.
+    h.vault.readBytes = async (p: string) => {
+      if (p === 'a.md' && !echoed) {
+        echoed = true;
+        await h.vault.write('b.md', 'bananas written during settle');
+      }
+      return read(p);
+    };
+    await h.vault.write('a.md', 'cherries');
+    await h.engine.settle(); // never advanced the clock: the second event must not wait for its debounce
+    expect(echoed).toBe(true);
+    expect(await paths(h.engine, 'bananas')).toEqual(['b.md']);
+  });
+
   test('rename is a key move: id, edges and stats follow the note', async () => {
     const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
     await h.engine.reconcile();

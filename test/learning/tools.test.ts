@@ -102,6 +102,12 @@ describe('lithos_task_complete carries feedback', () => {
     await retrieve({ task_id: quiet });
     expect((await t.call('lithos_task_complete', { task_id: quiet })).feedback).toEqual([]);
     expect(t.engine.coordination.pendingOutcomes().map((o) => o.task_id)).toEqual([quiet]);
+    // An empty or blank output_text is no evidence either, and no error.
+    for (const output_text of ['', '   ']) {
+      const blank = await newTask();
+      await retrieve({ task_id: blank });
+      expect((await t.call('lithos_task_complete', { task_id: blank, output_text })).feedback).toEqual([]);
+    }
   });
 
   test('a cited note outside the receipt or an unknown receipt completes nothing', async () => {

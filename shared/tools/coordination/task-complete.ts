@@ -64,19 +64,21 @@ export const lithosTaskComplete = defineTool({
     const ids = [...new Set([...(a.receipt_id ? [a.receipt_id] : []), ...(a.receipt_ids ?? [])])];
     const receipts: Receipt[] = [];
     for (const id of ids) receipts.push(await visibleReceipt(ctx, id));
-    const evidence = cited.length + misleading.length > 0 || (a.output_text ?? '').trim() !== '' || a.accepted !== undefined;
+    // An empty or blank output is no output (the schema lets it through; the outcome store keeps only text).
+    const output = a.output_text !== undefined && a.output_text.trim() !== '' ? a.output_text : undefined;
+    const evidence = cited.length + misleading.length > 0 || output !== undefined || a.accepted !== undefined;
     if (ids.length === 0 && evidence) receipts.push(...(await ctx.engine.receipts.query({ task: a.task_id, agent, limit: 50 })).receipts);
     const plan = await planFeedback(ctx, {
       receipts,
       strict: ids.length > 0,
       cited,
       misleading,
-      output_text: a.output_text,
+      output_text: output,
       accepted: a.accepted,
       agent: agent === 'human' ? null : agent,
       task: a.task_id,
     });
-    const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: a.output_text });
+    const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: output });
     const feedback = await plan.apply();
     const outcome = feedback.length > 0 ? await store.markOutcomeLearned(a.task_id) : r.outcome;
     await consolidateCompletedTask(ctx, a.task_id, agent);

@@ -216,6 +216,18 @@ describe('findings', () => {
     expect((await t.call('lithos_task_status', { task_id: task })).findings).toHaveLength(2);
   });
 
+  it("a finding or outcome naming a note the reader may not see names none for that reader (the owner still sees it)", async () => {
+    const task = await newTask();
+    await t.call('lithos_finding_post', { task_id: task, summary: 'See my notes.', knowledge_id: SECRET_ID }, OTHER);
+    expect((await t.call('lithos_finding_list', { task_id: task }, AGENT)).findings[0].knowledge_id).toBeNull();
+    expect((await t.call('lithos_finding_list', { task_id: task }, OTHER)).findings[0].knowledge_id).toBe(SECRET_ID);
+    await t.call('lithos_task_complete', { task_id: task, cited_nodes: [SECRET_ID, POOL_ID] }, OTHER);
+    const status = await t.call('lithos_task_status', { task_id: task }, AGENT);
+    expect(status.findings[0].knowledge_id).toBeNull();
+    expect(status.outcome.cited_nodes).toEqual([POOL_ID]);
+    expect((await t.call('lithos_task_status', { task_id: task }, HUMAN)).outcome.cited_nodes).toEqual([SECRET_ID, POOL_ID]);
+  });
+
   it('a linked note must exist and be visible to the poster', async () => {
     const task = await newTask();
     expect(await codeOf(t.call('lithos_finding_post', { task_id: task, summary: 's', knowledge_id: 'No such note' }))).toBe('not_found');

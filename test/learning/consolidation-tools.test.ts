@@ -73,7 +73,11 @@ describe('lithos_working_memory', () => {
 
   test('gated: a note the caller may not see is left out, while its owner and the person see it', async () => {
     await h.engine.receipts.append(receiptOf(h, [L1, PRIVATE.id], { agent_id: 'agent-b' }));
+    await h.engine.receipts.append(receiptOf(h, [PRIVATE.id], { agent_id: 'agent-b' }));
     expect(idsOf(await call('lithos_working_memory', { agent: 'agent-b' }, A))).toEqual([L1]);
+    // the receipt that returned only the private note is not counted for agent-a either
+    expect((await call('lithos_working_memory', { agent: 'agent-b' }, A)).receipts).toBe(1);
+    expect((await call('lithos_working_memory', { agent: 'agent-b' }, B)).receipts).toBe(2);
     expect(idsOf(await call('lithos_working_memory', { agent: 'agent-b' }, B)).sort()).toEqual([L1, PRIVATE.id].sort());
     expect(idsOf(await call('lithos_working_memory', { agent: 'agent-b' }, HUMAN)).sort()).toEqual([L1, PRIVATE.id].sort());
   });

@@ -115,16 +115,21 @@ export function claimJson(c: ClaimRow, now: number) {
   };
 }
 
-export function findingJson(f: FindingRow) {
-  return { id: f.id, task_id: f.task_id, agent: f.agent_id, summary: f.summary, knowledge_id: f.knowledge_id, created_at: iso(f.created_at) };
+/**
+ * `visible` is the caller's gate on note ids: a finding or outcome naming a note the caller may not see
+ * names none (knowledge_id null, the id left out of the lists), as every other read tool does.
+ */
+export function findingJson(f: FindingRow, visible: (id: string) => boolean = () => true) {
+  const knowledge = f.knowledge_id !== null && visible(f.knowledge_id) ? f.knowledge_id : null;
+  return { id: f.id, task_id: f.task_id, agent: f.agent_id, summary: f.summary, knowledge_id: knowledge, created_at: iso(f.created_at) };
 }
 
-export function outcomeJson(o: TaskOutcomeRow) {
+export function outcomeJson(o: TaskOutcomeRow, visible: (id: string) => boolean = () => true) {
   return {
     agent: o.agent_id,
     receipt_id: o.receipt_id,
-    cited_nodes: o.cited_nodes,
-    misleading_nodes: o.misleading_nodes,
+    cited_nodes: o.cited_nodes.filter(visible),
+    misleading_nodes: o.misleading_nodes.filter(visible),
     output_text: o.output_text,
     recorded_at: iso(o.recorded_at),
     learned_at: isoOrNull(o.learned_at),

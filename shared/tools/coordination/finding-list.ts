@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, findingJson, isoArg, READ_ONLY, taskIdArg, touchCaller } from './common';
+import { allowFor } from '../knowledge/common';
 
 const input = z.strictObject({
   task_id: taskIdArg,
@@ -15,6 +16,7 @@ export const lithosFindingList = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     await touchCaller(ctx);
     const findings = ctx.engine.coordination.findings(a.task_id, a.since === undefined ? undefined : Date.parse(a.since));
-    return { findings: findings.map(findingJson) };
+    const visible = allowFor(ctx);
+    return { findings: findings.map((f) => findingJson(f, visible)) };
   },
 });

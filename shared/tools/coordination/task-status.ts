@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { claimJson, defineTool, findingJson, nowOf, outcomeJson, READ_ONLY, taskIdArg, taskJson, touchCaller } from './common';
+import { allowFor } from '../knowledge/common';
 
 const input = z.strictObject({ task_id: taskIdArg });
 
@@ -24,8 +25,8 @@ export const lithosTaskStatus = defineTool({
     return {
       task: taskJson(task),
       claims: store.liveClaims(task.id).map((c) => claimJson(c, now)),
-      findings: store.findings(task.id).map(findingJson),
-      outcome: outcome ? outcomeJson(outcome) : null,
+      findings: store.findings(task.id).map((f) => findingJson(f, allowFor(ctx))),
+      outcome: outcome ? outcomeJson(outcome, allowFor(ctx)) : null,
     };
   },
 });

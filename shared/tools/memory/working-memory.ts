@@ -24,15 +24,16 @@ export const lithosWorkingMemory = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const agent = a.agent ?? (a.task === undefined ? (ctx.caller.agent_id ?? undefined) : undefined);
     const wm = await workingMemory(ctx.engine, { agent, task: a.task, now: ctx.engine.now() });
-    // A task's notes are judged as seen from that task only by an agent who worked on it.
-    const base = viewerOf(ctx);
-    const onTask = a.task !== undefined && base.kind === 'agent' && (await ctx.engine.receipts.query({ task: a.task, agent: base.agent_id ?? undefined, limit: 1 })).receipts.length > 0;
-    const viewer = onTask ? { ...base, task_id: a.task ?? null } : base;
-    const items = wm.items.flatMap((it) => {
+    const viewer = viewerOf(ctx);
+    const shown = wm.items.filter((it) => {
       const n = ctx.engine.note(it.id);
-      if (!n || n.nodeId !== it.id || !canSee(viewer, gatedNote(n))) return [];
-      return [{ id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at }];
+      return n !== null && n.nodeId === it.id && canSee(viewer, gatedNote(n));
     });
-    return { agent: wm.agent, task: wm.task, receipts: wm.receipt_ids.length, items };
+    const items = shown.map((it) => {
+      const n = ctx.engine.note(it.id)!;
+      return { id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at };
+    });
+    // Only retrievals that returned something the caller may see are counted: the others are not its business.
+    return { agent: wm.agent, task: wm.task, receipts: new Set(shown.flatMap((it) => it.receipts)).size, items };
   },
 });

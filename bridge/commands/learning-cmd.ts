@@ -53,9 +53,9 @@ function parseAssignment(s: string): { key: string; value: number | string | nul
   const key = tunable(s.slice(0, eq).trim()).key;
   const text = s.slice(eq + 1).trim();
   if (text === '' || text === 'default') return { key, value: null };
-  const value = Number(text);
-  // A word stays text, so the store's range check names it (got "two").
-  return { key, value: Number.isNaN(value) ? text : value };
+  // Plain decimals only (Number() would also read 0x10 as 16); anything else stays text, so the store's
+  // range check names it (got "two").
+  return { key, value: /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : text };
 }
 
 function applied(current: LearningOverrides, changes: { key: string; value: number | string | null }[]): Record<string, Record<string, unknown>> {

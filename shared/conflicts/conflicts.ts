@@ -180,7 +180,9 @@ export class ConflictService {
     let loserId: string | null = null;
     if (input.resolution === 'superseded' || input.resolution === 'refuted') {
       if (winnerId !== c.a && winnerId !== c.b) {
-        throw new LithosError('invalid_argument', `${input.resolution} needs winner_id: the id of the note that stands, one of ${c.a} and ${c.b}.`, { field: 'winner_id', a: c.a, b: c.b });
+        const names = `"${this.engine.note(c.a)?.cached.meta.title ?? c.a}" (${c.a}) or "${this.engine.note(c.b)?.cached.meta.title ?? c.b}" (${c.b})`;
+        const why = winnerId === null ? `${input.resolution} needs winner_id: the note that stands` : `winner_id ${winnerId} is neither note of this conflict; the winner is the note that stands`;
+        throw new LithosError('invalid_argument', `${why}, ${names}.`, { field: 'winner_id', a: c.a, b: c.b });
       }
       loserId = winnerId === c.a ? c.b : c.a;
       this.live(winnerId, 'winner_id');

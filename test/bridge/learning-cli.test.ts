@@ -53,6 +53,7 @@ test('bad values and keys are refused and nothing is written; a damaged file is 
   await expect(main(['learning', vault, '--set', 'quarantine_at=two'])).rejects.toMatchObject({ message: expect.stringContaining('(got "two")') });
   await expect(main(['learning', vault, '--set', 'spaced_rep_max=3'])).rejects.toMatchObject({ message: expect.stringContaining('"spaced_rep_max" is not a tunable learning constant') });
   await expect(main(['learning', vault, '--set', 'quarantine_at'])).rejects.toMatchObject({ message: expect.stringContaining('--set takes key=value') });
+  await expect(main(['learning', vault, '--set', 'quarantine_at=0x4'])).rejects.toMatchObject({ message: expect.stringContaining('(got "0x4")') });
   await expect(main(['learning', vault, '--reset', '--set', 'quarantine_at=2'])).rejects.toMatchObject({ code: 'invalid_argument' });
   expect(() => readFileSync(join(vault, '.lithos/learning.json'))).toThrow();
 

@@ -164,6 +164,15 @@ describe('resolution semantics', () => {
     await h.engine.close();
   });
 
+  it('a winner that is neither note of the conflict is refused, naming both by title', async () => {
+    const { h, edge_id } = await withConflict();
+    await expect(h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: M_ID }, HUMAN)).rejects.toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringContaining(`winner_id ${M_ID} is neither note of this conflict; the winner is the note that stands, "Ingest pool sizing"`),
+    });
+    await h.engine.close();
+  });
+
   it('a note refuted twice keeps its per-class priors at the −class_prior_cap floor, like every per-class adjustment', async () => {
     const h = await openTools(FILES);
     for (const other of [A_ID, C_ID]) {

@@ -126,6 +126,11 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     return null;
   }
 
+  /** Live nodes whose last indexed content has this hash, by path; at most `limit` (many empty notes share one hash). */
+  liveByContentHash(contentHash: string, limit = 20): NodeRow[] {
+    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND content_hash = ? ORDER BY path LIMIT ?`, [contentHash, limit]).map(toNode);
+  }
+
   /** Deletes tombstones older than `olderThan` (ms) with their edges, stats and co-activation. */
   async purgeTombstones(olderThan: number): Promise<number> {
     let count = 0;

@@ -121,6 +121,13 @@ export class NodeIdentity {
       await this.memory.reviveNode(tomb.node_id, q.path, q.contentHash);
       return { nodeId: tomb.node_id, problems, revived: true };
     }
+    // A rename the host reported as a create and a delete (file watchers do), the create seen first: the
+    // same content at a path that is gone from disk is that note moved, not a new one.
+    for (const moved of this.memory.liveByContentHash(q.contentHash)) {
+      if (moved.id_source !== 'registry' || moved.path === null || moved.path === q.path || (await q.fileExists(moved.path))) continue;
+      await this.memory.moveNode(moved.node_id, q.path);
+      return this.keep(moved.node_id, q, 'registry', problems, moved.path);
+    }
     const id = newId();
     await this.memory.registerNode({ node_id: id, path: q.path, id_source: 'registry', content_hash: q.contentHash });
     return { nodeId: id, problems, revived: false };

@@ -48,6 +48,28 @@ describe('engine sync with the vault', () => {
     expect(await paths(h.engine, 'bananas')).toEqual(['b.md']);
   });
 
+  test('a rename seen as a create and a delete, the create first (as file watchers report it), keeps the id, edges and stats', async () => {
+    const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
+    await h.engine.reconcile();
+    h.engine.startWatching();
+    const id = h.engine.note('x/old.md')!.nodeId;
+    const other = h.engine.note('y.md')!.nodeId;
+    await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+    await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+    await h.vault.write('z/new.md', 'content about gardens'); // the create event first…
+    await h.vault.delete('x/old.md'); // …then the delete
+    await h.engine.settle();
+    expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
+    expect(h.engine.note('x/old.md')).toBeNull();
+    expect(h.engine.memory.edges({ from: id }).map((e) => e.to_id)).toEqual([other]);
+    expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
+    // A copy (the old file still there) is a new note, not a move.
+    await h.vault.write('z/copy.md', 'content about gardens');
+    await h.engine.settle();
+    expect(h.engine.note('z/copy.md')!.nodeId).not.toBe(id);
+    expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
+  });
+
   test('rename is a key move: id, edges and stats follow the note', async () => {
     const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
     await h.engine.reconcile();

@@ -2,6 +2,18 @@ import { note, openHarness, paths } from './harness';
 
 const ID_A = '0b6f3f0e-6c1a-4e0e-9a44-1f2b3c4d5e6f';
 
+/** x/old.md with an edge to y.md and a retrieval count, the engine watching: what a move must carry along. */
+async function noteWithHistory() {
+  const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
+  await h.engine.reconcile();
+  h.engine.startWatching();
+  const id = h.engine.note('x/old.md')!.nodeId;
+  const other = h.engine.note('y.md')!.nodeId;
+  await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+  await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+  return { h, id, other };
+}
+
 describe('engine sync with the vault', () => {
   test('a second reconcile over unchanged notes reads and indexes nothing', async () => {
     const h = await openHarness({
@@ -49,13 +61,7 @@ describe('engine sync with the vault', () => {
   });
 
   test('a rename seen as a create and a delete, the create first (as file watchers report it), keeps the id, edges and stats', async () => {
-    const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
-    await h.engine.reconcile();
-    h.engine.startWatching();
-    const id = h.engine.note('x/old.md')!.nodeId;
-    const other = h.engine.note('y.md')!.nodeId;
-    await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
-    await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+    const { h, id, other } = await noteWithHistory();
     await h.vault.write('z/new.md', 'content about gardens'); // the create event first…
     await h.vault.delete('x/old.md'); // …then the delete
     await h.engine.settle();
@@ -71,13 +77,7 @@ describe('engine sync with the vault', () => {
   });
 
   test('rename is a key move: id, edges and stats follow the note', async () => {
-    const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
-    await h.engine.reconcile();
-    h.engine.startWatching();
-    const id = h.engine.note('x/old.md')!.nodeId;
-    const other = h.engine.note('y.md')!.nodeId;
-    await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
-    await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+    const { h, id } = await noteWithHistory();
     await h.vault.rename('x/old.md', 'z/new.md');
     await h.engine.settle();
     const moved = h.engine.note('z/new.md')!;

@@ -6,7 +6,7 @@
  * saw — or rejects it. Every step is audited (proposal.create / accept / reject).
  */
 import { z } from 'zod';
-import { LithosError } from '../errors';
+import { LithosError, asLithosError } from '../errors';
 import type { BlobStore, Clock } from '../ports';
 import { newId } from '../model/ids';
 import type { WriteNoteRequest, WriteNoteResult } from '../vault/note-writer';
@@ -121,7 +121,19 @@ export class ProposalStore {
    */
   async accept(id: string, by: AuditActor): Promise<Proposal> {
     const p = await this.pending(id);
-    const result = await this.d.write({ ...p.request, actor: p.agent });
+    let result: WriteNoteResult;
+    try {
+      result = await this.d.write({ ...p.request, actor: p.agent });
+    } catch (err) {
+      const e = asLithosError(err);
+      if (e.code !== 'conflict') throw e;
+      // The writer's advice (re-read, retry with expected_version) is for the agent; the person's choices differ.
+      throw new LithosError(
+        'conflict',
+        `Proposal ${id} was made against a version of "${p.request.path}" that has changed since (someone edited, created or moved it). It stays pending: reject it, and the agent can propose again from the current note.`,
+        { ...e.data, proposal_id: id },
+      );
+    }
     const done: Proposal = { ...p, status: 'accepted', decided_at: new Date(this.d.clock.now()).toISOString(), decided_by: by.id ?? by.kind, result };
     await this.save(done);
     await this.d.audit.append({ action: 'proposal.accept', actor: by, target: id, data: { path: result.path, note: result.id, version: result.version, agent: p.agent } });

@@ -62,7 +62,10 @@ test('an update is pinned to the version the agent saw: a change in between make
   expect(h.vault.text(ADR)).toContain('We use Postgres.');
 
   await call('lithos_write', { path: ADR, content: 'We use Postgres 16.\n' }, HUMAN);
-  expect((await failure(call('lithos_proposal_accept', { proposal_id: p.proposal_id }, HUMAN))).code).toBe('conflict');
+  const err = await failure(call('lithos_proposal_accept', { proposal_id: p.proposal_id }, HUMAN));
+  expect(err.code).toBe('conflict');
+  expect(err.message).toContain('It stays pending: reject it, and the agent can propose again from the current note.');
+  expect(err.message).not.toContain('expected_version'); // advice for agents, not for the person accepting
   expect((await call('lithos_proposal_list', {}, HUMAN)).proposals[0].status).toBe('pending');
 
   const rejected = await call('lithos_proposal_reject', { proposal_id: p.proposal_id, reason: 'We stay on Postgres.' }, HUMAN);

@@ -76,12 +76,20 @@ describe('forbidden: a scope or namespace the agent may not write into', () => {
 });
 
 describe('not_found: a note the agent cannot see', () => {
-  test.each<[string, (v: ScopeVault) => Record<string, unknown>]>([
-    ['write by id', (s) => ({ id: s.id.agent_private, content: 'mine now\n' })],
-    ['write by path', (s) => ({ path: s.path.agent_private, content: 'mine now\n' })],
-    ['write over the person\'s note by path', (s) => ({ path: s.path.user_private, content: 'mine now\n' })],
-  ])('bob cannot %s', async (_what, args) => {
-    expect((await refused('lithos_write', args(v), BOB)).code).toBe('not_found');
+  test('bob cannot write by id', async () => {
+    expect((await refused('lithos_write', { id: v.id.agent_private, content: 'mine now\n' }, BOB)).code).toBe('not_found');
+  });
+
+  test.each<[string, (v: ScopeVault) => string]>([
+    ["alice's private note", (s) => s.path.agent_private],
+    ["the person's note", (s) => s.path.user_private],
+  ])('bob writing by path over %s gets exactly the answer a free path beside it gets: existence does not leak', async (_what, pathOf) => {
+    const taken = pathOf(v);
+    const free = taken.replace(/[^/]+\.md$/, 'Nothing here.md');
+    const a = await refused('lithos_write', { path: taken, content: 'mine now\n' }, BOB);
+    const b = await refused('lithos_write', { path: free, content: 'mine now\n' }, BOB);
+    expect(b.code).toBe(a.code);
+    expect(a.message.replace(taken, '<path>')).toBe(b.message.replace(free, '<path>'));
   });
 
   test("bob cannot delete alice's private note, by id or path", async () => {

@@ -55,6 +55,14 @@ describe('lithos_feedback', () => {
     expect(t.engine.note(INDEX_ID)!.cached.meta.status).toBe('active');
   });
 
+  test("naming a note the caller may not see is answered as for an unknown id: the error does not give its title", async () => {
+    const r = await retrieve();
+    const err = await failure(t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: [SECRET_ID] }, AGENT));
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toContain(`"${SECRET_ID}" was not returned by receipt`);
+    expect(err.message).not.toContain('Secret plan');
+  });
+
   test('an unknown receipt, or one the caller may not see, is not_found', async () => {
     expect((await failure(t.call('lithos_feedback', { receipt_id: 'nope', cited: [POOL_ID] }))).code).toBe('not_found');
     // agent-b's retrieval returned its private note: agent-a may not see that receipt

@@ -69,7 +69,11 @@ describe.each([
 test('an agent cannot write over, delete, or link to a note it may not see', async () => {
   const before = t.snapshot();
   expect((await failure(t.call('lithos_write', { id: SECRET_ID, content: 'mine now' }, A))).code).toBe('not_found');
-  expect((await failure(t.call('lithos_write', { path: SECRET_PATH, content: 'mine now' }, A))).code).toBe('not_found'); // as for any hidden note: existence does not leak
+  // By path: agent-b's namespace is refused whether or not a note is there, so existence does not leak.
+  const taken = await failure(t.call('lithos_write', { path: SECRET_PATH, content: 'mine now' }, A));
+  const free = await failure(t.call('lithos_write', { path: 'agent/agent-b/Nothing here.md', content: 'mine now' }, A));
+  expect([taken.code, free.code]).toEqual(['forbidden', 'forbidden']);
+  expect(taken.message.replace(SECRET_PATH, '<path>')).toBe(free.message.replace('agent/agent-b/Nothing here.md', '<path>'));
   expect((await failure(t.call('lithos_delete', { id: SECRET_ID }, A))).code).toBe('not_found');
   expect((await failure(t.call('lithos_edge_create', { from: POOL_ID, to: SECRET_ID, type: 'supports' }, A))).code).toBe('not_found');
   expect(t.snapshot()).toEqual(before);

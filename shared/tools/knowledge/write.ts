@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { isValidNamespace, DEFAULT_NAMESPACE, namespaceFromPath } from '../../model/namespace';
-import { checkNoteWrite } from '../../governance/write-policy';
+import { checkNoteWrite, namespaceRefusal } from '../../governance/write-policy';
 import type { GatedNote } from '../../governance/gate';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
@@ -101,6 +101,10 @@ export const lithosWrite = defineTool({
     } else if (a.path !== undefined) {
       path = checkNotePath(a.path);
       const existing = ctx.engine.note(path);
+      // A namespace the agent may not write into is refused first, whether or not a note is there: answering
+      // not_found only where a hidden note exists would tell the agent it exists.
+      const refusal = namespaceRefusal(viewerOf(ctx), a.namespace ?? namespaceFromPath(path));
+      if (refusal) throw new LithosError('forbidden', `Cannot write "${path}": ${refusal}.`, { path, namespace: a.namespace ?? namespaceFromPath(path) });
       if (existing && existing.path === path && !visibleTo(ctx)(gatedNote(existing))) {
         // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
         throw new LithosError('not_found', `Cannot write "${path}": there is no note there that you may change; choose another path.`, { path });

@@ -7,7 +7,7 @@ import { LithosError } from '../../errors';
 import { applyFeedback, checkFeedbackNodes, type FeedbackResult } from '../../learning/feedback';
 import type { Receipt } from '../../retrieval/types';
 import type { ToolContext } from '../types';
-import { viewerOf } from '../knowledge/common';
+import { allowFor, viewerOf } from '../knowledge/common';
 import { receiptFor } from './receipt-view';
 
 export const acceptedArg = z
@@ -85,9 +85,10 @@ export function refToId(ctx: ToolContext, ref: string, visible: (id: string) => 
   return n && visible(n.nodeId) ? n.nodeId : ref;
 }
 
+/** A note named in an error: its title only when the caller may see it (else the id as given, like an unknown one). */
 function noteName(ctx: ToolContext, id: string): string {
   const n = ctx.engine.note(id);
-  return n && n.nodeId === id ? `${n.cached.meta.title || n.path} (${id})` : id;
+  return n && n.nodeId === id && allowFor(ctx)(id) ? `${n.cached.meta.title || n.path} (${id})` : id;
 }
 
 /** What a tool returns about the feedback it applied. */

@@ -400,13 +400,20 @@ export class MemoryEngine {
 
   /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
   get conflicts(): ConflictService {
-    if (!this.conflictService) {
-      const svc = new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true });
-      // Callouts name other notes only where the policy lets every reader see them: re-sync when it changes.
-      this.stopPolicyWatch = this.policy.onChange(() => void (this.closed ? undefined : svc.policyChanged()));
-      this.conflictService = svc;
-    }
-    return this.conflictService;
+    return (this.conflictService ??= new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true }));
+  }
+
+  /**
+   * For hosts that keep the vault open and write it (the plugin, headless `lithos mcp`): callouts name other
+   * notes only where the policy lets every reader see them, so they are brought in line now if the policy
+   * changed since they were last synced (a `lithos policy` run, a hand edit while closed), and whenever it
+   * changes from here on (settings, a hand edit picked up while open).
+   */
+  async followPolicy(): Promise<void> {
+    this.assertOpen();
+    this.stopPolicyWatch();
+    this.stopPolicyWatch = this.policy.onChange(() => void (this.closed ? undefined : this.conflicts.policyChanged()));
+    await this.conflicts.policyChanged();
   }
 
   /**

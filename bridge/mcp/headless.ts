@@ -43,6 +43,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
         const report = await v.engine.reconcile();
         logger.info(`vault open: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
         v.engine.startWatching(); // follow edits a person makes while the bridge runs
+        await v.engine.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
         v.engine.consolidator.start(); // scheduled consolidation and the working-memory size trigger
       } catch (err) {
         await v.close();

@@ -76,6 +76,9 @@ export interface ResolutionChange {
   after: unknown;
 }
 
+/** The policy (its audience-deciding parts) the callouts were last synced under. */
+const POLICY_MARK = 'callouts:policy';
+
 export class ConflictService {
   private enabled: boolean;
   private readonly pending = new Set<string>();
@@ -406,13 +409,18 @@ export class ConflictService {
   }
 
   /**
-   * Whether a callout may name the other note depends on the policy (governance/audience.ts): after a
-   * change, every note that may carry a callout is synced again, queued behind running work.
+   * Whether a callout may name the other note depends on the policy (governance/audience.ts): when the parts
+   * that decide it differ from those the callouts were last synced under (a mark in memory.sqlite), every
+   * note that may carry a callout is synced again, queued behind running work.
    */
   policyChanged(): Promise<void> {
     this.running = this.running.then(async () => {
       try {
+        const p = this.engine.policy.get();
+        const key = JSON.stringify([p.hidden_folders, p.shared_patterns, p.default_namespaces, p.agents]);
+        if (this.engine.memory.mark(POLICY_MARK) === key) return;
         await this.syncAll();
+        await this.engine.memory.setMark(POLICY_MARK, key);
       } catch (err) {
         const e = asLithosError(err);
         this.deps.logger.warn(`Updating callouts after a policy change failed: ${e.message}`, { code: e.code });

@@ -1,4 +1,5 @@
-import { note } from '../engine/harness';
+import { note, openHarness } from '../engine/harness';
+import type { MemoryVault } from '../twins/memory-vault';
 import { HUMAN, openTools, type ToolHarness } from '../tools/fixture';
 import { findBlocks } from '../../shared/conflicts/callout-blocks';
 
@@ -20,7 +21,11 @@ const FILES: Record<string, string> = {
 
 /** For each conflict callout in the note: the other note's title when named, else 'narrower'. */
 function named(h: ToolHarness, path: string): string[] {
-  const text = h.vault.text(path)!;
+  return namedIn(h.vault, path);
+}
+
+function namedIn(vault: MemoryVault, path: string): string[] {
+  const text = vault.text(path)!;
   return findBlocks(text)
     .filter((b) => b.key.startsWith('conflict '))
     .map((b) => {
@@ -67,6 +72,7 @@ test('the person still sees every pair in the conflict list', async () => {
 
 test('with the default policy (every agent reads every project namespace) project notes name each other', async () => {
   const d = await openTools(FILES);
+  await d.engine.followPolicy(); // as the plugin and headless lithos mcp do once open
   await d.engine.policy.set({ ...d.engine.policy.get(), hidden_folders: ['private'] });
   await d.engine.conflicts.scan();
   expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Ab pool', 'Pool', 'narrower', 'narrower', 'narrower']);
@@ -77,4 +83,23 @@ test('with the default policy (every agent reads every project namespace) projec
   expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Pool', 'narrower', 'narrower', 'narrower', 'narrower']);
   expect(named(d, 'shared/Pool.md')).toEqual(['A pool', 'A pool two', 'narrower', 'narrower', 'narrower', 'narrower']);
   await d.engine.close();
+});
+
+test('a policy changed while no host had the vault open (lithos policy, a hand edit) is applied to the callouts at the next open', async () => {
+  const first = await openHarness(FILES);
+  await first.engine.reconcile();
+  await first.engine.policy.set({ ...first.engine.policy.get(), hidden_folders: ['private'] });
+  await first.engine.followPolicy();
+  await first.engine.conflicts.scan();
+  expect(namedIn(first.vault, 'project/a/A pool.md')).toContain('Ab pool');
+  await first.engine.close();
+  // Narrowed from outside: policy.json rewritten while nothing had the vault open.
+  const raw = JSON.parse(new TextDecoder().decode((await first.blobs.read('policy.json'))!)) as Record<string, unknown>;
+  await first.blobs.writeAtomic('policy.json', new TextEncoder().encode(JSON.stringify({ ...raw, default_namespaces: ['project/a'] })));
+  const again = await openHarness({}, { vault: first.vault, blobs: first.blobs, clock: first.clock });
+  await again.engine.reconcile();
+  await again.engine.followPolicy();
+  expect(namedIn(again.vault, 'project/a/A pool.md')).not.toContain('Ab pool');
+  expect(again.vault.text('project/a/A pool.md')).not.toContain('pool size is 60');
+  await again.engine.close();
 });

@@ -21,7 +21,8 @@ beforeAll(() => {
   build = buildBridge();
   root = mkdtempSync(join(tmpdir(), 'lithos-inspector-'));
   vault = join(root, 'vault');
-  cpSync(join(ROOT, 'examples/vault'), vault, { recursive: true });
+  // The notes as shipped: a .lithos/ left by a local `npm start` is not part of the example.
+  cpSync(join(ROOT, 'examples/vault'), vault, { recursive: true, filter: (src) => !src.includes('.lithos') });
 }, 60_000);
 afterAll(() => {
   build?.cleanup();

@@ -61,4 +61,13 @@ describe('receipts', () => {
     expect(r.nodes.map((n: { id: string }) => n.id)).toContain(v.id.agent_private);
     expect((await v.call('lithos_receipts', { receipt_id: r.receipt_id }, BOB)).receipts).toEqual([]);
   });
+
+  test("another agent's receipt shown to the caller leaves out its per-scout hit counts (counted over what that agent sees); its own keeps them", async () => {
+    const r = await v.call('lithos_retrieve', { query_text: 'zebra striped probe', max_context_nodes: 1, namespace_filter: 'notes/shared' }, ALICE);
+    const mine = (await v.call('lithos_receipts', { receipt_id: r.receipt_id }, ALICE)).receipts[0];
+    expect(Object.keys(mine.scouts).length).toBeGreaterThan(0);
+    const theirs = (await v.call('lithos_receipts', { receipt_id: r.receipt_id }, BOB)).receipts[0];
+    expect(theirs.final_nodes).toHaveLength(1);
+    expect(theirs.scouts).toEqual({});
+  });
 });

@@ -8,7 +8,7 @@
  * - an agent sees another agent's (or the person's) receipt only when it may see every final node of it and
  *   its namespace filter names no other agent's private namespace (`agent/<id>`): otherwise the query text
  *   and the ranking would tell what a note it may not read is about. Its candidates and conflicts are cut to
- *   the notes the agent may see.
+ *   the notes the agent may see, and its per-scout hit counts are left out.
  * Notes no longer in the vault have no scope left to check, so agents do not see them (fail closed).
  */
 import { canSee, type Viewer, gatedNote } from '../../governance/gate';
@@ -39,6 +39,9 @@ export function receiptFor(engine: MemoryEngine, viewer: Viewer, r: Receipt): Re
     final_nodes: r.final_nodes.filter((n) => sees(n.id)),
     candidates: (r.candidates ?? []).filter(sees),
     conflicts: (r.conflicts ?? []).filter((c) => sees(c.a) && sees(c.b)),
+    // Per-scout hit counts were counted over what that agent may see: from another's receipt they would tell
+    // how many notes it sees (and that hidden ones matched). Its own keep them, for "why this result?".
+    ...(own ? {} : { scouts: {} }),
   };
 }
 

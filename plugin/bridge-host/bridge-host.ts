@@ -15,6 +15,15 @@ import { checkUpgrade, type Refusal } from './upgrade-check';
 
 /** Tried first; when taken, the OS picks a free port (bridge.json always names the real one). */
 export const DEFAULT_BRIDGE_PORT = 27_183;
+/**
+ * Open sockets at most (admitted or not). Loopback is reachable by every local user, token or not: without
+ * a bound, a flood of idle sockets exhausts the file descriptors of the whole Obsidian process.
+ */
+export const MAX_SOCKETS = 64;
+/** A connection whose reader falls this far behind (unsent bytes) is closed rather than buffered without end. */
+export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+/** Refused connections are logged at most this often (each refusal would otherwise be a console line). */
+const REFUSAL_LOG_MS = 10_000;
 const LOOPBACK = '127.0.0.1';
 
 export interface BridgeHostOptions {
@@ -63,6 +72,7 @@ export class BridgeHost {
   private readonly sockets = new Set<Duplex>();
   private readonly agents = new Map<string, Connection>();
   private readonly logger: Logger;
+  private refusals = { lastLogged: 0, unlogged: 0 };
 
   constructor(private readonly opts: BridgeHostOptions) {
     this.logger = opts.logger ?? silentLogger;
@@ -86,7 +96,8 @@ export class BridgeHost {
     this.digest = tokenDigest(rt, this.token);
 
     const wss = new rt.ws.WebSocketServer({ noServer: true, maxPayload: HARD_FRAME_BYTES, perMessageDeflate: false, clientTracking: false });
-    const server = rt.http.createServer((_req, res) => {
+    // A request (or upgrade) must send its headers within 5 s; Node checks every second, not every 30 s.
+    const server = rt.http.createServer({ headersTimeout: 5_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 }, (_req, res) => {
       res.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
       res.end('The Lithos bridge speaks websocket only.\n');
     });
@@ -94,7 +105,7 @@ export class BridgeHost {
       socket.on('error', () => undefined); // a peer resetting mid-upgrade is not our crash
       const refusal = checkUpgrade(rt, req, this.digest as Buffer);
       if (refusal) {
-        this.logger.warn(`bridge host: refused a connection (${refusal.status}): ${refusal.message}`);
+        this.logRefusal(`${refusal.status}: ${refusal.message}`);
         refuseUpgrade(socket, refusal);
         return;
       }
@@ -102,6 +113,11 @@ export class BridgeHost {
     });
     server.on('clientError', (_err, socket) => socket.destroy());
     server.on('connection', (socket) => {
+      if (this.sockets.size >= MAX_SOCKETS) {
+        this.logRefusal(`${MAX_SOCKETS} connections are open already`);
+        socket.destroy();
+        return;
+      }
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
@@ -193,7 +209,15 @@ export class BridgeHost {
         vaultName: this.opts.vaultName,
         maxDeadlineMs: this.opts.maxDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS,
         logger: this.logger,
-        send: (text) => ws.send(text),
+        send: (text) => {
+          // A peer that does not read its answers would have them buffered here without end: drop it.
+          if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+            this.logger.warn(`bridge host: closing a connection that is not reading its answers (${ws.bufferedAmount} bytes waiting)`);
+            ws.terminate();
+            return;
+          }
+          ws.send(text);
+        },
         close: (code, reason) => ws.close(code, reason),
         admit: (hello) => this.admit(conn, hello),
       }),
@@ -239,6 +263,18 @@ export class BridgeHost {
     clearTimeout(conn.handshakeTimer);
     this.logger.info(`bridge host: ${id ? `agent "${id}"` : 'an anonymous bridge'} connected (lithos ${hello.bridge_version})`);
     return null;
+  }
+
+  /** One warning per REFUSAL_LOG_MS at most, counting those not logged: anyone local can knock. */
+  private logRefusal(why: string): void {
+    const now = Date.now();
+    if (now - this.refusals.lastLogged < REFUSAL_LOG_MS) {
+      this.refusals.unlogged++;
+      return;
+    }
+    const more = this.refusals.unlogged > 0 ? ` (and ${this.refusals.unlogged} more since the last warning)` : '';
+    this.refusals = { lastLogged: now, unlogged: 0 };
+    this.logger.warn(`bridge host: refused a connection (${why})${more}`);
   }
 
   /** Drops connections that did not answer the previous websocket ping (a frozen or vanished peer). */

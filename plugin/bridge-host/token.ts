@@ -18,7 +18,11 @@ export async function loadOrCreateToken(rt: HostRuntime, lithosDir: string): Pro
   });
   const file = rt.path.join(lithosDir, TOKEN_FILE);
   const text = await rt.fs.readFile(file, 'utf8').catch(() => '');
-  if (TOKEN_RE.test(text.trim())) return text.trim();
+  if (TOKEN_RE.test(text.trim())) {
+    // A token file copied in or restored from a backup may be readable by others: owner-only, like a new one.
+    await rt.fs.chmod(file, 0o600).catch(() => undefined);
+    return text.trim();
+  }
   const token = newToken(rt);
   await saveToken(rt, lithosDir, token);
   return token;

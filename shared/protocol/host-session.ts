@@ -40,6 +40,9 @@ interface AskedInterpret {
   timer: unknown;
 }
 
+/** Calls one connection may have running at once (an MCP client runs a handful; more is a runaway or an attack). */
+export const MAX_IN_FLIGHT = 256;
+
 /**
  * One bridge connection as the host sees it, without the socket: frames in through receive(), frames
  * out through send(). Handshake first, then calls dispatched concurrently, each answered exactly once
@@ -171,6 +174,19 @@ export class HostSession {
   private start(call: Call): void {
     if (this.inFlight.has(call.id)) {
       this.reply({ type: 'error', id: null, error: toWireError(new LithosError('protocol_error', `Request id "${call.id}" is already in flight on this connection.`, { retryable: false })) });
+      return;
+    }
+    if (call.caller.kind !== 'agent') {
+      // A token opens the bridge, not the person's view: the person works in Obsidian itself. Taken from the
+      // wire, kind 'human' would pass every scope, hidden folders included.
+      const error = new LithosError('forbidden', 'Calls over the bridge are made for agents; the person works in Obsidian.', { retryable: false });
+      this.reply({ type: 'result', id: call.id, ok: false, error: toWireError(error) });
+      return;
+    }
+    if (this.inFlight.size >= MAX_IN_FLIGHT) {
+      // Bounded, so one connection cannot queue unbounded work (and answers) on the host.
+      const error = new LithosError('unavailable', `${MAX_IN_FLIGHT} calls are already running on this connection; retry when one has answered.`, { retryable: true });
+      this.reply({ type: 'result', id: call.id, ok: false, error: toWireError(error) });
       return;
     }
     const deadline = Math.min(call.deadline_ms, this.maxDeadlineMs);

@@ -1,6 +1,6 @@
 import { LithosError } from '../../shared/errors';
 import { CLOSE_CODES } from '../../shared/protocol/handshake';
-import { HostSession, type HostSessionOptions } from '../../shared/protocol/host-session';
+import { HostSession, MAX_IN_FLIGHT, type HostSessionOptions } from '../../shared/protocol/host-session';
 import { MAX_MESSAGE_BYTES } from '../../shared/protocol/limits';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import type { ToolCaller, ToolDispatcher } from '../../shared/tools/types';
@@ -114,7 +114,7 @@ describe('HostSession (one bridge connection, host side)', () => {
     const { s, sent, tools, open } = session();
     open();
     s.receive(call('a', 'hold', { key: 'first' }));
-    s.receive(JSON.stringify({ type: 'call', id: 'b', tool: 'echo', args: { n: 2 }, caller: { kind: 'human', agent_id: null }, deadline_ms: 1000 }));
+    s.receive(JSON.stringify({ type: 'call', id: 'b', tool: 'echo', args: { n: 2 }, caller: { kind: 'agent', agent_id: 'a2' }, deadline_ms: 1000 }));
     await flush();
     // The held call did not block the second one.
     expect(sent).toEqual([{ type: 'result', id: 'b', ok: true, result: { n: 2 } }]);
@@ -122,7 +122,30 @@ describe('HostSession (one bridge connection, host side)', () => {
     tools.held.get('first')?.('done');
     await flush();
     expect(sent[1]).toEqual({ type: 'result', id: 'a', ok: true, result: 'done' });
-    expect(tools.callers).toEqual([caller, { kind: 'human', agent_id: null }]);
+    expect(tools.callers).toEqual([caller, { kind: 'agent', agent_id: 'a2' }]); // one MCP client may speak for several agents
+  });
+
+  it('refuses a call that claims to be made for the person: a token opens the bridge for agents only', async () => {
+    const { s, sent, tools, open } = session();
+    open();
+    s.receive(JSON.stringify({ type: 'call', id: 'h1', tool: 'echo', args: {}, caller: { kind: 'human', agent_id: null }, deadline_ms: 1000 }));
+    await flush();
+    expect(sent).toEqual([{ type: 'result', id: 'h1', ok: false, error: expect.objectContaining({ code: 'forbidden', message: 'Calls over the bridge are made for agents; the person works in Obsidian.' }) }]);
+    expect(tools.callers).toEqual([]);
+  });
+
+  it('bounds the calls running at once on one connection; the next is refused as retryable, and accepted once one answers', async () => {
+    const { s, sent, tools, open } = session();
+    open();
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) s.receive(call(`c${i}`, 'hold', { key: String(i) }));
+    s.receive(call('over', 'echo'));
+    await flush();
+    expect(sent).toEqual([{ type: 'result', id: 'over', ok: false, error: expect.objectContaining({ code: 'unavailable', data: expect.objectContaining({ retryable: true }) }) }]);
+    tools.held.get('0')!('done');
+    await flush();
+    s.receive(call('next', 'echo', { ok: 1 }));
+    await flush();
+    expect(sent.find((m) => m.id === 'next')).toMatchObject({ ok: true, result: { ok: 1 } });
   });
 
   it("passes a tool's LithosError through as {code, message, data}", async () => {

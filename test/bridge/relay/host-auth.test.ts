@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:net';
+import { connect as connectRaw, createServer, type Server, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { BRIDGE_FILE, BridgeFileSchema } from '../../../shared/protocol/bridge-file';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { CLOSE_CODES } from '../../../shared/protocol/handshake';
-import { BridgeHost } from '../../../plugin/bridge-host/bridge-host';
+import { BridgeHost, MAX_SOCKETS } from '../../../plugin/bridge-host/bridge-host';
 import { TOKEN_FILE } from '../../../plugin/bridge-host/token';
 import { makeVault, startTestHost, type TestHost } from './test-host';
 
@@ -30,6 +30,23 @@ function upgrade(url: string, headers: Record<string, string>): Promise<Outcome>
     });
     ws.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
   });
+}
+
+/** A TCP connection that sends nothing (an idle or slowloris peer). */
+function openRaw(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connectRaw(port, '127.0.0.1', () => resolve(s));
+    s.on('error', reject);
+  });
+}
+
+/** test/eventually.ts for an asynchronous check (a real upgrade attempt). */
+async function untilAsync(ok: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const readBridge = async (root: string) => BridgeFileSchema.parse(JSON.parse(await readFile(join(root, '.lithos', BRIDGE_FILE), 'utf8')));
@@ -158,6 +175,37 @@ describe('BridgeHost: bridge.json and the token', () => {
       expect(await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${old}` })).toMatchObject({ status: 401 });
       expect(await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${fresh}` })).toMatchObject({ status: 101 });
     } finally {
+      await h.stop();
+    }
+  });
+
+  it('makes an existing token file owner-only (one restored from a backup or synced in may be readable by others)', async () => {
+    if (process.platform === 'win32') return;
+    const first = await startTestHost(root);
+    await first.stop();
+    const file = join(root, '.lithos', TOKEN_FILE);
+    await chmod(file, 0o644);
+    const h = await startTestHost(root);
+    try {
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('bounds the open sockets: past MAX_SOCKETS a new one is closed at once, and a well-behaved client gets in again once they go', async () => {
+    const h = await startTestHost(root);
+    const idle: Socket[] = [];
+    try {
+      const token = (await readBridge(root)).token;
+      for (let i = 0; i < MAX_SOCKETS; i++) idle.push(await openRaw(h.port));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })).toEqual({ error: expect.stringMatching(/ECONNRESET|socket hang up/) });
+      for (const s of idle.splice(0)) s.destroy();
+      await untilAsync(async () => 'status' in (await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })));
+      expect(await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })).toEqual({ status: 101, body: '' });
+    } finally {
+      for (const s of idle) s.destroy();
       await h.stop();
     }
   });

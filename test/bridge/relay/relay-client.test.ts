@@ -51,7 +51,9 @@ describe('RelayClient against a live host', () => {
     expect(await c.call('note_count', {})).toBe(5);
     expect(await c.call('read', { path: 'notes/n3.md' })).toEqual({ path: 'notes/n3.md', title: 'Note 3', body: 'Body of note 3, about topic 3.\n' });
     expect(await c.call('echo', { x: 1 })).toEqual({ args: { x: 1 }, caller: { kind: 'agent', agent_id: 'agent-1' } });
-    expect(await c.call('echo', {}, { kind: 'human', agent_id: null })).toEqual({ args: {}, caller: { kind: 'human', agent_id: null } });
+    expect(await c.call('echo', {}, { kind: 'agent', agent_id: 'agent-2' })).toEqual({ args: {}, caller: { kind: 'agent', agent_id: 'agent-2' } });
+    // The person never calls through the bridge: a call claiming to be theirs is refused by the host.
+    await expect(c.call('echo', {}, { kind: 'human', agent_id: null })).rejects.toMatchObject({ code: 'forbidden' });
   });
 
   it("passes the tool's error through with its code, message and data", async () => {

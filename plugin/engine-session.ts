@@ -87,7 +87,7 @@ export class EngineSession {
       vault.watch((e) => this.onVaultEvent(engine, e));
       this.deps.changed('engine');
       await this.reconcile();
-      await engine.followPolicy();
+      if (!this.closed) await engine.followPolicy();
     } catch (err) {
       this.error = this.fail('Lithos could not open its memory', err);
     } finally {

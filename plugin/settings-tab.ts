@@ -56,8 +56,12 @@ export class LithosSettingTab extends PluginSettingTab {
 
   /** The Embeddings section follows the model download and MiniLM state; a closed tab stops listening. */
   override hide(): void {
+    // A field still being edited is committed (its `change` fires on blur), not lost with the closing tab.
+    const active = this.containerEl.ownerDocument?.activeElement as (Element & { blur?: () => void }) | null | undefined;
+    if (active && this.containerEl.contains(active)) active.blur?.();
     this.host.miniLm().follow(null);
     this.host.models().follow(null);
+    super.hide();
   }
 
   override display(): void {

@@ -450,6 +450,7 @@ export class MemoryEngine {
     if (this.closed) return;
     this.stopWatching();
     this.stopPolicyWatch();
+    await this.conflictService?.idle(); // a callout sync under way finishes before the stores close
     await this.decay.stop();
     await this.consolidatorInst?.stop();
     await this.flush();

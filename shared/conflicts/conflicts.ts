@@ -332,6 +332,12 @@ export class ConflictService {
 
   // ── change hook ─────────────────────────────────────────────────────────
 
+  /** Resolves when the queued callout and detection work is done (the engine waits for it before closing). */
+  async idle(): Promise<void> {
+    if (this.timer !== null) await this.drain();
+    await this.running;
+  }
+
   /** Called by sync for a note (re)indexed after the engine opened; not during a reconcile. */
   noteChanged(path: string): void {
     if (this.writing.has(path)) return;

@@ -52,6 +52,8 @@ export const MAX_IN_FLIGHT = 256;
 export class HostSession {
   private state: 'awaiting_hello' | 'open' | 'closed' = 'awaiting_hello';
   private readonly inFlight = new Map<string, InFlight>();
+  /** Dispatches not yet returned, answered or not: a call past its deadline keeps running in the engine. */
+  private running = 0;
   /** `interpret` requests sent to the bridge and not yet answered, by the host's own id. */
   private readonly asked = new Map<string, AskedInterpret>();
   private interpretSeq = 0;
@@ -183,7 +185,7 @@ export class HostSession {
       this.reply({ type: 'result', id: call.id, ok: false, error: toWireError(error) });
       return;
     }
-    if (this.inFlight.size >= MAX_IN_FLIGHT) {
+    if (this.running >= MAX_IN_FLIGHT) {
       // Bounded, so one connection cannot queue unbounded work (and answers) on the host.
       const error = new LithosError('unavailable', `${MAX_IN_FLIGHT} calls are already running on this connection; retry when one has answered.`, { retryable: true });
       this.reply({ type: 'result', id: call.id, ok: false, error: toWireError(error) });
@@ -208,8 +210,10 @@ export class HostSession {
     // Only a bridge whose MCP client samples can interpret, and only for its own call.
     const opts: CallOptions | undefined = this.hello?.sampling ? { interpreter: this.interpreterFor(call.id) } : undefined;
     // Not awaited: calls on one connection run concurrently; each answers when it is done.
+    this.running++;
     Promise.resolve()
       .then(() => this.opts.dispatcher.call(call.tool, call.args, call.caller, opts))
+      .finally(() => this.running--)
       .then(
         (result) => this.finish(call, entry, { ok: true, result }),
         (err: unknown) => this.finish(call, entry, { ok: false, err }),

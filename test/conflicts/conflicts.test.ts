@@ -305,6 +305,14 @@ describe('who may resolve how', () => {
     await h.engine.close();
   });
 
+  it('an agent may not supersede a quarantined note (archiving it would lift the quarantine)', async () => {
+    const { h, edge_id } = await withConflict();
+    await h.engine.updateFrontmatter(B, (fm) => void (fm.status = 'quarantined'));
+    await expect(h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, AGENT)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('quarantined') });
+    expect(h.engine.note(B_ID)!.cached.meta.status).toBe('quarantined');
+    await h.engine.close();
+  });
+
   it('in a namespace where a person confirms agent changes, an agent may not supersede; the person may', async () => {
     const { h, edge_id } = await withConflict();
     await h.engine.policy.set({ ...h.engine.policy.get(), propose_namespaces: ['project/atlas'] });

@@ -92,6 +92,16 @@ describe('not_found: a note the agent cannot see', () => {
     expect(a.message.replace(taken, '<path>')).toBe(b.message.replace(free, '<path>'));
   });
 
+  test('in a hidden folder of a namespace bob may write, a taken path and a free one get the same answer', async () => {
+    await v.engine.policy.set({ ...v.engine.policy.get(), hidden_folders: ['notes/shared'] });
+    const taken = v.path.shared;
+    const free = taken.replace(/[^/]+\.md$/, 'Nothing here.md');
+    const a = await refused('lithos_write', { path: taken, content: 'mine now\n' }, BOB);
+    const b = await refused('lithos_write', { path: free, content: 'mine now\n' }, BOB);
+    expect([a.code, b.code]).toEqual(['forbidden', 'forbidden']);
+    expect(a.message.replace(taken, '<path>')).toBe(b.message.replace(free, '<path>'));
+  });
+
   test("bob cannot delete alice's private note, by id or path", async () => {
     expect((await refused('lithos_delete', { id: v.id.agent_private }, BOB)).code).toBe('not_found');
     expect((await refused('lithos_delete', { path: v.path.agent_private }, BOB)).code).toBe('not_found');

@@ -232,6 +232,14 @@ describe('settings apply without a restart', () => {
     expect((host.store.data as { settings: { bridge: { port: number } } }).settings.bridge.port).toBe(free);
   });
 
+  test('closing the tab hands over to Obsidian (super.hide) without error, and it can be shown again', async () => {
+    const { plugin } = await start({ bridge: { enabled: false, port: 0 } });
+    const tab = settingsTab(plugin);
+    (tab as unknown as { hide(): void }).hide();
+    expect((tab as unknown as { hidden: number }).hidden).toBe(1);
+    expect(settingsTab(plugin).find('Port').controls[0].value).toBe('0');
+  });
+
   test('a bad port or schedule is flagged on the field as typed and not saved when committed', async () => {
     const { plugin, host } = await start({ bridge: { enabled: false, port: 0 } });
     const tab = settingsTab(plugin);

@@ -161,6 +161,11 @@ export class FakeSettingTab {
     readonly app: FakeApp,
     readonly plugin: unknown,
   ) {}
+  /** PluginSettingTab.hide: Obsidian calls it when the tab closes. */
+  hide(): void {
+    this.hidden++;
+  }
+  hidden = 0;
   /** The rows display() built (it empties the container first, so only the last rendering counts). */
   get settings(): FakeSetting[] {
     return this.containerEl.settings ?? [];

@@ -148,6 +148,23 @@ describe('HostSession (one bridge connection, host side)', () => {
     expect(sent.find((m) => m.id === 'next')).toMatchObject({ ok: true, result: { ok: 1 } });
   });
 
+  it('a call past its deadline still counts against the bound until its tool returns (a 1 ms deadline is no way around it)', async () => {
+    const { s, sent, tools, clock, open } = session();
+    open();
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) s.receive(call(`t${i}`, 'hold', { key: String(i) }, 1));
+    clock.advance(5); // every one of them answered `timeout`, and is still running in the engine
+    await flush();
+    sent.length = 0;
+    s.receive(call('over', 'echo'));
+    await flush();
+    expect(sent).toEqual([{ type: 'result', id: 'over', ok: false, error: expect.objectContaining({ code: 'unavailable' }) }]);
+    tools.held.get('0')!('late');
+    await flush();
+    s.receive(call('next', 'echo', { ok: 1 }));
+    await flush();
+    expect(sent.find((m) => m.id === 'next')).toMatchObject({ ok: true });
+  });
+
   it("passes a tool's LithosError through as {code, message, data}", async () => {
     const { s, sent, open } = session();
     open();

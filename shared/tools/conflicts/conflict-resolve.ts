@@ -36,6 +36,9 @@ export const lithosConflictResolve = defineTool({
         const n = ctx.engine.note(id);
         if (!n) continue;
         const g = { ...gatedNote(n), path: n.path };
+        if (id !== winner && n.cached.meta.status === 'quarantined') {
+          throw new LithosError('forbidden', `Cannot supersede "${n.path}": it is quarantined, and a person reviews it (archiving it would lift the quarantine).`, { path: n.path });
+        }
         if (checkNoteWrite(viewerOf(ctx), ctx.engine.policy.get(), g, g) === 'propose') {
           throw new LithosError('forbidden', `Cannot supersede: changes in "${n.cached.meta.namespace}" are confirmed by a person, so a person resolves this conflict (or propose the edit with lithos_write).`, { path: n.path, namespace: n.cached.meta.namespace });
         }

@@ -103,8 +103,12 @@ export const lithosWrite = defineTool({
       const existing = ctx.engine.note(path);
       // A namespace the agent may not write into is refused first, whether or not a note is there: answering
       // not_found only where a hidden note exists would tell the agent it exists.
-      const refusal = namespaceRefusal(viewerOf(ctx), a.namespace ?? namespaceFromPath(path));
+      const viewer = viewerOf(ctx);
+      const refusal = namespaceRefusal(viewer, a.namespace ?? namespaceFromPath(path));
       if (refusal) throw new LithosError('forbidden', `Cannot write "${path}": ${refusal}.`, { path, namespace: a.namespace ?? namespaceFromPath(path) });
+      if (viewer.kind === 'agent' && (viewer.hidden_folders ?? []).some((f) => path.startsWith(f + '/'))) {
+        throw new LithosError('forbidden', `Cannot write "${path}": the folder is hidden from agents (vault policy hidden_folders).`, { path });
+      }
       if (existing && existing.path === path && !visibleTo(ctx)(gatedNote(existing))) {
         // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
         throw new LithosError('not_found', `Cannot write "${path}": there is no note there that you may change; choose another path.`, { path });

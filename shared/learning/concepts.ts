@@ -271,8 +271,33 @@ export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptRep
       else for (const id of cluster) match.members.add(id);
     }
   }
+  for (const id of await pruneMemberLists(engine)) if (!report.updated.includes(id)) report.updated.push(id);
   await capConceptSalience(engine);
   return report;
+}
+
+/** Rewrites a concept note's managed members block when it differs; true when written. */
+async function writeMembersBlock(engine: MemoryEngine, concept: LiveNote, block: string): Promise<boolean> {
+  const parsed = await engine.parse(concept.path);
+  const body = withMembersBlock(parsed.body, block);
+  if (body === parsed.body) return false;
+  await engine.writeNote({ path: concept.path, mode: 'update', content: body, fields: {}, actor: null, expectedVersion: parsed.contentHash }, CONCEPT_RULE);
+  return true;
+}
+
+/**
+ * Every concept's list, checked against who may read the concept now: a member narrowed since (its scope,
+ * a hidden folder, the policy) leaves the list even when its cluster is not seen again. Returns the ids rewritten.
+ */
+async function pruneMemberLists(engine: MemoryEngine): Promise<string[]> {
+  const rewritten: string[] = [];
+  for (const c of engine.notes().filter((n) => n.cached.meta.note_type === 'concept')) {
+    const listed = conceptMembers(engine, c.nodeId).map((id) => engine.note(id)).filter((n): n is LiveNote => n !== null);
+    const readable = listed.filter((m) => engine.readersMaySee(c, m));
+    if (readable.length === listed.length) continue;
+    if (await writeMembersBlock(engine, c, membersBlock(readable))) rewritten.push(c.nodeId);
+  }
+  return rewritten;
 }
 
 async function upsertConcept(
@@ -315,12 +340,7 @@ async function upsertConcept(
   } else {
     id = current.nodeId;
     path = current.path;
-    const parsed = await engine.parse(path);
-    const body = withMembersBlock(parsed.body, block);
-    if (body !== parsed.body) {
-      await engine.writeNote({ path, mode: 'update', content: body, fields: {}, actor: null, expectedVersion: parsed.contentHash }, CONCEPT_RULE);
-      rewritten = true;
-    }
+    rewritten = await writeMembersBlock(engine, current, block);
   }
   const concept = engine.note(id) as LiveNote;
   const added: string[] = [];

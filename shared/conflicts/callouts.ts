@@ -36,7 +36,9 @@ const RESOLVE_URI = `obsidian://${RESOLVE_ACTION}`;
 function conflictLines(c: Conflict, note: LiveNote, other: LiveNote, named: boolean): string[] {
   const lines = [`[!lithos-conflict] Contradicts ${named ? linkTo(other) : NARROWER}`];
   const f = c.evidence.findings?.[0];
-  const found = c.provenance_type === 'rule' && f ? `found by the \`${f.rule}\` rule about "${oneLine(f.subject)}"` : `opened by ${c.provenance_type === 'human' ? 'a person' : c.provenance_actor}`;
+  // Who opened it is withheld too when the other note is: it would tell which agent can see that note.
+  const opener = c.provenance_type === 'human' ? 'a person' : named ? c.provenance_actor : 'an agent';
+  const found = c.provenance_type === 'rule' && f ? `found by the \`${f.rule}\` rule about "${oneLine(f.subject)}"` : `opened by ${opener}`;
   lines.push(`State: **unreviewed**, ${found}.`);
   if (f) {
     const [mine, theirs] = c.a === note.nodeId ? [f.a_sentence, f.b_sentence] : [f.b_sentence, f.a_sentence];

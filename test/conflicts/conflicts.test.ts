@@ -245,11 +245,13 @@ describe('callouts through the engine', () => {
     await h.engine.close();
   });
 
-  it('a callout never names a note with narrower access', async () => {
+  it('a callout never names a note with narrower access, nor the agent that opened the conflict with it', async () => {
     const h = await openTools(FILES);
-    await h.call('lithos_conflict_open', { a: A_ID, b: P_ID }, HUMAN);
+    await h.call('lithos_conflict_open', { a: A_ID, b: P_ID }, OTHER); // agent-b, who may see its private note
     expect(h.vault.text(A)).toContain('Contradicts a note with narrower access (see `lithos conflicts`)');
+    expect(h.vault.text(A)).toContain('opened by an agent');
     expect(h.vault.text(A)).not.toContain('Private pool');
+    expect(h.vault.text(A)).not.toContain('agent-b');
     await h.engine.close();
   });
 });

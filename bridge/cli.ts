@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { BRIDGE_VERSION } from './version';
 import { asLithosError } from '../shared/errors';
 import { stderrLogger, writeFailure } from './log';
 import { indexCommand } from './commands/index-cmd';
@@ -22,7 +23,7 @@ import { runBench } from './bench/run-bench';
 import { runMcp } from './mcp/run-mcp';
 import type { Out } from './commands/output';
 
-const VERSION = '0.1.0';
+const VERSION = BRIDGE_VERSION;
 
 const HELP = `lithos ${VERSION} — agent memory in an Obsidian vault (headless tools)
 

@@ -166,7 +166,7 @@ function lockedError(dir: string, info: LockInfo | null, staleMs: number): Litho
     // The usual case for a person: Obsidian is open. Say what works meanwhile instead of "close it or wait".
     return new LithosError(
       'vault_locked',
-      `Vault "${root}" is open in Obsidian${host} (the Lithos Memory plugin holds its memory, since ${info.started_at}). This command writes the memory, so it needs Obsidian closed or the plugin turned off; meanwhile search, stats, doctor, receipts, conflicts, proposals and audit verify work read-only, and agents reach the vault through lithos mcp.`,
+      `Vault "${root}" is open in Obsidian${host} (the Lithos Memory plugin holds its memory, since ${info.started_at}). This command writes the memory, so it needs Obsidian closed or the plugin turned off; meanwhile search, stats, doctor, receipts, conflicts, proposals and audit verify work read-only, retrieve goes through Obsidian's agents bridge when it is on, and agents reach the vault through lithos mcp.`,
       { pid: info.pid, owner: info.owner, hostname: info.hostname, started_at: info.started_at },
     );
   }

@@ -1,6 +1,11 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
-import { LithosError } from '../../shared/errors';
+import { LithosError, asLithosError } from '../../shared/errors';
+import { resolve } from 'node:path';
+import { RelayClient } from '../relay/relay-client';
+import { discoverHost } from '../relay/host-discovery';
+import { BRIDGE_VERSION } from '../version';
+import type { RetrievalResult } from '../../shared/retrieval/types';
 import { INTENTS, SCOUT_NAMES, type Intent, type ScoutName } from '../../shared/retrieval/types';
 import { printJson, table, type Out } from './output';
 
@@ -30,7 +35,15 @@ export async function retrieveCommand(vault: string, query: string, o: RetrieveC
       throw new LithosError('invalid_argument', `--without must name a scout: ${SCOUT_NAMES.join(', ')} (got "${w}").`);
     }
   }
-  const v = await openVault(vault, { write: true, logger: o.logger });
+  let v: Awaited<ReturnType<typeof openVault>>;
+  try {
+    v = await openVault(vault, { write: true, logger: o.logger });
+  } catch (err) {
+    const e = asLithosError(err);
+    if (e.code !== 'vault_locked' || e.data.owner !== 'plugin') throw err;
+    // Obsidian has the vault: ask it, as an agent's call would go, instead of refusing.
+    return print(await retrieveThroughObsidian(resolve(vault), query, o, e), o);
+  }
   try {
     await v.engine.reconcile();
     const agent = o.agent ?? process.env.LITHOS_AGENT_ID;
@@ -46,22 +59,54 @@ export async function retrieveCommand(vault: string, query: string, o: RetrieveC
       },
       { without: o.without as ScoutName[] | undefined },
     );
-    if (o.json) {
-      printJson(o.out, result);
-      return 0;
-    }
-    if (result.nodes.length === 0) o.out('No results.');
-    else {
-      o.out(table([['#', 'score', 'type', 'scouts', 'path'], ...result.nodes.map((n, i) => [String(i + 1), n.score.toFixed(3), n.note_type, n.scouts.join(','), n.path])]));
-      o.out('');
-      for (const [i, n] of result.nodes.slice(0, 5).entries()) o.out(`${i + 1}. ${n.title} — ${n.reasons.slice(0, 3).join('; ')}`);
-    }
-    o.out('');
-    o.out(`temperature ${result.temperature.toFixed(2)} · terrace ${result.terrace_reached} · terrace 2: ${result.terrace2.outcome} (${result.terrace2.why})`);
-    if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${c.a} ⟷ ${c.b}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
-    if (result.receipt_id) o.out(`receipt ${result.receipt_id}`);
-    return 0;
+    return print(result, o);
   } finally {
     await v.close();
   }
+}
+
+/** How long to wait for the plugin's bridge host before giving up (it answers at once when it runs). */
+const CONNECT_WAIT_MS = 5_000;
+
+/**
+ * The same retrieval through the plugin's bridge host (`lithos mcp`'s relay): the plugin's engine runs it,
+ * writes its receipt and learns from it. The caller is an agent (`--agent`, LITHOS_AGENT_ID, else
+ * `lithos-cli`): the bridge serves agents only. `--without` (an evaluation switch) is not a tool argument.
+ */
+async function retrieveThroughObsidian(root: string, query: string, o: RetrieveCmdOptions, locked: LithosError): Promise<RetrievalResult> {
+  if (o.without?.length) throw new LithosError('invalid_argument', `${locked.message} (--without runs only with the vault to itself: close Obsidian for it.)`, locked.data);
+  try {
+    await discoverHost(root, BRIDGE_VERSION);
+  } catch {
+    throw locked; // Obsidian holds the vault but its bridge is off: the lock message says what to do
+  }
+  const agent = o.agent ?? process.env.LITHOS_AGENT_ID ?? 'lithos-cli';
+  const client = new RelayClient({ vaultRoot: root, agentId: agent, bridgeVersion: BRIDGE_VERSION, logger: o.logger });
+  client.start();
+  try {
+    await client.waitConnected(CONNECT_WAIT_MS);
+    o.logger.info('the vault is open in Obsidian: retrieving through its bridge');
+    const args = { query_text: query, query_class: o.queryClass, intent: o.intent, namespace_filter: o.namespace, task_id: o.task, max_context_nodes: o.k };
+    return (await client.call('lithos_retrieve', JSON.parse(JSON.stringify(args)))) as RetrievalResult;
+  } finally {
+    await client.close();
+  }
+}
+
+function print(result: RetrievalResult, o: RetrieveCmdOptions): number {
+  if (o.json) {
+    printJson(o.out, result);
+    return 0;
+  }
+  if (result.nodes.length === 0) o.out('No results.');
+  else {
+    o.out(table([['#', 'score', 'type', 'scouts', 'path'], ...result.nodes.map((n, i) => [String(i + 1), n.score.toFixed(3), n.note_type, n.scouts.join(','), n.path])]));
+    o.out('');
+    for (const [i, n] of result.nodes.slice(0, 5).entries()) o.out(`${i + 1}. ${n.title} — ${n.reasons.slice(0, 3).join('; ')}`);
+  }
+  o.out('');
+  o.out(`temperature ${result.temperature.toFixed(2)} · terrace ${result.terrace_reached} · terrace 2: ${result.terrace2.outcome} (${result.terrace2.why})`);
+  if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${c.a} ⟷ ${c.b}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
+  if (result.receipt_id) o.out(`receipt ${result.receipt_id}`);
+  return 0;
 }

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../bridge/cli';
 import { cli } from './run-cli';
+import { acquireLock } from '../../bridge/lock';
+import { startCatalogHost } from './mcp/catalog-host';
 
 /** `lithos retrieve` and `lithos eval --mode pts` as a user drives them: real folders, JSON parsed back. */
 let root: string;
@@ -35,6 +37,35 @@ beforeEach(() => {
 });
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('lithos retrieve while Obsidian has the vault', () => {
+  test("runs through the plugin's bridge as an agent: same output, the receipt written by the plugin's engine", async () => {
+    const host = await startCatalogHost(vault);
+    const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
+    try {
+      const r = await cli('retrieve', vault, 'connection pool', '--json');
+      expect(r.code).toBe(0);
+      expect(r.json().nodes.map((n: { path: string }) => n.path)).toContain('project/atlas/pool.md');
+      expect(host.calls).toEqual([{ tool: 'lithos_retrieve', caller: { kind: 'agent', agent_id: 'lithos-cli' } }]);
+      const receipts = await host.engine.receipts.query({ receipt_id: r.json().receipt_id, limit: 1 });
+      expect(receipts.receipts).toHaveLength(1);
+      // --without is an evaluation switch, not a tool argument: refused with the lock's explanation.
+      await expect(cli('retrieve', vault, 'pool', '--without', 'vector')).rejects.toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('open in Obsidian') });
+    } finally {
+      await lock.release();
+      await host.stop();
+    }
+  });
+
+  test('with the bridge off (no host answering) the lock refusal stands, naming Obsidian', async () => {
+    const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
+    try {
+      await expect(cli('retrieve', vault, 'pool')).rejects.toMatchObject({ code: 'vault_locked', message: expect.stringContaining('is open in Obsidian') });
+    } finally {
+      await lock.release();
+    }
+  });
+});
 
 describe('lithos retrieve', () => {
   test('--json prints the documented keys', async () => {

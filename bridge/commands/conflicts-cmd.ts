@@ -58,6 +58,8 @@ export async function conflictsResolveCommand(vault: string, edgeId: string, res
   const v = await openVault(vault, { write: true, logger: o.logger });
   try {
     await v.engine.reconcile();
+    // The conflict first: a wrong edge id is the mistake to report, not the winner that goes with it.
+    if (!v.engine.conflicts.get(edgeId)) throw new LithosError('not_found', `No conflict with edge_id "${edgeId}". \`lithos conflicts <vault>\` lists them.`, { edge_id: edgeId });
     let winner: string | null = null;
     if (o.winner !== undefined) {
       const n = v.engine.note(o.winner);

@@ -60,12 +60,14 @@ test('bad usage and bad values', async () => {
     expect(await run(['conflicts', vault, '--state', 'open'])).toBe(1);
     expect(await run(['conflicts', 'resolve', vault, 'nope', 'accepted_dual'])).toBe(1);
     expect(await run(['conflicts', 'resolve', vault, 'nope', 'ignored'])).toBe(1);
+    expect(await run(['conflicts', 'resolve', vault, 'nope', 'refuted', '--winner', 'x'])).toBe(1);
   } finally {
     spy.mockRestore();
   }
   expect(errs.join('')).toMatch(/--state must be one of unreviewed/);
   expect(errs.join('')).toMatch(/No conflict with edge_id "nope"/);
   expect(errs.join('')).toMatch(/resolution must be one of/);
+  expect(errs[errs.length - 1]).toMatch(/No conflict with edge_id "nope"/); // not a complaint about --winner x
 });
 
 test('callouts: false in .lithos/config.json: conflicts are found, notes stay untouched', async () => {

@@ -110,7 +110,9 @@ export function applyCoordinationOp(db: SqlDb, op: CoordinationOp): void {
     }
     case 'complete':
       putTask(db, op.task);
-      db.run('DELETE FROM claims WHERE task_id = ?', [op.task.id]);
+      // Claims end with the task but are kept as lapsed ones, not deleted: whoever worked on a completed task
+      // stays "on" it (its notes, its working memory), as a claim that ran out would.
+      db.run('UPDATE claims SET expires_at = MAX(claimed_at + 1, ?) WHERE task_id = ? AND expires_at > ?', [op.task.completed_at, op.task.id, op.task.completed_at]);
       putOutcome(db, op.outcome);
       return;
     case 'outcome':

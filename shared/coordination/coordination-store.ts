@@ -48,6 +48,9 @@ export interface TaskOutcomeInput {
  * whose expiry has passed is free at that very moment, with no sweeper involved. A mutation's promise
  * resolves once its journal line is durable.
  */
+/** A claim is live only on an open task: completing one keeps its claims as lapsed (their agents stay on it). */
+const OPEN_TASK = "task_id IN (SELECT id FROM tasks WHERE status = 'open')";
+
 export class CoordinationStore extends JournaledStore<CoordinationOp> {
   private constructor(
     db: SqlDb,
@@ -148,7 +151,7 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
       ['created_at >= ?', q.since],
       ...(q.claimedBy === undefined
         ? []
-        : [['EXISTS (SELECT 1 FROM claims c WHERE c.task_id = tasks.id AND c.agent_id = ? AND c.expires_at > ?)', [q.claimedBy, this.now()]] as const]),
+        : [['EXISTS (SELECT 1 FROM claims c WHERE c.task_id = tasks.id AND c.agent_id = ? AND c.expires_at > ? AND tasks.status = \'open\')', [q.claimedBy, this.now()]] as const]),
       ...(q.tags ?? []).map((t) => ['EXISTS (SELECT 1 FROM json_each(tasks.tags) WHERE value = ?)', t] as const),
     ]);
     return this.db.all(`SELECT ${TASK_COLS} FROM tasks ${where} ORDER BY created_at DESC, rowid DESC LIMIT ?`, [...params, limit]).map(toTask);
@@ -256,11 +259,11 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
 
   /** Claims on the task that have not expired, by aspect. */
   liveClaims(taskId: string): ClaimRow[] {
-    return this.db.all(`SELECT ${CLAIM_COLS} FROM claims WHERE task_id = ? AND expires_at > ? ORDER BY aspect`, [taskId, this.now()]).map(toClaim);
+    return this.db.all(`SELECT ${CLAIM_COLS} FROM claims WHERE task_id = ? AND expires_at > ? AND ${OPEN_TASK} ORDER BY aspect`, [taskId, this.now()]).map(toClaim);
   }
 
   claimsHeldBy(agent: string): ClaimRow[] {
-    return this.db.all(`SELECT ${CLAIM_COLS} FROM claims WHERE agent_id = ? AND expires_at > ? ORDER BY expires_at, task_id, aspect`, [agent, this.now()]).map(toClaim);
+    return this.db.all(`SELECT ${CLAIM_COLS} FROM claims WHERE agent_id = ? AND expires_at > ? AND ${OPEN_TASK} ORDER BY expires_at, task_id, aspect`, [agent, this.now()]).map(toClaim);
   }
 
   /**
@@ -335,7 +338,7 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
       agents: n('SELECT COUNT(*) FROM agents'),
       tasks: n('SELECT COUNT(*) FROM tasks'),
       open_tasks: n("SELECT COUNT(*) FROM tasks WHERE status = 'open'"),
-      live_claims: n('SELECT COUNT(*) FROM claims WHERE expires_at > ?', [this.now()]),
+      live_claims: n(`SELECT COUNT(*) FROM claims WHERE expires_at > ? AND ${OPEN_TASK}`, [this.now()]),
       findings: n('SELECT COUNT(*) FROM findings'),
       pending_outcomes: n('SELECT COUNT(*) FROM task_outcomes WHERE learned_at IS NULL'),
     };

@@ -21,6 +21,14 @@ describe('on the task', () => {
     expect(await listed(ALICE)).toContain(v.path.task);
   });
 
+  test('completing the task ends its claims but keeps the agents who held them on it (before, they lost its notes)', async () => {
+    await v.call('lithos_task_claim', { task_id: v.taskT, aspect: 'probe' }, DAVE);
+    expect(await listed(DAVE)).toContain(v.path.task);
+    await v.call('lithos_task_complete', { task_id: v.taskT }, ALICE); // another agent completes it
+    expect(v.engine.coordination.liveClaims(v.taskT)).toEqual([]);
+    expect(await listed(DAVE)).toContain(v.path.task);
+  });
+
   test('posting a finding on the task puts an agent on it', async () => {
     expect(await listed(CAROL)).not.toContain(v.path.task);
     await v.call('lithos_finding_post', { task_id: v.taskT, summary: 'Found the cause.' }, CAROL);

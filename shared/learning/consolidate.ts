@@ -18,6 +18,7 @@ import type { AuditActor } from '../governance/audit';
 import type { Receipt } from '../retrieval/types';
 import { MAX_RECEIPTS_LIMIT } from '../retrieval/receipts';
 import { usedByFeedback } from './feedback';
+import { receiptsOnTask } from './working-memory';
 import { loadState, pairKey, saveState, type ConsolidationState } from './consolidation-state';
 import { build, AGENT_WORKING_MEMORY_WINDOW_MS } from './working-memory';
 import { promoteHypotheses, recordHypothesisUse } from './promote';
@@ -66,7 +67,7 @@ async function unitsFor(engine: MemoryEngine, opts: ConsolidateOptions, now: num
   const taskUnit = async (task: string): Promise<Unit> => ({
     key: `task:${task}`,
     task,
-    receipts: (await engine.receipts.query({ task, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts,
+    receipts: receiptsOnTask(engine, task, (await engine.receipts.query({ task, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts),
   });
   if (opts.task) {
     const unit = await taskUnit(opts.task);

@@ -51,11 +51,28 @@ export interface WorkingMemoryQuery {
   now: number;
 }
 
+/**
+ * A registered task's retrievals made by agents on it (or the person): naming a task on a retrieval is not
+ * joining it, so an outsider's receipts neither show in its working memory nor shape its consolidation. A
+ * task id no coordination task has (retrieval accepts any label) keeps every receipt.
+ */
+export function receiptsOnTask(engine: MemoryEngine, task: string, receipts: readonly Receipt[]): Receipt[] {
+  if (!engine.coordination.task(task)) return [...receipts];
+  const on = new Map<string, boolean>();
+  return receipts.filter((r) => {
+    if (r.agent_id === null) return true;
+    let yes = on.get(r.agent_id);
+    if (yes === undefined) on.set(r.agent_id, (yes = engine.coordination.tasksOf(r.agent_id).includes(task)));
+    return yes;
+  });
+}
+
 /** The working memory for an agent, a task or both; at least one is required. */
 export async function workingMemory(engine: MemoryEngine, q: WorkingMemoryQuery): Promise<WorkingMemory> {
   if (!q.agent && !q.task) throw new LithosError('invalid_argument', 'Working memory belongs to an agent or a task: give agent, task or both.');
   const since = q.task ? undefined : q.now - AGENT_WORKING_MEMORY_WINDOW_MS;
   const res = await engine.receipts.query({ agent: q.agent, task: q.task, since, until: q.now + 1, limit: MAX_RECEIPTS_LIMIT });
+  if (q.task) res.receipts = receiptsOnTask(engine, q.task, res.receipts);
   const outcomes = outcomesFor(engine, res.receipts, q, since);
   return build(q.agent ?? null, q.task ?? null, res.receipts, outcomes, (id) => usedByFeedback(engine, id));
 }

@@ -47,11 +47,13 @@ describe('lithos_working_memory', () => {
     ]);
   });
 
-  test("a task's working memory is shared: every agent's retrievals for it, plus what its outcome cites", async () => {
+  test("a task's working memory is shared: every retrieval for it by an agent on it, plus what its outcome cites; an outsider's is not in it", async () => {
     await h.engine.coordination.ensureAgent('agent-a');
     const t = await h.engine.coordination.createTask({ created_by: 'agent-a', title: 'lag' });
+    await call('lithos_task_claim', { task_id: t.id, aspect: 'lag' }, B);
     await h.engine.receipts.append(receiptOf(h, [L1], { task_id: t.id }));
     await h.engine.receipts.append(receiptOf(h, [L2], { task_id: t.id, agent_id: 'agent-b' }));
+    await h.engine.receipts.append(receiptOf(h, [OTHER[2].id], { task_id: t.id, agent_id: 'outsider' })); // named the task, never joined
     await h.engine.receipts.append(receiptOf(h, [L3]));
     await h.engine.coordination.completeTask(t.id, 'agent-a', { cited_nodes: [OTHER[1].id] });
     const wm = await call('lithos_working_memory', { task: t.id });

@@ -99,7 +99,8 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
   const misleading = [...new Set(input.misleading ?? [])];
   checkFeedbackNodes(receipt, cited, misleading);
   const cls = receipt.query_class;
-  const finals = [...new Set(receipt.final_nodes.map((n) => n.id))];
+  // Notes deleted since the retrieval take no part (nothing to learn on a note that is gone).
+  const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => engine.note(id) !== null);
   const empty: FeedbackResult = {
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
     edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false,

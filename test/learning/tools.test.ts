@@ -63,6 +63,16 @@ describe('lithos_feedback', () => {
     expect(err.message).not.toContain('Secret plan');
   });
 
+  test('a note deleted since the retrieval: naming it is not_found (as lithos_task_complete says), and it is not listed as ignored', async () => {
+    const r = await retrieve();
+    const gone = r.nodes.find((n: { id: string }) => n.id !== POOL_ID).id as string;
+    await t.call('lithos_delete', { id: gone }, HUMAN);
+    expect((await failure(t.call('lithos_feedback', { receipt_id: r.receipt_id, misleading: [gone] }))).code).toBe('not_found');
+    const out = await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: [POOL_ID] });
+    expect(out.ignored).not.toContain(gone);
+    expect(out.used).toEqual([POOL_ID]);
+  });
+
   test('an unknown receipt, or one the caller may not see, is not_found', async () => {
     expect((await failure(t.call('lithos_feedback', { receipt_id: 'nope', cited: [POOL_ID] }))).code).toBe('not_found');
     // agent-b's retrieval returned its private note: agent-a may not see that receipt

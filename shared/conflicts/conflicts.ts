@@ -13,18 +13,13 @@ import type { MemoryEngine } from '../engine';
 import type { AuditActor } from '../governance/audit';
 import type { Clock, Logger, Timers } from '../ports';
 import type { EdgeRow } from '../stores/memory-types';
-import { QUERY_CLASSES } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
 import { ruleFindings } from './detection';
 import { syncCallouts } from './callouts';
+import { edgeInput, merge, refute, supersede } from './resolution-effects';
 import {
   CONFLICT_EDGE_TYPE,
   DETECTION_LIMITS,
-  MERGED_EDGE_WEIGHT,
-  REFUTED_EDGE_FACTOR,
-  REFUTED_PRIOR_DROP,
-  REFUTED_SALIENCE_DROP,
-  REFUTED_SALIENCE_FLOOR,
   RESOLUTIONS,
   normaliseEvidence,
   toConflict,
@@ -198,9 +193,9 @@ export class ConflictService {
     }
 
     const changes: ResolutionChange[] = [];
-    if (input.resolution === 'superseded') await this.supersede(winnerId!, loserId!, changes);
-    if (input.resolution === 'refuted') await this.refute(loserId!, changes);
-    if (input.resolution === 'merged') await this.merge(c, winnerId!, input.resolver, changes);
+    if (input.resolution === 'superseded') await supersede(this.engine, this.live(winnerId, 'winner_id'), this.live(loserId, 'loser'), changes);
+    if (input.resolution === 'refuted') await refute(this.engine, loserId!, changes);
+    if (input.resolution === 'merged') await merge(this.engine, c, this.live(winnerId, 'winner_id'), input.resolver, changes);
 
     const record: ResolutionRecord = {
       resolution: input.resolution,
@@ -219,69 +214,6 @@ export class ConflictService {
     });
     await this.syncPair(c.a, c.b);
     return { conflict: toConflict(updated), changes, unchanged: false };
-  }
-
-  /** Winner's `supersedes` gains the loser's id; the loser is archived (its status callout follows). */
-  private async supersede(winnerId: string, loserId: string, changes: ResolutionChange[]): Promise<void> {
-    const winner = this.live(winnerId, 'winner_id');
-    const loser = this.live(loserId, 'loser');
-    const before = [...winner.cached.meta.supersedes];
-    if (!before.includes(loserId)) {
-      await this.engine.updateFrontmatter(winner.path, (fm) => {
-        const list = Array.isArray(fm.supersedes) ? fm.supersedes.filter((x) => typeof x === 'string') : [];
-        if (!list.includes(loserId)) list.push(loserId);
-        fm.supersedes = list;
-      });
-      changes.push({ node: winnerId, what: 'frontmatter.supersedes', before, after: [...before, loserId] });
-    }
-    const status = loser.cached.meta.status;
-    if (status !== 'archived') {
-      await this.engine.updateFrontmatter(loser.path, (fm) => {
-        fm.status = 'archived';
-      });
-      changes.push({ node: loserId, what: 'frontmatter.status', before: status, after: 'archived' });
-    }
-  }
-
-  /** Lowers the loser: salience, its per-class priors, and the typed edges that lead to it (constants in conflict-types.ts). */
-  private async refute(loserId: string, changes: ResolutionChange[]): Promise<void> {
-    const mem = this.engine.memory;
-    const s = mem.stats(loserId);
-    const salience = Math.max(REFUTED_SALIENCE_FLOOR, s.salience - REFUTED_SALIENCE_DROP);
-    const priors: Record<string, number> = { ...s.per_queryclass_priors };
-    // Kept in ±class_prior_cap like every per-class adjustment (a note refuted twice sits at the cap, not below it).
-    const cap = this.engine.learning.get().feedback.class_prior_cap;
-    for (const qc of QUERY_CLASSES) priors[qc] = Math.max(-cap, (priors[qc] ?? 0) - REFUTED_PRIOR_DROP);
-    await mem.updateStats(loserId, { salience, per_queryclass_priors: priors });
-    changes.push({ node: loserId, what: 'stats.salience', before: s.salience, after: salience });
-    changes.push({ node: loserId, what: 'stats.per_queryclass_priors', before: s.per_queryclass_priors, after: priors });
-    for (const e of mem.edges({ to: loserId })) {
-      if (e.type === CONFLICT_EDGE_TYPE) continue;
-      const weight = e.weight * REFUTED_EDGE_FACTOR;
-      await mem.upsertEdge({ ...edgeInput(e), weight });
-      changes.push({ node: loserId, what: `edge.weight ${e.edge_id} (${e.type} from ${e.from_id})`, before: e.weight, after: weight });
-    }
-  }
-
-  /** The merge note is `derived_from` both ends (its own end excluded when it is one of them). */
-  private async merge(c: Conflict, mergeId: string, resolver: ConflictActor, changes: ResolutionChange[]): Promise<void> {
-    const merge = this.live(mergeId, 'winner_id');
-    for (const end of [c.a, c.b]) {
-      if (end === mergeId) continue;
-      const prior = this.engine.memory.edges({ from: mergeId, to: end, type: 'derived_from' })[0];
-      const row = await this.engine.memory.upsertEdge({
-        from_id: mergeId,
-        to_id: end,
-        type: 'derived_from',
-        weight: Math.max(prior?.weight ?? 0, MERGED_EDGE_WEIGHT),
-        namespace: merge.cached.meta.namespace,
-        provenance_actor: resolver.id ?? resolver.kind,
-        provenance_type: resolver.kind,
-        evidence: { merged_conflict: c.edge_id },
-        conflict_state: null,
-      });
-      changes.push({ node: end, what: `edge ${row.edge_id} derived_from (from the merge note)`, before: prior?.weight ?? null, after: row.weight });
-    }
   }
 
   // ── rule detection ──────────────────────────────────────────────────────
@@ -469,11 +401,6 @@ export class ConflictService {
 function dedupe(rows: EdgeRow[]): EdgeRow[] {
   const seen = new Set<string>();
   return rows.filter((r) => !seen.has(r.edge_id) && seen.add(r.edge_id));
-}
-
-function edgeInput(e: EdgeRow) {
-  const { created_at: _c, updated_at: _u, ...rest } = e;
-  return rest;
 }
 
 function auditActor(a: ConflictActor): AuditActor {

@@ -1,6 +1,4 @@
-import type { SqlJsStatic } from 'sql.js';
-import type { BlobStore, Clock, Embedder, Logger, Timers, VaultEvent, VaultPort } from './ports';
-import { silentLogger, systemClock, systemTimers } from './ports';
+import type { BlobStore, Embedder, Logger, VaultEvent } from './ports';
 import type { MemoryStore } from './stores/memory-store';
 import type { CacheStore } from './stores/cache-store';
 import type { CoordinationStore } from './coordination/coordination-store';
@@ -40,26 +38,10 @@ import { gatedNote, type Viewer } from './governance/gate';
 import { readersMaySee } from './governance/audience';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
+import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps';
 
 export type { IndexReport } from './vault/sync';
-
-export interface EngineDeps {
-  vault: VaultPort;
-  blobs: BlobStore;
-  sql: SqlJsStatic;
-  /** Active embedding spaces; the offline hashing embedder when omitted. */
-  embedders?: Embedder[];
-  clock?: Clock;
-  timers?: Timers;
-  logger?: Logger;
-  /** Per-path debounce of vault events (ms). */
-  debounceMs?: number;
-  /** Debounce of store snapshots (ms); the journal covers the gap. */
-  persistDebounceMs?: number;
-  onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
-  /** Managed callout blocks in notes (conflicts, status); default true. `conflicts.setCallouts` changes it live. */
-  callouts?: boolean;
-}
+export type { EngineDeps } from './engine-deps';
 
 export type { EngineSearchHit } from './index/note-queries';
 
@@ -86,7 +68,6 @@ export class MemoryEngine {
   private receiptLog: ReceiptLog | null = null;
   /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
   readonly audit!: AuditLog;
-  /** Each task's latest receipt, for the follow-up locality signal (learning/follow-up.ts). */
   /** Decay at open, then every DECAY.interval_ms (learning/decay.ts). */
   private readonly decay: Periodic;
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
@@ -105,7 +86,7 @@ export class MemoryEngine {
   private stopPolicyWatch: () => void = () => undefined;
 
   private constructor(
-    private readonly deps: Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>,
+    private readonly deps: ResolvedDeps,
     private readonly spaces: EmbeddingSpaces,
     readonly memory: MemoryStore,
     readonly cache: CacheStore,
@@ -131,18 +112,7 @@ export class MemoryEngine {
   }
 
   static async open(deps: EngineDeps): Promise<MemoryEngine> {
-    const d = {
-      vault: deps.vault,
-      blobs: deps.blobs,
-      sql: deps.sql,
-      clock: deps.clock ?? systemClock,
-      timers: deps.timers ?? systemTimers,
-      logger: deps.logger ?? silentLogger,
-      debounceMs: deps.debounceMs ?? 300,
-      persistDebounceMs: deps.persistDebounceMs ?? 2000,
-      onProgress: deps.onProgress,
-      callouts: deps.callouts,
-    };
+    const d = withDefaults(deps);
     const spaces = new EmbeddingSpaces(deps.embedders?.length ? deps.embedders : [new HashingEmbedder()]);
     const m = await openMemory(d, spaces);
     const { indexer, warnings } = m;
@@ -218,7 +188,6 @@ export class MemoryEngine {
     this.assertOpen();
     return this.queries.search(query, opts);
   }
-
 
   /**
    * Parallel Terraced Scan (retrieval/retrieve.ts). Read-only for learning: it bumps retrieval_count and

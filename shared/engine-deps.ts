@@ -1,0 +1,38 @@
+/** What a host gives the engine (MemoryEngine.open), and the defaults of what it may leave out. */
+import type { SqlJsStatic } from 'sql.js';
+import { silentLogger, systemClock, systemTimers, type BlobStore, type Clock, type Embedder, type Logger, type Timers, type VaultPort } from './ports';
+
+export interface EngineDeps {
+  vault: VaultPort;
+  blobs: BlobStore;
+  sql: SqlJsStatic;
+  /** Active embedding spaces; the offline hashing embedder when omitted. */
+  embedders?: Embedder[];
+  clock?: Clock;
+  timers?: Timers;
+  logger?: Logger;
+  /** Per-path debounce of vault events (ms). */
+  debounceMs?: number;
+  /** Debounce of store snapshots (ms); the journal covers the gap. */
+  persistDebounceMs?: number;
+  onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
+  /** Managed callout blocks in notes (conflicts, status); default true. `conflicts.setCallouts` changes it live. */
+  callouts?: boolean;
+}
+
+export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>;
+
+export function withDefaults(deps: EngineDeps): ResolvedDeps {
+  return {
+    vault: deps.vault,
+    blobs: deps.blobs,
+    sql: deps.sql,
+    clock: deps.clock ?? systemClock,
+    timers: deps.timers ?? systemTimers,
+    logger: deps.logger ?? silentLogger,
+    debounceMs: deps.debounceMs ?? 300,
+    persistDebounceMs: deps.persistDebounceMs ?? 2000,
+    onProgress: deps.onProgress,
+    callouts: deps.callouts,
+  };
+}

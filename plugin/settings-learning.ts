@@ -55,7 +55,7 @@ function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
         c.setPlaceholder(String(defaultOf(t)))
           .setValue(override === undefined ? '' : String(override))
           .onChange((v) => void checkField(c, t, v));
-        c.inputEl.addEventListener('change', () => void saveField(engine, c, t, c.inputEl.value));
+        onCommit(c, (v) => saveField(engine, c, t, v));
       });
   }
   new Setting(el)
@@ -67,7 +67,7 @@ function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
           () => {
             for (const f of fields) {
               f.setValue('');
-              f.inputEl.setCustomValidity('');
+              flag(f, null);
             }
           },
           (err: unknown) => new Notice(`Lithos: the learning constants were not reset: ${asLithosError(err).message}`),
@@ -76,18 +76,14 @@ function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
     );
 }
 
-function refuse(c: TextComponent, message: string): void {
-  c.inputEl.setCustomValidity(message);
-  c.inputEl.reportValidity();
-}
 
 /** Empty: the default (null). A value out of range is refused with its reason on the field; undefined then. */
 function checkField(c: TextComponent, t: Tunable, raw: string): number | null | undefined {
   const text = raw.trim();
   const value = text === '' ? null : Number(text);
   const problem = value === null ? null : tunableProblem(t, Number.isNaN(value) ? text : value);
-  if (problem) return void refuse(c, `${t.key} ${problem}.`);
-  c.inputEl.setCustomValidity('');
+  if (problem) return void flag(c, `${t.key} ${problem}.`);
+  flag(c, null);
   return value;
 }
 
@@ -95,5 +91,5 @@ function checkField(c: TextComponent, t: Tunable, raw: string): number | null | 
 function saveField(engine: MemoryEngine, c: TextComponent, t: Tunable, raw: string): Promise<unknown> | undefined {
   const value = checkField(c, t, raw);
   if (value === undefined) return;
-  return engine.learning.update(t.key, value).catch((err: unknown) => refuse(c, asLithosError(err).message));
+  return engine.learning.update(t.key, value).catch((err: unknown) => flag(c, asLithosError(err).message));
 }

@@ -3,10 +3,10 @@
  * tries: on two busy cores a 5 ms timer fires much later, and a try count ran out before a real socket or
  * an asynchronous store write had finished (a spec that passed alone failed beside 700 others).
  */
-export async function eventually(check: () => boolean, describe: () => unknown = () => 'nothing to show', timeoutMs = 15_000): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, describe: () => unknown = () => 'nothing to show', timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (check()) return;
+    if (await check()) return;
     if (Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 5));
   }

@@ -17,7 +17,7 @@
  * 7. `reader` is agent_private: its owner (and author) must be able to read `target` (the gate decides).
  * Anything else (project notes of different namespaces, a task note quoting a project note, …): no.
  */
-import { canSee, type GatedNote, type Viewer } from './gate';
+import { canSee, inHiddenFolder, type GatedNote, type Viewer } from './gate';
 import { agentOfNamespace, coveredBy } from './namespace-patterns';
 import type { Policy } from './policy';
 
@@ -27,16 +27,9 @@ export interface AudienceContext {
   viewerOf(agentId: string): Viewer;
 }
 
-function inHiddenFolder(policy: AudienceContext['policy'], note: GatedNote): boolean {
-  if (policy.hidden_folders.length === 0) return false;
-  const path = note.path;
-  if (path === undefined) return true; // unknown place: assume hidden (fail closed)
-  return policy.hidden_folders.some((f) => path.startsWith(f + '/'));
-}
-
 /** No agent may read it: the person's alone. */
 export function noAgentReads(policy: AudienceContext['policy'], note: GatedNote): boolean {
-  return note.access_scope === 'user_private' || inHiddenFolder(policy, note);
+  return note.access_scope === 'user_private' || inHiddenFolder(policy.hidden_folders, note.path);
 }
 
 /** Every namespace allowlist in force: the default one (any agent without its own) and each agent's own. */

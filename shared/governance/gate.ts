@@ -51,13 +51,18 @@ export function gatedNote(n: { path: string; cached: { meta: Pick<GatedNote, 'na
   return { namespace: m.namespace, access_scope: m.access_scope, author: m.author, path: n.path };
 }
 
-/** Whether the note lies in one of the viewer's hidden folders (whole segments: `priv` hides `priv/x.md`, not `private/x.md`). */
-function hidden(viewer: Viewer, note: GatedNote): boolean {
-  const folders = viewer.hidden_folders;
+/**
+ * Whether a path lies in one of these hidden folders (whole segments: `priv` hides `priv/x.md`, not
+ * `private/x.md`). An unknown path counts as hidden when there are any (fail closed).
+ */
+export function inHiddenFolder(folders: readonly string[] | undefined, path: string | undefined): boolean {
   if (!folders || folders.length === 0) return false;
-  const path = note.path;
   if (path === undefined) return true;
   return folders.some((f) => path.startsWith(f + '/'));
+}
+
+function hidden(viewer: Viewer, note: GatedNote): boolean {
+  return inHiddenFolder(viewer.hidden_folders, note.path);
 }
 
 export const HUMAN_VIEWER: Viewer = { kind: 'human', agent_id: null, task_id: null };

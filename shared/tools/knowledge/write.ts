@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gatedNote } from '../../governance/gate';
+import { gatedNote, inHiddenFolder } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { isValidNamespace, DEFAULT_NAMESPACE, namespaceFromPath } from '../../model/namespace';
 import { checkNoteWrite, namespaceRefusal } from '../../governance/write-policy';
@@ -106,7 +106,7 @@ export const lithosWrite = defineTool({
       const viewer = viewerOf(ctx);
       const refusal = namespaceRefusal(viewer, a.namespace ?? namespaceFromPath(path));
       if (refusal) throw new LithosError('forbidden', `Cannot write "${path}": ${refusal}.`, { path, namespace: a.namespace ?? namespaceFromPath(path) });
-      if (viewer.kind === 'agent' && (viewer.hidden_folders ?? []).some((f) => path.startsWith(f + '/'))) {
+      if (viewer.kind === 'agent' && inHiddenFolder(viewer.hidden_folders, path)) {
         throw new LithosError('forbidden', `Cannot write "${path}": the folder is hidden from agents (vault policy hidden_folders).`, { path });
       }
       if (existing && existing.path === path && !visibleTo(ctx)(gatedNote(existing))) {

@@ -9,6 +9,7 @@ import { CLOSE_CODES } from '../../../shared/protocol/handshake';
 import { BridgeHost, MAX_SOCKETS } from '../../../plugin/bridge-host/bridge-host';
 import { TOKEN_FILE } from '../../../plugin/bridge-host/token';
 import { makeVault, startTestHost, type TestHost } from './test-host';
+import { eventually } from '../../eventually';
 
 type Outcome = { status: number; body: string } | { error: string };
 
@@ -38,15 +39,6 @@ function openRaw(port: number): Promise<Socket> {
     const s = connectRaw(port, '127.0.0.1', () => resolve(s));
     s.on('error', reject);
   });
-}
-
-/** test/eventually.ts for an asynchronous check (a real upgrade attempt). */
-async function untilAsync(ok: () => Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error('not in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const readBridge = async (root: string) => BridgeFileSchema.parse(JSON.parse(await readFile(join(root, '.lithos', BRIDGE_FILE), 'utf8')));
@@ -202,7 +194,7 @@ describe('BridgeHost: bridge.json and the token', () => {
       await new Promise((r) => setTimeout(r, 50));
       expect(await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })).toEqual({ error: expect.stringMatching(/ECONNRESET|socket hang up/) });
       for (const s of idle.splice(0)) s.destroy();
-      await untilAsync(async () => 'status' in (await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })));
+      await eventually(async () => 'status' in (await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })));
       expect(await upgrade(`ws://127.0.0.1:${h.port}/`, { Authorization: `Bearer ${token}` })).toEqual({ status: 101, body: '' });
     } finally {
       for (const s of idle) s.destroy();

@@ -87,7 +87,7 @@ async function retrieveThroughObsidian(root: string, query: string, o: RetrieveC
     await client.waitConnected(CONNECT_WAIT_MS);
     o.logger.info('the vault is open in Obsidian: retrieving through its bridge');
     const args = { query_text: query, query_class: o.queryClass, intent: o.intent, namespace_filter: o.namespace, task_id: o.task, max_context_nodes: o.k };
-    return (await client.call('lithos_retrieve', JSON.parse(JSON.stringify(args)))) as RetrievalResult;
+    return (await client.call('lithos_retrieve', args)) as RetrievalResult; // undefined fields are dropped on the wire
   } finally {
     await client.close();
   }

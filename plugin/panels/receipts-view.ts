@@ -95,6 +95,6 @@ export class ReceiptsView extends PanelView {
       li.createSpan({ cls: 'lithos-score', text: num(n.score, 3) });
       li.createSpan({ cls: 'lithos-muted', text: n.scouts.join(', ') });
     }
-    if (r.conflicts.length) d.createDiv({ cls: 'lithos-muted', text: `${r.conflicts.length} conflict(s) surfaced` });
+    if (r.conflicts.length) d.createDiv({ cls: 'lithos-muted', text: `${r.conflicts.length} ${r.conflicts.length === 1 ? 'conflict' : 'conflicts'} surfaced` });
   }
 }

@@ -120,7 +120,7 @@ export class RetrieveView extends PanelView {
     meta.createSpan({ cls: 'lithos-chip', text: `coherence ${num(r.coherence)}` });
     meta.createSpan({ cls: 'lithos-chip', text: `terrace ${r.terrace_reached}` });
     meta.createSpan({ cls: 'lithos-chip', text: `class ${r.query_class}${r.intent ? ` · ${r.intent}` : ''}` });
-    root.createDiv({ cls: 'lithos-muted lithos-terrace2', text: `Terrace 2: ${r.terrace2.why} (${r.terrace2.outcome})` });
+    root.createDiv({ cls: 'lithos-muted lithos-terrace2', text: terrace2Line(r.terrace2) });
 
     const list = root.createEl('ol', { cls: 'lithos-results' });
     for (const n of r.nodes) this.drawNode(list, n);
@@ -199,4 +199,13 @@ export class RetrieveView extends PanelView {
     const b = actionButton(box, `Send feedback (${this.state.marks.size} marked)`, () => this.sendFeedback(), report, 'mod-cta');
     b.setAttribute('data-action', 'send-feedback');
   }
+}
+
+/** The interpretive pass in words for the person: in Obsidian there is no LLM to run it, so say so plainly. */
+export function terrace2Line(t: { wanted: boolean; why: string; outcome: string }): string {
+  if (!t.wanted) return `Interpretive pass not needed: ${t.why}.`;
+  if (t.outcome.startsWith('skipped: no interpreter')) {
+    return `Interpretive pass wanted (${t.why}); it needs an LLM, which an agent's MCP client lends through sampling, so here the fast re-rank stands.`;
+  }
+  return `Interpretive pass (${t.why}): ${t.outcome}.`;
 }

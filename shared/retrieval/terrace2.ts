@@ -31,7 +31,7 @@ export interface Interpreter {
 }
 
 export function shouldUseLlmPass(conflicts: number, queryClass: string, temperature: number): { wanted: boolean; why: string } {
-  if (conflicts > 0) return { wanted: true, why: `${conflicts} conflict(s) among the results` };
+  if (conflicts > 0) return { wanted: true, why: `${conflicts} ${conflicts === 1 ? 'conflict' : 'conflicts'} among the results` };
   if (TERRACE2_CLASSES.includes(queryClass) && temperature > TERRACE2_CLASS_TEMPERATURE) {
     return { wanted: true, why: `${queryClass} query with temperature ${temperature.toFixed(2)} > ${TERRACE2_CLASS_TEMPERATURE}` };
   }

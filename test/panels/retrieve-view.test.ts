@@ -7,7 +7,7 @@ jest.mock('obsidian', () => jest.requireActual('../plugin/fake-obsidian-dom'), {
 import { click, jsdomSql, mountPanels, settle, texts, type Mounted } from './mount';
 import { openExampleWorld, type ExampleWorld } from './example-world';
 import { PANEL_TYPES } from '../../plugin/panels/panel-types';
-import { scoreContributions, type RetrieveView } from '../../plugin/panels/retrieve-view';
+import { scoreContributions, terrace2Line, type RetrieveView } from '../../plugin/panels/retrieve-view';
 import { feedbackMark } from '../../shared/learning/feedback';
 import { EXAMPLE_PATHS } from '../preview/example-activity';
 
@@ -33,6 +33,14 @@ async function submit(view: RetrieveView, query: string, cls: string, intent: st
   await settle(view);
 }
 
+describe('the interpretive pass in words', () => {
+  test.each([
+    [{ wanted: false, why: 'temperature 0.02, no conflicts: the fast re-rank suffices', outcome: 'not wanted' }, 'Interpretive pass not needed: temperature 0.02, no conflicts: the fast re-rank suffices.'],
+    [{ wanted: true, why: '1 conflict among the results', outcome: 'skipped: no interpreter configured (MCP sampling unavailable or not wired)' }, "Interpretive pass wanted (1 conflict among the results); it needs an LLM, which an agent's MCP client lends through sampling, so here the fast re-rank stands."],
+    [{ wanted: true, why: 'temperature 0.71 > 0.6', outcome: 'skipped: interpreter failed (model offline)' }, 'Interpretive pass (temperature 0.71 > 0.6): skipped: interpreter failed (model offline).'],
+  ])('%o', (t, line) => expect(terrace2Line(t)).toBe(line));
+});
+
 describe('retrieve panel', () => {
   test('query, class and intent pickers → ranked results with scouts, reasons and score terms, temperature and terrace', async () => {
     const view = await m.open<RetrieveView>(PANEL_TYPES.retrieve);
@@ -43,6 +51,7 @@ describe('retrieve panel', () => {
     expect(r.intent).toBe('fact_check');
     const root = view.contentEl;
     expect(texts(root, '.lithos-retrieve-meta .lithos-chip')).toEqual([`temperature ${r.temperature.toFixed(2)}`, `coherence ${r.coherence.toFixed(2)}`, `terrace ${r.terrace_reached}`, 'class decision · fact_check']);
+    expect(root.querySelector('.lithos-terrace2')?.textContent).toBe(terrace2Line(r.terrace2));
     const items = Array.from(root.querySelectorAll('.lithos-result'));
     expect(items.map((li) => li.querySelector('.lithos-note-link')?.textContent)).toEqual(r.nodes.map((n) => n.title));
     const first = items[0];

@@ -297,6 +297,14 @@ export class MemoryEngine {
     return this.indexer.byId.get(ref) ?? this.indexer.byPath.get(ref) ?? this.byResolvedName(ref);
   }
 
+  /** The live note at a vault path, spelled exactly or in another case or Unicode form (LinkResolver.atPath). */
+  noteAtPath(path: string): LiveNote | null {
+    const exact = this.indexer.byPath.get(path);
+    if (exact) return exact;
+    const variant = this.resolver.atPath(path);
+    return variant === null ? null : (this.indexer.byPath.get(variant) ?? null);
+  }
+
   notes(): LiveNote[] {
     return [...this.indexer.byPath.values()];
   }

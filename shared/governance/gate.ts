@@ -58,7 +58,9 @@ export function gatedNote(n: { path: string; cached: { meta: Pick<GatedNote, 'na
 export function inHiddenFolder(folders: readonly string[] | undefined, path: string | undefined): boolean {
   if (!folders || folders.length === 0) return false;
   if (path === undefined) return true;
-  return folders.some((f) => path.startsWith(f + '/'));
+  // Case- and form-blind: on macOS and Windows "private/x.md" is inside a hidden "Private" folder.
+  const p = fold(path);
+  return folders.some((f) => p.startsWith(fold(f) + '/'));
 }
 
 function hidden(viewer: Viewer, note: GatedNote): boolean {
@@ -115,4 +117,8 @@ export function gateFor(viewer: Viewer, namespaces: readonly string[] = []): (no
 /** A key naming everything the gate of this viewer depends on, for caches of gate results. */
 export function viewerKey(viewer: Viewer): string {
   return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? [], viewer.hidden_folders ?? []]);
+}
+
+function fold(s: string): string {
+  return s.normalize('NFC').toLowerCase();
 }

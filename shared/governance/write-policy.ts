@@ -25,6 +25,8 @@ function onTask(viewer: Viewer, task: string): boolean {
 export function namespaceRefusal(viewer: Viewer, namespace: string): string | null {
   if (viewer.kind === 'human') return null;
   const me = viewer.agent_id;
+  // "Agent/bob" is bob's folder on a case-insensitive disk: the reserved prefixes are read in any case.
+  namespace = namespace.replace(/^(agent|task)\//i, (m) => m.toLowerCase());
   const owner = agentOfNamespace(namespace);
   if (owner !== null) return owner === me ? null : `namespace "${namespace}" belongs to agent "${owner}"; write under agent/${me ?? '<your id>'} instead`;
   const task = taskOfNamespace(namespace);

@@ -45,6 +45,17 @@ export class LinkResolver {
     return this.notes.has(path);
   }
 
+  /**
+   * The note at `path` (a vault path with `.md`): the exact spelling, else its one variant in another case
+   * or Unicode form — the same file on macOS and Windows, and never a second note anywhere. Null when there
+   * is none, or several variants and none exact.
+   */
+  atPath(path: string): string | null {
+    const list = this.byPath.get(fold(stripMd(path)));
+    if (!list) return null;
+    return list.find((c) => c === path) ?? (list.length === 1 ? list[0] : null);
+  }
+
   /** Registers or replaces a note. */
   upsert(path: string, info: ResolvableNote): void {
     this.remove(path);

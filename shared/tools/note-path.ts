@@ -6,7 +6,7 @@ const MAX_PATH = 1024;
 /**
  * A note path given by an agent (write, read, delete): vault-relative, '/'-separated, Markdown only, and
  * never anything that could reach outside the notes: `..`, absolute paths, URL-encoded separators or dots,
- * backslashes, control characters, or any dot-folder (`.obsidian/`, `.lithos/`, `.trash/`). The vault
+ * backslashes, control characters, or any dot-folder (`.obsidian/`, `.lithos/`, `.trash/`); composed to NFC. The vault
  * adapter additionally refuses symlinks that lead outside the vault. Returns the normalised path.
  */
 export function checkNotePath(input: unknown): string {
@@ -25,7 +25,8 @@ export function checkNotePath(input: unknown): string {
     throw refuse('path_outside_vault', 'is absolute; paths are relative to the vault root.');
   }
   if (path.split('/').includes('..')) throw refuse('path_outside_vault', "tries to leave the vault with '..'.");
-  const rel = normalizeVaultPath(path);
+  // NFC: the vault adapters list names composed; a decomposed spelling (macOS input) is the same note.
+  const rel = normalizeVaultPath(path).normalize('NFC');
   if (rel.split('/').some((seg) => seg.startsWith('.'))) {
     throw refuse('path_outside_vault', 'is inside a hidden folder or names a hidden file (.obsidian, .lithos, .trash, …); notes live outside dot-folders.');
   }

@@ -62,6 +62,15 @@ describe('hidden folders', () => {
     expect(h.vault.paths()).not.toContain('private/New.md');
   });
 
+  test('the hidden folder in another case or Unicode form is hidden too (one folder on macOS and Windows)', async () => {
+    await h.engine.policy.set({ hidden_folders: ['private', 'Privé'] });
+    for (const path of ['Private/New.md', 'PRIVATE/Salary review.md', 'prive\u0301/New.md']) {
+      expect((await failure(call('lithos_write', { path, content: 'x\n' }, AGENT))).code).toBe('forbidden');
+    }
+    expect(h.vault.paths().filter((p) => p !== SECRET && /priv/i.test(p) && !p.startsWith('privateer/'))).toEqual([]);
+    expect((await failure(call('lithos_read', { path: 'PRIVATE/Salary review.md' }, AGENT))).code).toBe('not_found');
+  });
+
   test('emptying the list shows the note to agents again, from the next call', async () => {
     await h.engine.policy.set({ hidden_folders: [] });
     expect((await call('lithos_read', { path: SECRET }, AGENT)).path).toBe(SECRET);

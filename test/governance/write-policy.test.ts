@@ -28,6 +28,27 @@ async function refused(tool: string, args: Record<string, unknown>, caller: Tool
   return err;
 }
 
+describe('another spelling of a path is the same note', () => {
+  test.each<[string, (p: string) => string]>([
+    ['in another case', (p) => p.replace('Café notes', 'CAFÉ NOTES')],
+    ['decomposed (NFD)', (p) => p.normalize('NFD')],
+  ])('alice writing her note by its path spelled %s updates it: no second note, same id', async (_how, spell) => {
+    await v.call('lithos_write', { path: 'agent/alice/Café notes.md', title: 'Café notes', content: 'First.\n' }, ALICE);
+    const before = v.vault.paths().length;
+    const id = v.engine.note('agent/alice/Café notes.md')!.nodeId;
+    const r = await v.call('lithos_write', { path: spell('agent/alice/Café notes.md'), content: 'Second.\n' }, ALICE);
+    expect(r).toMatchObject({ id, path: 'agent/alice/Café notes.md' });
+    expect(v.vault.paths()).toHaveLength(before);
+    expect(v.vault.text('agent/alice/Café notes.md')).toContain('Second.');
+    expect((await v.call('lithos_read', { path: spell('agent/alice/Café notes.md') }, ALICE)).id).toBe(id);
+  });
+
+  test("another agent's namespace in another case is still that agent's", async () => {
+    const err = await refused('lithos_write', { path: 'Agent/Bob/Mine.md', content: 'x\n' }, ALICE);
+    expect(err).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/belongs to agent "Bob"/) });
+  });
+});
+
 describe('forbidden: a scope or namespace the agent may not write into', () => {
   const create = (o: Record<string, unknown>) => ({ title: 'New note', content: 'Body.\n', ...o });
   test.each<[string, (v: ScopeVault) => Record<string, unknown>, RegExp]>([
@@ -100,6 +121,19 @@ describe('not_found: a note the agent cannot see', () => {
     const b = await refused('lithos_write', { path: free, content: 'mine now\n' }, BOB);
     expect([a.code, b.code]).toEqual(['forbidden', 'forbidden']);
     expect(a.message.replace(taken, '<path>')).toBe(b.message.replace(free, '<path>'));
+  });
+
+  // macOS and Windows disks ignore case, and macOS input arrives decomposed (NFD): another spelling of a
+  // path is the same file, so it must meet the same checks — before, it skipped them and overwrote the note.
+  test.each<[string, (p: string) => string]>([
+    ['in another case', (p) => p.replace('people/me/Probe', 'People/ME/probe')],
+    ['decomposed (NFD)', (p) => p.normalize('NFD')],
+  ])("bob writing the person's note by its path spelled %s is refused, and nothing is written", async (_how, spell) => {
+    v.vault.put('people/me/Réflexions privées.md', '---\ntitle: Réflexions privées\nnamespace: people/me\naccess_scope: user_private\n---\nMine.\n');
+    await v.engine.reconcile();
+    for (const path of [spell(v.path.user_private), spell('people/me/Réflexions privées.md')]) {
+      expect(['not_found', 'forbidden']).toContain((await refused('lithos_write', { path, content: 'mine now\n' }, BOB)).code);
+    }
   });
 
   test("bob cannot delete alice's private note, by id or path", async () => {

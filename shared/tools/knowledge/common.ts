@@ -102,8 +102,8 @@ export function findNote(ctx: ToolContext, ref: NoteRef): LiveNote {
   let shown: string;
   if (ref.path !== undefined) {
     const p = checkNotePath(ref.path);
-    note = ctx.engine.note(p);
-    if (note && note.path !== p) note = null; // a path names a file, not a title that happens to match
+    // A path names a file (in any case or Unicode form), not a title that happens to match.
+    note = ctx.engine.noteAtPath(p);
     shown = `at "${p}"`;
   } else if (ref.id !== undefined) {
     note = ctx.engine.note(ref.id);

@@ -99,19 +99,24 @@ export const lithosWrite = defineTool({
       path = findNote(ctx, { id: a.id }).path;
       mode = 'update';
     } else if (a.path !== undefined) {
-      path = checkNotePath(a.path);
-      const existing = ctx.engine.note(path);
+      const asked = checkNotePath(a.path);
+      // The path in another case is the same file on macOS and Windows: the note already there is the one written.
+      const existing = ctx.engine.noteAtPath(asked);
+      path = existing?.path ?? asked;
       // A namespace the agent may not write into is refused first, whether or not a note is there: answering
-      // not_found only where a hidden note exists would tell the agent it exists.
+      // not_found only where a hidden note exists would tell the agent it exists. Both spellings are checked,
+      // and the answer names only the caller's own.
       const viewer = viewerOf(ctx);
-      const refusal = namespaceRefusal(viewer, a.namespace ?? namespaceFromPath(path));
-      if (refusal) throw new LithosError('forbidden', `Cannot write "${path}": ${refusal}.`, { path, namespace: a.namespace ?? namespaceFromPath(path) });
-      if (viewer.kind === 'agent' && inHiddenFolder(viewer.hidden_folders, path)) {
-        throw new LithosError('forbidden', `Cannot write "${path}": the folder is hidden from agents (vault policy hidden_folders).`, { path });
+      for (const p of new Set([asked, path])) {
+        const refusal = namespaceRefusal(viewer, a.namespace ?? namespaceFromPath(p));
+        if (refusal) throw new LithosError('forbidden', `Cannot write "${asked}": ${refusal}.`, { path: asked, namespace: a.namespace ?? namespaceFromPath(asked) });
+        if (viewer.kind === 'agent' && inHiddenFolder(viewer.hidden_folders, p)) {
+          throw new LithosError('forbidden', `Cannot write "${asked}": the folder is hidden from agents (vault policy hidden_folders).`, { path: asked });
+        }
       }
-      if (existing && existing.path === path && !visibleTo(ctx)(gatedNote(existing))) {
+      if (existing && !visibleTo(ctx)(gatedNote(existing))) {
         // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
-        throw new LithosError('not_found', `Cannot write "${path}": there is no note there that you may change; choose another path.`, { path });
+        throw new LithosError('not_found', `Cannot write "${asked}": there is no note there that you may change; choose another path.`, { path: asked });
       }
       mode = 'upsert';
     } else {
@@ -120,7 +125,7 @@ export const lithosWrite = defineTool({
       mode = 'create';
     }
     // The index may lag a file a human just created; the writer re-checks on disk, this only asks for content early.
-    const indexed = ctx.engine.note(path);
+    const indexed = ctx.engine.noteAtPath(path);
     const creating = mode === 'create' || !(indexed && indexed.path === path);
     if (creating && a.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
     const fields: NoteFields = {

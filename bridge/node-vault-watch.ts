@@ -39,6 +39,13 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
   let watcher: fs.FSWatcher | undefined;
   let pollTimer: ReturnType<typeof setInterval> | undefined;
   let polling = false;
+  // Linux: Node's recursive fs.watch keeps watching a file's old inode once the file is replaced by a
+  // rename (atomic saves: editors, our own writes), so later edits, renames and deletes of it go unseen;
+  // and the replacement is reported as a plain 'change', so it cannot be told apart. Every note changed
+  // since the watch began is therefore also stat-checked each poll interval: notes touched this session.
+  const replaced = new Set<string>();
+  const watchesInodes = process.platform === 'linux';
+  let checkingReplaced = false;
 
   const emit = (e: VaultEvent): void => {
     if (closed) return;
@@ -81,7 +88,11 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
     const rel = toApiPath(raw);
     if (isExcludedPath(rel, host.ignore)) return;
     const what = await host.probe(raw);
-    if (what.kind === 'note') return upsert(what.note, force);
+    if (what.kind === 'note') {
+      if (watchesInodes && watcher) replaced.add(raw);
+      return upsert(what.note, force);
+    }
+    replaced.delete(raw);
     if (what.kind === 'dir') return reconcile(`${rel}/`, await host.scan(raw), force);
     // Gone (or replaced by something that is not a note): forget it and anything that was below it.
     if (!known.has(rel) && ![...known.keys()].some((p) => p.startsWith(`${rel}/`))) return;
@@ -161,6 +172,19 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
   }, Math.max(pollMs * 5, 200));
   healthTimer.unref();
 
+  const replacedTimer = setInterval(() => {
+    if (!watcher || replaced.size === 0 || checkingReplaced) return;
+    checkingReplaced = true;
+    enqueue(async () => {
+      try {
+        for (const raw of [...replaced]) await handle(raw, false);
+      } finally {
+        checkingReplaced = false;
+      }
+    });
+  }, pollMs);
+  replacedTimer.unref();
+
   const ready = host.scan().then(
     (notes) => {
       for (const n of notes) if (!known.has(n.path)) known.set(n.path, { mtimeMs: n.mtimeMs, size: n.size });
@@ -183,6 +207,7 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
     watcher = undefined;
     stopPolling();
     clearInterval(healthTimer);
+    clearInterval(replacedTimer);
   }) as Unwatch;
   Object.defineProperty(unwatch, 'ready', { value: ready });
   Object.defineProperty(unwatch, 'mode', { get: () => (watcher ? 'native' : 'poll') });

@@ -268,6 +268,31 @@ describe.each(['native', 'poll'] as const)('NodeVault.watch (%s)', (mode) => {
       unwatch();
     }
   });
+  // Editors and lithos_write save by writing a temporary file and renaming it over the note. On Linux,
+  // Node's recursive fs.watch keeps watching the replaced file, so what came after went unseen.
+  it('keeps seeing a note after it was replaced by rename: edits, a rename and a delete', async () => {
+    put('kept.md', 'first');
+    const vault = new NodeVault(root, { watchMode: mode, pollMs: 50 });
+    const rec = recorder();
+    const unwatch = vault.watch(rec.listener);
+    try {
+      await unwatch.ready;
+      await vault.write('kept.md', 'second, saved by rename');
+      await rec.waitFor((e) => e.kind === 'modify' && e.path === 'kept.md', 'modify by rename');
+      rec.events.length = 0;
+      fs.appendFileSync(path.join(root, 'kept.md'), '\nthird, typed in place');
+      await rec.waitFor((e) => e.kind === 'modify' && e.path === 'kept.md', 'modify in place after the rename');
+      fs.renameSync(path.join(root, 'kept.md'), path.join(root, 'moved.md'));
+      await rec.waitFor((e) => e.kind === 'delete' && e.path === 'kept.md', 'delete of the old name');
+      await rec.waitFor((e) => e.kind === 'create' && e.path === 'moved.md', 'create of the new name');
+      await vault.write('moved.md', 'fourth, saved by rename');
+      fs.unlinkSync(path.join(root, 'moved.md'));
+      await rec.waitFor((e) => e.kind === 'delete' && e.path === 'moved.md', 'delete');
+    } finally {
+      unwatch();
+    }
+  });
+
   it('reports no deletes while the vault folder is away, and resumes when it is back', async () => {
     put('a.md', 'A');
     const away = path.join(tmp, 'unmounted');

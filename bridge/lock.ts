@@ -24,6 +24,11 @@ export interface VaultLock {
   readonly info: LockInfo;
   /** False after release() or once another process has taken the lock over. */
   isHeld(): boolean;
+  /**
+   * Reads lock.json now and says whether it is still ours (the heartbeat only looks every few seconds):
+   * what a writer asks before each write, so that a process that lost the lock stops saving at once.
+   */
+  confirm(): Promise<boolean>;
   /** Removes lock.json if it is still ours; safe to call twice. */
   release(): Promise<void>;
 }
@@ -55,13 +60,37 @@ export async function acquireLock(lithosDir: string, opts: LockOptions): Promise
     const current = await readLockFile(file);
     if (current === 'missing') continue; // released in between: try to create again
     if (!isLockStale(current, Date.now(), staleMs)) throw lockedError(dir, current.info, staleMs);
-    // Stale: replace it in one step, then re-read; if two processes raced, only one token is on disk.
-    await writeFileAtomic(file, `${file}.${tempSuffix()}`, JSON.stringify(mine, null, 2), 0o600);
-    const check = await readLockFile(file);
-    if (check !== 'missing' && check.info?.token === mine.token) return holdLock(file, mine, heartbeatMs, opts.onLost);
-    if (check !== 'missing') throw lockedError(dir, check.info, staleMs);
+    await removeIfStillStale(file, current, mine.token, staleMs);
+    // Then create it exclusively, at the top of the loop: of several processes taking over, one wins.
   }
   throw new LithosError('vault_locked', `Could not take the lock of vault "${nodePath.dirname(dir)}": it kept changing hands. Try again.`, {});
+}
+
+/**
+ * Removes the lock judged stale, under a short-lived `lock.json.takeover` file that only one process can
+ * create: inside it, the lock is read again and removed only if it is still the one judged stale. Without
+ * it, a process that judged late could remove the lock another had just taken. Creating lock.json afresh
+ * (exclusive, at the top of acquireLock's loop) then picks one winner among those that found it gone.
+ */
+async function removeIfStillStale(file: string, judged: { info: LockInfo | null; mtimeMs: number }, token: string, staleMs: number): Promise<void> {
+  const mutex = `${file}.takeover`;
+  try {
+    await createExclusive(mutex, token);
+  } catch (err) {
+    if (errnoOf(err) !== 'EEXIST') throw fsError(err, `take over the vault lock "${file}"`, { path: file });
+    // Another process is taking over right now; one that died doing so leaves a file that ages out.
+    const st = await fsp.stat(mutex).catch(() => null);
+    if (st && Date.now() - st.mtimeMs > staleMs) await fsp.rm(mutex, { force: true }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 25));
+    return;
+  }
+  try {
+    const now = await readLockFile(file);
+    const same = now !== 'missing' && now.mtimeMs === judged.mtimeMs && (now.info?.token ?? null) === (judged.info?.token ?? null);
+    if (same) await fsp.rm(file, { force: true });
+  } finally {
+    await fsp.rm(mutex, { force: true }).catch(() => undefined);
+  }
 }
 
 /** The current holder, or null when there is no (readable) lock. For `lithos doctor`/`stats`. */
@@ -77,9 +106,16 @@ export async function readLock(lithosDir: string): Promise<LockInfo | null> {
 export function isLockStale(lock: { info: LockInfo | null; mtimeMs: number }, now: number, staleMs: number): boolean {
   const { info } = lock;
   if (!info) return now - lock.mtimeMs > staleMs;
+  if (info.hostname === os.hostname()) {
+    // On this host the process table is the truth: a live holder whose heartbeat stalled (suspended, or
+    // the machine just woke up) keeps its lock — taking it would leave two writers. Only a lock from
+    // before this boot is stale whatever its pid, since that pid now belongs to someone else.
+    if (!pidAlive(info.pid)) return true;
+    const started = Date.parse(info.started_at);
+    return Number.isFinite(started) && started < now - os.uptime() * 1000;
+  }
   const beat = Date.parse(info.heartbeat_at);
-  if (!Number.isFinite(beat) || now - beat > staleMs) return true;
-  return info.hostname === os.hostname() && !pidAlive(info.pid);
+  return !Number.isFinite(beat) || now - beat > staleMs;
 }
 
 function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: LockOptions['onLost']): VaultLock {
@@ -87,16 +123,19 @@ function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: Loc
   let released = false;
   let inflight: Promise<void> = Promise.resolve();
 
-  const beat = async (): Promise<void> => {
+  /** Whether lock.json still carries our token; the first time it does not, the lock is lost for good. */
+  const stillOurs = async (): Promise<boolean> => {
     const current = await readLockFile(file);
-    if (!held) return;
-    if (current === 'missing' || current.info?.token !== info.token) {
-      held = false;
-      clearInterval(timer);
-      detach();
-      onLost?.(current === 'missing' ? null : current.info);
-      return;
-    }
+    if (!held) return false;
+    if (current !== 'missing' && current.info?.token === info.token) return true;
+    held = false;
+    clearInterval(timer);
+    detach();
+    onLost?.(current === 'missing' ? null : current.info);
+    return false;
+  };
+  const beat = async (): Promise<void> => {
+    if (!(await stillOurs())) return;
     const next = { ...info, heartbeat_at: new Date().toISOString() };
     await writeFileAtomic(file, `${file}.${tempSuffix()}`, JSON.stringify(next, null, 2), 0o600);
   };
@@ -118,6 +157,9 @@ function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: Loc
     }
   };
   const onSignal = (signal: NodeJS.Signals): void => {
+    // Another handler (lithos mcp) stops in order — finishes calls, flushes, then releases: releasing here
+    // first would let the next writer in while this one still writes. The 'exit' handler stays as a net.
+    if (process.listenerCount(signal) > 1) return;
     releaseSync();
     detach();
     // Adding a listener disabled Node's default "exit on signal"; restore it unless someone else handles it.
@@ -136,6 +178,7 @@ function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: Loc
     path: file,
     info,
     isHeld: () => held,
+    confirm: async () => held && (await stillOurs()),
     release: async () => {
       if (released) return;
       released = true;
@@ -157,7 +200,11 @@ function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: Loc
 
 function lockedError(dir: string, info: LockInfo | null, staleMs: number): LithosError {
   const root = nodePath.dirname(dir);
-  const rule = `a lock older than ${Math.round(staleMs / 1000)} s without heartbeat is taken over automatically.`;
+  const here = info === null || info.hostname === os.hostname();
+  // On this host a lock is taken over only once its process is gone; from another host, once it is silent.
+  const rule = here && info
+    ? 'the lock is taken over automatically once that process has ended.'
+    : `a lock without heartbeat for ${Math.round(staleMs / 1000)} s is taken over automatically.`;
   if (!info) {
     return new LithosError('vault_locked', `Vault "${root}" is being locked by another lithos process right now. Close it or wait; ${rule}`, { pid: null, owner: null });
   }

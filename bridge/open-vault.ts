@@ -6,6 +6,7 @@ import { LithosError } from '../shared/errors';
 import { NodeVault } from './node-vault';
 import { NodeBlobStore } from './node-blob-store';
 import { acquireLock, type LockOwner, type VaultLock } from './lock';
+import { FencedBlobStore } from './fenced-blobs';
 import { loadSqlJs } from './sql';
 import { readConfig, type VaultConfig } from './config';
 import { createEmbedder } from './embedders';
@@ -56,12 +57,15 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
   const diskBlobs = new NodeBlobStore(join(root, '.lithos'));
   let lock: VaultLock | null = null;
   try {
-    lock = await acquireLock(join(root, '.lithos'), { owner: opts.lockOwner ?? 'cli' });
+    lock = await acquireLock(join(root, '.lithos'), {
+      owner: opts.lockOwner ?? 'cli',
+      onLost: (by) => opts.logger.error(`Another process${by ? ` (pid ${by.pid} on ${by.hostname}, ${by.owner})` : ''} took over the writer lock of "${root}"; this process saves nothing more. Restart it.`),
+    });
   } catch (err) {
     if (opts.write || !(err instanceof LithosError) || err.code !== 'vault_locked') throw err;
     opts.logger.warn(`${err.message} Continuing read-only: nothing will be saved.`);
   }
-  const blobs: BlobStore = lock ? diskBlobs : new ReadOnlyBlobStore(diskBlobs);
+  const blobs: BlobStore = lock ? new FencedBlobStore(diskBlobs, lock) : new ReadOnlyBlobStore(diskBlobs);
   try {
     const config = await readConfig(blobs);
     const embedders =

@@ -100,12 +100,52 @@ describe('acquireLock', () => {
     expect(fs.readdirSync(lithos)).toEqual(['lock.json']); // the takeover's temp file is gone
   });
 
-  it('takes over a lock whose heartbeat is older than staleMs, even if its pid is alive', async () => {
+  // A holder that was suspended (SIGSTOP, a laptop asleep) stops beating but still writes when it resumes:
+  // taking its lock would make two writers, forking the stores and the audit chain.
+  it('on this host, keeps a lock whose pid is alive however old its heartbeat', async () => {
     const old = new Date(Date.now() - 60_000).toISOString();
     writeLockByHand({ pid: process.pid, started_at: old, heartbeat_at: old });
-    const lock = await take({ owner: 'cli', staleMs: 15_000 });
-    expect((await readLock(lithos))?.pid).toBe(process.pid);
-    expect((await readLock(lithos))?.token).toBe(lock.info.token);
+    expect(await codeOf(acquireLock(lithos, { owner: 'cli', staleMs: 15_000 }))).toBe('vault_locked');
+  });
+
+  it('takes over a lock from before this boot (its pid is someone else now), and one from another host once its heartbeat is old', async () => {
+    const beforeBoot = new Date(Date.now() - os.uptime() * 1000 - 60_000).toISOString();
+    writeLockByHand({ pid: process.pid, started_at: beforeBoot, heartbeat_at: beforeBoot });
+    const first = await take({ owner: 'cli', staleMs: 15_000 });
+    expect((await readLock(lithos))?.token).toBe(first.info.token);
+    await first.release();
+
+    const old = new Date(Date.now() - 60_000).toISOString();
+    writeLockByHand({ pid: process.pid, hostname: 'other-machine', started_at: old, heartbeat_at: old });
+    const second = await take({ owner: 'cli', staleMs: 15_000 });
+    expect((await readLock(lithos))?.token).toBe(second.info.token);
+    const fresh = new Date().toISOString();
+    await second.release();
+    writeLockByHand({ pid: process.pid, hostname: 'other-machine', started_at: fresh, heartbeat_at: fresh });
+    expect(await codeOf(acquireLock(lithos, { owner: 'cli', staleMs: 15_000 }))).toBe('vault_locked');
+  });
+
+  it('of processes taking over one stale lock together, exactly one gets it', async () => {
+    for (let round = 0; round < 20; round++) {
+      const old = new Date(Date.now() - 60_000).toISOString();
+      writeLockByHand({ pid: 999_999, hostname: 'other-machine', started_at: old, heartbeat_at: old });
+      const tries = await Promise.allSettled([0, 1, 2, 3].map(() => acquireLock(lithos, { owner: 'cli' })));
+      const won = tries.filter((t): t is PromiseFulfilledResult<VaultLock> => t.status === 'fulfilled').map((t) => t.value);
+      expect(won).toHaveLength(1);
+      expect((await readLock(lithos))?.token).toBe(won[0].info.token);
+      await won[0].release();
+    }
+  });
+
+  it('confirm() reads lock.json now: false, for good, once another process holds it', async () => {
+    const lost: unknown[] = [];
+    const lock = await take({ owner: 'cli', onLost: (by) => lost.push(by?.owner) });
+    expect(await lock.confirm()).toBe(true);
+    const now = new Date().toISOString();
+    writeLockByHand({ pid: process.pid, owner: 'bridge', started_at: now, heartbeat_at: now, token: 'theirs' });
+    expect(await lock.confirm()).toBe(false);
+    expect(lock.isHeld()).toBe(false);
+    expect(lost).toEqual(['bridge']);
   });
 
   it('treats a half-written lock as live while fresh and as stale once old', async () => {
@@ -177,6 +217,20 @@ describe('lock release when the process ends', () => {
     expect((await readLock(lithos))?.pid).toBe(c.proc.pid);
     c.proc.kill('SIGTERM');
     expect(await c.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(fs.existsSync(lockFile)).toBe(false);
+  });
+
+  // lithos mcp handles SIGTERM itself: it finishes the calls in flight and flushes the stores first. The
+  // lock must stay until then, or the next writer starts while this one still writes.
+  it('with another SIGTERM handler, keeps the lock until that handler is done, then releases it at exit', async () => {
+    const c = child(`process.on('SIGTERM', () => setTimeout(() => { process.stdout.write(require('fs').existsSync(${JSON.stringify(lockFile)}) ? 'still held\\n' : 'gone\\n'); process.exit(0); }, 300));
+      setInterval(() => {}, 1000);`);
+    let out = '';
+    c.proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await c.locked;
+    c.proc.kill('SIGTERM');
+    expect(await c.exited).toEqual({ code: 0, signal: null });
+    expect(out).toContain('still held');
     expect(fs.existsSync(lockFile)).toBe(false);
   });
 

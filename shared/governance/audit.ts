@@ -267,8 +267,8 @@ export class AuditLog {
   }
 }
 
-/** Verification without an open log (the CLI's `lithos audit verify`). */
-export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> {
+/** The log's own chain: each entry's hash, its link to the one before, and the sequence numbers. */
+async function walkLog(blobs: BlobStore): Promise<{ problems: AuditProblem[]; entries: number; seq: number; prev: string }> {
   const problems: AuditProblem[] = [];
   const bytes = await blobs.read(AUDIT_FILE);
   const text = bytes ? dec.decode(bytes) : '';
@@ -299,8 +299,22 @@ export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> 
     prev = entry.hash;
     seq = entry.seq;
   }
+  return { problems, entries, seq, prev };
+}
+
+/** Verification without an open log (the CLI's `lithos audit verify`). */
+export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> {
+  // The engine appends to the log, then writes the head. Read in that order too, so a snapshot can only
+  // find the head ahead of the log when an append landed between the two reads: then read both again,
+  // rather than report a live vault's newest entries as removed.
+  let walked = await walkLog(blobs);
+  let read = await readHead(blobs);
+  for (let retry = 0; retry < 5 && typeof read === 'object' && read.seq > walked.seq; retry++) {
+    walked = await walkLog(blobs);
+    read = await readHead(blobs);
+  }
+  const { problems, entries, seq, prev } = walked;
   let head: AuditVerifyReport['head'] = null;
-  const read = await readHead(blobs);
   if (read !== 'missing') {
     if (read === 'unreadable') {
       problems.push({ line: 0, kind: 'unreadable_head', message: `${AUDIT_HEAD_FILE} is not readable` });

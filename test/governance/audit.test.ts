@@ -157,3 +157,30 @@ describe('crashes are not tampering', () => {
     expect(await verifyAudit(new MemoryBlobStore())).toEqual({ ok: true, entries: 0, head: null, problems: [] });
   });
 });
+
+// `lithos audit verify` beside a live writer: entries appended between reading the log and reading the
+// head made the head look ahead of the log, reported as "entries were removed from the end".
+test('verify beside a writer that appends between its reads of the log and of the head: intact, no false alarm', async () => {
+  const { blobs, log, clock } = await logWith(3);
+  let appendsLeft = 3;
+  const racing = {
+    read: async (name: string) => {
+      const bytes = await blobs.read(name);
+      if (name === AUDIT_FILE && appendsLeft-- > 0) {
+        clock.advance(1000);
+        await log.append({ action: 'note.write', actor: agent, target: 'racing' });
+      }
+      return bytes;
+    },
+    writeAtomic: blobs.writeAtomic.bind(blobs),
+    append: blobs.append.bind(blobs),
+    remove: blobs.remove.bind(blobs),
+    list: blobs.list.bind(blobs),
+  };
+  const report = await verifyAudit(racing);
+  expect(report.problems).toEqual([]);
+  expect(report.ok).toBe(true);
+  // A log really cut short is still reported, after the re-reads.
+  setLines(blobs, lines(blobs).slice(0, 2));
+  expect(await verifyAudit(blobs)).toMatchObject({ ok: false, problems: [expect.objectContaining({ kind: 'truncated' })] });
+});

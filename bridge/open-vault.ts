@@ -79,7 +79,8 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
       logger: opts.logger,
       onProgress: opts.onProgress,
       debounceMs: 0,
-      callouts: opts.callouts ?? config.callouts,
+      // Read-only (another process writes): never edit notes, not even the managed callouts.
+      callouts: lock ? (opts.callouts ?? config.callouts) : false,
     });
     return {
       root,

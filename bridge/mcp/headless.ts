@@ -3,6 +3,17 @@ import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
 import { openVault, type OpenedVault } from '../open-vault';
+import { LithosError, asLithosError } from '../../shared/errors';
+import { readLock } from '../lock';
+import { join } from 'node:path';
+
+/** Tools a read-only session runs: those that only read, and retrieval (its receipt is not saved). */
+function readsOnly(def: ToolDef): boolean {
+  return def.annotations?.readOnlyHint === true || def.name === 'lithos_retrieve';
+}
+
+/** How often a read-only session tries again to become the writer, between calls. */
+const WRITER_RETRY_MS = 10_000;
 
 /**
  * What the MCP server runs tool calls through: in-process over an engine this process opened (headless,
@@ -21,6 +32,8 @@ export interface ToolHost {
 export interface HeadlessHost extends ToolHost {
   /** Whether the vault has been opened (by a first tools/call). */
   isOpen(): boolean;
+  /** Whether it was opened read-only, because another process holds the writer lock. */
+  isReadOnly(): boolean;
 }
 
 /**
@@ -28,27 +41,45 @@ export interface HeadlessHost extends ToolHost {
  * itself, with the same engine, under the single-writer lock. Opening waits for the first tools/call, so
  * initialize and tools/list never wait on a large vault; a failed open (vault locked, missing) is that
  * call's error and the next call tries again.
+ *
+ * A vault another process is writing (a second MCP client's lithos mcp, a running `lithos index`, Obsidian
+ * with its bridge off) opens read-only instead: tools that only read, and lithos_retrieve, work (nothing
+ * this session records is saved); the others are vault_locked, naming the holder. Between calls, every
+ * 10 s, it tries again to become the writer.
  */
-export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], logger: Logger): HeadlessHost {
+export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], logger: Logger, writerRetryMs = WRITER_RETRY_MS): HeadlessHost {
   let opening: Promise<OpenedVault> | null = null;
   let opened: OpenedVault | null = null;
   let closed = false;
   let interpreter: Interpreter | null = null;
 
-  const open = (): Promise<OpenedVault> => {
-    opening ??= (async () => {
-      const v = await openVault(vaultPath, { write: true, logger, lockOwner: 'bridge' });
-      v.engine.setInterpreter(interpreter);
-      try {
-        const report = await v.engine.reconcile();
-        logger.info(`vault open: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
-        v.engine.startWatching(); // follow edits a person makes while the bridge runs
+  let inFlight = 0;
+  let lastWriterTry = 0;
+
+  /** The writer when the lock is free; otherwise read-only (openVault: stores in memory, no callouts written). */
+  const openOnce = async (): Promise<OpenedVault> => {
+    const v = await openVault(vaultPath, { write: false, logger, lockOwner: 'bridge' });
+    if (v.readOnly) logger.warn('lithos mcp: another process holds the vault\'s writer lock; this session reads only (tools that write answer vault_locked).');
+    v.engine.setInterpreter(interpreter);
+    try {
+      const report = await v.engine.reconcile();
+      logger.info(`vault open${v.readOnly ? ' (read-only)' : ''}: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
+      v.engine.startWatching(); // follow edits a person makes while the bridge runs
+      if (!v.readOnly) {
         await v.engine.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
         v.engine.consolidator.start(); // scheduled consolidation and the working-memory size trigger
-      } catch (err) {
-        await v.close();
-        throw err;
       }
+    } catch (err) {
+      await v.close();
+      throw err;
+    }
+    return v;
+  };
+
+  const open = (): Promise<OpenedVault> => {
+    opening ??= (async () => {
+      lastWriterTry = Date.now();
+      const v = await openOnce();
       if (closed) {
         await v.close();
         throw new Error('The bridge is shutting down.');
@@ -62,10 +93,54 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     return opening;
   };
 
-  const dispatcher = createDispatcher(catalog, async (caller) => ({ engine: (await open()).engine, caller, deleteTo: 'trash_folder' }));
+  /** Read-only and idle: once the holder's heartbeat has gone quiet, reopen, as the writer if the lock is free. */
+  const maybeBecomeWriter = async (): Promise<void> => {
+    const v = opened;
+    if (!v?.readOnly || inFlight > 0 || closed || Date.now() - lastWriterTry < writerRetryMs) return;
+    lastWriterTry = Date.now();
+    const holder = await readLock(join(v.root, '.lithos')).catch(() => null);
+    if (holder && Date.now() - Date.parse(holder.heartbeat_at) < 15_000) return;
+    opened = null;
+    opening = null;
+    await v.close();
+    await open();
+  };
+
+  const lockedForWrites = async (tool: string): Promise<LithosError> => {
+    const holder = await readLock(join(vaultPath, '.lithos')).catch(() => null);
+    const who = holder ? `${holder.owner === 'plugin' ? 'Obsidian' : `lithos ${holder.owner === 'bridge' ? 'mcp' : 'CLI'}`} (pid ${holder.pid})` : 'another process';
+    return new LithosError(
+      'vault_locked',
+      `${who} holds this vault's writer lock, so this session reads only and ${tool} is refused. Search, read, list and retrieve work; writes work again once that process ends (checked every ${WRITER_RETRY_MS / 1000} s), or through one MCP server per vault.`,
+      { tool, pid: holder?.pid ?? null, owner: holder?.owner ?? null },
+    );
+  };
+
+  const inner = createDispatcher(catalog, async (caller) => ({ engine: (await open()).engine, caller, deleteTo: 'trash_folder' }));
+  const defs = new Map(catalog.map((d) => [d.name, d]));
+  const dispatcher: ToolDispatcher = {
+    list: () => inner.list(),
+    async call(name, args, caller, opts) {
+      await maybeBecomeWriter().catch((err: unknown) => logger.warn(`lithos mcp: could not reopen the vault as its writer: ${String(err)}`));
+      inFlight++;
+      try {
+        const def = defs.get(name);
+        if (def && !readsOnly(def) && def.input.safeParse(args ?? {}).success) {
+          const v = await open().catch((err: unknown) => {
+            throw asLithosError(err, 'internal');
+          });
+          if (v.readOnly) throw await lockedForWrites(name);
+        }
+        return await inner.call(name, args, caller, opts);
+      } finally {
+        inFlight--;
+      }
+    },
+  };
   return {
     dispatcher,
     isOpen: () => opened !== null,
+    isReadOnly: () => opened?.readOnly === true,
     setInterpreter(next) {
       interpreter = next;
       opened?.engine.setInterpreter(next);

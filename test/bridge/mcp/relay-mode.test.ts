@@ -200,12 +200,13 @@ describe('mode selection in process (modeHost)', () => {
     expect(lines.join('\n')).toMatch(/did not connect/);
   }, 30_000);
 
-  test('when the host refuses the bridge and holds the lock, the vault_locked error names both', async () => {
+  test('when the host refuses the bridge and holds the lock, reads work read-only and a write\'s vault_locked error names both', async () => {
     announce({ port: await closedPort() });
     const now = new Date().toISOString();
     writeFileSync(lockFile(), JSON.stringify({ pid: process.pid, hostname: hostname(), started_at: now, heartbeat_at: now, owner: 'plugin', token: 'x' }));
     const b = open();
-    const err = await b.dispatcher.call('lithos_stats', {}, agent).catch((e: unknown) => e);
+    expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
+    const err = await b.dispatcher.call('lithos_write', { title: 'T', content: 'x\n' }, agent).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'vault_locked', message: expect.stringContaining('did not accept this bridge'), data: { relay_error: expect.any(String) } });
   }, 30_000);
 

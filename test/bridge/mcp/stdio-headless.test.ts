@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -136,18 +136,29 @@ test('bad calls are isError with JSON {code, message, data}, and the vault is un
   }
 }, 60_000);
 
-test('a vault another process holds is a clear vault_locked error on the call, not a hang; listing still works', async () => {
+// Two MCP clients on one vault (Claude Desktop and Claude Code) start two lithos mcp: the second used to
+// answer every call, reads included, with vault_locked for as long as the first ran.
+test('a vault another process writes opens read-only: reads and retrieval work, writes are a clear vault_locked naming the holder, nothing is written', async () => {
   mkdirSync(join(vault, '.lithos'));
   const now = new Date().toISOString();
   // A live holder: this test process's pid, fresh heartbeat.
-  writeFileSync(join(vault, '.lithos/lock.json'), JSON.stringify({ pid: process.pid, hostname: require('node:os').hostname(), started_at: now, heartbeat_at: now, owner: 'plugin', token: 'x' })); // eslint-disable-line @typescript-eslint/no-require-imports
+  writeFileSync(join(vault, '.lithos/lock.json'), JSON.stringify({ pid: process.pid, hostname: require('node:os').hostname(), started_at: now, heartbeat_at: now, owner: 'bridge', token: 'x' })); // eslint-disable-line @typescript-eslint/no-require-imports
+  const before = vaultFiles(vault);
   const s = await connect(build.cli, vault, { agent: 'agent-a' });
   try {
     expect((await s.client.listTools()).tools.length).toBe(TOOL_CATALOG.length);
-    expect(errorOf(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).code).toBe('vault_locked');
+    expect(json(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).notes).toBeGreaterThan(0);
+    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
+    expect(json(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query_text: 'pool sizing' } })).nodes.length).toBeGreaterThan(0);
+    const refused = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'New', content: 'x' } }));
+    expect(refused).toMatchObject({ code: 'vault_locked', message: expect.stringMatching(/lithos mcp \(pid \d+\) holds this vault's writer lock.*reads only/) });
+    // A bad call still says what is wrong with it.
+    expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7 } })).code).toBe('invalid_argument');
   } finally {
     await close(s);
   }
+  expect(vaultFiles(vault)).toEqual(before);
+  expect(JSON.parse(readFileSync(join(vault, '.lithos/lock.json'), 'utf8')).token).toBe('x');
 }, 60_000);
 
 test('SIGTERM flushes the stores and releases the lock, exit code 0', async () => {

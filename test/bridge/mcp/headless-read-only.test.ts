@@ -1,0 +1,49 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { headlessHost } from '../../../bridge/mcp/headless';
+import { TOOL_CATALOG } from '../../../shared/tools/catalog';
+import type { Logger } from '../../../shared/ports';
+import type { ToolCaller } from '../../../shared/tools/types';
+import { codeOf } from '../../twins/error-code';
+
+/**
+ * Headless lithos mcp over a vault another process writes: it opens read-only, and once that process has
+ * gone (its lock removed or silent) the next call reopens it as the writer.
+ */
+
+let tmp: string;
+let vault: string;
+const warnings: string[] = [];
+const logger: Logger = { debug: () => undefined, info: () => undefined, warn: (m) => void warnings.push(m), error: (m) => void warnings.push(m) };
+const AGENT: ToolCaller = { kind: 'agent', agent_id: 'agent-a' };
+
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'lithos-headless-ro-'));
+  vault = join(tmp, 'vault');
+  cpSync(join(__dirname, '../../../examples/vault'), vault, { recursive: true, filter: (src) => !src.includes('/.lithos') });
+  mkdirSync(join(vault, '.lithos'), { recursive: true });
+  const now = new Date().toISOString();
+  writeFileSync(join(vault, '.lithos/lock.json'), JSON.stringify({ pid: process.pid, hostname: hostname(), started_at: now, heartbeat_at: now, owner: 'cli', token: 'theirs' }));
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('read-only while another process holds the lock; the writer at the next call once it has gone', async () => {
+  const host = headlessHost(vault, TOOL_CATALOG, logger, 0);
+  try {
+    const stats = (await host.dispatcher.call('lithos_stats', {}, AGENT)) as { notes: number };
+    expect(stats.notes).toBeGreaterThan(0);
+    expect(host.isReadOnly()).toBe(true);
+    expect(await codeOf(host.dispatcher.call('lithos_write', { title: 'While locked', content: 'x\n' }, AGENT))).toBe('vault_locked');
+    expect(existsSync(join(vault, 'While locked.md'))).toBe(false);
+
+    rmSync(join(vault, '.lithos/lock.json')); // the other process ended
+    const w = (await host.dispatcher.call('lithos_write', { title: 'After', content: 'Written once the vault was free.\n' }, AGENT)) as { path: string };
+    expect(host.isReadOnly()).toBe(false);
+    expect(existsSync(join(vault, w.path))).toBe(true);
+    expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(true);
+  } finally {
+    await host.close();
+  }
+  expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
+}, 60_000);

@@ -14,20 +14,23 @@ export const TEMP_SUFFIX_RE = /\.tmp-\d+-[0-9a-f]+$/;
 /**
  * Replaces `target` atomically: write `tmp` (same folder, so rename never crosses devices), fsync it,
  * rename over the target, then fsync the folder so the rename itself survives a power cut.
- * An existing target's permission bits are kept. On any failure the temp file is removed.
+ * An existing target's permission bits are kept; a new file's follow the umask. On any failure the temp
+ * file is removed.
  */
 export async function writeFileAtomic(target: string, tmp: string, data: Uint8Array | string, newFileMode = 0o666): Promise<void> {
-  let mode = newFileMode;
+  // An existing target's bits are kept exactly; a new file gets newFileMode less the umask, as any
+  // program's new file does (chmod'ing 0o666 made notes world-writable under a 022 or 077 umask).
+  let keep: number | null = null;
   try {
-    mode = (await fsp.stat(target)).mode & 0o7777;
+    keep = (await fsp.stat(target)).mode & 0o7777;
   } catch {
-    // new file: keep newFileMode
+    // new file
   }
   try {
-    const handle = await fsp.open(tmp, 'wx', mode);
+    const handle = await fsp.open(tmp, 'wx', keep ?? newFileMode);
     try {
       await handle.writeFile(data);
-      await handle.chmod(mode); // open()'s mode is filtered by the umask; the old file's bits are not
+      if (keep !== null) await handle.chmod(keep); // open()'s mode was filtered by the umask; the old file's bits are not
       await handle.sync();
     } finally {
       await handle.close();

@@ -132,6 +132,18 @@ describe('NodeVault file operations', () => {
     if (process.platform !== 'win32') expect(fs.statSync(path.join(root, 'deep/er/note.md')).mode & 0o777).toBe(0o640);
   });
 
+  it('creates a new note with the umask applied, like any program: not world-writable', async () => {
+    if (process.platform === 'win32') return;
+    const vault = new NodeVault(root);
+    const old = process.umask(0o027);
+    try {
+      await vault.write('fresh.md', 'new');
+    } finally {
+      process.umask(old);
+    }
+    expect(fs.statSync(path.join(root, 'fresh.md')).mode & 0o777).toBe(0o640);
+  });
+
   it('stats, reads, renames and deletes, with not_found and conflict where due', async () => {
     put('a.md', 'A');
     put('b.md', 'B');

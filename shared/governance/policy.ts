@@ -60,7 +60,10 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   agent_tools: { read_only: false, disabled: [] },
 });
 
-/** What a damaged policy file falls back to: no agent sees a project note, nothing is shared by pattern. */
+/**
+ * What a damaged policy file falls back to: no agent sees a project note, nothing is shared by pattern,
+ * and agents may only read (the file may have switched tools off or made agents read-only).
+ */
 export const CLOSED_POLICY: Policy = Object.freeze({
   version: 1,
   default_namespaces: [],
@@ -68,8 +71,19 @@ export const CLOSED_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
-  agent_tools: { read_only: false, disabled: [] },
+  agent_tools: { read_only: true, disabled: [] },
 });
+
+/**
+ * The closed policy, still hiding every folder hidden before the damage and every valid folder the damaged
+ * file lists: a half-saved hand edit must not show agents a private folder.
+ */
+export function closedPolicyAfter(previous: Policy, raw: unknown): Policy {
+  const listed = raw !== null && typeof raw === 'object' ? (raw as { hidden_folders?: unknown }).hidden_folders : undefined;
+  const salvaged = Array.isArray(listed) ? listed.flatMap((f) => (folder.safeParse(f).success ? [folder.parse(f)] : [])) : [];
+  const hidden = [...new Set([...previous.hidden_folders, ...salvaged])];
+  return hidden.length === 0 ? CLOSED_POLICY : freeze({ ...CLOSED_POLICY, hidden_folders: hidden });
+}
 
 const pattern = z.string().superRefine((s, ctx) => {
   const p = patternProblem(s);
@@ -144,8 +158,8 @@ export class PolicyStore {
         file: POLICY_FILE,
         parse: (raw) => freeze(parsePolicy(raw)),
         empty: DEFAULT_POLICY,
-        fallback: CLOSED_POLICY,
-        meanwhile: 'Agents get the closed policy (no project notes, no shared patterns) until it is fixed.',
+        fallback: closedPolicyAfter,
+        meanwhile: 'Agents get the closed policy (read-only, no project notes, no shared patterns; hidden folders stay hidden) until it is fixed.',
       },
       deps,
     );

@@ -18,8 +18,11 @@ export interface ConfigFileSpec<T> {
   parse: (raw: unknown) => T;
   /** In force without a file. */
   empty: T;
-  /** In force while the file is damaged. */
-  fallback: T;
+  /**
+   * In force while the file is damaged; a function gets what was in force before and the parsed JSON
+   * (undefined when the text is not JSON), to keep what must not be lost (e.g. hidden folders).
+   */
+  fallback: T | ((previous: T, raw: unknown) => T);
   /** Appended to the problem: what applies until the file is fixed. */
   meanwhile: string;
 }
@@ -82,8 +85,8 @@ export class ConfigFile<T> {
       this.problem = null;
       return;
     }
+    let raw: unknown;
     try {
-      let raw: unknown;
       try {
         raw = JSON.parse(text);
       } catch (err) {
@@ -92,7 +95,8 @@ export class ConfigFile<T> {
       this.current = this.spec.parse(raw);
       this.problem = null;
     } catch (err) {
-      this.current = this.spec.fallback;
+      const f = this.spec.fallback;
+      this.current = typeof f === 'function' ? (f as (previous: T, raw: unknown) => T)(this.current, raw) : f;
       this.problem = `${(err as Error).message} ${this.spec.meanwhile}`;
       this.logger.warn(this.problem);
     }

@@ -119,7 +119,21 @@ describe('fail closed', () => {
     expect(again.engine.warnings.some((w) => w.includes('policy.json is not valid JSON'))).toBe(true);
     const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
     expect(((await tools.call('lithos_list', {}, A)) as Listed).notes).toEqual([]);
+    // The damaged file may have made agents read-only or switched tools off: while it is damaged they only read.
+    expect((await failure(tools.call('lithos_write', { title: 'T', content: 'x\n', namespace: 'shared' }, A))).code).toBe('forbidden');
     await again.engine.close();
+  });
+
+  test('a policy damaged while running keeps the folders hidden before, and any valid one the damaged file lists', async () => {
+    const h = await openHarness({ 'private/Diary.md': project('shared'), 'work/secret/Plan.md': project('shared') });
+    await h.engine.policy.set({ hidden_folders: ['private'] });
+    await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_folders": ["private", "work/secret"], "agent_tools": { "read_only": "yes" } }'));
+    await h.engine.policy.reload();
+    expect(h.engine.policy.get()).toMatchObject({ hidden_folders: ['private', 'work/secret'], agent_tools: { read_only: true }, default_namespaces: [] });
+    await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_fold'));
+    await h.engine.policy.reload();
+    expect(h.engine.policy.get().hidden_folders).toEqual(['private', 'work/secret']);
+    await h.engine.close();
   });
 });
 

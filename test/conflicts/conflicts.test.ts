@@ -54,11 +54,14 @@ describe('opening conflicts explicitly', () => {
     await h.engine.close();
   });
 
-  it('bad input: same note twice, a started state, a state change through lithos_edge_update', async () => {
+  it('bad input: same note twice, a started state, a state change through lithos_edge_update, deleting it through lithos_edge_delete', async () => {
     const { h, edge_id } = await withConflict();
     expect(await errorCode(h.call('lithos_conflict_open', { a: A_ID, b: A }))).toBe('invalid_argument');
     expect(await errorCode(h.call('lithos_edge_create', { from: A_ID, to: 'project/atlas/Coalescing.md', type: 'contradicts', conflict_state: 'refuted' }))).toBe('invalid_argument');
     expect(await errorCode(h.call('lithos_edge_update', { edge_id, conflict_state: 'refuted' }))).toBe('invalid_argument');
+    // Deleting it would leave callouts naming an edge id that nothing finds any more.
+    expect(await errorCode(h.call('lithos_edge_delete', { edge_id }))).toBe('invalid_argument');
+    expect(h.engine.conflicts.get(edge_id)).toBeTruthy();
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id: 'nope', resolution: 'accepted_dual' }))).toBe('not_found');
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id, resolution: 'refuted' }))).toBe('invalid_argument'); // no winner
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id, resolution: 'refuted', winner_id: M_ID }))).toBe('invalid_argument'); // not an end

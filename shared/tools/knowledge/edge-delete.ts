@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { actorOf, auditActorOf, defineTool } from './common';
 import { requireEdge } from './edge-common';
+import { LithosError } from '../../errors';
+import { CONFLICT_EDGE_TYPE } from '../../conflicts/conflict-types';
 
 const deleteInput = z.strictObject({
   edge_id: z.string().min(1).describe('The edge to remove (from lithos_edge_list or lithos_edge_create).'),
@@ -12,6 +14,7 @@ export const lithosEdgeDelete = defineTool({
   description: [
     'Remove a typed edge from the learned memory by edge_id, when the relation it records is simply wrong.',
     'To record that a relation is weak, lower its weight with lithos_edge_update instead; the notes themselves are not touched.',
+    'Conflicts (contradicts edges) are settled with lithos_conflict_resolve, not deleted.',
   ].join(' '),
   input: deleteInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -19,6 +22,10 @@ export const lithosEdgeDelete = defineTool({
     actorOf(ctx, 'lithos_edge_delete');
     // An edge between notes the caller may not see is not found, as everywhere.
     const e = requireEdge(ctx, a.edge_id);
+    // A conflict is a record people read (callouts name it, resolutions refer to it): it is settled, not erased.
+    if (e.type === CONFLICT_EDGE_TYPE) {
+      throw new LithosError('invalid_argument', 'A contradicts edge is a conflict: settle it with lithos_conflict_resolve (accepted_dual when the notes do not really disagree) instead of deleting it.', { edge_id: e.edge_id });
+    }
     await ctx.engine.memory.deleteEdge(e.edge_id);
     await ctx.engine.audit.append({ action: 'edge.delete', actor: auditActorOf(ctx), target: e.edge_id, data: { from: e.from_id, to: e.to_id, type: e.type, weight: e.weight, namespace: e.namespace, conflict_state: e.conflict_state } });
     return { deleted: { edge_id: e.edge_id, from_id: e.from_id, to_id: e.to_id, type: e.type } };

@@ -13,7 +13,7 @@ import { noteTypeRow } from './note-types';
 export const DECAY_MARK = 'decay:last';
 
 export interface DecayReport {
-  /** False on the first run (it only records the baseline) and when no time has passed. */
+  /** False when there was nothing to decay yet (the baseline is recorded) and when no time has passed. */
   ran: boolean;
   elapsed_ms: number;
   salience: number;
@@ -23,7 +23,8 @@ export interface DecayReport {
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
-const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+// Fine enough that a run every minute still moves a weight of 0.03 (about 5e-7 a minute at a 30-day half-life).
+const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 
 /** Edges decay unless a person made them or they carry a conflict (conflicts are resolved, never faded). */
 const decays = (e: { provenance_type: string; type: string; conflict_state: string | null }): boolean =>
@@ -34,15 +35,27 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   await engine.learning.refresh();
   const k = engine.learning.get().decay;
   const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0 };
-  const last = mem.mark(DECAY_MARK) as { at: number } | null;
+  let last = mem.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.allStats();
   const edges = mem.edges({}).filter(decays);
   if (last === null) {
-    // Nothing learned yet: nothing to decay and no baseline worth writing.
-    if (stats.length > 0 || edges.length > 0) await mem.setMark(DECAY_MARK, { at: now });
-    return report;
+    if (stats.length === 0 && edges.length === 0) return report; // nothing learned yet: no baseline worth writing
+    // Learned since a first open that had nothing to decay (a short session that closed before any scheduled
+    // run): decay from the latest learning, so that gap is not skipped — and nothing is decayed twice.
+    const learned = Math.max(...stats.map((st) => Math.max(st.last_used_at ?? 0, st.last_retrieved_at ?? 0)), ...edges.map((e) => e.updated_at));
+    if (!(learned > 0 && learned < now)) {
+      await mem.setMark(DECAY_MARK, { at: now });
+      return report;
+    }
+    last = { at: learned };
   }
   const elapsed = now - last.at;
+  if (elapsed < 0) {
+    // The mark is in the future: the clock was wrong (ahead) at an earlier run and has been corrected.
+    // Start again from now; otherwise decay would stop until real time caught up with the wrong date.
+    await mem.setMark(DECAY_MARK, { at: now });
+    return report;
+  }
   if (!(elapsed > 0)) return report;
   report.ran = true;
   report.elapsed_ms = elapsed;

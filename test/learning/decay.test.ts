@@ -98,3 +98,36 @@ test('the engine decays at open and on its schedule, and stops on close', async 
   expect(mem().stats(A).salience).toBeLessThan(0.9);
   expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
 });
+
+test('a mark left in the future by a clock that was ahead is reset to now, and decay goes on from there', async () => {
+  const t0 = h.clock.now();
+  await mem().updateStats(A, { salience: 0.9 });
+  await runDecay(h.engine, t0);
+  await runDecay(h.engine, t0 + 365 * DAY_MS); // the laptop's clock a year ahead for one run
+  await mem().updateStats(A, { salience: 0.9 }); // learned back once the clock is right
+  expect(await runDecay(h.engine, t0 + DAY_MS)).toMatchObject({ ran: false });
+  expect(mem().mark(DECAY_MARK)).toEqual({ at: t0 + DAY_MS });
+  const obs = NOTE_TYPE_TABLE.observation;
+  await runDecay(h.engine, t0 + DAY_MS + obs.half_life_days * DAY_MS);
+  expect(mem().stats(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
+});
+
+test('what was learned in a first session that closed before any run still decays over the gap that follows', async () => {
+  const t0 = h.clock.now();
+  expect(await runDecay(h.engine, t0)).toMatchObject({ ran: false }); // a fresh vault: nothing learned, no mark
+  await mem().updateStats(A, { salience: 0.9, last_used_at: t0 + 1000 });
+  const obs = NOTE_TYPE_TABLE.observation;
+  const r = await runDecay(h.engine, t0 + 1000 + obs.half_life_days * DAY_MS); // reopened one half-life later
+  expect(r).toMatchObject({ ran: true, salience: 1 });
+  expect(mem().stats(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
+});
+
+test('runs every minute decay small edges as one run over the whole span does (rounding used to freeze them)', async () => {
+  const t0 = h.clock.now();
+  await edge(A, B, 0.03, 'rule');
+  await runDecay(h.engine, t0);
+  const span = DAY_MS;
+  for (let t = 60_000; t <= span; t += 60_000) await runDecay(h.engine, t0 + t);
+  const expected = 0.03 * Math.pow(2, -span / (DECAY.edge_half_life_days * DAY_MS));
+  expect(mem().edges({})[0].weight).toBeCloseTo(expected, 6);
+});

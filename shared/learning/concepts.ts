@@ -18,9 +18,10 @@
  * its list and summary (governance/audience.ts).
  *
  * Identity: a cluster updates the existing concept whose members (its `is_example_of` sources) cover at
- * least CONCEPT_MATCH_OVERLAP of the cluster; otherwise a new note is created under `concepts/`. Members
- * are only added (decay prunes rule edges nobody uses), listed in a managed block of the note's body, and
- * linked member → concept with `is_example_of` edges (provenance rule).
+ * least CONCEPT_MATCH_OVERLAP of the cluster, or a concept of the same name whose members have all faded;
+ * otherwise a new note is created under `concepts/`. Members are only added (decay prunes rule edges
+ * nobody uses; a member seen in its cluster again has its edge renewed), listed in a managed block of the
+ * note's body, and linked member → concept with `is_example_of` edges (provenance rule).
  */
 import type { MemoryEngine } from '../engine';
 import type { AuditActor } from '../governance/audit';
@@ -224,9 +225,14 @@ export function conceptMembers(engine: MemoryEngine, conceptId: string): string[
     .filter((id) => engine.note(id)?.nodeId === id);
 }
 
+/** `concepts/<label>` without the extension. */
+function conceptBase(label: string): string {
+  return `${CONCEPT_FOLDER}/${label.replace(/[\\/:*?"<>|#^[\]]/g, ' ').replace(/\s+/g, ' ').trim() || 'Concept'}`;
+}
+
 /** `concepts/<label>.md`, or `… 2.md`, … when that path already holds a note. */
 function freePath(engine: MemoryEngine, label: string): string {
-  const base = `${CONCEPT_FOLDER}/${label.replace(/[\\/:*?"<>|#^[\]]/g, ' ').replace(/\s+/g, ' ').trim() || 'Concept'}`;
+  const base = conceptBase(label);
   for (let n = 1; ; n++) {
     const p = n === 1 ? `${base}.md` : `${base} ${n}.md`;
     if (engine.note(p)?.path !== p) return p;
@@ -266,6 +272,8 @@ export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptRep
           match = c;
         }
       }
+      // A concept whose members have all faded away is this cluster's, when it would have the same name.
+      match ??= existing.find((c) => c.members.size === 0 && c.note.path === `${conceptBase(conceptLabel(cluster.map((id) => engine.note(id) as LiveNote)))}.md` && cluster.every((id) => engine.readersMaySee(c.note, engine.note(id) as LiveNote))) ?? null;
       const conceptId = await upsertConcept(engine, cluster, match?.note ?? null, report, { density, baseline });
       if (!match) existing.push({ note: engine.note(conceptId) as LiveNote, members: new Set(cluster) });
       else for (const id of cluster) match.members.add(id);
@@ -344,8 +352,15 @@ async function upsertConcept(
   }
   const concept = engine.note(id) as LiveNote;
   const added: string[] = [];
+  const seenAgain = new Set(cluster);
   for (const m of members) {
-    if (engine.memory.edges({ from: m.nodeId, to: id, type: 'is_example_of' }).length > 0) continue;
+    const had = engine.memory.edges({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
+    if (had) {
+      // Seen in the cluster again: its membership is renewed, or decay would prune it while it is still used
+      // together, and the concept, left without members, would be created a second time.
+      if (seenAgain.has(m.nodeId) && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.upsertEdge({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
+      continue;
+    }
     await engine.memory.upsertEdge({
       from_id: m.nodeId,
       to_id: id,

@@ -70,6 +70,25 @@ describe('concept formation', () => {
     expect(body.indexOf(MEMBERS_END)).toBeGreaterThan(0);
   });
 
+  // Membership edges are rule edges and decay; a cluster still used together must not lose them, and a
+  // concept whose members all faded must not be created a second time ("kafka and lag 2").
+  test('a cluster seen again renews its members\' edges; one whose edges all faded finds its concept again, not a second one', async () => {
+    await coactivate(h, ids, 3);
+    await run();
+    const [c] = concepts();
+    const decayed = async (weight: number) => {
+      for (const e of h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.upsertEdge({ ...e, weight });
+    };
+    await decayed(0.3);
+    await run();
+    expect(h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.weight)).toEqual(ids.map(() => 0.7));
+    for (const e of h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.deleteEdge(e.edge_id); // pruned by decay
+    const r = await run();
+    expect(r.concepts_created).toEqual([]);
+    expect(concepts().map((n) => n.path)).toEqual(['concepts/kafka and lag.md']);
+    expect(h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
+  });
+
   test('below the thresholds nothing forms: pairs used together only twice, or only four notes', async () => {
     await coactivate(h, ids, 2);
     expect((await run()).concepts_created).toEqual([]);

@@ -70,3 +70,10 @@ export const DECAY = {
 } as const;
 
 export const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * A co-activation pair seen fewer times than a concept needs (CONCEPT_MIN_COACTIVATION) and not for this
+ * many days is forgotten by decay: every feedback counts all pairs of the notes it returned, so without
+ * this the table only grows (about 11–17 new pairs a retrieval).
+ */
+export const COACTIVATION_MAX_AGE_DAYS = 180;

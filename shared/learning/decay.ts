@@ -7,7 +7,8 @@
  * the same `now` changes nothing the second time.
  */
 import type { MemoryEngine } from '../engine';
-import { DAY_MS } from './constants';
+import { COACTIVATION_MAX_AGE_DAYS, DAY_MS } from './constants';
+import { CONCEPT_MIN_COACTIVATION } from './concepts';
 import { noteTypeRow } from './note-types';
 
 export const DECAY_MARK = 'decay:last';
@@ -20,6 +21,8 @@ export interface DecayReport {
   spaced_rep: number;
   edges_decayed: number;
   edges_pruned: number;
+  /** Co-activation pairs forgotten: seen too rarely to form a concept, and not for COACTIVATION_MAX_AGE_DAYS. */
+  coactivation_pruned: number;
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
@@ -34,7 +37,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   const mem = engine.memory;
   await engine.learning.refresh();
   const k = engine.learning.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0 };
   let last = mem.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.allStats();
   const edges = mem.edges({}).filter(decays);
@@ -88,14 +91,22 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
         report.edges_decayed++;
       }
     }
+    report.coactivation_pruned = await mem.pruneCoactivation(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
     await mem.setMark(DECAY_MARK, { at: now });
   });
-  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned === 0) return report;
+  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned === 0) return report;
   await engine.audit.append({
     action: 'decay',
     actor: { kind: 'system', id: null },
     target: null,
-    data: { elapsed_ms: elapsed, salience: report.salience, spaced_rep: report.spaced_rep, edges_decayed: report.edges_decayed, edges_pruned: report.edges_pruned },
+    data: {
+      elapsed_ms: elapsed,
+      salience: report.salience,
+      spaced_rep: report.spaced_rep,
+      edges_decayed: report.edges_decayed,
+      edges_pruned: report.edges_pruned,
+      coactivation_pruned: report.coactivation_pruned,
+    },
   });
   return report;
 }

@@ -127,6 +127,9 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         op.a, op.b, op.namespace, op.count, op.last_at,
       ]);
       return;
+    case 'coact_prune':
+      db.run('DELETE FROM coactivation WHERE last_at < ? AND count < ?', [op.before, op.below]);
+      return;
     case 'mark':
       db.run('INSERT OR REPLACE INTO learning_marks (key, value) VALUES (?, ?)', [op.key, JSON.stringify(op.value ?? null)]);
       return;

@@ -205,6 +205,16 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     });
   }
 
+  /**
+   * Forgets pairs last co-retrieved before `before` that were seen fewer than `below` times: too few to
+   * have formed anything, and too old to. Returns how many went.
+   */
+  async pruneCoactivation(before: number, below: number): Promise<number> {
+    const n = Number(this.db.one('SELECT COUNT(*) FROM coactivation WHERE last_at < ? AND count < ?', [before, below])?.[0] ?? 0);
+    if (n > 0) await this.mutate(() => [{ kind: 'coact_prune', before, below }]);
+    return n;
+  }
+
   coactivated(nodeId: string): Coactivation[] {
     return this.db
       .all(

@@ -100,6 +100,8 @@ export type MemoryOp =
   | { kind: 'edge_del'; edge_id: string }
   | { kind: 'stats'; row: NodeStats }
   | { kind: 'coact'; a: string; b: string; namespace: string; count: number; last_at: number }
+  /** Drops co-activation pairs last seen before `before` with a count under `below` (decay's ageing). */
+  | { kind: 'coact_prune'; before: number; below: number }
   /** A learning-layer bookmark (feedback applied for a receipt, time of the last decay run…), final value. */
   | { kind: 'mark'; key: string; value: unknown }
   | { kind: 'precedent'; row: PrecedentRow }

@@ -131,3 +131,18 @@ test('runs every minute decay small edges as one run over the whole span does (r
   const expected = 0.03 * Math.pow(2, -span / (DECAY.edge_half_life_days * DAY_MS));
   expect(mem().edges({})[0].weight).toBeCloseTo(expected, 6);
 });
+
+test('co-activation pairs seen too rarely to form a concept are forgotten once half a year old; frequent or recent ones stay', async () => {
+  const t0 = h.clock.now();
+  await mem().updateStats(A, { salience: 0.9 });
+  await runDecay(h.engine, t0);
+  await mem().bumpCoactivation(A, B, 'project', t0); // once, long ago
+  for (let i = 0; i < 3; i++) await mem().bumpCoactivation(A, C, 'project', t0); // often enough for a concept
+  await mem().bumpCoactivation(B, C, 'project', t0 + 100 * DAY_MS); // once, recently
+  const r = await runDecay(h.engine, t0 + 200 * DAY_MS);
+  expect(r.coactivation_pruned).toBe(1);
+  expect(mem().coactivated(A).map((c) => [c.other, c.count])).toEqual([[C, 3]]);
+  expect(mem().coactivated(B).map((c) => c.other)).toEqual([C]);
+  const audit = (await h.engine.audit.recent({ action: 'decay' }))[0];
+  expect(audit.data).toMatchObject({ coactivation_pruned: 1 });
+});

@@ -67,7 +67,7 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
   }
   const blobs: BlobStore = lock ? new FencedBlobStore(diskBlobs, lock) : new ReadOnlyBlobStore(diskBlobs);
   try {
-    const config = await readConfig(blobs);
+    const config = await readConfig(blobs, (m) => opts.logger.warn(m));
     const embedders =
       opts.embedders ??
       (await Promise.all(config.embedding_spaces.map((s) => createEmbedder(s, { vaultRoot: root, config, logger: opts.logger }))));

@@ -117,6 +117,19 @@ test('a vault another process is writing: index is refused, search runs read-onl
   }
 });
 
+test('a damaged config.json gives the defaults with a warning: commands still work, the file is left for the person', async () => {
+  write('.lithos/config.json', '{ "embedding_spaces": [');
+  const stderr: string[] = [];
+  const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (stderr.push(String(chunk)), true));
+  try {
+    expect((await cli('search', vault, 'otters', '--json')).json().results[0].path).toBe('shared/broken.md');
+  } finally {
+    spy.mockRestore();
+  }
+  expect(stderr.join('')).toMatch(/config\.json is not valid JSON .*Using the defaults/);
+  expect(readFileSync(join(vault, '.lithos/config.json'), 'utf8')).toBe('{ "embedding_spaces": [');
+});
+
 test('bad input exits non-zero with a one-line message', async () => {
   const errs: string[] = [];
   const spy = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (errs.push(String(s)), true));

@@ -8,9 +8,28 @@ export interface ToolErrorShape {
   data: Record<string, unknown>;
 }
 
-/** Any thrown value as the edge shape; anything that is not a LithosError is an `internal` error. */
+/** Longest message, and longest string in `data`, an error carries out: errors quote what the caller sent. */
+export const MAX_ERROR_MESSAGE = 2000;
+export const MAX_ERROR_DATA_STRING = 500;
+
+/**
+ * Any thrown value as the edge shape; anything that is not a LithosError is an `internal` error. Long
+ * strings are cut (an id of 1 MB came back twice, in message and data): an error never outweighs its call.
+ */
 export function toToolError(err: unknown): ToolErrorShape {
-  return asLithosError(err, 'internal').toJSON();
+  const e = asLithosError(err, 'internal').toJSON();
+  return { code: e.code, message: cut(e.message, MAX_ERROR_MESSAGE), data: capStrings(e.data, 0) as Record<string, unknown> };
+}
+
+function cut(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+}
+
+function capStrings(v: unknown, depth: number): unknown {
+  if (typeof v === 'string') return cut(v, MAX_ERROR_DATA_STRING);
+  if (depth > 6 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.slice(0, 100).map((x) => capStrings(x, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, capStrings(x, depth + 1)]));
 }
 
 /** A zod failure as `invalid_argument`, naming each bad field so an agent can fix its call in one go. */

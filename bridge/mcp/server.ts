@@ -5,6 +5,7 @@ import type { ToolDispatcher } from '../../shared/tools/types';
 import { inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { splitCaller, withAgentArg } from './caller';
+import { fromOriginalArgs } from './original-args';
 import { visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
 
@@ -53,7 +54,8 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   });
   const callTool = async (name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> => {
     try {
-      const { caller, args } = splitCaller(byName.get(name), rawArgs, opts.defaultAgent);
+      const def = byName.get(name);
+      const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), opts.defaultAgent);
       const result = await dispatcher.call(name, args, caller);
       const plain = result !== null && typeof result === 'object' && !Array.isArray(result);
       return {

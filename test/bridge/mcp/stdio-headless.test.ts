@@ -138,6 +138,21 @@ test('bad calls are isError with JSON {code, message, data}, and the vault is un
 
 // Two MCP clients on one vault (Claude Desktop and Claude Code) start two lithos mcp: the second used to
 // answer every call, reads included, with vault_locked for as long as the first ran.
+test("an agent written for the original Lithos MCP server: its argument names (agent, query, limit, node_id, from_id) work", async () => {
+  const s = await connect(build.cli, vault); // no --agent: the original names the caller on each call
+  try {
+    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Original agent note', content: 'Pool sizing notes from the original client.', agent: 'orig-agent' } }));
+    expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('orig-agent');
+    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool sizing', limit: 1 } })).results).toHaveLength(1);
+    const r = json(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query: 'pool sizing', limit: 2, agent_id: 'orig-agent' } }));
+    expect(r.nodes.length).toBeLessThanOrEqual(2);
+    expect(json(await s.client.callTool({ name: 'lithos_node_stats', arguments: { node_id: w.id } })).id).toBe(w.id);
+    expect(json(await s.client.callTool({ name: 'lithos_edge_list', arguments: { from_id: w.id } })).total).toBe(0);
+  } finally {
+    await close(s);
+  }
+}, 60_000);
+
 test('a vault another process writes opens read-only: reads and retrieval work, writes are a clear vault_locked naming the holder, nothing is written', async () => {
   mkdirSync(join(vault, '.lithos'));
   const now = new Date().toISOString();

@@ -50,6 +50,9 @@ export class NodeVault implements VaultPort {
 
   async stat(path: string): Promise<VaultFileStat | null> {
     const { rel, abs } = await this.resolve(path);
+    // A path through a symlink is not a note of the vault (the listing never walks one): the file is
+    // known by its real path, and this one must not keep a second copy of it in the index.
+    if ((await this.realPlace(abs)) !== null) return null;
     try {
       const st = await fsp.stat(abs);
       return st.isFile() ? { path: rel, mtime: Math.trunc(st.mtimeMs), size: st.size } : null;
@@ -71,6 +74,12 @@ export class NodeVault implements VaultPort {
 
   async write(path: string, content: string): Promise<void> {
     const { rel, abs } = await this.resolve(path);
+    const real = await this.realPlace(abs);
+    if (real !== null) {
+      // Writing here would index the note twice (here and at its real path) or replace a symlinked note
+      // with a copy, leaving its target as it was.
+      throw new LithosError('invalid_argument', `Path "${rel}" is not the file's own spelling in the vault (it goes through a symbolic link, or a folder spelled in another case); its real place is "${real}": write there.`, { path: rel, real_path: real });
+    }
     try {
       await fsp.mkdir(nodePath.dirname(abs), { recursive: true });
       await writeFileAtomic(abs, this.tempFor(abs), content);
@@ -222,6 +231,28 @@ export class NodeVault implements VaultPort {
         return { rel, abs };
       }
       cur = nodePath.dirname(cur);
+    }
+  }
+
+  /**
+   * Where a path through an in-vault symlink really is (vault-relative, '/'), or null when no part of it
+   * is a symlink. A path that does not exist yet is judged by its deepest existing folder.
+   */
+  private async realPlace(abs: string): Promise<string | null> {
+    const realRoot = await this.realRoot();
+    let cur = abs;
+    let rest = '';
+    for (;;) {
+      const real = await fsp.realpath(cur).catch(() => undefined);
+      if (real !== undefined) {
+        const plain = nodePath.join(realRoot, nodePath.relative(this.root, cur));
+        if (real === plain) return null;
+        return nodePath.relative(realRoot, nodePath.join(real, rest)).split(nodePath.sep).join('/');
+      }
+      const parent = nodePath.dirname(cur);
+      if (parent === cur) return null;
+      rest = rest ? nodePath.join(nodePath.basename(cur), rest) : nodePath.basename(cur);
+      cur = parent;
     }
   }
 

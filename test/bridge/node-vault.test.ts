@@ -118,6 +118,23 @@ describe('NodeVault paths', () => {
     const vault = new NodeVault(root);
     expect(dec.decode(await vault.readBytes('alias.md'))).toBe('inside');
   });
+
+  // The listing never walks a symlink, so a note is known by its real path only: writing or stat'ing it
+  // through a link made a second, permanent index entry for the same file (doctor: duplicate_id).
+  it('a path through an in-vault symlink is not a note: stat says none, a write is refused naming the real path', async () => {
+    put('notes/Real.md', 'inside');
+    fs.symlinkSync(path.join(root, 'notes'), path.join(root, 'loop'));
+    fs.symlinkSync(path.join(root, 'notes/Real.md'), path.join(root, 'alias.md'));
+    const vault = new NodeVault(root);
+    expect(await vault.stat('loop/Real.md')).toBeNull();
+    expect(await vault.stat('notes/Real.md')).toMatchObject({ path: 'notes/Real.md' });
+    const err = await vault.write('loop/New.md', 'x').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'invalid_argument', data: { real_path: 'notes/New.md' } });
+    expect(fs.existsSync(path.join(root, 'notes/New.md'))).toBe(false);
+    expect(await vault.write('alias.md', 'changed').catch((e: unknown) => e)).toMatchObject({ code: 'invalid_argument', data: { real_path: 'notes/Real.md' } });
+    expect(fs.lstatSync(path.join(root, 'alias.md')).isSymbolicLink()).toBe(true); // not replaced by a copy
+    expect(fs.readFileSync(path.join(root, 'notes/Real.md'), 'utf8')).toBe('inside');
+  });
 });
 
 describe('NodeVault file operations', () => {

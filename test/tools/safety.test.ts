@@ -28,6 +28,25 @@ async function refused(tool: string, args: unknown, code: string, message?: RegE
   expect(t.snapshot()).toEqual(before);
 }
 
+describe('a new note must have a name every system can hold (Windows, Obsidian, a synced copy)', () => {
+  test.each([
+    ['notes/Foo:bar.md', /contains ":"/],
+    ['notes/x?.md', /contains "\?"/],
+    ['notes/a*b.md', /contains "\*"/],
+    ['notes/CON.md', /reserves for a device/],
+    ['aux/Plan.md', /reserves for a device/],
+    ['proj./x.md', /ends in a dot or a space/],
+    ['dir /y.md', /ends in a dot or a space/],
+  ])('%s is refused', async (path, message) => {
+    await refused('lithos_write', { path, title: 'T', content: 'x\n' }, 'invalid_argument', message);
+  });
+
+  test('a title that is a device name gets a file name Windows can hold; a title ending in dots loses them', async () => {
+    expect((await t.call('lithos_write', { title: 'CON', content: 'x\n' })) as { path: string }).toMatchObject({ path: 'CON (note).md' });
+    expect((await t.call('lithos_write', { title: 'Wait...', content: 'x\n' })) as { path: string }).toMatchObject({ path: 'Wait.md' });
+  });
+});
+
 describe('bad arguments → invalid_argument naming the fields; the vault unchanged', () => {
   test.each([
     ['lithos_write', { title: 42, content: 'x' }, /title/],

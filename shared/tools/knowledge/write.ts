@@ -8,7 +8,7 @@ import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import { normalizeTag, isValidTagBody } from '../../model/tags';
 import type { NoteFields } from '../../vault/note-writer';
-import { checkNotePath } from '../note-path';
+import { checkNotePath, portabilityProblem } from '../note-path';
 import { actorOf, defineTool, findNote, viewerOf, visibleTo } from './common';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
@@ -70,7 +70,9 @@ function cutToBytes(s: string, max: number): string {
 export function pathFor(title: string, namespace: string | undefined): string {
   const cleaned = title.replace(LONE_SURROGATE, '\uFFFD').replace(UNSAFE_NAME, ' ').replace(/\s+/g, ' ');
   // Leading dots (and the spaces a cut-out '/' left between them) would make a hidden file: dropped.
-  const name = cutToBytes(Array.from(cleaned.replace(/^[\s.]+/, '')).slice(0, 120).join(''), NAME_MAX_BYTES).trim() || 'Untitled';
+  const cut = cutToBytes(Array.from(cleaned.replace(/^[\s.]+/, '')).slice(0, 120).join(''), NAME_MAX_BYTES).replace(/[\s.]+$/, '') || 'Untitled';
+  // A title that is a Windows device name (CON, aux, LPT1…) gets a file name Windows can hold.
+  const name = portabilityProblem(`${cut}.md`) === null ? cut : `${cut} (note)`;
   const folder = namespace && namespace !== DEFAULT_NAMESPACE ? `${namespace}/` : '';
   return checkNotePath(`${folder}${name}.md`);
 }
@@ -128,6 +130,8 @@ export const lithosWrite = defineTool({
     const indexed = ctx.engine.noteAtPath(path);
     const creating = mode === 'create' || !(indexed && indexed.path === path);
     if (creating && a.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
+    const unportable = creating ? portabilityProblem(path) : null;
+    if (unportable) throw new LithosError('invalid_argument', `Cannot create "${path}": ${unportable}; choose another path.`, { path });
     const fields: NoteFields = {
       title: a.title,
       note_type: a.note_type,

@@ -281,7 +281,11 @@ export class NodeVault implements VaultPort {
 
   /** Hidden (dot) temp name next to the target, so listings and watchers skip it. */
   private tempFor(abs: string): string {
-    return nodePath.join(nodePath.dirname(abs), `.${nodePath.basename(abs)}.${tempSuffix()}`);
+    // The suffix adds about 27 bytes: a long note name is shortened here so its temp name still fits the
+    // file system's 255 (a 245-byte name could be read and deleted, but never updated).
+    let base = nodePath.basename(abs);
+    while (Buffer.byteLength(base) > 200) base = Array.from(base).slice(0, -1).join('');
+    return nodePath.join(nodePath.dirname(abs), `.${base}.${tempSuffix()}`);
   }
 
   /** An fs error becomes vault_unavailable if the vault itself went away, else its mapped LithosError. */

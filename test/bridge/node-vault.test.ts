@@ -149,6 +149,15 @@ describe('NodeVault file operations', () => {
     if (process.platform !== 'win32') expect(fs.statSync(path.join(root, 'deep/er/note.md')).mode & 0o777).toBe(0o640);
   });
 
+  it('updates a note whose name is near the file system limit (its temp file name must fit too)', async () => {
+    const name = `${'é'.repeat(120)}.md`; // 243 bytes
+    put(name, 'one');
+    const vault = new NodeVault(root);
+    await vault.write(name, 'two');
+    expect(fs.readFileSync(path.join(root, name), 'utf8')).toBe('two');
+    expect(fs.readdirSync(root).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
   it('creates a new note with the umask applied, like any program: not world-writable', async () => {
     if (process.platform === 'win32') return;
     const vault = new NodeVault(root);

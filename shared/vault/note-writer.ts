@@ -98,7 +98,8 @@ export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Pr
   if (!current && req.expectedVersion !== undefined) {
     throw new LithosError('conflict', `No note at "${req.path}" any more, but expected_version was given: it was deleted or moved since it was read.`, { path: req.path, current_version: null });
   }
-  const text = current ? composeUpdate(current, req, host.clock.now(), host.liveId?.(req.path)) : composeNew(req, host.clock.now());
+  // An update keeps the file's line endings and BOM: else a Windows note becomes a whole-file diff.
+  const text = current ? inStyle(composeUpdate(current, req, host.clock.now(), host.liveId?.(req.path)), current.style) : composeNew(req, host.clock.now());
   if (text.includes('\u0000')) {
     // A NUL makes the file binary to every reader (ours included): it could be written but never edited again.
     throw new LithosError('invalid_argument', `The note would contain a NUL character (U+0000); Markdown notes are text. Remove it from the content or fields.`, { path: req.path });
@@ -130,9 +131,27 @@ export async function deleteNote(host: NoteWriterHost, path: string, opts: { exp
   return { id: before?.nodeId ?? current.meta.id, path, title: current.meta.title, version: current.contentHash, trashed_to: trashedTo };
 }
 
-async function readCurrent(vault: VaultPort, path: string): Promise<ParsedNote | null> {
+async function readCurrent(vault: VaultPort, path: string): Promise<(ParsedNote & { style: TextStyle }) | null> {
   if (!(await vault.stat(path))) return null;
-  return parseNote(path, await vault.readBytes(path));
+  const bytes = await vault.readBytes(path);
+  return { ...parseNote(path, bytes), style: textStyle(bytes) };
+}
+
+/** How a note's text is laid out on disk, kept by an update: Windows editors write CRLF and often a BOM. */
+interface TextStyle {
+  crlf: boolean;
+  bom: boolean;
+}
+
+function textStyle(bytes: Uint8Array): TextStyle {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const nl = bytes.indexOf(10);
+  return { bom, crlf: nl > 0 && bytes[nl - 1] === 13 };
+}
+
+function inStyle(text: string, style: TextStyle): string {
+  const eol = style.crlf ? text.replace(/\r?\n/g, '\r\n') : text;
+  return style.bom ? `\uFEFF${eol}` : eol;
 }
 
 function composeNew(req: WriteNoteRequest, now: number): string {

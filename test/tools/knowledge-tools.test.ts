@@ -134,6 +134,25 @@ describe('happy paths', () => {
     expect((await t.call('lithos_edge_list', { node: path, direction: 'in' })).edges.map((e: { edge_id: string }) => e.edge_id)).toEqual([edge.edge.edge_id]);
   });
 
+  test('lithos_write keeps a Windows note\'s CRLF line endings and BOM, for a field change and for new content', async () => {
+    const path = 'shared/Windows note.md';
+    t.vault.put(path, '\uFEFF---\r\ntitle: Windows note\r\n---\r\nLine one.\r\nLine two.\r\n', false);
+    await t.engine.reconcile();
+    // TextDecoder drops a BOM unless told to keep it.
+    const raw = async () => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await t.vault.readBytes(path));
+    await t.call('lithos_write', { path, tags: ['win'] });
+    const fieldsOnly = await raw();
+    expect(fieldsOnly.startsWith('\uFEFF---\r\n')).toBe(true);
+    expect(fieldsOnly.replace(/\r\n/g, '')).not.toContain('\n'); // every line ends in CRLF, none in a bare LF
+    expect(fieldsOnly).toContain('Line one.\r\nLine two.\r\n');
+    await t.call('lithos_write', { path, content: 'New line.\nAnother.\n' });
+    const newContent = await raw();
+    expect(newContent.startsWith('\uFEFF')).toBe(true);
+    expect(newContent).toContain('New line.\r\nAnother.\r\n');
+    expect(newContent.replace(/\r\n/g, '')).not.toContain('\n');
+    expect((await t.call('lithos_read', { path })).frontmatter.tags).toEqual(['win']);
+  });
+
   test('lithos_delete moves the note to .trash/ and reports it; it is gone from search, list and read', async () => {
     const r = await t.call('lithos_delete', { path: 'shared/concepts/Connection pooling.md' });
     expect(r).toEqual({ deleted: { id: expect.any(String), path: 'shared/concepts/Connection pooling.md', title: 'Connection pooling', version: expect.any(String) }, trashed_to: '.trash/shared/concepts/Connection pooling.md' });

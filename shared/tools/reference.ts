@@ -7,7 +7,8 @@ export const REFERENCE_END = '<!-- tools:end -->';
 
 /** The first sentence of a description: the table keeps one line per tool. */
 function firstSentence(text: string): string {
-  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  // Not at an abbreviation's dot ("e.g. A supports B" is one sentence).
+  const m = /^(.+?(?<!\b(?:e\.g|i\.e|etc|vs))[.!?])(\s|$)/.exec(text);
   return m ? m[1] : text;
 }
 

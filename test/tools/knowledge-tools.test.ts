@@ -168,6 +168,8 @@ describe('happy paths', () => {
     expect(c.edge).toMatchObject({ from_id: POOL_ID, to_path: 'shared/concepts/Connection pooling.md', type: 'depends_on', weight: 0.8, provenance_actor: 'agent-a', provenance_type: 'agent', namespace: 'project/atlas' });
     const again = await t.call('lithos_edge_create', { from: POOL_ID, to: 'shared/concepts/Connection pooling.md', type: 'depends_on', weight: 0.9 });
     expect(again).toMatchObject({ created: false, edge: { edge_id: c.edge.edge_id, weight: 0.9 } });
+    // Restating an edge without its weight keeps the weight (it was reset to 0.5).
+    expect(await t.call('lithos_edge_create', { from: POOL_ID, to: 'shared/concepts/Connection pooling.md', type: 'depends_on' })).toMatchObject({ created: false, edge: { weight: 0.9 } });
     expect((await t.call('lithos_edge_list', { node: 'shared/concepts/Connection pooling.md', direction: 'in' })).edges.map((e: { edge_id: string }) => e.edge_id)).toEqual([c.edge.edge_id]);
     const u = await t.call('lithos_edge_update', { edge_id: c.edge.edge_id, weight: 0.2, conflict_state: 'open' }, HUMAN);
     expect(u.edge).toMatchObject({ weight: 0.2, conflict_state: 'open', type: 'depends_on', provenance_type: 'human', evidence: { quote: 'pool' } });

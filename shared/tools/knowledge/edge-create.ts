@@ -8,7 +8,7 @@ const createInput = z.strictObject({
   from: z.string().min(1).describe('Source note: id or vault path.'),
   to: z.string().min(1).describe('Target note: id or vault path.'),
   type: edgeType,
-  weight: weight.default(0.5),
+  weight: weight.optional().describe('0..1; default 0.5 for a new edge, and an existing edge keeps its weight when omitted.'),
   namespace: z.string().min(1).optional().describe("Namespace the edge belongs to; default the source note's."),
   evidence,
   conflict_state: conflictState,
@@ -34,11 +34,11 @@ export const lithosEdgeCreate = defineTool({
       from_id: from.nodeId,
       to_id: to.nodeId,
       type: a.type,
-      weight: a.weight,
+      weight: a.weight ?? existing?.weight ?? 0.5,
       namespace: a.namespace ?? from.cached.meta.namespace,
       provenance_actor: actor,
       provenance_type: provenanceOf(ctx),
-      // Upserting an existing edge keeps what the caller does not restate.
+      // Upserting an existing edge keeps what the caller does not restate (the weight above too).
       evidence: a.evidence !== undefined ? a.evidence : (existing?.evidence ?? null),
       conflict_state: a.conflict_state !== undefined ? a.conflict_state : (existing?.conflict_state ?? null),
     });

@@ -11,7 +11,7 @@ const input = z.strictObject({
     .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).max(50)])
     .optional()
     .describe('Only notes under these namespace prefixes, by whole segments ("project" matches "project/atlas"). Default: everything you may see.'),
-  task_id: z.string().trim().min(1).max(200).optional().describe('The task you are working on (lithos_task_create/lithos_task_list): recorded on the receipt, and notes scoped to that task become visible.'),
+  task_id: z.string().trim().min(1).max(200).optional().describe('The task you are working on (lithos_task_create/lithos_task_list): recorded on the receipt and in the task\'s working memory. Notes scoped to a task are visible to agents on it: claim an aspect (lithos_task_claim) to join; naming the task here does not.'),
   query_class: z
     .string()
     .trim()

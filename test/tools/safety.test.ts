@@ -56,6 +56,10 @@ describe('bad arguments → invalid_argument naming the fields; the vault unchan
     ['lithos_write', { title: 'T', content: 'x', tittle: 'typo' }, /tittle/],
     ['lithos_write', { id: POOL_ID, path: 'a.md', content: 'x' }, /id or path, not both/],
     ['lithos_write', { content: 'no title' }, /title/],
+    // Date.parse takes "1" as the year 2001 and "March 7, 2026" by the machine's locale: not ISO, refused.
+    ['lithos_list', { since: '1' }, /since: must be an ISO 8601/],
+    ['lithos_list', { since: 'March 7, 2026' }, /since: must be an ISO 8601/],
+    ['lithos_task_list', { since: '1' }, /since: must be an ISO 8601/],
     ['lithos_write', { title: 'New', content: '---\ntitle: x\n---\nbody' }, /without a frontmatter block/],
     ['lithos_write', { path: 'new/Note.md', title: 'Note' }, /needs content/],
     ['lithos_read', {}, /exactly one of id, path or title/],

@@ -41,10 +41,18 @@ export const ttlArg = z
   .max(MAX_CLAIM_TTL_MINUTES)
   .optional()
   .describe(`Minutes until the claim lapses on its own (default ${DEFAULT_CLAIM_TTL_MINUTES}, at most ${MAX_CLAIM_TTL_MINUTES}).`);
+/**
+ * An ISO 8601 date or date-time. Date.parse alone also takes "1" (the year 2001) or "March 7, 2026",
+ * whose meaning depends on the machine; those are refused.
+ */
+export function isIsoTime(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && Number.isFinite(Date.parse(s));
+}
+
 export const isoArg = (what: string) =>
   z
     .string()
-    .refine((s) => Number.isFinite(Date.parse(s)), { message: 'must be an ISO 8601 date-time, e.g. "2026-01-31T09:00:00Z"' })
+    .refine(isIsoTime, { message: 'must be an ISO 8601 date or date-time, e.g. "2026-01-31" or "2026-01-31T09:00:00Z"' })
     .optional()
     .describe(what);
 

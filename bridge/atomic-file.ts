@@ -11,6 +11,19 @@ export function tempSuffix(): string {
 /** Matches names produced with tempSuffix(), so listings can hide leftovers of a crash. */
 export const TEMP_SUFFIX_RE = /\.tmp-\d+-[0-9a-f]+$/;
 
+/** A temp file older than this is what a crash left behind; a newer one may be a write under way. */
+export const TEMP_MAX_AGE_MS = 3600_000;
+
+/** Deletes a leftover temp file once it is older than TEMP_MAX_AGE_MS; true when it went. */
+export async function removeIfStale(abs: string, now = Date.now()): Promise<boolean> {
+  const st = await fsp.lstat(abs).catch(() => null);
+  if (!st || !st.isFile() || now - st.mtimeMs < TEMP_MAX_AGE_MS) return false;
+  return fsp.rm(abs, { force: true }).then(
+    () => true,
+    () => false,
+  );
+}
+
 /**
  * Replaces `target` atomically: write `tmp` (same folder, so rename never crosses devices), fsync it,
  * rename over the target, then fsync the folder so the rename itself survives a power cut.

@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import type { BlobStore } from '../shared/ports';
 import { LithosError } from '../shared/errors';
 import { errnoOf, fsError } from './fs-errors';
-import { TEMP_SUFFIX_RE, fsyncDir, tempSuffix, writeFileAtomic } from './atomic-file';
+import { TEMP_SUFFIX_RE, fsyncDir, removeIfStale, tempSuffix, writeFileAtomic } from './atomic-file';
 
 /** `.lithos/` holds learned signals about the user's notes: private to the user. */
 const DIR_MODE = 0o700;
@@ -85,6 +85,21 @@ export class NodeBlobStore implements BlobStore {
     };
     await walk('');
     return out.sort();
+  }
+
+  /** Deletes temp files interrupted writes left in `.lithos/` (older than an hour); how many went. */
+  async sweepTemps(): Promise<number> {
+    let removed = 0;
+    const walk = async (rel: string): Promise<void> => {
+      const entries = await fsp.readdir(nodePath.join(this.dir, rel), { withFileTypes: true }).catch(() => []);
+      for (const ent of entries) {
+        const name = rel ? `${rel}/${ent.name}` : ent.name;
+        if (ent.isDirectory()) await walk(name);
+        else if (TEMP_SUFFIX_RE.test(ent.name) && (await removeIfStale(nodePath.join(this.dir, name)))) removed++;
+      }
+    };
+    await walk('');
+    return removed;
   }
 
   /** Refuses names that are empty, absolute, or would step out of `.lithos/`. */

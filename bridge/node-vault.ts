@@ -5,7 +5,7 @@ import { silentLogger } from '../shared/ports';
 import { LithosError } from '../shared/errors';
 import { isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
 import { errnoOf, fsError } from './fs-errors';
-import { tempSuffix, writeFileAtomic } from './atomic-file';
+import { removeIfStale, tempSuffix, writeFileAtomic } from './atomic-file';
 import { editFrontMatter } from './frontmatter-edit';
 import { walkNotes, type WalkedNote } from './vault-walk';
 import { startWatch, type Unwatch, type WatchMode } from './node-vault-watch';
@@ -17,6 +17,11 @@ export interface NodeVaultOptions {
   watchMode?: WatchMode;
   /** Polling period when polling; default 1000 ms. */
   pollMs?: number;
+  /**
+   * Delete temp files of interrupted writes (older than an hour) that listings come across: only for the
+   * writer (a read-only command changes nothing), and an hour since no write takes that long.
+   */
+  sweepTemps?: boolean;
   logger?: Logger;
 }
 
@@ -177,11 +182,14 @@ export class NodeVault implements VaultPort {
 
   private async scan(underRaw?: string): Promise<WalkedNote[]> {
     await this.realRoot();
+    const sweeps: Promise<boolean>[] = [];
     const notes = await walkNotes(this.root, {
       underRaw,
       ignore: this.opts.ignore,
       onSkip: (raw, errno) => this.logger.debug('vault listing skipped an entry', { path: raw, errno }),
+      ...(this.opts.sweepTemps ? { onTemp: (raw: string) => void sweeps.push(removeIfStale(nodePath.join(this.root, raw))) } : {}),
     });
+    await Promise.all(sweeps);
     // A listing taken while the folder vanished is partial; never pass it off as the truth.
     await this.realRoot();
     return notes;

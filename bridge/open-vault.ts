@@ -66,13 +66,15 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
     opts.logger.warn(`${err.message} Continuing read-only: nothing will be saved.`);
   }
   const blobs: BlobStore = lock ? new FencedBlobStore(diskBlobs, lock) : new ReadOnlyBlobStore(diskBlobs);
+  // The writer clears what crashed writes left (temp files over an hour old): they would sync and pile up.
+  if (lock) await diskBlobs.sweepTemps().catch(() => 0);
   try {
     const config = await readConfig(blobs, (m) => opts.logger.warn(m));
     const embedders =
       opts.embedders ??
       (await Promise.all(config.embedding_spaces.map((s) => createEmbedder(s, { vaultRoot: root, config, logger: opts.logger }))));
     const engine = await MemoryEngine.open({
-      vault: new NodeVault(root),
+      vault: new NodeVault(root, { sweepTemps: lock !== null }),
       blobs,
       sql: await loadSqlJs(),
       embedders,

@@ -2,6 +2,7 @@ import { lstatSync, promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { isMarkdownPath } from '../shared/vault/paths';
 import { errnoOf } from './fs-errors';
+import { TEMP_SUFFIX_RE } from './atomic-file';
 
 /** A note found on disk. `path` is NFC and '/'-separated (the API form); `raw` is the on-disk spelling. */
 export interface WalkedNote {
@@ -49,7 +50,13 @@ const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
  */
 export async function walkNotes(
   root: string,
-  opts: { underRaw?: string; ignore?: (path: string) => boolean; onSkip?: (raw: string, errno: string | undefined) => void },
+  opts: {
+    underRaw?: string;
+    ignore?: (path: string) => boolean;
+    onSkip?: (raw: string, errno: string | undefined) => void;
+    /** Called for each temp file an interrupted atomic write left next to a note (`.<name>.tmp-<pid>-<hex>`). */
+    onTemp?: (raw: string) => void;
+  },
 ): Promise<WalkedNote[]> {
   const out: WalkedNote[] = [];
   const folders = [opts.underRaw ?? ''];
@@ -78,6 +85,7 @@ export async function walkNotes(
       for (const ent of entries.slice(i, i + SLICE)) {
         const raw = rawDir ? nodePath.join(rawDir, ent.name) : ent.name;
         const rel = toApiPath(raw);
+        if (opts.onTemp && ent.isFile() && ent.name.startsWith('.') && TEMP_SUFFIX_RE.test(ent.name)) opts.onTemp(raw);
         if (isExcludedPath(rel, opts.ignore)) continue;
         if (ent.isDirectory()) folders.push(raw);
         else if (ent.isFile() && isMarkdownPath(rel)) note(raw, rel);

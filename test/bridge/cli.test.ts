@@ -130,6 +130,26 @@ test('a damaged config.json gives the defaults with a warning: commands still wo
   expect(readFileSync(join(vault, '.lithos/config.json'), 'utf8')).toBe('{ "embedding_spaces": [');
 });
 
+test('temp files of interrupted writes are cleared by the next writer once an hour old; recent ones and read-only runs leave them', async () => {
+  const old = new Date(Date.now() - 2 * 3600_000);
+  const leftovers = ['.lithos/memory.sqlite.tmp-4242-abcdef', 'project/atlas/.pool.md.tmp-4242-abcdef'];
+  for (const rel of leftovers) {
+    write(rel, 'half a write');
+    fs.utimesSync(join(vault, rel), old, old);
+  }
+  write('project/atlas/.Index.md.tmp-4243-0123ab', 'a write under way');
+  const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
+  try {
+    await cli('search', vault, 'pool'); // read-only beside another writer: touches nothing
+  } finally {
+    await lock.release();
+  }
+  for (const rel of leftovers) expect(fs.existsSync(join(vault, rel))).toBe(true);
+  expect((await cli('index', vault)).code).toBe(0);
+  for (const rel of leftovers) expect(fs.existsSync(join(vault, rel))).toBe(false);
+  expect(fs.existsSync(join(vault, 'project/atlas/.Index.md.tmp-4243-0123ab'))).toBe(true);
+});
+
 test('bad input exits non-zero with a one-line message', async () => {
   const errs: string[] = [];
   const spy = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (errs.push(String(s)), true));

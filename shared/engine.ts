@@ -348,7 +348,11 @@ export class MemoryEngine {
   }
 
   async doctor(): Promise<DoctorReport> {
-    return doctorReport(this.notes(), { warnings: [...this.warnings], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() });
+    // A store found damaged at some earlier open (maybe by another process, whose log nobody read) was set
+    // aside and started afresh: say so for as long as the copy is there.
+    const setAside = (await this.deps.blobs.list()).filter((n) => n.includes('.corrupt-') && !this.warnings.some((w) => w.includes(n)));
+    const earlier = setAside.map((n) => `${n}: a damaged store was set aside here and started afresh (learned signals not in the journal were lost); delete the copy once you no longer need it.`);
+    return doctorReport(this.notes(), { warnings: [...this.warnings, ...earlier], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() });
   }
 
   /** Reads and parses a note's current bytes (for tools that need the raw frontmatter, e.g. migrations). */

@@ -54,6 +54,16 @@ describe('bad input: each note is still indexed, the problem is listed, nothing 
     await again.engine.reconcile();
     expect(await paths(again.engine, 'otters')).toEqual(['a.md']);
     expect((await h.blobs.list()).some((n) => n.includes('.corrupt-'))).toBe(true);
+    // Said once at that open; doctor does not repeat it for a copy the open already named.
+    expect((await again.engine.doctor()).warnings).toEqual(again.engine.warnings);
+    await again.engine.close();
+    // Opened later (the reset may have happened in a process whose log nobody read): doctor still says it.
+    const later = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
+    expect(later.engine.warnings).toEqual([]);
+    const told = (await later.engine.doctor()).warnings;
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.every((w) => /\.corrupt-.*set aside here and started afresh/.test(w))).toBe(true);
+    await later.engine.close();
   });
 
   test('memory.sqlite cut in half while the index cache survives: every note keeps its id, also after an edit', async () => {

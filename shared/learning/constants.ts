@@ -77,3 +77,9 @@ export const DAY_MS = 24 * 3600 * 1000;
  * this the table only grows (about 11–17 new pairs a retrieval).
  */
 export const COACTIVATION_MAX_AGE_DAYS = 180;
+
+/**
+ * A receipt's feedback mark (what was used, so feedback counts once) is forgotten by decay after this
+ * many days: one row per feedback otherwise accumulates forever, long after its receipt left the log.
+ */
+export const FEEDBACK_MARK_MAX_AGE_DAYS = 365;

@@ -7,7 +7,8 @@
  * the same `now` changes nothing the second time.
  */
 import type { MemoryEngine } from '../engine';
-import { COACTIVATION_MAX_AGE_DAYS, DAY_MS } from './constants';
+import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS } from './constants';
+import { FEEDBACK_MARK_PREFIX } from './feedback';
 import { CONCEPT_MIN_COACTIVATION } from './concepts';
 import { noteTypeRow } from './note-types';
 
@@ -23,6 +24,8 @@ export interface DecayReport {
   edges_pruned: number;
   /** Co-activation pairs forgotten: seen too rarely to form a concept, and not for COACTIVATION_MAX_AGE_DAYS. */
   coactivation_pruned: number;
+  /** Feedback marks of receipts older than FEEDBACK_MARK_MAX_AGE_DAYS, forgotten. */
+  feedback_marks_pruned: number;
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
@@ -37,7 +40,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   const mem = engine.memory;
   await engine.learning.refresh();
   const k = engine.learning.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0 };
   let last = mem.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.allStats();
   const edges = mem.edges({}).filter(decays);
@@ -92,9 +95,18 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       }
     }
     report.coactivation_pruned = await mem.pruneCoactivation(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
+    const oldMarks = mem
+      .marksWithPrefix(FEEDBACK_MARK_PREFIX)
+      .filter((m) => {
+        const at = (m.value as { at?: unknown } | null)?.at;
+        return typeof at === 'number' && at < now - FEEDBACK_MARK_MAX_AGE_DAYS * DAY_MS;
+      })
+      .map((m) => m.key);
+    await mem.deleteMarks(oldMarks);
+    report.feedback_marks_pruned = oldMarks.length;
     await mem.setMark(DECAY_MARK, { at: now });
   });
-  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned === 0) return report;
+  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned === 0) return report;
   await engine.audit.append({
     action: 'decay',
     actor: { kind: 'system', id: null },
@@ -106,6 +118,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       edges_decayed: report.edges_decayed,
       edges_pruned: report.edges_pruned,
       coactivation_pruned: report.coactivation_pruned,
+      feedback_marks_pruned: report.feedback_marks_pruned,
     },
   });
   return report;

@@ -45,7 +45,8 @@ export interface FeedbackResult {
   precedent: boolean;
 }
 
-export const feedbackMark = (receiptId: string): string => `feedback:${receiptId}`;
+export const FEEDBACK_MARK_PREFIX = 'feedback:';
+export const feedbackMark = (receiptId: string): string => `${FEEDBACK_MARK_PREFIX}${receiptId}`;
 
 /** The notes feedback for a receipt marked used, or null when none was given (or it predates the record). */
 export function usedByFeedback(engine: MemoryEngine, receiptId: string): string[] | null {

@@ -127,6 +127,9 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         op.a, op.b, op.namespace, op.count, op.last_at,
       ]);
       return;
+    case 'mark_del':
+      for (const key of op.keys) db.run('DELETE FROM learning_marks WHERE key = ?', [key]);
+      return;
     case 'coact_prune':
       db.run('DELETE FROM coactivation WHERE last_at < ? AND count < ?', [op.before, op.below]);
       return;

@@ -234,6 +234,18 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     return r ? (JSON.parse(String(r[0])) as unknown) : null;
   }
 
+  /** Marks whose key starts with `prefix`, with their values (e.g. every `feedback:` mark). */
+  marksWithPrefix(prefix: string): { key: string; value: unknown }[] {
+    return this.db
+      .all("SELECT key, value FROM learning_marks WHERE substr(key, 1, ?) = ? ORDER BY key", [prefix.length, prefix])
+      .map((r) => ({ key: String(r[0]), value: JSON.parse(String(r[1])) as unknown }));
+  }
+
+  deleteMarks(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return Promise.resolve();
+    return this.mutate(() => [{ kind: 'mark_del', keys: [...keys] }]);
+  }
+
   setMark(key: string, value: unknown): Promise<void> {
     return this.mutate(() => {
       nonEmpty('key', key);

@@ -104,5 +104,7 @@ export type MemoryOp =
   | { kind: 'coact_prune'; before: number; below: number }
   /** A learning-layer bookmark (feedback applied for a receipt, time of the last decay run…), final value. */
   | { kind: 'mark'; key: string; value: unknown }
+  /** Removes learning marks by key (old per-receipt feedback marks). */
+  | { kind: 'mark_del'; keys: string[] }
   | { kind: 'precedent'; row: PrecedentRow }
   | { kind: 'precedent_del'; ids: string[] };

@@ -146,3 +146,16 @@ test('co-activation pairs seen too rarely to form a concept are forgotten once h
   const audit = (await h.engine.audit.recent({ action: 'decay' }))[0];
   expect(audit.data).toMatchObject({ coactivation_pruned: 1 });
 });
+
+test('feedback marks of receipts over a year old are forgotten; recent ones stay, so feedback still counts once', async () => {
+  const t0 = h.clock.now();
+  await mem().updateStats(A, { salience: 0.9 });
+  await runDecay(h.engine, t0);
+  await mem().setMark('feedback:old-receipt', { at: t0, used: [A], misleading: [] });
+  await mem().setMark('feedback:new-receipt', { at: t0 + 300 * DAY_MS, used: [B], misleading: [] });
+  const r = await runDecay(h.engine, t0 + 400 * DAY_MS);
+  expect(r.feedback_marks_pruned).toBe(1);
+  expect(mem().mark('feedback:old-receipt')).toBeNull();
+  expect(mem().mark('feedback:new-receipt')).toMatchObject({ used: [B] });
+  expect(mem().mark(DECAY_MARK)).toEqual({ at: t0 + 400 * DAY_MS }); // other marks untouched
+});

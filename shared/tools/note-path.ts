@@ -38,14 +38,15 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
 
 /**
  * Why a new note's path would not survive the vault being opened or synced on another system, or null.
- * Obsidian refuses these characters in names too; Windows cannot hold reserved device names (CON, AUX…)
+ * Obsidian refuses these characters in names too (and # ^ [ ] make a name that links cannot reach);
+ * Windows cannot hold reserved device names (CON, AUX…)
  * or names ending in a dot or space (`Foo:bar.md` on NTFS is even a hidden stream of a file `Foo`).
  * Checked only when a note is created: an existing note keeps whatever name it has.
  */
 export function portabilityProblem(path: string): string | null {
   for (const seg of path.split('/')) {
-    const bad = /[*"<>:|?]/.exec(seg);
-    if (bad) return `"${seg}" contains "${bad[0]}", which Windows and Obsidian do not allow in names`;
+    const bad = /[*"<>:|?#^[\]]/.exec(seg);
+    if (bad) return `"${seg}" contains "${bad[0]}", which Windows or Obsidian do not allow in names (# ^ [ ] break links to the note)`;
     if (WINDOWS_RESERVED.test(seg)) return `"${seg}" is a name Windows reserves for a device`;
     if (/[. ]$/.test(seg.replace(/\.md$/i, ''))) return `"${seg}" ends in a dot or a space, which Windows drops`;
   }

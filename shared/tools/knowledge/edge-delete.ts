@@ -17,7 +17,8 @@ export const lithosEdgeDelete = defineTool({
     'Conflicts (contradicts edges) are settled with lithos_conflict_resolve, not deleted.',
   ].join(' '),
   input: deleteInput,
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  // Idempotent as lithos_delete is: deleting again changes nothing more (it answers not_found).
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof deleteInput>, ctx) {
     actorOf(ctx, 'lithos_edge_delete');
     // An edge between notes the caller may not see is not found, as everywhere.

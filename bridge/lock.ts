@@ -34,6 +34,8 @@ export interface VaultLock {
 }
 
 export const LOCK_FILE = 'lock.json';
+/** How long a live process on this host may go without a heartbeat before its lock is taken over. */
+export const SAME_HOST_SILENT_MS = 10 * 60_000;
 const OWNERS: readonly string[] = ['cli', 'bridge', 'plugin'];
 
 /**
@@ -106,16 +108,20 @@ export async function readLock(lithosDir: string): Promise<LockInfo | null> {
 export function isLockStale(lock: { info: LockInfo | null; mtimeMs: number }, now: number, staleMs: number): boolean {
   const { info } = lock;
   if (!info) return now - lock.mtimeMs > staleMs;
+  const beat = Date.parse(info.heartbeat_at);
+  const silent = !Number.isFinite(beat) ? Infinity : now - beat;
   if (info.hostname === os.hostname()) {
     // On this host the process table is the truth: a live holder whose heartbeat stalled (suspended, or
     // the machine just woke up) keeps its lock — taking it would leave two writers. Only a lock from
-    // before this boot is stale whatever its pid, since that pid now belongs to someone else.
+    // before this boot is stale whatever its pid, since that pid now belongs to someone else; and one
+    // silent for SAME_HOST_SILENT_MS, whose pid is most likely another program's by now (should the
+    // holder still be alive, its fenced writes stop at once: bridge/fenced-blobs.ts).
     if (!pidAlive(info.pid)) return true;
     const started = Date.parse(info.started_at);
-    return Number.isFinite(started) && started < now - os.uptime() * 1000;
+    if (Number.isFinite(started) && started < now - os.uptime() * 1000) return true;
+    return silent > Math.max(SAME_HOST_SILENT_MS, staleMs);
   }
-  const beat = Date.parse(info.heartbeat_at);
-  return !Number.isFinite(beat) || now - beat > staleMs;
+  return silent > staleMs;
 }
 
 function holdLock(file: string, info: LockInfo, heartbeatMs: number, onLost: LockOptions['onLost']): VaultLock {
@@ -203,7 +209,7 @@ function lockedError(dir: string, info: LockInfo | null, staleMs: number): Litho
   const here = info === null || info.hostname === os.hostname();
   // On this host a lock is taken over only once its process is gone; from another host, once it is silent.
   const rule = here && info
-    ? 'the lock is taken over automatically once that process has ended.'
+    ? 'the lock is taken over automatically once that process has ended (or has sent no heartbeat for 10 minutes).'
     : `a lock without heartbeat for ${Math.round(staleMs / 1000)} s is taken over automatically.`;
   if (!info) {
     return new LithosError('vault_locked', `Vault "${root}" is being locked by another lithos process right now. Close it or wait; ${rule}`, { pid: null, owner: null });

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { buildSync } from 'esbuild';
-import { acquireLock, readLock, type LockInfo, type VaultLock } from '../../bridge/lock';
+import { SAME_HOST_SILENT_MS, acquireLock, readLock, type LockInfo, type VaultLock } from '../../bridge/lock';
 import { LithosError } from '../../shared/errors';
 import { codeOf } from '../twins/error-code';
 
@@ -102,10 +102,15 @@ describe('acquireLock', () => {
 
   // A holder that was suspended (SIGSTOP, a laptop asleep) stops beating but still writes when it resumes:
   // taking its lock would make two writers, forking the stores and the audit chain.
-  it('on this host, keeps a lock whose pid is alive however old its heartbeat', async () => {
+  it('on this host, keeps a lock whose pid is alive through a long silence, and takes it after ten minutes of it', async () => {
     const old = new Date(Date.now() - 60_000).toISOString();
     writeLockByHand({ pid: process.pid, started_at: old, heartbeat_at: old });
     expect(await codeOf(acquireLock(lithos, { owner: 'cli', staleMs: 15_000 }))).toBe('vault_locked');
+    // That long, the pid most likely belongs to another program now (a crashed holder's pid reused).
+    const silent = new Date(Date.now() - SAME_HOST_SILENT_MS - 1000).toISOString();
+    writeLockByHand({ pid: process.pid, started_at: silent, heartbeat_at: silent });
+    const lock = await take({ owner: 'cli', staleMs: 15_000 });
+    expect((await readLock(lithos))?.token).toBe(lock.info.token);
   });
 
   it('takes over a lock from before this boot (its pid is someone else now), and one from another host once its heartbeat is old', async () => {

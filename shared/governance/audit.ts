@@ -89,6 +89,9 @@ export interface AuditVerifyReport {
   problems: AuditProblem[];
 }
 
+/** The entry that records a head file found missing or unreadable at open (continueAfterDamage). */
+export const HEAD_LOST_ACTION = 'audit.head_lost';
+
 const PREFIX = '{"hash":"';
 const PREFIX_LEN = PREFIX.length + 64 + 2; // `{"hash":"` + hex + `",`
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -159,9 +162,11 @@ async function readHead(blobs: BlobStore): Promise<{ seq: number; hash: string }
  * from the head instead: starting afresh at seq 1 and overwriting the head would erase the only evidence
  * of the removal, and `lithos audit verify` would then call the log intact.
  */
-async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }, logger: Logger): Promise<{ seq: number; hash: string }> {
+async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }, logger: Logger): Promise<{ seq: number; hash: string; headLost?: 'missing' | 'unreadable' }> {
   const head = await readHead(blobs);
-  if (head === 'missing' || head === 'unreadable') return fromLog; // verify reports these; the log's own end is the best link
+  // Without a head the log's own end is the best link; but the first new entry will rewrite the head, and
+  // with it the only sign of damage, so that entry is preceded by one recording the loss (AuditLog.write).
+  if (head === 'missing' || head === 'unreadable') return fromLog.seq > 0 ? { ...fromLog, headLost: head } : fromLog;
   const consistent = (fromLog.seq === head.seq && fromLog.hash === head.hash) || fromLog.seq === head.seq + 1;
   if (consistent || fromLog.seq > head.seq + 1) return fromLog;
   logger.warn(
@@ -174,6 +179,8 @@ export class AuditLog {
   private head: { seq: number; hash: string };
   private queue: Promise<unknown> = Promise.resolve();
   private tailClean = true;
+  /** The head file was missing or unreadable at open: recorded in the chain before the next entry. */
+  private headLost: 'missing' | 'unreadable' | null = null;
 
   private constructor(
     private readonly blobs: BlobStore,
@@ -203,9 +210,10 @@ export class AuditLog {
       }
       if (!tailClean) logger.warn(`${AUDIT_FILE}: the last line is incomplete (a crash while writing); it is kept and reported by \`lithos audit verify\`.`);
     }
-    head = await continueAfterDamage(deps.blobs, head, logger);
-    const log = new AuditLog(deps.blobs, deps.clock, logger, head);
+    const continued = await continueAfterDamage(deps.blobs, head, logger);
+    const log = new AuditLog(deps.blobs, deps.clock, logger, { seq: continued.seq, hash: continued.hash });
     log.tailClean = tailClean;
+    log.headLost = continued.headLost ?? null;
     return log;
   }
 
@@ -223,6 +231,15 @@ export class AuditLog {
 
   private async write(input: AuditInput): Promise<AuditEntry> {
     if (!input.action) throw new LithosError('invalid_argument', 'An audit entry needs an action.');
+    if (this.headLost) {
+      const found = this.headLost;
+      this.headLost = null;
+      await this.writeEntry({ action: HEAD_LOST_ACTION, actor: { kind: 'system', id: null }, data: { found, log_seq: this.head.seq } });
+    }
+    return this.writeEntry(input);
+  }
+
+  private async writeEntry(input: AuditInput): Promise<AuditEntry> {
     const seq = this.head.seq + 1;
     const ts = new Date(this.clock.now()).toISOString();
     const rest = { seq, ts, prev: this.head.hash, action: input.action, actor: input.actor, target: input.target ?? null, data: input.data ?? {} };
@@ -287,6 +304,9 @@ async function walkLog(blobs: BlobStore): Promise<{ problems: AuditProblem[]; en
     }
     entries++;
     const { entry, body } = p;
+    if (entry.action === HEAD_LOST_ACTION) {
+      problems.push({ line: n, kind: 'truncated', message: `before entry ${entry.seq} the engine found ${AUDIT_HEAD_FILE} ${JSON.stringify(entry.data.found ?? 'missing').replace(/"/g, '')} while the log ended at entry ${JSON.stringify(entry.data.log_seq ?? '?').replace(/"/g, '')}: entries may have been removed from the end before that point` });
+    }
     if ((await sha256Hex(chainInput(entry.prev, body))) !== entry.hash) {
       problems.push({ line: n, kind: 'hash_mismatch', message: `entry ${entry.seq} was edited: its hash does not match its content` });
     }

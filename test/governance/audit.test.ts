@@ -184,3 +184,25 @@ test('verify beside a writer that appends between its reads of the log and of th
   setLines(blobs, lines(blobs).slice(0, 2));
   expect(await verifyAudit(blobs)).toMatchObject({ ok: false, problems: [expect.objectContaining({ kind: 'truncated' })] });
 });
+
+// Cutting the log and deleting the head left nothing to compare once the next entry rewrote the head:
+// verify said intact. The loss is now written into the chain before that entry.
+test('a head found missing at open is recorded in the chain before the next entry: verify keeps reporting it', async () => {
+  const { blobs, clock } = await logWith(5);
+  setLines(blobs, lines(blobs).slice(0, 3));
+  blobs.files.delete(AUDIT_HEAD_FILE);
+  const reopened = await AuditLog.open({ blobs, clock });
+  expect(await verifyAudit(blobs)).toMatchObject({ ok: false }); // before any append: the head is missing
+  clock.advance(1000);
+  const e = await reopened.append({ action: 'note.write', actor: agent, target: 'after' });
+  expect(e.seq).toBe(5);
+  const entries = lines(blobs).map((l) => JSON.parse(l));
+  expect(entries[3]).toMatchObject({ seq: 4, action: 'audit.head_lost', data: { found: 'missing', log_seq: 3 } });
+  const report = await verifyAudit(blobs);
+  expect(report.ok).toBe(false);
+  expect(report.problems).toEqual([expect.objectContaining({ line: 4, kind: 'truncated', message: expect.stringContaining('missing while the log ended at entry 3') })]);
+  // A fresh log (no entries yet) has no head to lose: nothing is recorded.
+  const fresh = await logWith(0);
+  await fresh.log.append({ action: 'note.write', actor: agent });
+  expect(lines(fresh.blobs).map((l) => JSON.parse(l).action)).toEqual(['note.write']);
+});

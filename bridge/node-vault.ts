@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Logger, VaultEvent, VaultFileStat, VaultPort } from '../shared/ports';
@@ -17,6 +18,8 @@ export interface NodeVaultOptions {
   watchMode?: WatchMode;
   /** Polling period when polling; default 1000 ms. */
   pollMs?: number;
+  /** Whether the disk ignores case in names; detected on the vault folder when not given. */
+  caseInsensitive?: boolean;
   /**
    * Delete temp files of interrupted writes (older than an hour) that listings come across: only for the
    * writer (a read-only command changes nothing), and an hour since no write takes that long.
@@ -42,10 +45,13 @@ export class NodeVault implements VaultPort {
   /** Last seen realpath of the root, for resolve()'s fast path; refreshed by every realRoot(). */
   private knownRealRoot: string | undefined;
 
+  readonly caseInsensitive: boolean;
+
   constructor(root: string, opts: NodeVaultOptions = {}) {
     this.root = nodePath.resolve(root);
     this.opts = opts;
     this.logger = opts.logger ?? silentLogger;
+    this.caseInsensitive = opts.caseInsensitive ?? ignoresCase(this.root);
   }
 
   async listMarkdown(): Promise<VaultFileStat[]> {
@@ -318,4 +324,24 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * Whether the disk holding the vault ignores case: the vault folder found again under its name in swapped
+ * case is the same folder. Without letters in that name, the platform's default (macOS, Windows: yes).
+ */
+function ignoresCase(root: string): boolean {
+  const byDefault = process.platform === 'darwin' || process.platform === 'win32';
+  try {
+    const real = fs.realpathSync(root);
+    const name = nodePath.basename(real);
+    const swapped = name.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+    if (swapped === name) return byDefault;
+    const other = fs.statSync(nodePath.join(nodePath.dirname(real), swapped), { throwIfNoEntry: false });
+    if (!other) return false;
+    const self = fs.statSync(real);
+    return other.ino === self.ino && other.dev === self.dev;
+  } catch {
+    return byDefault;
+  }
 }

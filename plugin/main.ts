@@ -131,6 +131,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private makeSession(): EngineSession {
     return new EngineSession({
       app: this.app,
+      caseInsensitive: Platform.isMacOS || Platform.isWin || Platform.isIosApp,
       registerEvent: (ref) => this.registerEvent(ref),
       logger: this.logger,
       status: (s) => this.status(s),

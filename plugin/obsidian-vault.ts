@@ -60,6 +60,8 @@ export class ObsidianVault implements VaultPort {
     private readonly app: ObsidianVaultHost,
     private readonly registerEvent: RegisterEvent,
     private readonly onFolderDeleted: (path: string) => void = () => undefined,
+    /** macOS, Windows and iOS disks ignore case by default (VaultPort.caseInsensitive). */
+    readonly caseInsensitive = false,
   ) {}
 
   async listMarkdown(): Promise<VaultFileStat[]> {

@@ -297,11 +297,11 @@ export class MemoryEngine {
     return this.indexer.byId.get(ref) ?? this.indexer.byPath.get(ref) ?? this.byResolvedName(ref);
   }
 
-  /** The live note at a vault path, spelled exactly or in another case or Unicode form (LinkResolver.atPath). */
+  /** The live note at a vault path: exactly, in another Unicode form, or in another case where the disk ignores case (LinkResolver.atPath). */
   noteAtPath(path: string): LiveNote | null {
     const exact = this.indexer.byPath.get(path);
     if (exact) return exact;
-    const variant = this.resolver.atPath(path);
+    const variant = this.resolver.atPath(path, this.deps.vault.caseInsensitive === true);
     return variant === null ? null : (this.indexer.byPath.get(variant) ?? null);
   }
 

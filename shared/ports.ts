@@ -46,6 +46,11 @@ export interface VaultPort {
   watch(listener: (event: VaultEvent) => void): () => void;
   /** false when the vault folder itself is gone (unmounted drive, deleted folder). */
   isAvailable(): Promise<boolean>;
+  /**
+   * Whether the disk ignores case in names (macOS and Windows by default): then `diary.md` and `Diary.md`
+   * are one file, and a path in another case names the note already there. Absent: case-sensitive.
+   */
+  readonly caseInsensitive?: boolean;
 }
 
 /**

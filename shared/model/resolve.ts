@@ -46,14 +46,19 @@ export class LinkResolver {
   }
 
   /**
-   * The note at `path` (a vault path with `.md`): the exact spelling, else its one variant in another case
-   * or Unicode form — the same file on macOS and Windows, and never a second note anywhere. Null when there
-   * is none, or several variants and none exact.
+   * The note at `path` (a vault path with `.md`): the exact spelling, else its variant in another Unicode
+   * form (macOS writes names decomposed) and, on a disk that ignores case, its one variant in another case —
+   * the same file there. On a case-sensitive disk `PLAN.md` beside `plan.md` is another file. Null when
+   * there is none, or several variants and none exact.
    */
-  atPath(path: string): string | null {
+  atPath(path: string, foldCase: boolean): string | null {
     const list = this.byPath.get(fold(stripMd(path)));
     if (!list) return null;
-    return list.find((c) => c === path) ?? (list.length === 1 ? list[0] : null);
+    const exact = list.find((c) => c === path);
+    if (exact) return exact;
+    const sameForm = list.filter((c) => c.normalize('NFC') === path.normalize('NFC'));
+    if (sameForm.length === 1) return sameForm[0];
+    return foldCase && list.length === 1 ? list[0] : null;
   }
 
   /** Registers or replaces a note. */

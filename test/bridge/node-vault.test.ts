@@ -112,6 +112,12 @@ describe('NodeVault paths', () => {
     expect(fs.existsSync(path.join(outside, 'nothing-yet.md'))).toBe(false);
   });
 
+  it('tells whether the disk ignores case by looking at the vault folder itself', () => {
+    // This machine's temp folder is case-sensitive (Linux); macOS and Windows disks usually are not.
+    if (process.platform === 'linux') expect(new NodeVault(root).caseInsensitive).toBe(false);
+    expect(new NodeVault(root, { caseInsensitive: true }).caseInsensitive).toBe(true);
+  });
+
   it('allows a symlink that stays inside the vault', async () => {
     put('real.md', 'inside');
     fs.symlinkSync(path.join(root, 'real.md'), path.join(root, 'alias.md'));

@@ -32,7 +32,8 @@ describe('another spelling of a path is the same note', () => {
   test.each<[string, (p: string) => string]>([
     ['in another case', (p) => p.replace('Café notes', 'CAFÉ NOTES')],
     ['decomposed (NFD)', (p) => p.normalize('NFD')],
-  ])('alice writing her note by its path spelled %s updates it: no second note, same id', async (_how, spell) => {
+  ])('alice writing her note by its path spelled %s updates it: no second note, same id (a disk that ignores case)', async (_how, spell) => {
+    v.vault.caseInsensitive = true;
     await v.call('lithos_write', { path: 'agent/alice/Café notes.md', title: 'Café notes', content: 'First.\n' }, ALICE);
     const before = v.vault.paths().length;
     const id = v.engine.note('agent/alice/Café notes.md')!.nodeId;
@@ -41,6 +42,19 @@ describe('another spelling of a path is the same note', () => {
     expect(v.vault.paths()).toHaveLength(before);
     expect(v.vault.text('agent/alice/Café notes.md')).toContain('Second.');
     expect((await v.call('lithos_read', { path: spell('agent/alice/Café notes.md') }, ALICE)).id).toBe(id);
+  });
+
+  // On Linux PLAN.md beside plan.md is another file: it must not overwrite, read or delete the first.
+  test('on a case-sensitive disk a path in another case is another note', async () => {
+    const first = await v.call('lithos_write', { path: 'agent/alice/plan.md', title: 'plan', content: 'Lower.\n' }, ALICE);
+    const second = await v.call('lithos_write', { path: 'agent/alice/PLAN.md', title: 'PLAN', content: 'Upper.\n' }, ALICE);
+    expect(second.id).not.toBe(first.id);
+    expect(v.vault.text('agent/alice/plan.md')).toContain('Lower.');
+    expect(v.vault.text('agent/alice/PLAN.md')).toContain('Upper.');
+    expect((await failure(v.call('lithos_delete', { path: 'agent/alice/Plan.md' }, ALICE))).code).toBe('not_found');
+    expect(v.vault.text('agent/alice/plan.md')).toContain('Lower.');
+    // A decomposed spelling is still the same note everywhere.
+    expect((await v.call('lithos_read', { path: 'agent/alice/plan.md'.normalize('NFD') }, ALICE)).id).toBe(first.id);
   });
 
   test("another agent's namespace in another case is still that agent's", async () => {
@@ -128,7 +142,8 @@ describe('not_found: a note the agent cannot see', () => {
   test.each<[string, (p: string) => string]>([
     ['in another case', (p) => p.replace('people/me/Probe', 'People/ME/probe')],
     ['decomposed (NFD)', (p) => p.normalize('NFD')],
-  ])("bob writing the person's note by its path spelled %s is refused, and nothing is written", async (_how, spell) => {
+  ])("bob writing the person's note by its path spelled %s is refused, and nothing is written (a disk that ignores case)", async (_how, spell) => {
+    v.vault.caseInsensitive = true;
     v.vault.put('people/me/Réflexions privées.md', '---\ntitle: Réflexions privées\nnamespace: people/me\naccess_scope: user_private\n---\nMine.\n');
     await v.engine.reconcile();
     for (const path of [spell(v.path.user_private), spell('people/me/Réflexions privées.md')]) {

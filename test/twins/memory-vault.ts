@@ -11,6 +11,11 @@ export class MemoryVault implements VaultPort {
   private files = new Map<string, { bytes: Uint8Array; mtime: number }>();
   private listeners = new Set<(e: VaultEvent) => void>();
   available = true;
+  /**
+   * Says whether the disk ignores case (VaultPort.caseInsensitive); storage stays case-sensitive, so a spec
+   * setting it checks that the engine treats a case variant as the note already there.
+   */
+  caseInsensitive = false;
   private tick = 1_700_000_000_000;
 
   constructor(initial: Record<string, string | Uint8Array> = {}) {

@@ -144,6 +144,20 @@ function freeze(p: Policy): Policy {
   }) as unknown as Policy;
 }
 
+/** The last valid policy's hidden folders (PolicyStore.open). */
+export const HIDDEN_WITNESS_FILE = 'policy.hidden.json';
+
+async function readHiddenWitness(blobs: BlobStore): Promise<string[]> {
+  const bytes = await blobs.read(HIDDEN_WITNESS_FILE);
+  if (!bytes) return [];
+  try {
+    const raw = JSON.parse(new TextDecoder().decode(bytes)) as { hidden_folders?: unknown };
+    return Array.isArray(raw.hidden_folders) ? raw.hidden_folders.filter((f): f is string => typeof f === 'string' && folder.safeParse(f).success) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class PolicyStore {
   private readonly listeners = new Set<(policy: Policy) => void>();
 
@@ -153,12 +167,22 @@ export class PolicyStore {
   ) {}
 
   static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; audit?: AuditLog }): Promise<PolicyStore> {
+    // The hidden folders of the last valid policy, kept beside it: a file damaged before this process
+    // started gives no "previous" policy, and a private folder must not show meanwhile.
+    let known = await readHiddenWitness(deps.blobs);
+    const remember = async (p: Policy): Promise<void> => {
+      const next = [...p.hidden_folders].sort();
+      if (JSON.stringify(next) === JSON.stringify(known)) return;
+      known = next;
+      await deps.blobs.writeAtomic(HIDDEN_WITNESS_FILE, new TextEncoder().encode(JSON.stringify({ hidden_folders: next }) + '\n'));
+    };
     const file = await ConfigFile.open<Policy>(
       {
         file: POLICY_FILE,
         parse: (raw) => freeze(parsePolicy(raw)),
         empty: DEFAULT_POLICY,
-        fallback: closedPolicyAfter,
+        fallback: (previous, raw) => closedPolicyAfter({ ...previous, hidden_folders: [...new Set([...previous.hidden_folders, ...known])] }, raw),
+        onValid: remember,
         meanwhile: 'Agents get the closed policy (read-only, no project notes, no shared patterns; hidden folders stay hidden) until it is fixed.',
       },
       deps,
@@ -178,6 +202,11 @@ export class PolicyStore {
 
   /** Validates, writes policy.json atomically, applies it at once and audits it ('policy.set'). */
   async set(raw: unknown, actor: AuditActor = { kind: 'human', id: null }): Promise<Policy> {
+    // While the file is damaged the policy in force is the closed fallback: saving an edit of it would
+    // make that fallback the vault's policy and lose what the damaged file held (allowlists, tools).
+    if (this.file.problem) {
+      throw new LithosError('store_corrupt', `${this.file.problem.split('. Agents get')[0]}. Fix or delete .lithos/${POLICY_FILE} by hand first; until then this change is not saved.`, { file: POLICY_FILE });
+    }
     const next = freeze(parsePolicy(raw));
     await this.file.write(next);
     await this.audit?.append({ action: 'policy.set', actor, target: POLICY_FILE, data: { policy: next } });

@@ -25,6 +25,8 @@ export interface ConfigFileSpec<T> {
   fallback: T | ((previous: T, raw: unknown) => T);
   /** Appended to the problem: what applies until the file is fixed. */
   meanwhile: string;
+  /** Called with each valid value read from or written to the file (e.g. to keep a last-good copy). */
+  onValid?: (value: T) => Promise<void>;
 }
 
 const enc = new TextEncoder();
@@ -66,6 +68,7 @@ export class ConfigFile<T> {
     this.lastText = text;
     this.problem = null;
     this.loadedAt = this.clock.now();
+    await this.spec.onValid?.(value);
   }
 
   /** Re-reads the file when the last read is older than RELOAD_MS (hand edits while running). */
@@ -99,6 +102,8 @@ export class ConfigFile<T> {
       this.current = typeof f === 'function' ? (f as (previous: T, raw: unknown) => T)(this.current, raw) : f;
       this.problem = `${(err as Error).message} ${this.spec.meanwhile}`;
       this.logger.warn(this.problem);
+      return;
     }
+    await this.spec.onValid?.(this.current);
   }
 }

@@ -124,6 +124,19 @@ describe('fail closed', () => {
     await again.engine.close();
   });
 
+  test('a policy damaged before the process started still hides the folders its last valid version hid', async () => {
+    const h = await openHarness({ 'private/Diary.md': project('shared'), 'Open.md': project('shared') });
+    await h.engine.policy.set({ hidden_folders: ['private'] });
+    await h.engine.close();
+    await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_fold'));
+    const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
+    await again.engine.reconcile();
+    expect(again.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true } });
+    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
+    expect((await failure(tools.call('lithos_read', { path: 'private/Diary.md' }, A))).code).toBe('not_found');
+    await again.engine.close();
+  });
+
   test('a policy damaged while running keeps the folders hidden before, and any valid one the damaged file lists', async () => {
     const h = await openHarness({ 'private/Diary.md': project('shared'), 'work/secret/Plan.md': project('shared') });
     await h.engine.policy.set({ hidden_folders: ['private'] });
@@ -133,6 +146,9 @@ describe('fail closed', () => {
     await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_fold'));
     await h.engine.policy.reload();
     expect(h.engine.policy.get().hidden_folders).toEqual(['private', 'work/secret']);
+    // An edit made meanwhile (the settings tab) must not save the fallback as the vault's policy.
+    await expect(h.engine.policy.set({ ...h.engine.policy.get(), propose_namespaces: ['decisions'] })).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(/Fix or delete \.lithos\/policy\.json by hand first/) });
+    expect(new TextDecoder().decode((await h.blobs.read(POLICY_FILE))!)).toBe('{ "hidden_fold');
     await h.engine.close();
   });
 });

@@ -20,6 +20,8 @@ export interface NodeVaultOptions {
   pollMs?: number;
   /** Whether the disk ignores case in names; detected on the vault folder when not given. */
   caseInsensitive?: boolean;
+  /** Runs before every change to a note (write, rename, delete, frontmatter): the writer lock's fence. */
+  beforeChange?: (what: string) => Promise<void>;
   /**
    * Delete temp files of interrupted writes (older than an hour) that listings come across: only for the
    * writer (a read-only command changes nothing), and an hour since no write takes that long.
@@ -85,6 +87,7 @@ export class NodeVault implements VaultPort {
 
   async write(path: string, content: string): Promise<void> {
     const { rel, abs } = await this.resolve(path);
+    await this.opts.beforeChange?.(`note "${rel}"`);
     const real = await this.realPlace(abs);
     if (real !== null) {
       // Writing here would index the note twice (here and at its real path) or replace a symlinked note
@@ -102,6 +105,7 @@ export class NodeVault implements VaultPort {
   async rename(from: string, to: string): Promise<void> {
     const a = await this.resolve(from);
     const b = await this.resolve(to);
+    await this.opts.beforeChange?.(`the rename of note "${a.rel}"`);
     try {
       const src = await fsp.lstat(a.abs);
       const dst = await fsp.lstat(b.abs).catch(() => null);
@@ -118,6 +122,7 @@ export class NodeVault implements VaultPort {
 
   async delete(path: string): Promise<void> {
     const { rel, abs } = await this.resolve(path);
+    await this.opts.beforeChange?.(`the deletion of note "${rel}"`);
     try {
       await fsp.unlink(abs);
     } catch (err) {
@@ -139,6 +144,7 @@ export class NodeVault implements VaultPort {
       if (next === null) return;
       // Someone (Obsidian, a sync client) wrote in between: start over from their version.
       if (!sameBytes(before, await this.readBytes(rel))) continue;
+      await this.opts.beforeChange?.(`note "${rel}"`);
       try {
         await writeFileAtomic(abs, this.tempFor(abs), next);
         return;

@@ -6,7 +6,7 @@ import { LithosError } from '../shared/errors';
 import { NodeVault } from './node-vault';
 import { NodeBlobStore } from './node-blob-store';
 import { acquireLock, type LockOwner, type VaultLock } from './lock';
-import { FencedBlobStore } from './fenced-blobs';
+import { FencedBlobStore, LockFence } from './fenced-blobs';
 import { loadSqlJs } from './sql';
 import { readConfig, type VaultConfig } from './config';
 import { createEmbedder } from './embedders';
@@ -65,7 +65,8 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
     if (opts.write || !(err instanceof LithosError) || err.code !== 'vault_locked') throw err;
     opts.logger.warn(`${err.message} Continuing read-only: nothing will be saved.`);
   }
-  const blobs: BlobStore = lock ? new FencedBlobStore(diskBlobs, lock) : new ReadOnlyBlobStore(diskBlobs);
+  const fence = lock ? new LockFence(lock) : null;
+  const blobs: BlobStore = fence ? new FencedBlobStore(diskBlobs, fence) : new ReadOnlyBlobStore(diskBlobs);
   // The writer clears what crashed writes left (temp files over an hour old): they would sync and pile up.
   if (lock) await diskBlobs.sweepTemps().catch(() => 0);
   try {
@@ -74,7 +75,8 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
       opts.embedders ??
       (await Promise.all(config.embedding_spaces.map((s) => createEmbedder(s, { vaultRoot: root, config, logger: opts.logger }))));
     const engine = await MemoryEngine.open({
-      vault: new NodeVault(root, { sweepTemps: lock !== null }),
+      // Notes are fenced like the stores: a writer that lost the lock must not write Markdown either.
+      vault: new NodeVault(root, { sweepTemps: lock !== null, ...(fence ? { beforeChange: (what: string) => fence.check(what) } : {}) }),
       blobs,
       sql: await loadSqlJs(),
       embedders,

@@ -95,6 +95,12 @@ async function removeIfStillStale(file: string, judged: { info: LockInfo | null;
   }
 }
 
+/** Whether acquireLock would find the lock free now: absent, or stale by isLockStale's rules. */
+export async function lockLooksFree(lithosDir: string, staleMs = 15_000): Promise<boolean> {
+  const r = await readLockFile(nodePath.join(nodePath.resolve(lithosDir), LOCK_FILE));
+  return r === 'missing' || isLockStale(r, Date.now(), staleMs);
+}
+
 /** The current holder, or null when there is no (readable) lock. For `lithos doctor`/`stats`. */
 export async function readLock(lithosDir: string): Promise<LockInfo | null> {
   const r = await readLockFile(nodePath.join(nodePath.resolve(lithosDir), LOCK_FILE));

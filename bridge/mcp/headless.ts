@@ -4,7 +4,7 @@ import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
 import { openVault, type OpenedVault } from '../open-vault';
 import { LithosError, asLithosError } from '../../shared/errors';
-import { readLock } from '../lock';
+import { lockLooksFree, readLock } from '../lock';
 import { join } from 'node:path';
 
 /** Tools a read-only session runs: those that only read, and retrieval (its receipt is not saved). */
@@ -93,17 +93,32 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     return opening;
   };
 
-  /** Read-only and idle: once the holder's heartbeat has gone quiet, reopen, as the writer if the lock is free. */
-  const maybeBecomeWriter = async (): Promise<void> => {
+  // Calls wait while the session switches from read-only to writer, and the switch waits for the calls
+  // already running: none may run on an engine being closed.
+  let switching: Promise<void> | null = null;
+  const idleWaiters: (() => void)[] = [];
+  const whenIdle = (): Promise<void> => (inFlight === 0 ? Promise.resolve() : new Promise<void>((r) => idleWaiters.push(r)));
+
+  /** Read-only: once the lock is free by the lock's own rules (lockLooksFree), reopen as the writer. */
+  const maybeBecomeWriter = (): void => {
     const v = opened;
-    if (!v?.readOnly || inFlight > 0 || closed || Date.now() - lastWriterTry < writerRetryMs) return;
+    if (!v?.readOnly || switching || closed || Date.now() - lastWriterTry < writerRetryMs) return;
     lastWriterTry = Date.now();
-    const holder = await readLock(join(v.root, '.lithos')).catch(() => null);
-    if (holder && Date.now() - Date.parse(holder.heartbeat_at) < 15_000) return;
-    opened = null;
-    opening = null;
-    await v.close();
-    await open();
+    switching = (async () => {
+      try {
+        if (!(await lockLooksFree(join(v.root, '.lithos')))) return;
+        await whenIdle();
+        if (opened !== v || closed) return;
+        opened = null;
+        opening = null;
+        await v.close();
+        await open();
+      } catch (err) {
+        logger.warn(`lithos mcp: could not reopen the vault as its writer: ${String(err)}`);
+      } finally {
+        switching = null;
+      }
+    })();
   };
 
   const lockedForWrites = async (tool: string): Promise<LithosError> => {
@@ -121,7 +136,8 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   const dispatcher: ToolDispatcher = {
     list: () => inner.list(),
     async call(name, args, caller, opts) {
-      await maybeBecomeWriter().catch((err: unknown) => logger.warn(`lithos mcp: could not reopen the vault as its writer: ${String(err)}`));
+      maybeBecomeWriter();
+      while (switching) await switching;
       inFlight++;
       try {
         const def = defs.get(name);
@@ -134,6 +150,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
         return await inner.call(name, args, caller, opts);
       } finally {
         inFlight--;
+        if (inFlight === 0) for (const wake of idleWaiters.splice(0)) wake();
       }
     },
   };

@@ -1,8 +1,12 @@
 import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
 import type { Logger, VaultEvent } from '../shared/ports';
 import { isExcludedPath, toApiPath, type WalkedNote } from './vault-walk';
 
 export type WatchMode = 'auto' | 'native' | 'poll';
+
+/** How many recently changed notes the Linux re-check follows (one stat each per poll interval). */
+const REPLACED_MAX = 1000;
 
 /** What the watcher needs from the vault adapter. */
 export interface WatchHost {
@@ -41,8 +45,10 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
   let polling = false;
   // Linux: Node's recursive fs.watch keeps watching a file's old inode once the file is replaced by a
   // rename (atomic saves: editors, our own writes), so later edits, renames and deletes of it go unseen;
-  // and the replacement is reported as a plain 'change', so it cannot be told apart. Every note changed
-  // since the watch began is therefore also stat-checked each poll interval: notes touched this session.
+  // and the replacement is reported as a plain 'change', so it cannot be told apart. Notes changed since
+  // the watch began are therefore also stat-checked each poll interval.
+  // Most recently changed first out of a bounded set (REPLACED_MAX), checked with one stat each; a full
+  // reconcile every SWEEP_MS catches whatever fell out of it.
   const replaced = new Set<string>();
   const watchesInodes = process.platform === 'linux';
   let checkingReplaced = false;
@@ -89,7 +95,11 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
     if (isExcludedPath(rel, host.ignore)) return;
     const what = await host.probe(raw);
     if (what.kind === 'note') {
-      if (watchesInodes && watcher) replaced.add(raw);
+      if (watchesInodes && watcher) {
+        replaced.delete(raw); // re-inserted as the newest
+        replaced.add(raw);
+        if (replaced.size > REPLACED_MAX) replaced.delete(replaced.values().next().value as string);
+      }
       return upsert(what.note, force);
     }
     replaced.delete(raw);
@@ -177,13 +187,25 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
     checkingReplaced = true;
     enqueue(async () => {
       try {
-        for (const raw of [...replaced]) await handle(raw, false);
+        for (const raw of [...replaced]) {
+          // One stat; the full look (symlinks, folders) only when something changed.
+          const st = await fs.promises.stat(nodePath.join(host.root, raw)).catch(() => null);
+          const was = known.get(toApiPath(raw));
+          if (!st || !was || st.mtimeMs !== was.mtimeMs || st.size !== was.size) await handle(raw, false);
+        }
       } finally {
         checkingReplaced = false;
       }
     });
   }, pollMs);
   replacedTimer.unref();
+  const sweepTimer = setInterval(() => {
+    if (!watcher || !watchesInodes || polling) return;
+    enqueue(async () => {
+      if (await host.isAvailable()) await reconcile('', await host.scan(), false);
+    });
+  }, Math.max(pollMs * 300, 1000));
+  sweepTimer.unref();
 
   const ready = host.scan().then(
     (notes) => {
@@ -208,6 +230,7 @@ export function startWatch(host: WatchHost, listener: (e: VaultEvent) => void, m
     stopPolling();
     clearInterval(healthTimer);
     clearInterval(replacedTimer);
+    clearInterval(sweepTimer);
   }) as Unwatch;
   Object.defineProperty(unwatch, 'ready', { value: ready });
   Object.defineProperty(unwatch, 'mode', { get: () => (watcher ? 'native' : 'poll') });

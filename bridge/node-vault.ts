@@ -92,7 +92,8 @@ export class NodeVault implements VaultPort {
     if (real !== null) {
       // Writing here would index the note twice (here and at its real path) or replace a symlinked note
       // with a copy, leaving its target as it was.
-      throw new LithosError('invalid_argument', `Path "${rel}" is not the file's own spelling in the vault (it goes through a symbolic link, or a folder spelled in another case); its real place is "${real}": write there.`, { path: rel, real_path: real });
+      // The real place is not named: it may lie in a folder hidden from the caller.
+      throw new LithosError('invalid_argument', `Path "${rel}" is not the file's own spelling in the vault (it goes through a symbolic link, or a folder spelled in another case): write to the file's own path.`, { path: rel });
     }
     try {
       await fsp.mkdir(nodePath.dirname(abs), { recursive: true });

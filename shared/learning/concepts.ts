@@ -358,7 +358,8 @@ async function upsertConcept(
     if (had) {
       // Seen in the cluster again: its membership is renewed, or decay would prune it while it is still used
       // together, and the concept, left without members, would be created a second time.
-      if (seenAgain.has(m.nodeId) && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.upsertEdge({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
+      // Only the rule's own edges: a weight a person or agent set (lithos_edge_update) is theirs.
+      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.upsertEdge({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
       continue;
     }
     await engine.memory.upsertEdge({

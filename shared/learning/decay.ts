@@ -48,7 +48,10 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
     if (stats.length === 0 && edges.length === 0) return report; // nothing learned yet: no baseline worth writing
     // Learned since a first open that had nothing to decay (a short session that closed before any scheduled
     // run): decay from the latest learning, so that gap is not skipped — and nothing is decayed twice.
-    const learned = Math.max(...stats.map((st) => Math.max(st.last_used_at ?? 0, st.last_retrieved_at ?? 0)), ...edges.map((e) => e.updated_at));
+    // A loop, not Math.max(...all): spreading 125k+ values overflows the call stack.
+    let learned = 0;
+    for (const st of stats) learned = Math.max(learned, st.last_used_at ?? 0, st.last_retrieved_at ?? 0);
+    for (const e of edges) learned = Math.max(learned, e.updated_at);
     if (!(learned > 0 && learned < now)) {
       await mem.setMark(DECAY_MARK, { at: now });
       return report;

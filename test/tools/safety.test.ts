@@ -62,6 +62,8 @@ describe('bad arguments → invalid_argument naming the fields; the vault unchan
     ['lithos_list', { since: '1' }, /since: must be an ISO 8601/],
     ['lithos_list', { since: 'March 7, 2026' }, /since: must be an ISO 8601/],
     ['lithos_task_list', { since: '1' }, /since: must be an ISO 8601/],
+    ['lithos_list', { since: '2026-02-30' }, /since: must be an ISO 8601/],
+    ['lithos_list', { since: '2026-01-31T09:00' }, /since: must be an ISO 8601 date or a date-time with its offset/],
     ['lithos_write', { title: 'New', content: '---\ntitle: x\n---\nbody' }, /without a frontmatter block/],
     ['lithos_write', { path: 'new/Note.md', title: 'Note' }, /needs content/],
     ['lithos_read', {}, /exactly one of id, path or title/],

@@ -46,13 +46,19 @@ export const ttlArg = z
  * whose meaning depends on the machine; those are refused.
  */
 export function isIsoTime(s: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && Number.isFinite(Date.parse(s));
+  // A date alone is read as UTC; a time needs its offset (Z or ±hh:mm), else it would be the machine's zone.
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/.exec(s);
+  if (!m || !Number.isFinite(Date.parse(s))) return false;
+  // A calendar date that exists: Date.parse turns 2026-02-30 into 2 March.
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
 }
 
 export const isoArg = (what: string) =>
   z
     .string()
-    .refine(isIsoTime, { message: 'must be an ISO 8601 date or date-time, e.g. "2026-01-31" or "2026-01-31T09:00:00Z"' })
+    .refine(isIsoTime, { message: 'must be an ISO 8601 date or a date-time with its offset, e.g. "2026-01-31" or "2026-01-31T09:00:00Z"' })
     .optional()
     .describe(what);
 

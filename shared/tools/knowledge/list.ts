@@ -11,7 +11,7 @@ const input = z.strictObject({
   author: z.string().min(1).optional().describe('Only notes whose frontmatter author is this agent id.'),
   since: z
     .string()
-    .refine(isIsoTime, 'must be an ISO 8601 date or date-time, e.g. "2024-05-01" or "2024-05-01T12:00:00Z"')
+    .refine(isIsoTime, 'must be an ISO 8601 date or a date-time with its offset, e.g. "2024-05-01" or "2024-05-01T12:00:00Z"')
     .optional()
     .describe('Only notes updated at or after this time (frontmatter updated_at, else created_at, else the file time).'),
   limit: z.number().int().min(1).max(200).default(50).describe('Page size (1–200, default 50).'),

@@ -62,10 +62,10 @@ export class NodeVault implements VaultPort {
   }
 
   async stat(path: string): Promise<VaultFileStat | null> {
-    const { rel, abs } = await this.resolve(path);
+    const { rel, abs, ownPath } = await this.resolve(path);
     // A path through a symlink is not a note of the vault (the listing never walks one): the file is
     // known by its real path, and this one must not keep a second copy of it in the index.
-    if ((await this.realPlace(abs)) !== null) return null;
+    if (!ownPath && (await this.realPlace(abs)) !== null) return null;
     try {
       const st = await fsp.stat(abs);
       return st.isFile() ? { path: rel, mtime: Math.trunc(st.mtimeMs), size: st.size } : null;
@@ -86,10 +86,9 @@ export class NodeVault implements VaultPort {
   }
 
   async write(path: string, content: string): Promise<void> {
-    const { rel, abs } = await this.resolve(path);
+    const { rel, abs, ownPath } = await this.resolve(path);
     await this.opts.beforeChange?.(`note "${rel}"`);
-    const real = await this.realPlace(abs);
-    if (real !== null) {
+    if (!ownPath && (await this.realPlace(abs)) !== null) {
       // Writing here would index the note twice (here and at its real path) or replace a symlinked note
       // with a copy, leaving its target as it was.
       // The real place is not named: it may lie in a folder hidden from the caller.
@@ -224,12 +223,15 @@ export class NodeVault implements VaultPort {
   }
 
   /** Validates a vault path and finds it on disk; refuses anything that resolves outside the vault. */
-  private async resolve(path: string): Promise<{ rel: string; abs: string }> {
+  private async resolve(path: string): Promise<{ rel: string; abs: string; ownPath?: boolean }> {
     const rel = normalizeVaultPath(path).normalize('NFC');
-    // Fast path, one syscall: it exists under its NFC name and its real path is inside the vault.
+    // Fast path, one syscall: it exists under its NFC name and its real path is inside the vault. When that
+    // real path is the plain one, no symlink is on the way (ownPath: realPlace need not look again).
     const direct = nodePath.join(this.root, ...rel.split('/'));
     const fast = await fsp.realpath(direct).catch(() => undefined);
-    if (fast !== undefined && this.knownRealRoot !== undefined && isInside(fast, this.knownRealRoot)) return { rel, abs: direct };
+    if (fast !== undefined && this.knownRealRoot !== undefined && isInside(fast, this.knownRealRoot)) {
+      return { rel, abs: direct, ownPath: fast.normalize('NFC') === nodePath.join(this.knownRealRoot, ...rel.split('/')).normalize('NFC') };
+    }
     const realRoot = await this.realRoot();
     const abs = nodePath.join(this.root, await this.locate(rel));
     // Check the deepest part of the path that exists: a new file's folder may itself be a symlink.
@@ -267,7 +269,8 @@ export class NodeVault implements VaultPort {
       const real = await fsp.realpath(cur).catch(() => undefined);
       if (real !== undefined) {
         const plain = nodePath.join(realRoot, nodePath.relative(this.root, cur));
-        if (real === plain) return null;
+        // Unicode form aside: macOS may hand back a decomposed name for a composed one (same file).
+        if (real.normalize('NFC') === plain.normalize('NFC')) return null;
         return nodePath.relative(realRoot, nodePath.join(real, rest)).split(nodePath.sep).join('/');
       }
       const parent = nodePath.dirname(cur);

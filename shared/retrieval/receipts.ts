@@ -163,6 +163,9 @@ export class ReceiptLog {
         out.push(r);
         if (out.length >= f.limit) return { receipts: out, skipped_lines: skipped };
       }
+      // Files come newest first and lines are appended in time order: once a file starts before `since`
+      // (with a day's slack for a clock set back), the older files hold nothing newer.
+      if (f.since !== null && startsBefore(lines, f.since - DAY_MS)) break;
     }
     return { receipts: out, skipped_lines: skipped };
   }
@@ -313,6 +316,18 @@ function matches(r: Receipt, f: ResolvedQuery): boolean {
     if (f.until !== null && t >= f.until) return false;
   }
   return true;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Whether the file's first readable receipt is older than `t`. */
+function startsBefore(lines: readonly string[], t: number): boolean {
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const r = parseReceiptLine(line);
+    if (r) return Date.parse(r.ts) < t;
+  }
+  return false;
 }
 
 /** One line as a receipt; null when it is not JSON or not a receipt. */

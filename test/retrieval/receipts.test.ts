@@ -155,6 +155,23 @@ describe('rotation', () => {
   });
 });
 
+describe('reading only what a time filter needs', () => {
+  it('a since query stops at the first file that starts a day before it: older segments are not read, nothing newer is missed', async () => {
+    const log = new ReceiptLog(blobs, clock, { maxBytes: 3 * lineBytes(10), keepFiles: 100 });
+    for (let n = 10; n < 200; n++) await log.append(receipt(n)); // one an hour: about eight days
+    await log.idle();
+    const segments = (await blobs.list()).filter((n) => n !== RECEIPTS_FILE);
+    const read: string[] = [];
+    const base = blobs.read.bind(blobs);
+    blobs.read = (name: string) => (read.push(name), base(name));
+    const since = new Date(T0 + 190 * HOUR).toISOString();
+    expect(ids((await log.query({ since, limit: 1000 })).receipts)).toEqual(range(190, 199).reverse().map((n) => `r${n}`));
+    const segmentsRead = read.filter((n) => n !== RECEIPTS_FILE).length;
+    expect(segmentsRead).toBeGreaterThan(0);
+    expect(segmentsRead).toBeLessThan(segments.length / 4);
+  });
+});
+
 describe('crashes and damage', () => {
   it('a torn last line is skipped and counted; the next append starts a fresh line', async () => {
     await appendAll(new ReceiptLog(blobs, clock), [1, 2]);

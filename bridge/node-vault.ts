@@ -337,20 +337,20 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * Whether the disk holding the vault ignores case: the vault folder found again under its name in swapped
- * case is the same folder. Without letters in that name, the platform's default (macOS, Windows: yes).
+ * Whether the disk holding the notes ignores case: an entry of the vault folder found again under its name
+ * in swapped case is the same file. Looked at inside the vault, whose folder may be a mount point or a share
+ * root on another disk than its parent. With no entry whose name has letters, the platform's default.
  */
 function ignoresCase(root: string): boolean {
   const byDefault = process.platform === 'darwin' || process.platform === 'win32';
   try {
     const real = fs.realpathSync(root);
-    const name = nodePath.basename(real);
-    const swapped = name.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
-    if (swapped === name) return byDefault;
-    const other = fs.statSync(nodePath.join(nodePath.dirname(real), swapped), { throwIfNoEntry: false });
-    if (!other) return false;
-    const self = fs.statSync(real);
-    return other.ino === self.ino && other.dev === self.dev;
+    const swap = (n: string): string => n.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+    const name = fs.readdirSync(real).find((n) => swap(n) !== n);
+    if (name === undefined) return byDefault;
+    const self = fs.lstatSync(nodePath.join(real, name));
+    const other = fs.lstatSync(nodePath.join(real, swap(name)), { throwIfNoEntry: false });
+    return !!other && other.ino === self.ino && other.dev === self.dev;
   } catch {
     return byDefault;
   }

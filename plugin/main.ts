@@ -131,7 +131,9 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private makeSession(): EngineSession {
     return new EngineSession({
       app: this.app,
-      caseInsensitive: Platform.isMacOS || Platform.isWin || Platform.isIosApp,
+      // The platforms whose vault disks ignore case by default (Android: shared storage). A Linux desktop
+      // vault on an exFAT or NTFS drive is not told apart here (the headless bridge detects it).
+      caseInsensitive: Platform.isMacOS || Platform.isWin || Platform.isIosApp || Platform.isAndroidApp,
       registerEvent: (ref) => this.registerEvent(ref),
       logger: this.logger,
       status: (s) => this.status(s),

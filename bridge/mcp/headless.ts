@@ -93,25 +93,24 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     return opening;
   };
 
-  // Calls wait while the session switches from read-only to writer, and the switch waits for the calls
-  // already running: none may run on an engine being closed.
+  // The switch from read-only to writer happens only between calls: it starts when none is running, and
+  // calls arriving meanwhile wait for it (a lock-file read, then the reopen). A running call is never
+  // waited for, so a slow one (a retrieval waiting on sampling) holds nobody up: the switch is tried later.
   let switching: Promise<void> | null = null;
-  const idleWaiters: (() => void)[] = [];
-  const whenIdle = (): Promise<void> => (inFlight === 0 ? Promise.resolve() : new Promise<void>((r) => idleWaiters.push(r)));
 
-  /** Read-only: once the lock is free by the lock's own rules (lockLooksFree), reopen as the writer. */
+  /** Read-only and idle: once the lock is free by the lock's own rules (lockLooksFree), reopen as the writer. */
   const maybeBecomeWriter = (): void => {
     const v = opened;
-    if (!v?.readOnly || switching || closed || Date.now() - lastWriterTry < writerRetryMs) return;
+    if (!v?.readOnly || switching || closed || inFlight > 0 || Date.now() - lastWriterTry < writerRetryMs) return;
     lastWriterTry = Date.now();
     switching = (async () => {
       try {
         if (!(await lockLooksFree(join(v.root, '.lithos')))) return;
-        await whenIdle();
-        if (opened !== v || closed) return;
+        if (opened !== v || closed || inFlight > 0) return;
         opened = null;
         opening = null;
         await v.close();
+        if (closed) return;
         await open();
       } catch (err) {
         logger.warn(`lithos mcp: could not reopen the vault as its writer: ${String(err)}`);
@@ -120,6 +119,8 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
       }
     })();
   };
+
+  const shuttingDown = (): LithosError => new LithosError('unavailable', 'The bridge is shutting down.', { retryable: false });
 
   const lockedForWrites = async (tool: string): Promise<LithosError> => {
     const holder = await readLock(join(vaultPath, '.lithos')).catch(() => null);
@@ -136,8 +137,10 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   const dispatcher: ToolDispatcher = {
     list: () => inner.list(),
     async call(name, args, caller, opts) {
+      if (closed) throw shuttingDown();
       maybeBecomeWriter();
       while (switching) await switching;
+      if (closed) throw shuttingDown();
       inFlight++;
       try {
         const def = defs.get(name);
@@ -150,7 +153,6 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
         return await inner.call(name, args, caller, opts);
       } finally {
         inFlight--;
-        if (inFlight === 0) for (const wake of idleWaiters.splice(0)) wake();
       }
     },
   };
@@ -164,6 +166,8 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     },
     async close() {
       closed = true;
+      // A switch under way has the old engine closing and may be opening the new one: let it finish first.
+      await switching;
       const v = opened ?? (await opening?.catch(() => null)) ?? null;
       opened = null;
       if (v) await v.close();

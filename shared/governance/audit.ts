@@ -73,7 +73,7 @@ export interface AuditEntry {
  * torn_line: a fragment that is not an entry (a crash while appending). It is not fatal on its own: an
  * edited or removed entry also breaks the chain or the head, which are.
  */
-export type AuditProblemKind = 'torn_line' | 'unreadable_head' | 'hash_mismatch' | 'chain_broken' | 'seq_gap' | 'truncated';
+export type AuditProblemKind = 'torn_line' | 'unreadable_head' | 'hash_mismatch' | 'chain_broken' | 'seq_gap' | 'truncated' | 'head_lost';
 
 export interface AuditProblem {
   /** 1-based line number in audit.jsonl (0 for the head file). */
@@ -232,9 +232,9 @@ export class AuditLog {
   private async write(input: AuditInput): Promise<AuditEntry> {
     if (!input.action) throw new LithosError('invalid_argument', 'An audit entry needs an action.');
     if (this.headLost) {
-      const found = this.headLost;
+      // Cleared only once written: should this append fail (disk full), the next one records it.
+      await this.writeEntry({ action: HEAD_LOST_ACTION, actor: { kind: 'system', id: null }, data: { found: this.headLost, log_seq: this.head.seq } });
       this.headLost = null;
-      await this.writeEntry({ action: HEAD_LOST_ACTION, actor: { kind: 'system', id: null }, data: { found, log_seq: this.head.seq } });
     }
     return this.writeEntry(input);
   }
@@ -305,7 +305,7 @@ async function walkLog(blobs: BlobStore): Promise<{ problems: AuditProblem[]; en
     entries++;
     const { entry, body } = p;
     if (entry.action === HEAD_LOST_ACTION) {
-      problems.push({ line: n, kind: 'truncated', message: `before entry ${entry.seq} the engine found ${AUDIT_HEAD_FILE} ${JSON.stringify(entry.data.found ?? 'missing').replace(/"/g, '')} while the log ended at entry ${JSON.stringify(entry.data.log_seq ?? '?').replace(/"/g, '')}: entries may have been removed from the end before that point` });
+      problems.push({ line: n, kind: 'head_lost', message: `before entry ${entry.seq} the engine found ${AUDIT_HEAD_FILE} ${JSON.stringify(entry.data.found ?? 'missing').replace(/"/g, '')} while the log ended at entry ${JSON.stringify(entry.data.log_seq ?? '?').replace(/"/g, '')}: entries may have been removed from the end before that point` });
     }
     if ((await sha256Hex(chainInput(entry.prev, body))) !== entry.hash) {
       problems.push({ line: n, kind: 'hash_mismatch', message: `entry ${entry.seq} was edited: its hash does not match its content` });
@@ -352,7 +352,9 @@ export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> 
   } else if (entries > 0) {
     problems.push({ line: 0, kind: 'truncated', message: `${AUDIT_HEAD_FILE} is missing` });
   }
-  // Torn lines alone are what crashes leave: reported, but the chain across them stands.
-  const ok = problems.every((p) => p.kind === 'torn_line');
+  // Torn lines are what crashes leave, and a head lost at open has crashes and sync clients among its
+  // causes too: reported, but the chain across them stands. What the lost head would have shown (entries cut
+  // from the end before it) cannot be told any more; the entry keeps the fact, for a person to judge.
+  const ok = problems.every((p) => p.kind === 'torn_line' || p.kind === 'head_lost');
   return { ok, entries, head, problems };
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { headlessHost } from '../../../bridge/mcp/headless';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import type { Logger } from '../../../shared/ports';
-import type { ToolCaller } from '../../../shared/tools/types';
+import type { ToolCaller, ToolDef } from '../../../shared/tools/types';
+import { z } from 'zod';
+import { eventually } from '../../eventually';
 import { codeOf } from '../../twins/error-code';
 
 /**
@@ -65,6 +67,58 @@ test('while the holder is alive (only quiet), calls do not reopen the vault: it 
   } finally {
     await host.close();
   }
+}, 60_000);
+
+/** A read-only tool that waits for the test to let it finish: a retrieval waiting on the client's sampling. */
+function gatedTool(): { def: ToolDef; release: () => void; engines: unknown[] } {
+  let release = (): void => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const engines: unknown[] = [];
+  const def: ToolDef = {
+    name: 'test_slow_read',
+    title: 'Slow read',
+    description: 'Waits on a gate, then reads the stats of the engine it started on.',
+    input: z.strictObject({}),
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async handler(_a, ctx) {
+      engines.push(ctx.engine);
+      await gate;
+      return ctx.engine.stats();
+    },
+  };
+  return { def, release: () => release(), engines };
+}
+
+test('a slow call holds nobody up: calls meanwhile run read-only, it finishes on its own engine, and the switch comes between calls', async () => {
+  const slow = gatedTool();
+  const host = headlessHost(vault, [...TOOL_CATALOG, slow.def], logger, 0);
+  try {
+    await host.dispatcher.call('lithos_stats', {}, AGENT);
+    const running = host.dispatcher.call('test_slow_read', {}, AGENT);
+    await eventually(() => slow.engines.length === 1);
+    rmSync(join(vault, '.lithos/lock.json')); // the other process ended
+    // Not held behind the slow call: answered at once, still read-only while that call runs.
+    expect(await host.dispatcher.call('lithos_stats', {}, AGENT)).toMatchObject({ notes: expect.any(Number) });
+    expect(host.isReadOnly()).toBe(true);
+    slow.release();
+    expect(await running).toMatchObject({ notes: expect.any(Number) }); // its engine was not closed under it
+    await host.dispatcher.call('lithos_stats', {}, AGENT); // between calls: the switch
+    expect(host.isReadOnly()).toBe(false);
+  } finally {
+    await host.close();
+  }
+}, 60_000);
+
+test('close() during the switch waits for it, and nothing opens the vault after close', async () => {
+  const host = headlessHost(vault, TOOL_CATALOG, logger, 0);
+  await host.dispatcher.call('lithos_stats', {}, AGENT);
+  rmSync(join(vault, '.lithos/lock.json'));
+  const during = host.dispatcher.call('lithos_stats', {}, AGENT).catch((e: unknown) => e);
+  await host.close();
+  await during;
+  expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
+  expect(await host.dispatcher.call('lithos_stats', {}, AGENT).catch((e: unknown) => e)).toMatchObject({ code: 'unavailable' });
+  expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
 }, 60_000);
 
 test('calls arriving together while the session becomes the writer all succeed: none runs on the engine being closed', async () => {

@@ -174,7 +174,10 @@ export class PolicyStore {
       const next = [...p.hidden_folders].sort();
       if (JSON.stringify(next) === JSON.stringify(known)) return;
       known = next;
-      await deps.blobs.writeAtomic(HIDDEN_WITNESS_FILE, new TextEncoder().encode(JSON.stringify({ hidden_folders: next }) + '\n'));
+      // Best effort: the policy itself is saved; only the copy for a later damaged file would be missing.
+      await deps.blobs.writeAtomic(HIDDEN_WITNESS_FILE, new TextEncoder().encode(JSON.stringify({ hidden_folders: next }) + '\n')).catch((err: unknown) => {
+        deps.logger?.warn(`${HIDDEN_WITNESS_FILE} could not be written: ${String(err)}`);
+      });
     };
     const file = await ConfigFile.open<Policy>(
       {
@@ -204,6 +207,7 @@ export class PolicyStore {
   async set(raw: unknown, actor: AuditActor = { kind: 'human', id: null }): Promise<Policy> {
     // While the file is damaged the policy in force is the closed fallback: saving an edit of it would
     // make that fallback the vault's policy and lose what the damaged file held (allowlists, tools).
+    if (this.file.problem) await this.file.reload(); // fixed by hand since the last read?
     if (this.file.problem) {
       throw new LithosError('store_corrupt', `${this.file.problem.split('. Agents get')[0]}. Fix or delete .lithos/${POLICY_FILE} by hand first; until then this change is not saved.`, { file: POLICY_FILE });
     }

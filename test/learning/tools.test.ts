@@ -128,12 +128,20 @@ describe('lithos_task_complete carries feedback', () => {
     }
   });
 
-  test('a cited note outside the receipt or an unknown receipt completes nothing', async () => {
+  test('a cited note outside the receipt, an unknown receipt or another task\'s receipt completes nothing', async () => {
     const task = await newTask();
     const r = await retrieve({ task_id: task, namespace_filter: 'shared' });
     expect((await failure(t.call('lithos_task_complete', { task_id: task, receipt_id: r.receipt_id, cited_nodes: [POOL_ID] }))).code).toBe('invalid_argument');
     expect((await failure(t.call('lithos_task_complete', { task_id: task, receipt_id: 'nope' }))).code).toBe('not_found');
+    // A retrieval made for another task: its learning belongs to that one.
+    const other = await newTask();
+    const elsewhere = await retrieve({ task_id: other });
+    const err = await failure(t.call('lithos_task_complete', { task_id: task, receipt_id: elsewhere.receipt_id }));
+    expect(err).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining(`is a retrieval for task ${other}`) });
     expect((await t.call('lithos_task_status', { task_id: task })).task.status).toBe('open');
+    // One made without a task (the agent forgot task_id) is accepted.
+    const untasked = await retrieve({});
+    expect((await t.call('lithos_task_complete', { task_id: task, receipt_id: untasked.receipt_id })).feedback).toHaveLength(1);
   });
 });
 

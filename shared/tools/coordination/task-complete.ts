@@ -49,7 +49,7 @@ export const lithosTaskComplete = defineTool({
     'Mark an open task completed and release every claim on it. Report what the memory did for you: cited_nodes (notes you used),',
     'misleading_nodes (notes that were wrong), the receipt_id from lithos_retrieve and your output_text.',
     'This is how Lithos learns which notes help, as lithos_feedback does: cheap, and optional — without receipt ids the task\'s own retrievals are used, and with no feedback at all memory still learns from implicit signals.',
-    'With receipt ids every cited or misleading note must be one those retrievals returned (invalid_argument otherwise); an unknown receipt is not_found. Nothing is completed when the call fails.',
+    'With receipt ids every cited or misleading note must be one those retrievals returned (invalid_argument otherwise), and a receipt made for another task is refused; an unknown receipt is not_found. Nothing is completed when the call fails.',
     'A task completes once; completing it again is a conflict. Returns {success, task, released_claims, outcome, feedback}.',
   ].join(' '),
   input,
@@ -63,7 +63,14 @@ export const lithosTaskComplete = defineTool({
     // Everything is checked before the task is completed, so a bad receipt or node completes nothing.
     const ids = [...new Set([...(a.receipt_id ? [a.receipt_id] : []), ...(a.receipt_ids ?? [])])];
     const receipts: Receipt[] = [];
-    for (const id of ids) receipts.push(await visibleReceipt(ctx, id));
+    for (const id of ids) {
+      const r = await visibleReceipt(ctx, id);
+      // A retrieval made for another task would teach this task's consolidation what that one used.
+      if (r.task_id !== null && r.task_id !== a.task_id) {
+        throw new LithosError('invalid_argument', `Receipt ${id} is a retrieval for task ${r.task_id}, not ${a.task_id}: pass it when completing that task (or lithos_feedback for it).`, { receipt_id: id, task_id: r.task_id });
+      }
+      receipts.push(r);
+    }
     // An empty or blank output is no output (the schema lets it through; the outcome store keeps only text).
     const output = a.output_text !== undefined && a.output_text.trim() !== '' ? a.output_text : undefined;
     const evidence = cited.length + misleading.length > 0 || output !== undefined || a.accepted !== undefined;

@@ -139,7 +139,7 @@ export abstract class JournaledStore<Op> {
    */
   protected async writeSnapshot(bytes: Uint8Array, upTo: number): Promise<number> {
     await this.deps.blobs.writeAtomic(this.file, bytes);
-    await sealStore(this.deps.blobs, this.file, bytes); // the next open can skip the full integrity check
+    await sealStore(this.deps.blobs, this.file, bytes, upTo); // the next open can skip the full integrity check
     return upTo;
   }
 }

@@ -40,7 +40,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[] }> {
     const r = await recoverMemory(deps);
     const store = new MemoryStore(r.db, r.journal, deps, r.seq);
-    if (r.replayed) store.persister.markDirty();
+    if (r.replayed || r.resave) store.persister.markDirty();
     return { store, warnings: r.warnings };
   }
 

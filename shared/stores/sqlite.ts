@@ -29,8 +29,24 @@ export interface OpenedStore {
  */
 const SEAL = '.seal';
 
-export async function sealStore(blobs: BlobStore, file: string, bytes: Uint8Array): Promise<void> {
-  await blobs.writeAtomic(file + SEAL, new TextEncoder().encode(JSON.stringify({ size: bytes.byteLength, checksum: checksum(bytes) })));
+export async function sealStore(blobs: BlobStore, file: string, bytes: Uint8Array, journalSeq?: number): Promise<void> {
+  const seal = { size: bytes.byteLength, checksum: checksum(bytes), ...(journalSeq !== undefined ? { journal_seq: journalSeq } : {}) };
+  await blobs.writeAtomic(file + SEAL, new TextEncoder().encode(JSON.stringify(seal)));
+}
+
+/**
+ * The journal seq the last written snapshot covered, from its seal (null: no seal, or one from before
+ * seals recorded it). A loaded file covering less is an older copy than the one last saved.
+ */
+export async function sealedJournalSeq(blobs: BlobStore, file: string): Promise<number | null> {
+  const raw = await blobs.read(file + SEAL);
+  if (!raw) return null;
+  try {
+    const seq = (JSON.parse(new TextDecoder().decode(raw)) as { journal_seq?: unknown }).journal_seq;
+    return typeof seq === 'number' && Number.isInteger(seq) ? seq : null;
+  } catch {
+    return null;
+  }
 }
 
 async function isSealed(blobs: BlobStore, file: string, bytes: Uint8Array): Promise<boolean> {

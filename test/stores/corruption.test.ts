@@ -82,6 +82,43 @@ describe.each([
   });
 });
 
+describe('an older copy of memory.sqlite', () => {
+  it('restored from a backup: opened with a warning that names what the newer copy held and is lost', async () => {
+    const e = await env();
+    const first = (await MemoryStore.open(e)).store;
+    await first.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await first.close();
+    const backup = e.blobs.files.get('memory.sqlite')!.slice();
+    const second = (await MemoryStore.open(e)).store;
+    await second.updateStats('n1', { salience: 0.9 });
+    await second.bumpCoactivation('n1', 'n2', 'ns', 7);
+    await second.close(); // snapshotted: the journal no longer holds these
+    e.blobs.files.set('memory.sqlite', backup); // the person restores last week's copy
+    const third = await MemoryStore.open(e);
+    expect(third.warnings).toEqual([expect.stringMatching(/memory\.sqlite is an older copy than the one Lithos last saved .*2 learned change\(s\) that only the newer copy held are lost/)]);
+    expect(third.store.stats('n1').salience).toBe(0.5);
+    await third.store.close();
+    // Once saved again, the copy is the newest: no warning at the next open.
+    expect((await MemoryStore.open(e)).warnings).toEqual([]);
+  });
+
+  it('a crash between the snapshot and its seal (the file newer than the seal) is no older copy', async () => {
+    const e = await env();
+    const s1 = (await MemoryStore.open(e)).store;
+    await s1.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await s1.close();
+    const oldSeal = e.blobs.files.get('memory.sqlite.seal')!.slice();
+    const s2 = (await MemoryStore.open(e)).store;
+    await s2.updateStats('n1', { salience: 0.9 });
+    await s2.close();
+    e.blobs.files.set('memory.sqlite.seal', oldSeal);
+    const again = await MemoryStore.open(e);
+    expect(again.warnings).toEqual([]);
+    expect(again.store.stats('n1').salience).toBe(0.9);
+    await again.store.close();
+  });
+});
+
 describe('damaged stores, other cases', () => {
   it('missing files: both stores are created fresh, without warnings', async () => {
     const e = await env();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { LithosError } from '../../shared/errors';
 import { AuditLog } from '../../shared/governance/audit';
 import { POLICY_FILE, PolicyStore, type Policy } from '../../shared/governance/policy';
-import { visibleTools } from '../../shared/governance/tool-access';
+import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import { systemClock, type Logger } from '../../shared/ports';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { acquireLock } from '../lock';
@@ -82,6 +82,6 @@ function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
   o.out(`agents with their own allowlist: ${list(Object.keys(p.agents))}`);
   o.out(`shared patterns:     ${list(p.shared_patterns)}`);
   o.out(`agents propose in:   ${list(p.propose_namespaces)}`);
-  o.out(`tools agents see:    ${visible.length} of ${TOOL_CATALOG.length}`);
+  o.out(`tools agents see:    ${visible.length} of ${agentTools(TOOL_CATALOG).length}`);
   o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest in .lithos/${POLICY_FILE}.`);
 }

@@ -6,7 +6,7 @@ import { inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { splitCaller, withAgentArg } from './caller';
 import { fromOriginalArgs } from './original-args';
-import { visibleTools } from '../../shared/governance/tool-access';
+import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
 
 export interface McpServerOptions {
@@ -41,9 +41,11 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     annotations: { title: def.title, ...def.annotations },
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
+  // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
+  const agentNames = new Set(agentTools(dispatcher.list()).map((d) => d.name));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    if (!opts.rules) return { tools };
+    if (!opts.rules) return { tools: tools.filter((t) => agentNames.has(t.name)) };
     const shown = new Set(visibleTools(dispatcher.list(), await opts.rules.current()).map((d) => d.name));
     return { tools: tools.filter((t) => shown.has(t.name)) };
   });

@@ -16,7 +16,12 @@ export function toolRefusal(def: Pick<ToolDef, 'name' | 'annotations'>, rules: A
   return null;
 }
 
-/** The tools agents see under these rules, in catalog order. */
-export function visibleTools<T extends Pick<ToolDef, 'name' | 'annotations'>>(catalog: readonly T[], rules: AgentTools): T[] {
-  return catalog.filter((def) => toolRefusal(def, rules) === null);
+/** The tools agents see under these rules, in catalog order (never the person's own: ToolDef.audience). */
+export function visibleTools<T extends Pick<ToolDef, 'name' | 'annotations' | 'audience'>>(catalog: readonly T[], rules: AgentTools): T[] {
+  return agentTools(catalog).filter((def) => toolRefusal(def, rules) === null);
+}
+
+/** The catalog without the tools meant for the person only (accepting or rejecting proposals). */
+export function agentTools<T extends Pick<ToolDef, 'audience'>>(catalog: readonly T[]): T[] {
+  return catalog.filter((def) => def.audience !== 'person');
 }

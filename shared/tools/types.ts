@@ -49,6 +49,8 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   description: string;
   input: S;
   annotations: ToolAnnotations;
+  /** 'person': for the person's panels and commands only; agents never see it in tools/list. */
+  audience?: 'person';
   /** Returns a JSON-serialisable result; throws LithosError on failure. */
   handler(args: z.infer<S>, ctx: ToolContext): Promise<unknown>;
 }

@@ -6,6 +6,7 @@ import { cli } from './run-cli';
 import { acquireLock } from '../../bridge/lock';
 import { DEFAULT_POLICY } from '../../shared/governance/policy';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { agentTools } from '../../shared/governance/tool-access';
 
 /** `lithos policy`: what agents may see and call, shown and changed from the terminal; validated, audited, locked. */
 let vault: string;
@@ -22,7 +23,7 @@ test('no file: the defaults, every tool visible', async () => {
   const shown = await cli('policy', vault);
   expect(shown.code).toBe(0);
   expect(shown.out).toContain('agents read-only:    no');
-  expect(shown.out).toContain(`tools agents see:    ${TOOL_CATALOG.length} of ${TOOL_CATALOG.length}`);
+  expect(shown.out).toContain(`tools agents see:    ${agentTools(TOOL_CATALOG).length} of ${agentTools(TOOL_CATALOG).length}`);
   expect((await cli('policy', vault, '--json')).json()).toMatchObject({ file: '.lithos/policy.json', problem: null, policy: DEFAULT_POLICY });
 });
 
@@ -30,7 +31,7 @@ test('read-only, tools and hidden folders change in one audited write; enable/un
   writeFileSync(join(vault, '.lithos/policy.json'), JSON.stringify({ propose_namespaces: ['decisions'] }));
   const set = await cli('policy', vault, '--read-only', 'on', '--disable', 'lithos_delete', '--hide', '/private/', '--json');
   expect(set.json().policy).toMatchObject({ propose_namespaces: ['decisions'], hidden_folders: ['private'], agent_tools: { read_only: true, disabled: ['lithos_delete'] } });
-  expect(set.json().visible_tools).toEqual(TOOL_CATALOG.filter((d) => d.annotations.readOnlyHint).map((d) => d.name));
+  expect(set.json().visible_tools).toEqual(agentTools(TOOL_CATALOG).filter((d) => d.annotations.readOnlyHint).map((d) => d.name));
   expect(file().agent_tools).toEqual({ read_only: true, disabled: ['lithos_delete'] });
 
   await cli('policy', vault, '--read-only', 'off', '--enable', 'lithos_delete', '--unhide', 'private');

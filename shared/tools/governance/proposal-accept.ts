@@ -15,6 +15,7 @@ export const lithosProposalAccept = defineTool({
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  audience: 'person',
   async handler(a: z.infer<typeof input>, ctx) {
     requireHuman(ctx, 'lithos_proposal_accept');
     return { proposal: proposalJson(await ctx.engine.proposals.accept(a.proposal_id, { kind: 'human', id: null })) };

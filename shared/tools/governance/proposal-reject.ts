@@ -13,6 +13,7 @@ export const lithosProposalReject = defineTool({
   description: 'For the person: decline a write an agent proposed; the note stays as it is and the agent sees the reason in lithos_proposal_list. Agents get forbidden.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  audience: 'person',
   async handler(a: z.infer<typeof input>, ctx) {
     requireHuman(ctx, 'lithos_proposal_reject');
     return { proposal: proposalJson(await ctx.engine.proposals.reject(a.proposal_id, { kind: 'human', id: null }, a.reason ?? null)) };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
+import { agentTools } from '../../../shared/governance/tool-access';
 import { buildBridge, vaultFiles } from './built-bridge';
 
 /**
@@ -39,7 +40,7 @@ async function inspector(...method: string[]): Promise<unknown> {
 
 test('tools/list names every tool of the catalog, each with an input schema and annotations', async () => {
   const r = (await inspector('--method', 'tools/list')) as { tools: { name: string; inputSchema: { type: string }; annotations?: Record<string, unknown> }[] };
-  expect(r.tools.map((t) => t.name).sort()).toEqual(TOOL_CATALOG.map((t) => t.name).sort());
+  expect(r.tools.map((t) => t.name).sort()).toEqual(agentTools(TOOL_CATALOG).map((t) => t.name).sort());
   for (const t of r.tools) {
     expect(t.inputSchema.type).toBe('object');
     expect(t.annotations).toEqual(expect.objectContaining({ readOnlyHint: expect.any(Boolean) }));

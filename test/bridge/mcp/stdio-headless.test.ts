@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
+import { agentTools } from '../../../shared/governance/tool-access';
 import { RELOAD_MS } from '../../../shared/governance/policy';
 import { buildBridge, connect, vaultFiles, type Session } from './built-bridge';
 
@@ -59,7 +60,9 @@ test('initialize and tools/list answer before any vault is opened; every tool is
     expect(s.client.getServerVersion()).toMatchObject({ name: 'lithos-memory', version: expect.any(String) });
     expect(s.client.getServerCapabilities()?.tools).toBeDefined();
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOL_CATALOG.map((d) => d.name));
+    // Every tool but the person's own (proposal decisions: ToolDef.audience).
+    expect(tools.map((t) => t.name)).toEqual(agentTools(TOOL_CATALOG).map((d) => d.name));
+    expect(TOOL_CATALOG.filter((d) => d.audience === 'person').map((d) => d.name)).toEqual(['lithos_proposal_accept', 'lithos_proposal_reject']);
     for (const t of tools) {
       const def = TOOL_CATALOG.find((d) => d.name === t.name)!;
       expect(t.description).toBe(def.description);
@@ -161,7 +164,7 @@ test('a vault another process writes opens read-only: reads and retrieval work, 
   const before = vaultFiles(vault);
   const s = await connect(build.cli, vault, { agent: 'agent-a' });
   try {
-    expect((await s.client.listTools()).tools.length).toBe(TOOL_CATALOG.length);
+    expect((await s.client.listTools()).tools.length).toBe(agentTools(TOOL_CATALOG).length);
     expect(json(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).notes).toBeGreaterThan(0);
     expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
     expect(json(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query_text: 'pool sizing' } })).nodes.length).toBeGreaterThan(0);
@@ -243,7 +246,7 @@ test("the vault policy's agent_tools: hidden from tools/list, refused headless, 
     const names = (await s.client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('lithos_delete');
     expect(names).toContain('lithos_write');
-    expect(names).toHaveLength(TOOL_CATALOG.length - 1);
+    expect(names).toHaveLength(agentTools(TOOL_CATALOG).length - 1);
     // Hidden is not enough: a client that calls it anyway is refused before anything runs.
     const refused = errorOf(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Index.md' } }));
     expect(refused).toMatchObject({ code: 'forbidden', data: { tool: 'lithos_delete' } });

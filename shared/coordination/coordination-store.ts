@@ -209,6 +209,27 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
     return out as unknown as { task: TaskRow; released: ClaimRow[]; outcome: TaskOutcomeRow };
   }
 
+  /**
+   * Closes an open task without an outcome (nothing is learned from it); its claims lapse, as on
+   * completion. Only its creator or an agent on it (one that claimed an aspect) may; the person always.
+   */
+  async cancelTask(taskId: string, agent: string, byPerson = false): Promise<{ task: TaskRow; released: ClaimRow[] }> {
+    let out: { task: TaskRow; released: ClaimRow[] } | null = null;
+    await this.mutate(() => {
+      const aid = this.knownAgent(agent);
+      const task = this.openTask(taskId, 'it cannot be cancelled');
+      // A claim, live or lapsed (a released claim leaves no row): the same "on the task" as the scope gate's.
+      const onTask = this.db.one('SELECT 1 FROM claims WHERE task_id = ? AND agent_id = ?', [task.id, aid]) !== null;
+      if (!byPerson && task.created_by !== aid && !onTask) {
+        throw new LithosError('forbidden', `Only the agent that created task ${task.id} (${task.created_by}) or one that claimed an aspect of it may cancel it.`, { task_id: task.id });
+      }
+      const done: TaskRow = { ...task, status: 'cancelled', completed_at: this.now() };
+      out = { task: done, released: this.liveClaims(task.id) };
+      return [{ kind: 'task', row: done }];
+    });
+    return out as unknown as { task: TaskRow; released: ClaimRow[] };
+  }
+
   // ── claims ──────────────────────────────────────────────────────────────
 
   /**

@@ -28,7 +28,7 @@ describe('the coordination tool definitions', () => {
     const names = COORDINATION_TOOLS.map((d) => d.name);
     expect(names).toEqual([
       'lithos_agent_register', 'lithos_agent_info', 'lithos_agent_list', 'lithos_task_create', 'lithos_task_claim', 'lithos_task_renew',
-      'lithos_task_release', 'lithos_task_complete', 'lithos_task_status', 'lithos_task_list', 'lithos_finding_post', 'lithos_finding_list',
+      'lithos_task_release', 'lithos_task_complete', 'lithos_task_cancel', 'lithos_task_status', 'lithos_task_list', 'lithos_finding_post', 'lithos_finding_list',
     ]);
     for (const def of COORDINATION_TOOLS) {
       expect(TOOL_CATALOG.filter((d) => d.name === def.name)).toHaveLength(1);
@@ -38,8 +38,8 @@ describe('the coordination tool definitions', () => {
     }
     const readOnly = COORDINATION_TOOLS.filter((d) => d.annotations.readOnlyHint).map((d) => d.name);
     expect(readOnly).toEqual(['lithos_agent_info', 'lithos_agent_list', 'lithos_task_status', 'lithos_task_list', 'lithos_finding_list']);
-    expect(COORDINATION_TOOLS.filter((d) => d.annotations.destructiveHint).map((d) => d.name)).toEqual(['lithos_task_complete']);
-    expect(COORDINATION_TOOLS.filter((d) => !d.annotations.idempotentHint).map((d) => d.name)).toEqual(['lithos_task_create', 'lithos_finding_post']);
+    expect(COORDINATION_TOOLS.filter((d) => d.annotations.destructiveHint).map((d) => d.name)).toEqual(['lithos_task_complete', 'lithos_task_cancel']);
+    expect(COORDINATION_TOOLS.filter((d) => !d.annotations.idempotentHint).map((d) => d.name)).toEqual(['lithos_task_create', 'lithos_task_cancel', 'lithos_finding_post']);
     expect(inputJsonSchema(COORDINATION_TOOLS[4]).required).toEqual(['task_id', 'aspect']);
   });
 });
@@ -198,6 +198,27 @@ describe('completing a task', () => {
     expect((await t.call('lithos_task_status', { task_id: task })).task.status).toBe('open');
     // The owner of the private note may cite it.
     expect((await t.call('lithos_task_complete', { task_id: task, cited_nodes: [SECRET_ID] }, OTHER)).outcome.cited_nodes).toEqual([SECRET_ID]);
+  });
+});
+
+describe('cancelling a task', () => {
+  it('its creator or an agent that claimed it may: closed as cancelled, claims lapse, nothing learned; others are refused', async () => {
+    const task = await newTask();
+    await t.call('lithos_task_claim', { task_id: task, aspect: 'profiling' }, OTHER);
+    // An agent neither creator nor on the task may not drop it, not even naming itself 'human'.
+    const outsider: ToolCaller = { kind: 'agent', agent_id: 'agent-z' };
+    expect((await failure(t.call('lithos_task_cancel', { task_id: task }, outsider))).code).toBe('forbidden');
+    expect((await failure(t.call('lithos_task_cancel', { task_id: task, agent: 'human' }, outsider))).code).toBe('forbidden');
+    const r = await t.call('lithos_task_cancel', { task_id: task, reason: 'superseded by the pool rewrite' }, OTHER);
+    expect(r).toMatchObject({ success: true, task: { id: task, status: 'cancelled' }, released_claims: [expect.objectContaining({ aspect: 'profiling' })] });
+    expect((await t.call('lithos_task_status', { task_id: task })).task.status).toBe('cancelled');
+    expect(await codeOf(t.call('lithos_task_claim', { task_id: task, aspect: 'more' }))).toBe('conflict');
+    expect(await codeOf(t.call('lithos_task_complete', { task_id: task }))).toBe('conflict');
+    expect(t.engine.coordination.pendingOutcomes()).toEqual([]);
+    expect((await t.engine.audit.recent({ action: 'task.cancel' }))[0]).toMatchObject({ target: task, data: { reason: 'superseded by the pool rewrite', released: ['profiling'] } });
+    // The creator, and the person, may cancel theirs and any.
+    expect((await t.call('lithos_task_cancel', { task_id: await newTask('Mine') })).task.status).toBe('cancelled');
+    expect((await t.call('lithos_task_cancel', { task_id: await newTask('Theirs') }, HUMAN)).task.status).toBe('cancelled');
   });
 });
 

@@ -6,6 +6,7 @@ import { lithosFindingList } from './finding-list';
 import { lithosFindingPost } from './finding-post';
 import { lithosTaskClaim } from './task-claim';
 import { lithosTaskComplete } from './task-complete';
+import { lithosTaskCancel } from './task-cancel';
 import { lithosTaskCreate } from './task-create';
 import { lithosTaskList } from './task-list';
 import { lithosTaskRelease } from './task-release';
@@ -22,6 +23,7 @@ export const COORDINATION_TOOLS: ToolDef[] = [
   lithosTaskRenew,
   lithosTaskRelease,
   lithosTaskComplete,
+  lithosTaskCancel,
   lithosTaskStatus,
   lithosTaskList,
   lithosFindingPost,

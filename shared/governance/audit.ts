@@ -109,6 +109,7 @@ const entrySchema = z.looseObject({
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
+const NEWLINE = 0x0a;
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', enc.encode(text));
@@ -198,15 +199,19 @@ export class AuditLog {
     let head = { seq: 0, hash: GENESIS_HASH };
     let tailClean = true;
     if (bytes && bytes.length > 0) {
-      const text = dec.decode(bytes);
-      tailClean = text.endsWith('\n');
-      const lines = text.split('\n');
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const p = lines[i] ? parseLine(lines[i]) : null;
+      tailClean = bytes[bytes.length - 1] === NEWLINE;
+      // From the end, a line at a time: the log grows for years, and decoding all of it (tens of MB, twice
+      // that as a string) at every open only to read its last entry would cost every CLI run and bridge start.
+      let end = bytes.length;
+      while (end > 0) {
+        const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
+        const line = dec.decode(bytes.subarray(start, end)).replace(/\n$/, '');
+        const p = line ? parseLine(line) : null;
         if (p) {
           head = { seq: p.entry.seq, hash: p.entry.hash };
           break;
         }
+        end = start - 1;
       }
       if (!tailClean) logger.warn(`${AUDIT_FILE}: the last line is incomplete (a crash while writing); it is kept and reported by \`lithos audit verify\`.`);
     }

@@ -5,6 +5,7 @@ import type { Logger, VaultEvent, VaultFileStat, VaultPort } from '../shared/por
 import { silentLogger } from '../shared/ports';
 import { LithosError } from '../shared/errors';
 import { isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
+import { probeIgnoresCase } from '../shared/vault/case-probe';
 import { errnoOf, fsError } from './fs-errors';
 import { removeIfStale, tempSuffix, writeFileAtomic } from './atomic-file';
 import { editFrontMatter } from './frontmatter-edit';
@@ -336,22 +337,16 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/**
- * Whether the disk holding the notes ignores case: an entry of the vault folder found again under its name
- * in swapped case is the same file. Looked at inside the vault, whose folder may be a mount point or a share
- * root on another disk than its parent. With no entry whose name has letters, the platform's default.
- */
+/** The vault's disk ignores case (shared/vault/case-probe.ts), else the platform's default (macOS, Windows: yes). */
 function ignoresCase(root: string): boolean {
-  const byDefault = process.platform === 'darwin' || process.platform === 'win32';
-  try {
-    const real = fs.realpathSync(root);
-    const swap = (n: string): string => n.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
-    const name = fs.readdirSync(real).find((n) => swap(n) !== n);
-    if (name === undefined) return byDefault;
-    const self = fs.lstatSync(nodePath.join(real, name));
-    const other = fs.lstatSync(nodePath.join(real, swap(name)), { throwIfNoEntry: false });
-    return !!other && other.ino === self.ino && other.dev === self.dev;
-  } catch {
-    return byDefault;
-  }
+  const probed = probeIgnoresCase(
+    {
+      realpath: (p) => fs.realpathSync(p),
+      readdir: (p) => fs.readdirSync(p),
+      identity: (p) => fs.lstatSync(p, { throwIfNoEntry: false }) ?? null,
+      join: (a, b) => nodePath.join(a, b),
+    },
+    root,
+  );
+  return probed ?? (process.platform === 'darwin' || process.platform === 'win32');
 }

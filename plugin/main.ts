@@ -1,4 +1,5 @@
 import { Notice, Platform, Plugin, requestUrl } from 'obsidian';
+import { vaultIgnoresCase } from './vault-case';
 import type { MemoryEngine } from '../shared/engine';
 import { asLithosError, LithosError } from '../shared/errors';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
@@ -131,9 +132,8 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private makeSession(): EngineSession {
     return new EngineSession({
       app: this.app,
-      // The platforms whose vault disks ignore case by default (Android: shared storage). A Linux desktop
-      // vault on an exFAT or NTFS drive is not told apart here (the headless bridge detects it).
-      caseInsensitive: Platform.isMacOS || Platform.isWin || Platform.isIosApp || Platform.isAndroidApp,
+      // Looked at on desktop; elsewhere the platforms whose vault disks ignore case (Android: shared storage).
+      caseInsensitive: vaultIgnoresCase(this.vaultPath(), Platform.isMacOS || Platform.isWin || Platform.isIosApp || Platform.isAndroidApp),
       registerEvent: (ref) => this.registerEvent(ref),
       logger: this.logger,
       status: (s) => this.status(s),

@@ -5,7 +5,7 @@ import type { Logger, VaultEvent, VaultFileStat, VaultPort } from '../shared/por
 import { silentLogger } from '../shared/ports';
 import { LithosError } from '../shared/errors';
 import { isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
-import { probeIgnoresCase } from '../shared/vault/case-probe';
+import { caseProbeFs, probeIgnoresCase } from '../shared/vault/case-probe';
 import { errnoOf, fsError } from './fs-errors';
 import { removeIfStale, tempSuffix, writeFileAtomic } from './atomic-file';
 import { editFrontMatter } from './frontmatter-edit';
@@ -339,14 +339,5 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The vault's disk ignores case (shared/vault/case-probe.ts), else the platform's default (macOS, Windows: yes). */
 function ignoresCase(root: string): boolean {
-  const probed = probeIgnoresCase(
-    {
-      realpath: (p) => fs.realpathSync(p),
-      readdir: (p) => fs.readdirSync(p),
-      identity: (p) => fs.lstatSync(p, { throwIfNoEntry: false }) ?? null,
-      join: (a, b) => nodePath.join(a, b),
-    },
-    root,
-  );
-  return probed ?? (process.platform === 'darwin' || process.platform === 'win32');
+  return probeIgnoresCase(caseProbeFs(fs, (a, b) => nodePath.join(a, b)), root) ?? (process.platform === 'darwin' || process.platform === 'win32');
 }

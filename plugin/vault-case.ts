@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- desktop only, loaded on demand (see below) */
 import type * as Fs from 'node:fs';
 import type * as Path from 'node:path';
-import { probeIgnoresCase } from '../shared/vault/case-probe';
+import { caseProbeFs, probeIgnoresCase } from '../shared/vault/case-probe';
 
 /**
  * Whether the vault's disk ignores case (VaultPort.caseInsensitive). On desktop the folder is looked at
@@ -14,16 +14,7 @@ export function vaultIgnoresCase(basePath: string | null, platformDefault: boole
   try {
     const fs = require('node:fs') as typeof Fs;
     const path = require('node:path') as typeof Path;
-    const probed = probeIgnoresCase(
-      {
-        realpath: (p) => fs.realpathSync(p),
-        readdir: (p) => fs.readdirSync(p),
-        identity: (p) => fs.lstatSync(p, { throwIfNoEntry: false }) ?? null,
-        join: (a, b) => path.join(a, b),
-      },
-      basePath,
-    );
-    return probed ?? platformDefault;
+    return probeIgnoresCase(caseProbeFs(fs, (a, b) => path.join(a, b)), basePath) ?? platformDefault;
   } catch {
     return platformDefault;
   }

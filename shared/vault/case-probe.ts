@@ -28,3 +28,20 @@ export function probeIgnoresCase(fs: CaseProbeFs, root: string): boolean | null 
     return null;
   }
 }
+
+/** The subset of Node's fs the probe needs, typed structurally (shared/ imports no Node built-in). */
+export interface NodeFsLike {
+  realpathSync(path: string): string;
+  readdirSync(path: string): string[];
+  lstatSync(path: string, opts: { throwIfNoEntry: false }): { ino: number | bigint; dev: number | bigint } | undefined;
+}
+
+/** CaseProbeFs over Node's fs and path.join, for the hosts that have them (the bridge, the desktop plugin). */
+export function caseProbeFs(fs: NodeFsLike, join: (a: string, b: string) => string): CaseProbeFs {
+  return {
+    realpath: (p) => fs.realpathSync(p),
+    readdir: (p) => fs.readdirSync(p),
+    identity: (p) => fs.lstatSync(p, { throwIfNoEntry: false }) ?? null,
+    join,
+  };
+}

@@ -11,8 +11,8 @@ import type { LithosStatus } from './status-bar';
 
 export interface EngineSessionDeps {
   app: App;
-  /** Whether the vault's disk ignores case in names (VaultPort.caseInsensitive). */
-  caseInsensitive?: boolean;
+  /** Whether the vault's disk ignores case in names (VaultPort.caseInsensitive); asked when the memory opens. */
+  caseInsensitive?: () => boolean;
   registerEvent(ref: EventRef): void;
   logger: Logger;
   status(s: LithosStatus): void;
@@ -68,7 +68,7 @@ export class EngineSession {
       const blobs = new ObsidianBlobStore(this.deps.app.vault.adapter);
       if (!(await this.acquireLock(blobs))) return;
       await this.deps.indexingStarted();
-      const vault = new ObsidianVault(this.deps.app, (ref) => this.deps.registerEvent(ref), () => void this.reconcile(), this.deps.caseInsensitive);
+      const vault = new ObsidianVault(this.deps.app, (ref) => this.deps.registerEvent(ref), () => void this.reconcile(), this.deps.caseInsensitive?.() ?? false);
       const engine = await MemoryEngine.open({
         vault,
         blobs,

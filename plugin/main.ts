@@ -132,8 +132,9 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private makeSession(): EngineSession {
     return new EngineSession({
       app: this.app,
-      // Looked at on desktop; elsewhere the platforms whose vault disks ignore case (Android: shared storage).
-      caseInsensitive: vaultIgnoresCase(this.vaultPath(), Platform.isMacOS || Platform.isWin || Platform.isIosApp || Platform.isAndroidApp),
+      // Looked at on desktop when the memory opens (not in onload: it reads the disk); elsewhere the platforms
+      // whose vault disks ignore case (Android: shared storage).
+      caseInsensitive: () => vaultIgnoresCase(this.vaultPath(), Platform.isMacOS || Platform.isWin || Platform.isIosApp || Platform.isAndroidApp),
       registerEvent: (ref) => this.registerEvent(ref),
       logger: this.logger,
       status: (s) => this.status(s),

@@ -6,7 +6,8 @@ import type { SearchIndex } from './index/search-index';
 import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
-import { doctorReport, engineStats, type DoctorReport } from './vault/engine-report';
+import { liveNoteAtPath, lookupNote } from './vault/note-lookup';
+import { doctorReport, engineStats, setAsideWarnings, type DoctorReport } from './vault/engine-report';
 import type { LinkResolver } from './model/resolve';
 import type { ParsedNote } from './model/types';
 import { parseNote } from './model/note';
@@ -294,15 +295,12 @@ export class MemoryEngine {
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */
   note(ref: string): LiveNote | null {
-    return this.indexer.byId.get(ref) ?? this.indexer.byPath.get(ref) ?? this.byResolvedName(ref);
+    return lookupNote(this.indexer, this.resolver, ref);
   }
 
-  /** The live note at a vault path: exactly, in another Unicode form, or in another case where the disk ignores case (LinkResolver.atPath). */
+  /** The live note at a vault path: exactly, in another Unicode form, or in another case where the disk ignores case. */
   noteAtPath(path: string): LiveNote | null {
-    const exact = this.indexer.byPath.get(path);
-    if (exact) return exact;
-    const variant = this.resolver.atPath(path, this.deps.vault.caseInsensitive === true);
-    return variant === null ? null : (this.indexer.byPath.get(variant) ?? null);
+    return liveNoteAtPath(this.indexer, this.resolver, path, this.deps.vault.caseInsensitive === true);
   }
 
   notes(): LiveNote[] {
@@ -348,10 +346,7 @@ export class MemoryEngine {
   }
 
   async doctor(): Promise<DoctorReport> {
-    // A store found damaged at some earlier open (maybe by another process, whose log nobody read) was set
-    // aside and started afresh: say so for as long as the copy is there.
-    const setAside = (await this.deps.blobs.list()).filter((n) => n.includes('.corrupt-') && !this.warnings.some((w) => w.includes(n)));
-    const earlier = setAside.map((n) => `${n}: a damaged store was set aside here and started afresh (learned signals not in the journal were lost); delete the copy once you no longer need it.`);
+    const earlier = setAsideWarnings(await this.deps.blobs.list(), this.warnings);
     return doctorReport(this.notes(), { warnings: [...this.warnings, ...earlier], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() });
   }
 
@@ -439,12 +434,6 @@ export class MemoryEngine {
     await this.memory.close();
     await this.cache.close();
     await this.coordination.close();
-  }
-
-  /** Title, alias or link text, resolved as a link written at the vault root would be. */
-  private byResolvedName(ref: string): LiveNote | null {
-    const path = this.resolver.resolve(ref, '');
-    return path ? (this.indexer.byPath.get(path) ?? null) : null;
   }
 
   private assertOpen(): void {

@@ -21,6 +21,7 @@
  * alone has no allowlist: it sees no `project` note (fail closed).
  */
 import { agentOfNamespace, coveredBy, taskOfNamespace, under } from './namespace-patterns';
+import { fold } from '../model/resolve';
 
 export interface Viewer {
   kind: 'human' | 'agent';
@@ -117,8 +118,4 @@ export function gateFor(viewer: Viewer, namespaces: readonly string[] = []): (no
 /** A key naming everything the gate of this viewer depends on, for caches of gate results. */
 export function viewerKey(viewer: Viewer): string {
   return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? [], viewer.hidden_folders ?? []]);
-}
-
-function fold(s: string): string {
-  return s.normalize('NFC').toLowerCase();
 }

@@ -146,7 +146,7 @@ export class LinkResolver {
 }
 
 /** Case- and Unicode-form-insensitive key (macOS stores names decomposed, others composed). */
-function fold(s: string): string {
+export function fold(s: string): string {
   return s.normalize('NFC').toLowerCase();
 }
 

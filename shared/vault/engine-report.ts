@@ -15,6 +15,17 @@ export function doctorReport(notes: readonly LiveNote[], rest: Omit<DoctorReport
   return { problems, ...rest };
 }
 
+/**
+ * Damaged store copies still in `.lithos/` (`*.corrupt-*`) that `known` warnings do not already name: a
+ * store found damaged at an earlier open (maybe by another process, whose log nobody read) was set aside
+ * and started afresh, and doctor says so for as long as the copy is there.
+ */
+export function setAsideWarnings(blobNames: readonly string[], known: readonly string[]): string[] {
+  return blobNames
+    .filter((n) => n.includes('.corrupt-') && !known.some((w) => w.includes(n)))
+    .map((n) => `${n}: a damaged store was set aside here and started afresh (learned signals not in the journal were lost); delete the copy once you no longer need it.`);
+}
+
 /** `lithos stats`: counts over the notes in memory, plus what the stores and the sync report of themselves. */
 export function engineStats(notes: readonly LiveNote[], rest: Record<string, unknown>): Record<string, unknown> {
   const byType: Record<string, number> = {};

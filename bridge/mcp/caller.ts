@@ -12,7 +12,8 @@ const AGENT_SCHEMA = {
   description: 'Your agent id, when the bridge was not started with --agent (or to act as another of your agents).',
 };
 
-function declares(def: ToolDef, key: string): boolean {
+/** Whether the tool's own schema has this argument. */
+export function declares(def: ToolDef, key: string): boolean {
   const shape = (def.input as { shape?: Record<string, unknown> }).shape;
   return !!shape && Object.prototype.hasOwnProperty.call(shape, key);
 }

@@ -1,4 +1,5 @@
 import type { ToolDef } from '../../shared/tools/types';
+import { declares } from './caller';
 
 /**
  * Arguments as agents written for the original Lithos MCP server (agent-lore/lithos) send them, renamed to
@@ -13,11 +14,6 @@ const RENAMES: Record<string, Record<string, string>> = {
   lithos_node_stats: { node_id: 'id' },
   lithos_task_complete: { outcome: 'output_text' },
 };
-
-function declares(def: ToolDef, key: string): boolean {
-  const shape = (def.input as { shape?: Record<string, unknown> }).shape;
-  return !!shape && Object.prototype.hasOwnProperty.call(shape, key);
-}
 
 export function fromOriginalArgs(def: ToolDef | undefined, args: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!def || !args) return args;

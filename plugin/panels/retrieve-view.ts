@@ -19,6 +19,7 @@ const CONTRIBUTIONS: [keyof typeof RERANK, string][] = [
   ['scope_affinity', 'scope'],
   ['graph_affinity', 'graph'],
   ['spaced_repetition', 'spaced rep.'],
+  ['tag_affinity', 'tag affinity'],
   ['ignored_penalty', 'ignored'],
   ['misleading_penalty', 'misleading'],
   ['concept_damping', 'damping'],
@@ -29,8 +30,10 @@ const PENALTIES = new Set<string>(['ignored_penalty', 'misleading_penalty', 'con
 export function scoreContributions(terms: ScoreTerms): { label: string; value: number; raw: number }[] {
   const out = [{ label: 'relevance', value: terms.intent, raw: terms.base }];
   for (const [key, label] of CONTRIBUTIONS) {
-    const value = (PENALTIES.has(key) ? -1 : 1) * RERANK[key] * terms[key];
-    if (value !== 0) out.push({ label, value, raw: terms[key] });
+    // Receipts written before a term existed lack it.
+    const raw = terms[key] ?? 0;
+    const value = (PENALTIES.has(key) ? -1 : 1) * RERANK[key] * raw;
+    if (value !== 0) out.push({ label, value, raw });
   }
   return out;
 }

@@ -7,7 +7,7 @@
  * the same `now` changes nothing the second time.
  */
 import type { MemoryEngine } from '../engine';
-import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS } from './constants';
+import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS, TAG_AFFINITY } from './constants';
 import { FEEDBACK_MARK_PREFIX } from './feedback';
 import { CONCEPT_MIN_COACTIVATION } from './concepts';
 import { noteTypeRow } from './note-types';
@@ -26,6 +26,8 @@ export interface DecayReport {
   coactivation_pruned: number;
   /** Feedback marks of receipts older than FEEDBACK_MARK_MAX_AGE_DAYS, forgotten. */
   feedback_marks_pruned: number;
+  /** Term–tag affinity pairs forgotten: shown too rarely to say anything, and not for TAG_AFFINITY.max_age_days. */
+  affinity_pruned: number;
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
@@ -40,7 +42,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   const mem = engine.memory;
   await engine.learning.refresh();
   const k = engine.learning.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
   let last = mem.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.allStats();
   const edges = mem.edges({}).filter(decays);
@@ -98,6 +100,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       }
     }
     report.coactivation_pruned = await mem.pruneCoactivation(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
+    report.affinity_pruned = await mem.pruneTagAffinity(now - TAG_AFFINITY.max_age_days * DAY_MS, TAG_AFFINITY.prune_below);
     const oldMarks = mem
       .marksWithPrefix(FEEDBACK_MARK_PREFIX)
       .filter((m) => {
@@ -109,7 +112,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
     report.feedback_marks_pruned = oldMarks.length;
     await mem.setMark(DECAY_MARK, { at: now });
   });
-  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned === 0) return report;
+  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned === 0) return report;
   await engine.audit.append({
     action: 'decay',
     actor: { kind: 'system', id: null },
@@ -122,6 +125,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       edges_pruned: report.edges_pruned,
       coactivation_pruned: report.coactivation_pruned,
       feedback_marks_pruned: report.feedback_marks_pruned,
+      affinity_pruned: report.affinity_pruned,
     },
   });
   return report;

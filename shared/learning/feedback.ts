@@ -1,7 +1,7 @@
 /**
  * Post-task feedback on one receipt: which of the notes retrieval returned were used, ignored or
- * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation
- * and quarantine. The arithmetic's constants are the vault's in force at the call (engine.learning: the
+ * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation,
+ * term–tag affinity and quarantine. The arithmetic's constants are the vault's in force at the call (engine.learning: the
  * defaults in constants.ts FEEDBACK, overridden by .lithos/learning.json). Applied at most once per receipt.
  */
 import type { MemoryEngine } from '../engine';
@@ -10,6 +10,7 @@ import type { AuditActor } from '../governance/audit';
 import type { NodeStats } from '../stores/memory-types';
 import type { Receipt } from '../retrieval/types';
 import { recordPrecedent } from './precedents';
+import { recordTagAffinity } from './tag-affinity';
 import { misleadingBeforeRelease, quarantine } from './quarantine';
 import { supportedByOutput } from './support';
 
@@ -176,8 +177,12 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
         out.coactivation_pairs++;
       }
     }
-    // A rejected output is no precedent to follow.
-    if (reinforce) out.precedent = await recordPrecedent(mem, receipt, used, now);
+    // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
+    if (reinforce) {
+      out.precedent = await recordPrecedent(mem, receipt, used, now);
+      const shown = [...used, ...ignored, ...misleading].map((id) => ({ tags: engine.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
+      await recordTagAffinity(mem, receipt.query_text, shown, now);
+    }
     // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.
     await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
   });

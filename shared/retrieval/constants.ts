@@ -34,6 +34,8 @@ export const RERANK = {
   spaced_repetition: 0.1,
   ignored_penalty: 0.5,
   misleading_penalty: 0.3,
+  /** Learned term–tag affinity, a mean log-lift in [−1, 1] (learning/tag-affinity.ts). */
+  tag_affinity: 0.1,
   /** The repeated-retrieval penalty is already an amount of score: subtracted as it is. */
   concept_damping: 1,
 } as const;

@@ -2,6 +2,8 @@
  * The engine's RetrievalCorpus: note metadata from the indexer, BM25 and vectors from the search index,
  * wiki-links from the link graph, edges/stats/coactivation from the memory store.
  */
+import { affinityScorer, type AffinityScorer } from '../learning/tag-affinity';
+import { TAG_AFFINITY } from '../learning/constants';
 import type { Embedder } from '../ports';
 import type { QueryScores, SearchIndex } from '../index/search-index';
 import type { MemoryStore } from '../stores/memory-store';
@@ -214,6 +216,12 @@ export class EngineCorpus implements RetrievalCorpus {
 
   stats(id: string): NodeStats {
     return this.d.memory.stats(id);
+  }
+
+  /** The query terms' rows, read once per retrieval (a handful of indexed lookups). */
+  tagAffinity(terms: readonly string[]): AffinityScorer | null {
+    const t = terms.slice(0, TAG_AFFINITY.max_terms);
+    return affinityScorer(this.d.memory.tagAffinity(t), t);
   }
 
   /** Read from memory.sqlite once, then kept up to date from the store's change log and matched in memory. */

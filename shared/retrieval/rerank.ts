@@ -117,6 +117,8 @@ export interface Ranked {
   score: number;
   terms: ScoreTerms;
   candidate: Candidate;
+  /** Why the re-rank moved it, beyond what its scouts said (the tag affinity's strongest pair). */
+  why?: string;
 }
 
 /** Scores every candidate with the terrace-1 formula; best first, ties by id. */
@@ -130,12 +132,14 @@ export function rerank(
 ): Ranked[] {
   const maxBase = Math.max(0, ...candidates.map((c) => c.base));
   const affinity = seedNeighbourhood(corpus, seeds);
+  const tagAffinity = corpus.tagAffinity?.(q.terms) ?? null;
   const out: Ranked[] = [];
   for (const c of candidates) {
     const note = corpus.note(c.id);
     if (!note) continue;
     const stats = corpus.stats(c.id);
     const relevance = maxBase > 0 ? c.base / maxBase : 0;
+    const learned = tagAffinity ? tagAffinity(note.tags) : null;
     const intent = weights
       ? weights.relevance * relevance + weights.recency * recencySignal(note, stats, now) + weights.utility * utilitySignal(note, stats)
       : relevance;
@@ -148,6 +152,7 @@ export function rerank(
       ignored_penalty: ignoredPenalty(stats),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
       concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.recentRetrievals?.(c.id, now) ?? 0) : 0,
+      tag_affinity: learned?.value ?? 0,
       intent,
       scouts: { ...c.scouts },
     };
@@ -156,11 +161,12 @@ export function rerank(
       RERANK.type_prior * terms.type_prior +
       RERANK.scope_affinity * terms.scope_affinity +
       RERANK.graph_affinity * terms.graph_affinity +
-      RERANK.spaced_repetition * terms.spaced_repetition -
+      RERANK.spaced_repetition * terms.spaced_repetition +
+      RERANK.tag_affinity * terms.tag_affinity -
       RERANK.ignored_penalty * terms.ignored_penalty -
       RERANK.misleading_penalty * terms.misleading_penalty -
       RERANK.concept_damping * terms.concept_damping;
-    out.push({ id: c.id, score, terms, candidate: c });
+    out.push({ id: c.id, score, terms, candidate: c, ...(learned?.reason ? { why: learned.reason } : {}) });
   }
   out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   return out;

@@ -208,7 +208,7 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
       note_type: n.note_type,
       namespace: n.namespace,
       score: round(r.score),
-      reasons: [...r.candidate.reasons, ...(extraReasons.get(r.id) ?? [])],
+      reasons: [...r.candidate.reasons, ...(r.why ? [r.why] : []), ...(extraReasons.get(r.id) ?? [])],
       scouts: (Object.keys(r.terms.scouts) as ScoutName[]).sort(),
       terms: roundTerms(r.terms),
     };
@@ -338,6 +338,7 @@ function roundTerms(t: Ranked['terms']): Ranked['terms'] {
     ignored_penalty: round(t.ignored_penalty),
     misleading_penalty: round(t.misleading_penalty),
     concept_damping: round(t.concept_damping),
+    tag_affinity: round(t.tag_affinity),
     intent: round(t.intent),
     scouts,
   };

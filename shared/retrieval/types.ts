@@ -6,6 +6,7 @@ import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
+import type { AffinityScorer } from '../learning/tag-affinity';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
@@ -146,6 +147,8 @@ export interface RetrievalCorpus {
   recentRetrievals?(id: string, now: number): number;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
+  /** Learned term–tag affinity for the query's terms (re-rank); null or absent: no evidence yet. */
+  tagAffinity?(terms: readonly string[]): AffinityScorer | null;
   /** Precedents similar to the query terms, most similar first (precedent scout); none without it. */
   precedents?(terms: readonly string[], queryClass: string): PrecedentMatch[];
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */
@@ -225,6 +228,8 @@ export interface ScoreTerms {
   ignored_penalty: number;
   misleading_penalty: number;
   concept_damping: number;
+  /** Learned term–tag affinity (signed: notes with such tags were used more, or less, for such words). */
+  tag_affinity: number;
   intent: number;
   /** Per-scout contribution to base. */
   scouts: Partial<Record<ScoutName, number>>;

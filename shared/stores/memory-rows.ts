@@ -146,6 +146,14 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
     case 'precedent_del':
       for (const id of op.ids) db.run('DELETE FROM precedents WHERE precedent_id = ?', [id]);
       return;
+    case 'affinity':
+      for (const r of op.rows) {
+        db.run('INSERT OR REPLACE INTO tag_affinity (term, tag, shown, used, at) VALUES (?, ?, ?, ?, ?)', [r.term, r.tag, r.shown, r.used, r.at]);
+      }
+      return;
+    case 'affinity_prune':
+      db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
+      return;
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }

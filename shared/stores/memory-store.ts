@@ -8,10 +8,10 @@ import { JournaledStore, type StoreDeps } from './journaled-store';
 import { applyOp, EDGE_COLS, NODE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toNode, toPrecedent, toStats } from './memory-rows';
 import { MEMORY_JOURNAL, recoverMemory } from './memory-recovery';
 import { DEFAULT_NODE_STATS } from './memory-types';
-import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
+import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 import { checkEdge, checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
 
-export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
+export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL };
 
@@ -289,6 +289,44 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   precedentChangesSince(version: number): readonly PrecedentChange[] | null {
     if (version < this.precedentLogStart || version > this.precedentVersion) return null;
     return this.precedentLog.slice(version - this.precedentLogStart);
+  }
+
+  // ── term–tag affinity ───────────────────────────────────────────────────
+
+  /** The affinity rows of these terms (tag '' = a term's totals) and the overall row (term and tag ''). */
+  tagAffinity(terms: readonly string[]): TagAffinityRow[] {
+    const list = [...new Set(['', ...terms])];
+    return this.db
+      .all(`SELECT term, tag, shown, used, at FROM tag_affinity WHERE term IN (${list.map(() => '?').join(', ')}) ORDER BY term, tag`, list)
+      .map((r) => ({ term: String(r[0]), tag: String(r[1]), shown: Number(r[2]), used: Number(r[3]), at: Number(r[4]) }));
+  }
+
+  /** Adds showings and uses to term–tag rows (created as needed) in one mutation. */
+  addTagAffinity(deltas: readonly Omit<TagAffinityRow, 'at'>[], at: number): Promise<void> {
+    return this.mutate(() => {
+      const sum = new Map<string, Omit<TagAffinityRow, 'at'>>();
+      for (const d of deltas) {
+        if (!(Number.isInteger(d.shown) && Number.isInteger(d.used) && d.used >= 0 && d.shown >= d.used)) {
+          throw new LithosError('invalid_argument', 'Affinity counts must be integers with 0 <= used <= shown.', { term: d.term, tag: d.tag });
+        }
+        const key = JSON.stringify([d.term, d.tag]);
+        const s = sum.get(key);
+        sum.set(key, s ? { ...s, shown: s.shown + d.shown, used: s.used + d.used } : { ...d });
+      }
+      const rows: TagAffinityRow[] = [];
+      for (const d of sum.values()) {
+        const r = this.db.one('SELECT shown, used, at FROM tag_affinity WHERE term = ? AND tag = ?', [d.term, d.tag]);
+        rows.push({ ...d, shown: d.shown + Number(r?.[0] ?? 0), used: d.used + Number(r?.[1] ?? 0), at: Math.max(at, Number(r?.[2] ?? at)) });
+      }
+      return rows.length ? [{ kind: 'affinity', rows }] : [];
+    });
+  }
+
+  /** Forgets term–tag rows last counted before `before` with fewer than `below` showings; the overall row stays. */
+  async pruneTagAffinity(before: number, below: number): Promise<number> {
+    const n = Number(this.db.one("SELECT COUNT(*) FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [before, below])?.[0] ?? 0);
+    if (n > 0) await this.mutate(() => [{ kind: 'affinity_prune', before, below }]);
+    return n;
   }
 
   /** Every stats row (decay walks them all). */

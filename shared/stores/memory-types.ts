@@ -90,6 +90,20 @@ export const DEFAULT_NODE_STATS: Omit<NodeStats, 'node_id'> = {
 };
 
 /**
+ * Term–tag affinity (learning/tag-affinity.ts): of the notes tagged `tag` that feedback saw shown for
+ * queries holding `term`, how many were used. `tag` '' holds the term's totals over every shown note, and
+ * term '' with tag '' the totals over all feedback.
+ */
+export interface TagAffinityRow {
+  term: string;
+  tag: string;
+  shown: number;
+  used: number;
+  /** When the row was last counted (ms since epoch). */
+  at: number;
+}
+
+/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -107,4 +121,8 @@ export type MemoryOp =
   /** Removes learning marks by key (old per-receipt feedback marks). */
   | { kind: 'mark_del'; keys: string[] }
   | { kind: 'precedent'; row: PrecedentRow }
-  | { kind: 'precedent_del'; ids: string[] };
+  | { kind: 'precedent_del'; ids: string[] }
+  /** Term–tag affinity rows, final counts. */
+  | { kind: 'affinity'; rows: TagAffinityRow[] }
+  /** Drops affinity rows last counted before `before` with fewer than `below` showings (decay's ageing). */
+  | { kind: 'affinity_prune'; before: number; below: number };

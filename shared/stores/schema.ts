@@ -92,6 +92,15 @@ CREATE TABLE IF NOT EXISTS precedents (
   terms TEXT NOT NULL,
   used TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS precedents_at ON precedents(at);`,
+CREATE INDEX IF NOT EXISTS precedents_at ON precedents(at);
+-- term-tag affinity learned from feedback: notes with this tag shown / used for queries with this term
+CREATE TABLE IF NOT EXISTS tag_affinity (
+  term TEXT NOT NULL,
+  tag TEXT NOT NULL,
+  shown INTEGER NOT NULL,
+  used INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (term, tag)
+);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
 };

@@ -12,6 +12,7 @@ export const TERMS: ScoreTerms = {
   ignored_penalty: 0,
   misleading_penalty: 0,
   concept_damping: 0,
+  tag_affinity: 0,
   intent: 0,
   scouts: { lexical: 0.5 },
 };

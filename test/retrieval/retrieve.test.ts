@@ -48,7 +48,7 @@ test('the result: ranked nodes with id, path, title, score, reasons, scouts and 
     expect([...n.scouts].sort()).toEqual(n.scouts);
     for (const s of n.scouts) expect(SCOUT_NAMES).toContain(s);
     expect(Object.keys(n.terms).sort()).toEqual(
-      ['base', 'concept_damping', 'graph_affinity', 'ignored_penalty', 'intent', 'misleading_penalty', 'scope_affinity', 'scouts', 'spaced_repetition', 'type_prior'].sort(),
+      ['base', 'concept_damping', 'graph_affinity', 'ignored_penalty', 'intent', 'misleading_penalty', 'scope_affinity', 'scouts', 'spaced_repetition', 'tag_affinity', 'type_prior'].sort(),
     );
     expect(Object.keys(n.terms.scouts).sort()).toEqual(n.scouts);
   }

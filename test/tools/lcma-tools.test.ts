@@ -136,7 +136,7 @@ describe('lithos_receipts', () => {
   /** A receipt written straight to the log, as retrieve would (for cases retrieval cannot be steered into). */
   function receipt(over: Partial<Receipt> & { nodes: string[] }): Receipt {
     const { nodes, ...rest } = over;
-    const terms = { base: 0.5, type_prior: 0.5, scope_affinity: 0.5, graph_affinity: 0, spaced_repetition: 0, ignored_penalty: 0, misleading_penalty: 0, concept_damping: 0, intent: 0, scouts: {} };
+    const terms = { base: 0.5, type_prior: 0.5, scope_affinity: 0.5, graph_affinity: 0, spaced_repetition: 0, ignored_penalty: 0, misleading_penalty: 0, concept_damping: 0, tag_affinity: 0, intent: 0, scouts: {} };
     return {
       receipt_id: `r-${Math.random().toString(36).slice(2)}`,
       ts: new Date(t.clock.now()).toISOString(),

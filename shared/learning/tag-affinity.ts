@@ -1,0 +1,106 @@
+/**
+ * Term–tag affinity: which of a note's tags go with which words of a question, learned from feedback.
+ *
+ * For every note a receipt returned, each (query term, note tag) pair counts one showing, and one use when
+ * the note was used; each term also counts its showings and uses over all notes. Retrieval then reads, for
+ * a candidate, how much more (or less) often notes carrying its tags were used for the query's terms than
+ * notes were for those terms at all: a smoothed lift, as a log, averaged over the pairs.
+ *
+ * A note's own history (salience, ignores) moves it for every later question alike and says nothing about
+ * notes never shown. This signal is about features, not notes: it carries to notes never returned and to
+ * questions never asked, through the tags and words they share with earlier ones (questions naming a
+ * person → the notes tagged with that person; "deploy" → #infra).
+ */
+import { tokenize } from '../index/tokenizer';
+import type { MemoryStore, TagAffinityRow } from '../stores/memory-store';
+import { TAG_AFFINITY } from './constants';
+
+/** The query's terms as the affinity counts them: distinct tokens, the first TAG_AFFINITY.max_terms. */
+export function affinityTerms(queryText: string): string[] {
+  return [...new Set(tokenize(queryText))].slice(0, TAG_AFFINITY.max_terms);
+}
+
+/** A note's tags as the affinity counts them: lowercased, distinct, the first TAG_AFFINITY.max_tags. */
+export function affinityTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.toLowerCase()).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
+}
+
+/** The counts one feedback adds: per shown note, its tags × the query's terms, and each term's totals. */
+export function affinityDeltas(terms: readonly string[], shown: readonly { tags: readonly string[]; used: boolean }[]): Omit<TagAffinityRow, 'at'>[] {
+  if (terms.length === 0 || shown.length === 0) return [];
+  const out: Omit<TagAffinityRow, 'at'>[] = [];
+  const usedCount = shown.filter((s) => s.used).length;
+  out.push({ term: '', tag: '', shown: shown.length, used: usedCount });
+  for (const t of terms) {
+    out.push({ term: t, tag: '', shown: shown.length, used: usedCount });
+    for (const s of shown) for (const g of affinityTags(s.tags)) out.push({ term: t, tag: g, shown: 1, used: s.used ? 1 : 0 });
+  }
+  return out;
+}
+
+/** Records one feedback's showings and uses. */
+export async function recordTagAffinity(
+  mem: MemoryStore,
+  queryText: string,
+  shown: readonly { tags: readonly string[]; used: boolean }[],
+  at: number,
+): Promise<boolean> {
+  const deltas = affinityDeltas(affinityTerms(queryText), shown);
+  if (deltas.length === 0) return false;
+  await mem.addTagAffinity(deltas, at);
+  return true;
+}
+
+export interface AffinityScore {
+  /** Mean log-lift over the note's (term, tag) pairs, in [−cap, cap]; 0 without evidence. */
+  value: number;
+  /** The pair that says the most, in words; null when nothing does. */
+  reason: string | null;
+}
+
+/** Scores notes by their tags for one query; built once per retrieval from the query terms' rows. */
+export type AffinityScorer = (tags: readonly string[]) => AffinityScore;
+
+const NONE: AffinityScore = { value: 0, reason: null };
+
+/**
+ * The scorer for a query's terms over the rows the store holds for them. Rates are smoothed toward the
+ * level above (overall → term → term and tag) with TAG_AFFINITY.pseudo_count, so a pair seen a few times
+ * barely moves from the term's own rate; terms shown fewer than min_term_shown times take no part.
+ */
+export function affinityScorer(
+  rows: readonly TagAffinityRow[],
+  terms: readonly string[],
+  k: { pseudo_count: number; min_term_shown: number; cap: number } = TAG_AFFINITY,
+): AffinityScorer | null {
+  const key = (t: string, g: string): string => `${t}\u0000${g}`;
+  const byKey = new Map(rows.map((r) => [key(r.term, r.tag), r]));
+  const all = byKey.get(key('', ''));
+  if (!all) return null;
+  const p = (all.used + 1) / (all.shown + 2);
+  const rated: { term: string; rate: number }[] = [];
+  for (const t of new Set(terms)) {
+    const r = byKey.get(key(t, ''));
+    if (r && r.shown >= k.min_term_shown) rated.push({ term: t, rate: (r.used + k.pseudo_count * p) / (r.shown + k.pseudo_count) });
+  }
+  if (rated.length === 0) return null;
+  return (tags) => {
+    const gs = affinityTags(tags);
+    if (gs.length === 0) return NONE;
+    let sum = 0;
+    let best: { l: number; term: string; tag: string; row: TagAffinityRow } | null = null;
+    for (const { term, rate } of rated) {
+      for (const g of gs) {
+        const r = byKey.get(key(term, g));
+        if (!r) continue;
+        const l = Math.log((r.used + k.pseudo_count * rate) / (r.shown + k.pseudo_count) / rate);
+        sum += l;
+        if (!best || Math.abs(l) > Math.abs(best.l)) best = { l, term, tag: g, row: r };
+      }
+    }
+    const value = Math.max(-k.cap, Math.min(k.cap, sum / (rated.length * gs.length)));
+    if (!best || value === 0) return NONE;
+    const reason = `tag affinity ${value > 0 ? '+' : ''}${value.toFixed(2)}: notes tagged #${best.tag} were used ${best.row.used} of ${best.row.shown} times shown for "${best.term}"`;
+    return { value, reason };
+  };
+}

@@ -1,0 +1,198 @@
+import { runDecay } from '../../shared/learning/decay';
+import { applyFeedback } from '../../shared/learning/feedback';
+import { affinityDeltas, affinityScorer } from '../../shared/learning/tag-affinity';
+import { MemoryStore, type TagAffinityRow } from '../../shared/stores/memory-store';
+import { MEMORY_SCHEMA } from '../../shared/stores/schema';
+import { env } from '../stores/helpers';
+import { note, openHarness, type Harness } from '../engine/harness';
+
+/**
+ * Term–tag affinity: feedback counts, per query term and note tag, how often notes with the tag were shown
+ * and used; the re-rank lifts notes whose tags were used for the query's words — notes never shown included.
+ */
+
+const K = { pseudo_count: 5, min_term_shown: 5, cap: 1 };
+const row = (term: string, tag: string, shown: number, used: number): TagAffinityRow => ({ term, tag, shown, used, at: 1 });
+
+describe('what one feedback counts', () => {
+  test('each shown note: its tags × the query terms; each term and the overall row: every shown note', () => {
+    const d = affinityDeltas(['deploy', 'rollback'], [
+      { tags: ['Infra', 'infra', 'ops'], used: true },
+      { tags: ['frontend'], used: false },
+      { tags: [], used: false },
+    ]);
+    expect(d).toEqual([
+      { term: '', tag: '', shown: 3, used: 1 },
+      { term: 'deploy', tag: '', shown: 3, used: 1 },
+      { term: 'deploy', tag: 'infra', shown: 1, used: 1 },
+      { term: 'deploy', tag: 'ops', shown: 1, used: 1 },
+      { term: 'deploy', tag: 'frontend', shown: 1, used: 0 },
+      { term: 'rollback', tag: '', shown: 3, used: 1 },
+      { term: 'rollback', tag: 'infra', shown: 1, used: 1 },
+      { term: 'rollback', tag: 'ops', shown: 1, used: 1 },
+      { term: 'rollback', tag: 'frontend', shown: 1, used: 0 },
+    ]);
+    expect(affinityDeltas([], [{ tags: ['x'], used: true }])).toEqual([]);
+    expect(affinityDeltas(['x'], [])).toEqual([]);
+  });
+});
+
+describe('the scorer', () => {
+  const rows = [row('', '', 40, 10), row('deploy', '', 20, 5), row('deploy', 'infra', 6, 5), row('deploy', 'frontend', 4, 0)];
+  const score = affinityScorer(rows, ['deploy', 'rollback'], K)!;
+
+  test('a tag used for the term scores above 0, one passed over below, the smoothed log-lift by hand', () => {
+    const p = 11 / 42;
+    const rate = (5 + 5 * p) / (20 + 5);
+    expect(score(['infra']).value).toBeCloseTo(Math.log((5 + 5 * rate) / (6 + 5) / rate), 12);
+    expect(score(['frontend']).value).toBeCloseTo(Math.log((0 + 5 * rate) / (4 + 5) / rate), 12);
+    expect(score(['infra']).value).toBeGreaterThan(0);
+    expect(score(['frontend']).value).toBeLessThan(0);
+  });
+
+  test('the pairs are averaged: an unseen tag beside a known one halves its say; untagged notes score 0', () => {
+    expect(score(['INFRA', 'gardening']).value).toBeCloseTo(score(['infra']).value / 2, 12);
+    expect(score(['gardening'])).toEqual({ value: 0, reason: null });
+    expect(score([])).toEqual({ value: 0, reason: null });
+  });
+
+  test('the reason names the pair that says the most', () => {
+    expect(score(['frontend']).reason).toMatch(/^tag affinity -0\.\d\d: notes tagged #frontend were used 0 of 4 times shown for "deploy"$/);
+  });
+
+  test('no evidence, no scorer: nothing recorded, or every query term shown too rarely', () => {
+    expect(affinityScorer([], ['deploy'], K)).toBeNull();
+    expect(affinityScorer([row('', '', 4, 1), row('deploy', '', 4, 1), row('deploy', 'infra', 4, 1)], ['deploy'], K)).toBeNull();
+  });
+
+  test('one showing barely moves a tag; the value never leaves ±cap', () => {
+    const once = affinityScorer([row('', '', 100, 50), row('x', '', 100, 50), row('x', 'lucky', 1, 1), row('x', 'proven', 10, 10)], ['x'], K)!;
+    expect(once(['lucky']).value).toBeGreaterThan(0);
+    expect(once(['lucky']).value).toBeLessThan(once(['proven']).value / 2);
+    const strong = affinityScorer([row('', '', 1000, 10), row('x', '', 1000, 10), row('x', 'gold', 500, 500)], ['x'], { ...K, cap: 0.7 })!;
+    expect(strong(['gold']).value).toBe(0.7);
+  });
+});
+
+describe('the affinity store (memory.sqlite)', () => {
+  test('counts add up across calls and survive a restart through the journal', async () => {
+    const e = await env();
+    const { store } = await MemoryStore.open(e);
+    await store.addTagAffinity([{ term: 'deploy', tag: 'infra', shown: 1, used: 1 }, { term: 'deploy', tag: 'infra', shown: 2, used: 0 }], 100);
+    await store.addTagAffinity([{ term: 'deploy', tag: 'infra', shown: 1, used: 1 }, { term: 'other', tag: 'x', shown: 1, used: 0 }], 200);
+    const expected = [{ term: 'deploy', tag: 'infra', shown: 4, used: 2, at: 200 }];
+    expect(store.tagAffinity(['deploy'])).toEqual(expected);
+    const reopened = await MemoryStore.open(e);
+    expect(reopened.store.tagAffinity(['deploy'])).toEqual(expected);
+    await reopened.store.close();
+  });
+
+  test('bad counts are refused and nothing is written', async () => {
+    const { store } = await MemoryStore.open(await env());
+    await expect(store.addTagAffinity([{ term: 't', tag: 'g', shown: 1, used: 2 }], 1)).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.addTagAffinity([{ term: 't', tag: 'g', shown: 0.5, used: 0 }], 1)).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(store.tagAffinity(['t'])).toEqual([]);
+    await store.close();
+  });
+
+  test('pruning forgets rare, old pairs only; the overall row stays', async () => {
+    const e = await env();
+    const { store } = await MemoryStore.open(e);
+    await store.addTagAffinity([{ term: '', tag: '', shown: 1, used: 0 }, { term: 'old', tag: 'rare', shown: 2, used: 0 }, { term: 'old', tag: 'common', shown: 3, used: 1 }], 100);
+    await store.addTagAffinity([{ term: 'new', tag: 'rare', shown: 1, used: 0 }], 1000);
+    expect(await store.pruneTagAffinity(500, 3)).toBe(1);
+    expect(await store.pruneTagAffinity(500, 3)).toBe(0);
+    const left = (terms: string[]) => store.tagAffinity(terms).map((r) => `${r.term}/${r.tag}`);
+    expect(left(['old', 'new'])).toEqual(['/', 'new/rare', 'old/common']);
+    const reopened = await MemoryStore.open(e);
+    expect(reopened.store.tagAffinity(['old', 'new']).map((r) => `${r.term}/${r.tag}`)).toEqual(['/', 'new/rare', 'old/common']);
+    await reopened.store.close();
+  });
+
+  test('a store written before the table existed gains it on open', async () => {
+    const e = await env();
+    const old = new e.sql.Database();
+    old.exec(MEMORY_SCHEMA.ddl.replace(/-- term-tag affinity[\s\S]*$/, ''));
+    old.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(MEMORY_SCHEMA.version)]);
+    await e.blobs.writeAtomic(MEMORY_SCHEMA.file, old.export());
+    old.close();
+    const { store, warnings } = await MemoryStore.open(e);
+    expect(warnings).toEqual([]);
+    await store.addTagAffinity([{ term: 't', tag: 'g', shown: 1, used: 1 }], 1);
+    expect(store.tagAffinity(['t'])).toHaveLength(1);
+    await store.close();
+  });
+});
+
+/**
+ * A small vault where words and tags disagree: the #frontend notes say "deploy" more often, but the agent
+ * asking about deploys keeps using the #infra ones. Asked about a deploy rollback — notes it has never seen
+ * — it is shown the #infra note first once feedback has taught it so.
+ */
+const FILES: Record<string, string> = {
+  'infra/pipeline.md': note({ tags: ['infra'] }, 'Deploy pipeline: the release job builds images and pushes them to the registry.\n'),
+  'infra/schedule.md': note({ tags: ['infra'] }, 'Deploy schedule: releases go out on Tuesdays after the change review.\n'),
+  'infra/failures.md': note({ tags: ['infra'] }, 'When a deploy fails, the release job keeps the previous images running.\n'),
+  'infra/rollback.md': note({ tags: ['infra'] }, 'Rollback procedure: redeploy the previous release tag with the release job.\n'),
+  'web/button.md': note({ tags: ['frontend'] }, 'The deploy button deploys the preview; deploy previews show the branch name.\n'),
+  'web/banner.md': note({ tags: ['frontend'] }, 'A deploy banner tells users a deploy is running; deploy status comes from the API.\n'),
+  'web/toast.md': note({ tags: ['frontend'] }, 'After a deploy, a toast says the deploy finished; failed deploy toasts are red.\n'),
+  'web/undo.md': note({ tags: ['frontend'] }, 'The rollback link in the deploy toast undoes a deploy of the preview, a deploy rollback for drafts.\n'),
+};
+
+describe('feedback teaches which tags go with which words', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await openHarness(FILES);
+    await h.engine.reconcile();
+  });
+  afterEach(async () => {
+    await h.engine.close();
+  });
+
+  const ask = (q: string, record = true, k = 6) => h.engine.retrieve({ query_text: q, agent_id: 'agent-a', max_context_nodes: k }, { jitter: false, seed: 1, record });
+  const idOf = (path: string): string => h.engine.noteAtPath(path)!.nodeId;
+
+  /** Asks for three notes, then cites the #infra ones among them; returns what was shown. */
+  async function train(q: string): Promise<string[]> {
+    const r = await ask(q, true, 3);
+    const cited = r.nodes.filter((n) => n.path.startsWith('infra/')).map((n) => n.id);
+    await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited, agent: 'agent-a' });
+    return r.nodes.map((n) => n.path);
+  }
+
+  test('a note never shown moves up for a new question through its tag, with the reason', async () => {
+    const before = (await ask('deploy rollback', false)).nodes.map((n) => n.path);
+    expect(before.indexOf('web/undo.md')).toBeLessThan(before.indexOf('infra/rollback.md'));
+    const shown = new Set<string>();
+    for (const q of ['deploy pipeline', 'deploy schedule', 'deploy failed']) for (const p of await train(q)) shown.add(p);
+    expect(shown.has('infra/rollback.md')).toBe(false);
+    const rows = h.engine.memory.tagAffinity(['deploy']);
+    expect(rows.find((r) => r.term === 'deploy' && r.tag === 'infra')!.used).toBeGreaterThan(0);
+    expect(rows.find((r) => r.term === 'deploy' && r.tag === 'frontend')!.used).toBe(0);
+
+    const after = (await ask('deploy rollback', false)).nodes;
+    const paths = after.map((n) => n.path);
+    expect(paths.indexOf('infra/rollback.md')).toBeLessThan(paths.indexOf('web/undo.md'));
+    const rollback = after.find((n) => n.id === idOf('infra/rollback.md'))!;
+    expect(rollback.terms.tag_affinity).toBeGreaterThan(0);
+    expect(rollback.reasons.some((x) => /^tag affinity \+0\.\d\d: notes tagged #infra were used \d+ of \d+ times shown for "deploy"$/.test(x))).toBe(true);
+    expect(after.find((n) => n.id === idOf('web/undo.md'))!.terms.tag_affinity).toBeLessThan(0);
+  });
+
+  test('a rejected output teaches nothing about tags', async () => {
+    const r = await ask('deploy pipeline');
+    await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited: [r.nodes[0].id], accepted: false });
+    expect(h.engine.memory.tagAffinity(['deploy'])).toEqual([]);
+  });
+
+  test('decay forgets pairs seen rarely and long ago', async () => {
+    await train('deploy pipeline');
+    expect(h.engine.memory.tagAffinity(['deploy', 'pipeline']).length).toBeGreaterThan(1);
+    h.clock.advance(200 * 24 * 3600 * 1000);
+    const report = await runDecay(h.engine, h.clock.now());
+    expect(report.affinity_pruned).toBeGreaterThan(0);
+    // the term's totals (three showings) stay; its pairs (one or two each) go
+    expect(h.engine.memory.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
+  });
+});

@@ -11,6 +11,8 @@ import type { NodeStats } from '../stores/memory-types';
 import type { Receipt } from '../retrieval/types';
 import { recordPrecedent } from './precedents';
 import { recordTagAffinity } from './tag-affinity';
+import { everyAgentReads } from '../governance/audience';
+import { gatedNote } from '../governance/gate';
 import { misleadingBeforeRelease, quarantine } from './quarantine';
 import { supportedByOutput } from './support';
 
@@ -180,7 +182,13 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
       out.precedent = await recordPrecedent(mem, receipt, used, now);
-      const shown = [...used, ...ignored, ...misleading].map((id) => ({ tags: engine.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
+      // Only notes every agent may read: the counts reach every caller's ranking and reasons, and must not
+      // tell an agent how a person's private notes (or a project it is not on) were used.
+      const policy = engine.policy.get();
+      const shown = [...used, ...ignored, ...misleading].flatMap((id) => {
+        const n = engine.note(id);
+        return n && everyAgentReads(policy, gatedNote(n)) ? [{ tags: n.cached.meta.tags, used: used.includes(id) }] : [];
+      });
       await recordTagAffinity(mem, receipt.query_text, shown, now);
     }
     // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.

@@ -4,6 +4,7 @@ import { affinityDeltas, affinityScorer } from '../../shared/learning/tag-affini
 import { MemoryStore, type TagAffinityRow } from '../../shared/stores/memory-store';
 import { MEMORY_SCHEMA } from '../../shared/stores/schema';
 import { env } from '../stores/helpers';
+import { HUMAN_VIEWER } from '../../shared/governance/gate';
 import { note, openHarness, type Harness } from '../engine/harness';
 
 /**
@@ -194,5 +195,27 @@ describe('feedback teaches which tags go with which words', () => {
     expect(report.affinity_pruned).toBeGreaterThan(0);
     // the term's totals (three showings) stay; its pairs (one or two each) go
     expect(h.engine.memory.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
+  });
+});
+
+describe('what the affinity may learn from', () => {
+  test("a note some agent may not read counts nothing: the person's private notes", async () => {
+    const h = await openHarness({
+      'health/visit.md': note({ tags: ['health'], access_scope: 'user_private' }, 'Doctor visit: blood test results were fine.\n'),
+      'health/plan.md': note({ tags: ['health'] }, 'Doctor said to walk more; plan a weekly walk.\n'),
+      'public/notes.md': note({ tags: ['misc'] }, 'Doctor Who marathon on Friday.\n'),
+    });
+    await h.engine.reconcile();
+    const r = await h.engine.retrieve({ query_text: 'doctor' }, { jitter: false, seed: 1, viewer: HUMAN_VIEWER });
+    expect(r.nodes.map((n) => n.path).sort()).toEqual(['health/plan.md', 'health/visit.md', 'public/notes.md']);
+    await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited: r.nodes.filter((n) => n.path.startsWith('health/')).map((n) => n.id) });
+    // the shared #health note counts once (used); the private one not at all
+    expect(h.engine.memory.tagAffinity(['doctor'])).toEqual([
+      { term: '', tag: '', shown: 2, used: 1, at: h.clock.now() },
+      { term: 'doctor', tag: '', shown: 2, used: 1, at: h.clock.now() },
+      { term: 'doctor', tag: 'health', shown: 1, used: 1, at: h.clock.now() },
+      { term: 'doctor', tag: 'misc', shown: 1, used: 0, at: h.clock.now() },
+    ]);
+    await h.engine.close();
   });
 });

@@ -54,7 +54,7 @@ export async function recordTagAffinity(
 export interface AffinityScore {
   /** Mean log-lift over the note's (term, tag) pairs, in [−cap, cap]; 0 without evidence. */
   value: number;
-  /** The pair that says the most, in words; null when nothing does. */
+  /** The pair that says the most, in words; null when nothing does, or too little to matter (|value| < 0.05). */
   reason: string | null;
 }
 
@@ -62,6 +62,8 @@ export interface AffinityScore {
 export type AffinityScorer = (tags: readonly string[]) => AffinityScore;
 
 const NONE: AffinityScore = { value: 0, reason: null };
+/** |value| from which the receipt names the pair (0.05 × RERANK.tag_affinity 0.1 = 0.005 of score). */
+const REASON_MIN = 0.05;
 
 /**
  * The scorer for a query's terms over the rows the store holds for them. Rates are smoothed toward the
@@ -100,6 +102,8 @@ export function affinityScorer(
     }
     const value = Math.max(-k.cap, Math.min(k.cap, sum / (rated.length * gs.length)));
     if (!best || value === 0) return NONE;
+    // A shift too small to move a note past another is not worth a line in the receipt.
+    if (Math.abs(value) < REASON_MIN) return { value, reason: null };
     const reason = `tag affinity ${value > 0 ? '+' : ''}${value.toFixed(2)}: notes tagged #${best.tag} were used ${best.row.used} of ${best.row.shown} times shown for "${best.term}"`;
     return { value, reason };
   };

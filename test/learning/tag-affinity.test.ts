@@ -57,8 +57,15 @@ describe('the scorer', () => {
     expect(score([])).toEqual({ value: 0, reason: null });
   });
 
-  test('the reason names the pair that says the most', () => {
+  test('the reason names the pair that says the most; a shift too small to matter gets none', () => {
     expect(score(['frontend']).reason).toMatch(/^tag affinity -0\.\d\d: notes tagged #frontend were used 0 of 4 times shown for "deploy"$/);
+    const faint = affinityScorer([row('', '', 100, 50), row('x', '', 100, 50), row('x', 'g', 2, 1), row('x', 'h', 1, 1)], ['x'], K)!;
+    expect(faint(['g']).value).toBe(0);
+    expect(faint(['h']).value).toBeGreaterThan(0.05);
+    expect(faint(['h']).reason).not.toBeNull();
+    expect(faint(['g', 'h', 'i', 'j', 'k', 'l']).value).toBeGreaterThan(0);
+    expect(faint(['g', 'h', 'i', 'j', 'k', 'l']).value).toBeLessThan(0.05);
+    expect(faint(['g', 'h', 'i', 'j', 'k', 'l']).reason).toBeNull();
   });
 
   test('no evidence, no scorer: nothing recorded, or every query term shown too rarely', () => {

@@ -73,6 +73,8 @@ export const TAG_AFFINITY = {
   min_term_shown: 5,
   /** The mean log-lift is clamped to ±cap. */
   cap: 1,
+  /** |mean log-lift| from which the result names the pair that explains it (× RERANK.tag_affinity: score moved). */
+  reason_min: 0.05,
   /** Decay forgets pairs shown fewer than prune_below times and not counted for max_age_days. */
   prune_below: 3,
   max_age_days: 180,

@@ -46,6 +46,8 @@ export interface FeedbackResult {
   coactivation_pairs: number;
   /** Whether the query and its used notes were remembered as a precedent (precedent scout). */
   precedent: boolean;
+  /** Whether the query's words × the notes' tags were counted (term–tag affinity). */
+  tag_affinity: boolean;
 }
 
 export const FEEDBACK_MARK_PREFIX = 'feedback:';
@@ -107,7 +109,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
   const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => engine.note(id) !== null);
   const empty: FeedbackResult = {
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
-    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false,
+    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false,
   };
   if (engine.memory.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
   await engine.learning.refresh();
@@ -182,14 +184,12 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
       out.precedent = await recordPrecedent(mem, receipt, used, now);
-      // Only notes every agent may read: the counts reach every caller's ranking and reasons, and must not
-      // tell an agent how a person's private notes (or a project it is not on) were used.
-      const policy = engine.policy.get();
-      const shown = [...used, ...ignored, ...misleading].flatMap((id) => {
-        const n = engine.note(id);
-        return n && everyAgentReads(policy, gatedNote(n)) ? [{ tags: n.cached.meta.tags, used: used.includes(id) }] : [];
-      });
-      await recordTagAffinity(mem, receipt.query_text, shown, now);
+      // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
+      // every agent could have read the receipt of teaches them.
+      if (everyAgentReadsReceipt(engine, receipt)) {
+        const shown = finals.map((id) => ({ tags: engine.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
+        out.tag_affinity = await recordTagAffinity(mem, receipt.query_text, shown, now);
+      }
     }
     // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.
     await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
@@ -212,12 +212,27 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       edges_weakened: out.edges_weakened,
       coactivation_pairs: out.coactivation_pairs,
       precedent: out.precedent,
+      tag_affinity: out.tag_affinity,
     },
   });
   for (const id of toQuarantine) {
     if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
   }
   return out;
+}
+
+/**
+ * Whether any agent may read this receipt, query included (tools/lcma/receipt-view.ts's rule, for every
+ * agent at once): each note it returned still exists and every agent may read it, and its namespace filter
+ * names no agent's private namespace.
+ */
+function everyAgentReadsReceipt(engine: MemoryEngine, receipt: Receipt): boolean {
+  const policy = engine.policy.get();
+  if ((receipt.namespace_filter ?? []).some((ns) => /^agent(\/|$)/.test(ns.trim()))) return false;
+  return receipt.final_nodes.every((f) => {
+    const n = engine.note(f.id);
+    return n !== null && everyAgentReads(policy, gatedNote(n));
+  });
 }
 
 function namespaceOf(engine: MemoryEngine, id: string): string {

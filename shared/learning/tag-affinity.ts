@@ -11,7 +11,7 @@
  * questions never asked, through the tags and words they share with earlier ones (questions naming a
  * person → the notes tagged with that person; "deploy" → #infra).
  */
-import { tokenize } from '../index/tokenizer';
+import { normalizeText, tokenize } from '../index/tokenizer';
 import type { MemoryStore, TagAffinityRow } from '../stores/memory-store';
 import { TAG_AFFINITY } from './constants';
 
@@ -20,9 +20,12 @@ export function affinityTerms(queryText: string): string[] {
   return [...new Set(tokenize(queryText))].slice(0, TAG_AFFINITY.max_terms);
 }
 
-/** A note's tags as the affinity counts them: lowercased, distinct, the first TAG_AFFINITY.max_tags. */
+/**
+ * A note's tags as the affinity counts them: in the query terms' normal form (lowercased, NFKC, so `Café`
+ * typed on macOS and on Windows is one tag), distinct, the first TAG_AFFINITY.max_tags.
+ */
 export function affinityTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => t.toLowerCase()).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
+  return [...new Set(tags.map((t) => normalizeText(t.normalize('NFC'))).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
 }
 
 /** The counts one feedback adds: per shown note, its tags × the query's terms, and each term's totals. */
@@ -62,8 +65,6 @@ export interface AffinityScore {
 export type AffinityScorer = (tags: readonly string[]) => AffinityScore;
 
 const NONE: AffinityScore = { value: 0, reason: null };
-/** |value| from which the receipt names the pair (0.05 × RERANK.tag_affinity 0.1 = 0.005 of score). */
-const REASON_MIN = 0.05;
 
 /**
  * The scorer for a query's terms over the rows the store holds for them. Rates are smoothed toward the
@@ -73,7 +74,7 @@ const REASON_MIN = 0.05;
 export function affinityScorer(
   rows: readonly TagAffinityRow[],
   terms: readonly string[],
-  k: { pseudo_count: number; min_term_shown: number; cap: number } = TAG_AFFINITY,
+  k: { pseudo_count: number; min_term_shown: number; cap: number; reason_min: number } = TAG_AFFINITY,
 ): AffinityScorer | null {
   const key = (t: string, g: string): string => `${t}\u0000${g}`;
   const byKey = new Map(rows.map((r) => [key(r.term, r.tag), r]));
@@ -90,20 +91,24 @@ export function affinityScorer(
     const gs = affinityTags(tags);
     if (gs.length === 0) return NONE;
     let sum = 0;
-    let best: { l: number; term: string; tag: string; row: TagAffinityRow } | null = null;
+    const pairs: { l: number; term: string; tag: string; row: TagAffinityRow }[] = [];
     for (const { term, rate } of rated) {
       for (const g of gs) {
         const r = byKey.get(key(term, g));
         if (!r) continue;
         const l = Math.log((r.used + k.pseudo_count * rate) / (r.shown + k.pseudo_count) / rate);
         sum += l;
-        if (!best || Math.abs(l) > Math.abs(best.l)) best = { l, term, tag: g, row: r };
+        pairs.push({ l, term, tag: g, row: r });
       }
     }
     const value = Math.max(-k.cap, Math.min(k.cap, sum / (rated.length * gs.length)));
-    if (!best || value === 0) return NONE;
-    // A shift too small to move a note past another is not worth a line in the receipt.
-    if (Math.abs(value) < REASON_MIN) return { value, reason: null };
+    if (value === 0) return NONE;
+    // A shift too small to move a note past another is not worth a line in the result.
+    if (Math.abs(value) < k.reason_min) return { value, reason: null };
+    // The pair that pulls the most the way the mean went (a strong pair the other way would not explain it).
+    let best: (typeof pairs)[number] | null = null;
+    for (const pair of pairs) if (Math.sign(pair.l) === Math.sign(value) && (!best || Math.abs(pair.l) > Math.abs(best.l))) best = pair;
+    if (!best) return { value, reason: null };
     const reason = `tag affinity ${value > 0 ? '+' : ''}${value.toFixed(2)}: notes tagged #${best.tag} were used ${best.row.used} of ${best.row.shown} times shown for "${best.term}"`;
     return { value, reason };
   };

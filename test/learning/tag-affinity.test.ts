@@ -229,7 +229,7 @@ describe('what the affinity may learn from: only retrievals every agent could re
   };
   const with_ = (path: string, fm: Record<string, unknown>, body: string): Record<string, string> => ({ ...FILES2, [path]: note(fm, body) });
 
-  async function learnFrom(files: Record<string, string>, setUp?: (h: Harness) => Promise<void>, ctx: { namespace_filter?: string[] } = {}) {
+  async function learnFrom(files: Record<string, string>, setUp?: (h: Harness) => Promise<unknown>, ctx: { namespace_filter?: string[] } = {}) {
     const h = await openHarness(files);
     await h.engine.reconcile();
     await setUp?.(h);

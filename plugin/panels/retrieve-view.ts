@@ -30,10 +30,8 @@ const PENALTIES = new Set<string>(['ignored_penalty', 'misleading_penalty', 'con
 export function scoreContributions(terms: ScoreTerms): { label: string; value: number; raw: number }[] {
   const out = [{ label: 'relevance', value: terms.intent, raw: terms.base }];
   for (const [key, label] of CONTRIBUTIONS) {
-    // Receipts written before a term existed lack it.
-    const raw = terms[key] ?? 0;
-    const value = (PENALTIES.has(key) ? -1 : 1) * RERANK[key] * raw;
-    if (value !== 0) out.push({ label, value, raw });
+    const value = (PENALTIES.has(key) ? -1 : 1) * RERANK[key] * terms[key];
+    if (value !== 0) out.push({ label, value, raw: terms[key] });
   }
   return out;
 }

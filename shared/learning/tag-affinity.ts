@@ -25,7 +25,7 @@ export function affinityTerms(queryText: string): string[] {
  * typed on macOS and on Windows is one tag), distinct, the first TAG_AFFINITY.max_tags.
  */
 export function affinityTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => normalizeText(t.normalize('NFC'))).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
+  return [...new Set(tags.map((t) => normalizeText(t)).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
 }
 
 /** The counts one feedback adds: per shown note, its tags × the query's terms, and each term's totals. */

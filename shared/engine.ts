@@ -19,6 +19,7 @@ import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './vault/paths';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
 import { AuditedWrites } from './vault/audited-writes';
+import { PathLocks } from './vault/path-locks';
 import { EngineCorpus } from './retrieval/engine-corpus';
 import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
@@ -107,7 +108,7 @@ export class MemoryEngine {
       return indexer.byPath.get(p) ?? null;
     };
     const liveId = (p: string): string | undefined => indexer.byPath.get(p)?.nodeId;
-    this.writes = new AuditedWrites({ vault: deps.vault, clock: deps.clock, resync, liveId }, () => this.audit, liveId);
+    this.writes = new AuditedWrites({ vault: deps.vault, clock: deps.clock, resync, liveId }, () => this.audit, liveId, new PathLocks(deps.vault.caseInsensitive === true));
     this.decay = new Periodic(deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }
@@ -364,8 +365,10 @@ export class MemoryEngine {
   async updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void> {
     this.assertOpen();
     const p = normalizeVaultPath(path);
-    await this.deps.vault.processFrontMatter(p, fn);
-    await this.sync.syncPath(p);
+    await this.writes.exclusive(p, async () => {
+      await this.deps.vault.processFrontMatter(p, fn);
+      await this.sync.syncPath(p);
+    });
   }
 
   /** Creates or updates a note through the vault port, re-indexed at once and audited (vault/audited-writes.ts). */

@@ -2,6 +2,7 @@ import type { AuditActor, AuditLog } from '../governance/audit';
 import { normalizeVaultPath } from './paths';
 import { deleteNote, writeNote, type DeleteNoteResult, type NoteWriterHost, type WriteNoteRequest, type WriteNoteResult } from './note-writer';
 import { editNoteText } from './text-edit';
+import type { PathLocks } from './path-locks';
 
 /** A writer named by the tools ('human' or an agent id; null: the person at the keyboard). */
 export function actorFor(actor: string | null): AuditActor {
@@ -10,17 +11,28 @@ export function actorFor(actor: string | null): AuditActor {
 
 /**
  * The engine's writes to notes: through the vault port, re-indexed at once (so the file event that follows
- * finds nothing to do), and each appended to the audit log.
+ * finds nothing to do), and each appended to the audit log. Each runs alone on its path (path-locks.ts):
+ * the version check, the write and the audit entry of one caller never interleave with another's.
  */
 export class AuditedWrites {
   constructor(
     private readonly host: NoteWriterHost,
     private readonly audit: () => AuditLog,
     private readonly idOf: (path: string) => string | undefined,
+    private readonly locks: PathLocks,
   ) {}
 
+  /** Runs `fn` with the note at `path` to itself: for a change made outside this class (a frontmatter edit). */
+  exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.with([path], fn);
+  }
+
   /** Creates or updates a note (note-writer.ts); `actor` names who acted when it is not simply `req.actor`. */
-  async write(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
+  write(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
+    return this.locks.with([req.path], () => this.writeNow(req, actor));
+  }
+
+  private async writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
     const r = await writeNote(this.host, req);
     await this.audit().append({
       action: 'note.write',
@@ -32,8 +44,13 @@ export class AuditedWrites {
   }
 
   /** The engine's own edit of a note's text (text-edit.ts), audited as a note write; false when nothing changed. */
-  async editText(path: string, edit: (text: string) => string, actor: AuditActor): Promise<boolean> {
-    const r = await editNoteText(this.host, normalizeVaultPath(path), edit);
+  editText(path: string, edit: (text: string) => string, actor: AuditActor): Promise<boolean> {
+    const p = normalizeVaultPath(path);
+    return this.locks.with([p], () => this.editTextNow(p, edit, actor));
+  }
+
+  private async editTextNow(path: string, edit: (text: string) => string, actor: AuditActor): Promise<boolean> {
+    const r = await editNoteText(this.host, path, edit);
     if (!r.changed) return false;
     await this.audit().append({
       action: 'note.write',
@@ -45,7 +62,11 @@ export class AuditedWrites {
   }
 
   /** Deletes a note (into `.trash/` when `trash`); its edges and stats are tombstoned by the resync. */
-  async delete(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult> {
+  delete(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult> {
+    return this.locks.with([path], () => this.deleteNow(path, opts));
+  }
+
+  private async deleteNow(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult> {
     const r = await deleteNote(this.host, path, opts);
     await this.audit().append({ action: 'note.delete', actor: actorFor(opts.actor ?? null), target: r.id ?? r.path, data: { path: r.path, version: r.version, trashed_to: r.trashed_to } });
     return r;

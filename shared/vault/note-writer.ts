@@ -84,8 +84,10 @@ const FIELD_ORDER = [
 export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Promise<WriteNoteResult> {
   const current = await readCurrent(host.vault, req.path);
   if (current && req.mode === 'create') {
-    throw new LithosError('conflict', `A note already exists at "${req.path}". To update it, pass its id or path (and the version you read as expected_version).`, {
+    const id = current.meta.id ?? host.liveId?.(req.path) ?? null;
+    throw new LithosError('conflict', `A note already exists at "${req.path}"${id ? ` (id ${id})` : ''}. To update it, pass its id or path (and the version you read as expected_version).`, {
       path: req.path,
+      id,
       current_version: current.contentHash,
     });
   }

@@ -8,6 +8,7 @@ import { isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
 import { caseProbeFs, probeIgnoresCase } from '../shared/vault/case-probe';
 import { errnoOf, fsError } from './fs-errors';
 import { removeIfStale, tempSuffix, writeFileAtomic } from './atomic-file';
+import { verifyInside, withVaultDir } from './confined-dir';
 import { editFrontMatter } from './frontmatter-edit';
 import { walkNotes, type WalkedNote } from './vault-walk';
 import { startWatch, type Unwatch, type WatchMode } from './node-vault-watch';
@@ -96,8 +97,7 @@ export class NodeVault implements VaultPort {
       throw new LithosError('invalid_argument', `Path "${rel}" is not the file's own spelling in the vault (it goes through a symbolic link, or a folder spelled in another case): write to the file's own path.`, { path: rel });
     }
     try {
-      await fsp.mkdir(nodePath.dirname(abs), { recursive: true });
-      await writeFileAtomic(abs, this.tempFor(abs), content);
+      await this.replace(rel, abs, content);
     } catch (err) {
       throw await this.failure(err, `write note "${rel}"`, rel);
     }
@@ -114,8 +114,12 @@ export class NodeVault implements VaultPort {
       if (dst && !(dst.ino === src.ino && dst.dev === src.dev)) {
         throw new LithosError('conflict', `Cannot rename "${a.rel}" to "${b.rel}": a file already exists there.`, { path: b.rel });
       }
-      await fsp.mkdir(nodePath.dirname(b.abs), { recursive: true });
-      await fsp.rename(a.abs, b.abs);
+      const realRoot = await this.realRoot();
+      const what = `Cannot rename "${a.rel}" to "${b.rel}"`;
+      await withVaultDir(realRoot, this.rawDirOf(a.abs), { create: false, what }, (from) =>
+        withVaultDir(realRoot, this.rawDirOf(b.abs), { create: true, what }, (to) => fsp.rename(nodePath.join(from, nodePath.basename(a.abs)), nodePath.join(to, nodePath.basename(b.abs)))),
+      );
+      await verifyInside(b.abs, realRoot, what);
     } catch (err) {
       throw await this.failure(err, `rename "${a.rel}" to "${b.rel}"`, a.rel);
     }
@@ -125,7 +129,8 @@ export class NodeVault implements VaultPort {
     const { rel, abs } = await this.resolve(path);
     await this.opts.beforeChange?.(`the deletion of note "${rel}"`);
     try {
-      await fsp.unlink(abs);
+      const what = `Cannot delete "${rel}"`;
+      await withVaultDir(await this.realRoot(), this.rawDirOf(abs), { create: false, what }, (dir) => fsp.unlink(nodePath.join(dir, nodePath.basename(abs))));
     } catch (err) {
       throw await this.failure(err, `delete note "${rel}"`, rel);
     }
@@ -147,7 +152,7 @@ export class NodeVault implements VaultPort {
       if (!sameBytes(before, await this.readBytes(rel))) continue;
       await this.opts.beforeChange?.(`note "${rel}"`);
       try {
-        await writeFileAtomic(abs, this.tempFor(abs), next);
+        await this.replace(rel, abs, next);
         return;
       } catch (err) {
         throw await this.failure(err, `write note "${rel}"`, rel);
@@ -304,13 +309,18 @@ export class NodeVault implements VaultPort {
     return raw;
   }
 
-  /** Hidden (dot) temp name next to the target, so listings and watchers skip it. */
-  private tempFor(abs: string): string {
-    // The suffix adds about 27 bytes: a long note name is shortened here so its temp name still fits the
-    // file system's 255 (a 245-byte name could be read and deleted, but never updated).
-    let base = nodePath.basename(abs);
-    while (Buffer.byteLength(base) > 200) base = Array.from(base).slice(0, -1).join('');
-    return nodePath.join(nodePath.dirname(abs), `.${base}.${tempSuffix()}`);
+  /** Writes a note's whole text atomically, inside its held folder (confined-dir.ts). */
+  private async replace(rel: string, abs: string, content: string): Promise<void> {
+    const realRoot = await this.realRoot();
+    const what = `Cannot write "${rel}"`;
+    const name = nodePath.basename(abs);
+    await withVaultDir(realRoot, this.rawDirOf(abs), { create: true, what }, (dir) => writeFileAtomic(nodePath.join(dir, name), nodePath.join(dir, tempName(name)), content));
+    await verifyInside(abs, realRoot, what);
+  }
+
+  /** The folder of `abs` relative to the vault root, in its on-disk spelling. */
+  private rawDirOf(abs: string): string {
+    return nodePath.relative(this.root, nodePath.dirname(abs));
   }
 
   /** An fs error becomes vault_unavailable if the vault itself went away, else its mapped LithosError. */
@@ -318,6 +328,15 @@ export class NodeVault implements VaultPort {
     if (err instanceof LithosError) return err;
     return (await this.isAvailable()) ? fsError(err, what, { path: rel }) : this.unavailable();
   }
+}
+
+/** Hidden (dot) temp name for a note's name, in its folder, so listings and watchers skip it. */
+function tempName(name: string): string {
+  // The suffix adds about 27 bytes: a long note name is shortened here so its temp name still fits the
+  // file system's 255 (a 245-byte name could be read and deleted, but never updated).
+  let base = name;
+  while (Buffer.byteLength(base) > 200) base = Array.from(base).slice(0, -1).join('');
+  return `.${base}.${tempSuffix()}`;
 }
 
 function isInside(real: string, realRoot: string): boolean {

@@ -46,7 +46,7 @@ async function copyConfig(host: CommandHost, client: McpClient, label: string): 
   host.notify(`Lithos: the ${label} MCP config for this vault is on the clipboard.`);
 }
 
-/** Stable ids (Obsidian prefixes them with `lithos-memory:`); README's command table lists them. */
+/** Stable ids (Obsidian prefixes them with `lithos-memory:`); docs/plugin.md's command table lists them. */
 export const CORE_COMMANDS: readonly CoreCommand[] = [
   { id: 'search', name: 'Search memory', run: (h) => h.openSearch() },
   {

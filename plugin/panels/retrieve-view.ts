@@ -11,7 +11,7 @@ import { report } from './actions';
 
 const REASONS_SHOWN = 3;
 /**
- * The re-rank's terms as contributions to the score (README "Retrieval": score = relevance after intent
+ * The re-rank's terms as contributions to the score (docs/retrieval.md: score = relevance after intent
  * + Σ weight × term, penalties subtracted), so the numbers under a result add up to its score.
  */
 const CONTRIBUTIONS: [keyof typeof RERANK, string][] = [

@@ -1,7 +1,7 @@
 /**
  * Rule detection, part 1: the claims a note makes, read from its body sentence by sentence. Precision over
  * recall — a sentence yields a claim only when it has the plain shape "<subject> <copula> <value>" and
- * nothing that makes it hypothetical, reported or approximate. README "Contradictions" lists the misses.
+ * nothing that makes it hypothetical, reported or approximate. docs/contradictions.md lists the misses.
  */
 import { stripManagedBlocks } from './callout-blocks';
 

@@ -13,7 +13,7 @@ export type ConflictState = (typeof CONFLICT_STATES)[number];
 export const RESOLUTIONS = ['accepted_dual', 'superseded', 'refuted', 'merged'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
-/** Which rule found a conflict (README "Contradictions" lists what each one matches and misses). */
+/** Which rule found a conflict (docs/contradictions.md lists what each one matches and misses). */
 export type ConflictRule = 'number' | 'negation' | 'status' | 'cause';
 
 /** One disagreeing pair of sentences found by a rule. */

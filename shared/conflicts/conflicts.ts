@@ -1,5 +1,5 @@
 /**
- * Conflict objects (README "Contradictions"): open, list, resolve, rule detection and the managed
+ * Conflict objects (docs/contradictions.md): open, list, resolve, rule detection and the managed
  * callouts that follow them. One per engine (`engine.conflicts`).
  *
  * Rule detection runs for notes that change after the engine is open — the engine's own writes and the
@@ -154,7 +154,7 @@ export class ConflictService {
   }
 
   /**
-   * Settles a conflict (README "Contradictions" → resolution semantics). Only an `unreviewed` or
+   * Settles a conflict (docs/contradictions.md → resolution semantics). Only an `unreviewed` or
    * `accepted_dual` conflict can be resolved; repeating the resolution it already has is a no-op.
    */
   async resolve(input: ResolveInput): Promise<{ conflict: Conflict; changes: ResolutionChange[]; unchanged: boolean }> {

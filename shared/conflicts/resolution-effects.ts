@@ -1,5 +1,5 @@
 /**
- * What each conflict resolution does to the notes and learned signals (README "Contradictions" →
+ * What each conflict resolution does to the notes and learned signals (docs/contradictions.md →
  * resolution semantics); ConflictService.resolve checks the request, calls one of these and audits.
  */
 import type { MemoryEngine } from '../engine';

@@ -1,6 +1,6 @@
 /**
  * The scope gate: whether a viewer may see a note at all. Every retrieval scout, read tool and receipt goes
- * through this one function, so the policy changes every path at once. Enforced policy (README "Access
+ * through this one function, so the policy changes every path at once. Enforced policy (docs/governance.md "Access
  * scopes"):
  *
  * | scope           | who sees it                                                                     |

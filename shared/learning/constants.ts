@@ -1,5 +1,5 @@
 /**
- * Every learning constant in one table (README "Learning" mirrors it). Tuned once on the dev data with
+ * Every learning constant in one table, the one place for their values (docs/learning.md names them). Tuned once on the dev data with
  * `lithos eval --mode pts --feedback-split 0.5`, never per dataset.
  */
 
@@ -60,7 +60,7 @@ export const PRECEDENTS = {
 
 /**
  * Term–tag affinity (learning/tag-affinity.ts). The pseudo-count and the re-rank weight
- * (RERANK.tag_affinity) were set on `lithos eval --feedback-split 0.5` (README *Does feedback help?*):
+ * (RERANK.tag_affinity) were set on `lithos eval --feedback-split 0.5` (docs/evaluation.md, "Does feedback help?"):
  * LoCoMo's gain is +3.6% to +3.8% for pseudo-counts 2–10 at weight 0.1, +4.0% at 0.2 and +2.5% at 0.05.
  */
 export const TAG_AFFINITY = {

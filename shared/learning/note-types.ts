@@ -1,7 +1,7 @@
 /**
  * Note types are first-class: one table says, per note_type, how retrieval weighs it for each query class,
  * how its salience decays, whether the engine may edit it on its own, and how a contradiction involving it
- * is settled. Retrieval (rerank type_prior) and decay (decay.ts) read it from here; README "Learning" mirrors it.
+ * is settled. Retrieval (rerank type_prior) and decay (decay.ts) read it from here; docs/learning.md describes it.
  */
 import type { NoteType } from '../model/types';
 

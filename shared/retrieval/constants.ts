@@ -1,10 +1,16 @@
 /**
- * Every tunable of Parallel Terraced Scan in one table (README "Retrieval constants" mirrors it).
- * Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never per test.
+ * Every tunable of Parallel Terraced Scan, the one place for their values: docs/retrieval.md names them and
+ * says where each applies. Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never
+ * per test or per dataset.
  */
 import type { Intent, ScoutName } from './types';
 
-/** How much each scout's normalised score adds to a candidate's base score. */
+/**
+ * How much each scout's normalised score adds to a candidate's base score. lexical : vector as in hybrid
+ * search (index/fusion.ts); the rest are tie-breakers on the dev data and carry the ranking where lexical and
+ * vector are silent (links, learned edges); precedent as strong as vector because it only speaks for a close
+ * match (PRECEDENT_MATCH).
+ */
 export const SCOUT_WEIGHTS: Record<ScoutName, number> = {
   lexical: 0.62,
   vector: 0.3,
@@ -26,7 +32,10 @@ export const SCOUT_LIMIT = 100;
 /** Wave-1 candidates (by base score) that seed graph, coactivation, analogy, novelty and contradictions. */
 export const SEED_COUNT = 10;
 
-/** Terrace 1: the design's re-rank formula, coefficients of each term. */
+/**
+ * Terrace 1: the design's re-rank formula, coefficients of each term. As the design specifies, except
+ * ignored_penalty (below) and tag_affinity, which the design lacks.
+ */
 export const RERANK = {
   type_prior: 0.25,
   scope_affinity: 0.15,
@@ -41,15 +50,17 @@ export const RERANK = {
   misleading_penalty: 0.3,
   /** Learned term–tag affinity, a mean log-lift in [−1, 1] (learning/tag-affinity.ts). */
   tag_affinity: 0.1,
-  /** The issue's repeated-retrieval penalty is already an amount of score: subtracted as it is. */
+  /** The concept repeated-retrieval penalty is already an amount of score: subtracted as it is. */
   concept_damping: 1,
 } as const;
 
-/** A concept note's salience ceiling (issue 5: concepts must not swamp their specifics). */
+/** A concept note's salience ceiling: concepts must not swamp the specific notes they gather. */
 export const CONCEPT_SALIENCE_CEILING = 0.85;
 /** Repeated-retrieval penalty of a concept note: min(MAX, PER_RETRIEVAL × its retrievals in the window). */
 export const CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL = 0.05;
+/** The cap, so a much-retrieved concept sinks below its members but still shows up. */
 export const CONCEPT_REPEAT_PENALTY_MAX = 0.4;
+/** Retrievals counted for the penalty: those of the last day, so a concept recovers when left alone. */
 export const CONCEPT_REPEAT_WINDOW_MS = 24 * 3600 * 1000;
 /** misleading_penalty saturates at this many misleading marks (the learning layer quarantines at 3). */
 export const MISLEADING_SATURATION = 3;
@@ -84,7 +95,10 @@ export const SCOPE_AFFINITY = {
   other: 0.25,
 } as const;
 
-/** Hybrid-memory intent profiles: weights of relevance / recency / utility and the jitter amplitude. */
+/**
+ * Hybrid-memory intent profiles (from the hybrid-memory design): weights of relevance / recency / utility and
+ * the jitter amplitude; every signal is normalised to [0,1] before mixing.
+ */
 export const INTENT_PROFILES: Record<Intent, { relevance: number; recency: number; utility: number; jitter: number }> = {
   continuity: { relevance: 0.3, recency: 0.5, utility: 0.2, jitter: 0.02 },
   fact_check: { relevance: 0.6, recency: 0.1, utility: 0.3, jitter: 0.02 },
@@ -96,9 +110,10 @@ export const INTENT_PROFILES: Record<Intent, { relevance: number; recency: numbe
 export const RECENCY_BASE = 0.995;
 /** utility = sigmoid((usefulness + ln(access_count + 1)) / UTILITY_SCALE); usefulness from salience. */
 export const UTILITY_SCALE = 5;
+/** usefulness = (salience − 0.5) × this: a neutral salience adds nothing; the extremes move utility as much as ~150 accesses do. */
 export const USEFULNESS_PER_SALIENCE = 10;
 
-/** The recency scout's half-life (days) and how many of the most recent notes it proposes. */
+/** The recency scout's half-life (days) and how many of the most recent notes it proposes (a tie-breaker). */
 export const RECENCY_HALF_LIFE_DAYS = 30;
 export const RECENCY_LIMIT = 20;
 
@@ -106,7 +121,11 @@ export const RECENCY_LIMIT = 20;
 export const WIKILINK_WEIGHT = 0.6;
 export const HOP_DECAY = 0.5;
 
-/** Temperature: coherence = weighted mean of these signals among the top `top` candidates. */
+/**
+ * Temperature: coherence = weighted mean of these signals among the top `top` candidates. Edges and shared
+ * tags get little weight: they are constant on a vault without links or learned edges, so they cannot carry
+ * the spread alone.
+ */
 export const COHERENCE = {
   top: 12,
   weights: { embedding: 0.35, agreement: 0.25, concentration: 0.3, edges: 0.07, shared: 0.03 },
@@ -131,23 +150,27 @@ export const SELECTION = {
    */
   mmr_lambda: 1,
   mmr_lambda_hot: 0.97,
-  /** Final slots given to exploration candidates when hot (mixed mode) or under the explore intent. */
-  /** A reserved slot when hot cost vmm-general 0.02 nDCG (it runs hot on most queries): the bonus does it. */
+  /**
+   * Final slots given to exploration candidates when hot (mixed mode) or under the explore intent. None when
+   * hot: a reserved slot cost vmm-general 0.02 nDCG (it runs hot on most queries); the bonus does it.
+   */
   exploration_slots_hot: 0,
   exploration_slots_explore: 2,
   /** Mixed mode: when hot, exploration candidates get this much added to their normalised MMR score. */
   exploration_bonus_hot: 0.05,
 };
 
-/** Terrace 2: query classes that want an interpretive pass above TERRACE2_CLASS_TEMPERATURE. */
+/** Terrace 2 (the design's rule): query classes that want an interpretive pass above TERRACE2_CLASS_TEMPERATURE. */
 export const TERRACE2_CLASSES: readonly string[] = ['design', 'synthesis', 'decision'];
 export const TERRACE2_CLASS_TEMPERATURE = 0.25;
 /** The interpreter keeps this many nodes; one follow-up round when its confidence is below the floor. */
 export const INTERPRETER_MIN_NODES = 8;
 export const INTERPRETER_MAX_NODES = 15;
 export const FOLLOW_UP_CONFIDENCE = 0.5;
+/** Follow-up queries run from that one round, at most: each is a whole retrieval inside the call's deadline. */
 export const MAX_FOLLOW_UPS = 2;
 
+/** Notes a retrieval returns unless asked otherwise, and the most it returns (an agent's context is finite). */
 export const DEFAULT_K = 10;
 export const MAX_K = 50;
 /** Longer queries are cut here (a pasted document is not a better query, and BM25 cost grows with terms). */
@@ -159,7 +182,8 @@ export const CENTROID_SEEDS = 3;
 /**
  * Precedent scout: a stored precedent counts when its IDF-weighted Jaccard with the query's terms is at
  * least min_similarity (after other_class_factor for a precedent of another query class); at most
- * max_matches precedents are read per query.
+ * max_matches precedents are read per query. A threshold of 0.3 let in questions about the same person but
+ * another event (dev folds: −1.6% against −0.4% at 0.5).
  */
 export const PRECEDENT_MATCH = {
   min_similarity: 0.5,

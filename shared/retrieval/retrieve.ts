@@ -54,7 +54,7 @@ export interface RetrieveDeps {
 }
 
 const HOUR = 3600 * 1000;
-/** Query classes whose results list the conflicts among them unless `surface_conflicts: false` (README "Contradictions"). */
+/** Query classes whose results list the conflicts among them unless `surface_conflicts: false` (docs/contradictions.md). */
 export const CONFLICT_CLASSES: readonly string[] = ['design', 'decision', 'synthesis', 'debug'];
 /** Receipts list at most this many candidate ids. */
 const RECEIPT_CANDIDATES = 200;

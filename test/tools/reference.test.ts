@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { REFERENCE_BEGIN, REFERENCE_END, toolReferenceTable, withToolReference } from '../../shared/tools/reference';
 
-/** The README's tool reference is generated from the catalog; this fails when someone forgot `npm run docs:tools`. */
+/** docs/tools.md's tool reference is generated from the catalog; this fails when someone forgot `npm run docs:tools`. */
 
-const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+const page = readFileSync(join(__dirname, '../../docs/tools.md'), 'utf8');
 
-test('README.md holds the current tool reference (run `npm run docs:tools` to regenerate it)', () => {
-  expect(withToolReference(readme, toolReferenceTable(TOOL_CATALOG))).toBe(readme);
+test('docs/tools.md holds the current tool reference (run `npm run docs:tools` to regenerate it)', () => {
+  expect(withToolReference(page, toolReferenceTable(TOOL_CATALOG))).toBe(page);
 });
 
 test('the reference has one row per tool, with required arguments in bold and the MCP hints', () => {
@@ -20,5 +20,5 @@ test('the reference has one row per tool, with required arguments in bold and th
 
 test('regenerating is refused, not guessed, when the markers are missing', () => {
   expect(() => withToolReference('# no markers', 'x')).toThrow(REFERENCE_BEGIN);
-  expect(readme.indexOf(REFERENCE_BEGIN)).toBeLessThan(readme.indexOf(REFERENCE_END));
+  expect(page.indexOf(REFERENCE_BEGIN)).toBeLessThan(page.indexOf(REFERENCE_END));
 });

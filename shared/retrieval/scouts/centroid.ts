@@ -5,7 +5,7 @@ import type { Scout, ScoutHit } from '../types';
 /**
  * Pseudo-relevance feedback: the centroid of the best few seeds' note vectors stands for "what the query
  * is about" better than the query's own short vector; every wave-1 candidate is scored by its cosine to it
- * (min-max over the pool). Measured on the dev data: +0.004–0.02 nDCG@10 per dataset (README).
+ * (min-max over the pool). Measured on the dev data: +0.004–0.02 nDCG@10 per dataset (docs/evaluation.md, ablations).
  */
 export const centroidScout: Scout = {
   name: 'centroid',

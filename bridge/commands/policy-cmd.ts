@@ -42,7 +42,8 @@ export async function policyCommand(vault: string, o: PolicyChanges & { json: bo
   try {
     const audit = await AuditLog.open({ blobs: disk, clock: systemClock, logger: o.logger });
     const store = await PolicyStore.open({ blobs: disk, clock: systemClock, logger: o.logger, audit });
-    if (store.problem) throw new LithosError('invalid_argument', `${store.problem} Fix the file by hand first: a change here would replace it.`, { field: 'policy' });
+    // A deleted file is not in the way: saving here starts from the closed policy in force (agents read only).
+    if (store.damaged && store.problem) throw new LithosError('invalid_argument', `${store.problem} Fix the file by hand first: a change here would replace it.`, { field: 'policy' });
     const p = store.get();
     const disabled = [...p.agent_tools.disabled.filter((n) => !o.enable.includes(n)), ...o.disable.filter((n) => !p.agent_tools.disabled.includes(n))];
     const hidden = [...p.hidden_folders.filter((f) => !o.unhide.map(folder).includes(f)), ...o.hide.map(folder).filter((f) => !p.hidden_folders.includes(f))];

@@ -14,9 +14,11 @@
  *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"] }  // what agents may call at all
  * }
  *
- * No file: the defaults (every agent's allowlist is "*", nothing shared beyond scopes, no proposals). A
- * file that cannot be read as a policy: the closed policy (empty allowlists, no shared patterns), reported
- * in `problem`, until it is fixed or replaced by `set`.
+ * No file, and none ever saved: the defaults (every agent's allowlist is "*", nothing shared beyond
+ * scopes, no proposals). A file that cannot be read as a policy, or a file deleted after one was in force
+ * (policy.hidden.json remembers it): the closed policy (read-only, empty allowlists, no shared patterns,
+ * hidden folders still hidden), reported in `problem`, until it is fixed or replaced by `set`. Policy fails
+ * closed: losing the file never shows agents more than the last policy did.
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';
@@ -144,19 +146,25 @@ function freeze(p: Policy): Policy {
   }) as unknown as Policy;
 }
 
-/** The last valid policy's hidden folders (PolicyStore.open). */
+/**
+ * The last valid policy's hidden folders, kept beside policy.json (PolicyStore.open); its presence also
+ * says that a policy was in force, so a policy.json deleted later fails closed instead of open.
+ */
 export const HIDDEN_WITNESS_FILE = 'policy.hidden.json';
 
-async function readHiddenWitness(blobs: BlobStore): Promise<string[]> {
+/** What the witness holds: null when there is none (no policy was ever in force here). */
+async function readHiddenWitness(blobs: BlobStore): Promise<string[] | null> {
   const bytes = await blobs.read(HIDDEN_WITNESS_FILE);
-  if (!bytes) return [];
+  if (!bytes) return null;
   try {
     const raw = JSON.parse(new TextDecoder().decode(bytes)) as { hidden_folders?: unknown };
     return Array.isArray(raw.hidden_folders) ? raw.hidden_folders.filter((f): f is string => typeof f === 'string' && folder.safeParse(f).success) : [];
   } catch {
-    return [];
+    return []; // damaged, but there: a policy was in force
   }
 }
+
+const CLOSED_MEANWHILE = 'Agents get the closed policy (read-only, no project notes, no shared patterns; hidden folders stay hidden)';
 
 export class PolicyStore {
   private readonly listeners = new Set<(policy: Policy) => void>();
@@ -169,11 +177,14 @@ export class PolicyStore {
   static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; audit?: AuditLog }): Promise<PolicyStore> {
     // The hidden folders of the last valid policy, kept beside it: a file damaged before this process
     // started gives no "previous" policy, and a private folder must not show meanwhile.
-    let known = await readHiddenWitness(deps.blobs);
+    const witness = await readHiddenWitness(deps.blobs);
+    let known = witness ?? [];
+    let witnessed = witness !== null;
     const remember = async (p: Policy): Promise<void> => {
       const next = [...p.hidden_folders].sort();
-      if (JSON.stringify(next) === JSON.stringify(known)) return;
+      if (witnessed && JSON.stringify(next) === JSON.stringify(known)) return;
       known = next;
+      witnessed = true;
       // Best effort: the policy itself is saved; only the copy for a later damaged file would be missing.
       await deps.blobs.writeAtomic(HIDDEN_WITNESS_FILE, new TextEncoder().encode(JSON.stringify({ hidden_folders: next }) + '\n')).catch((err: unknown) => {
         deps.logger?.warn(`${HIDDEN_WITNESS_FILE} could not be written: ${String(err)}`);
@@ -186,7 +197,14 @@ export class PolicyStore {
         empty: DEFAULT_POLICY,
         fallback: (previous, raw) => closedPolicyAfter({ ...previous, hidden_folders: [...new Set([...previous.hidden_folders, ...known])] }, raw),
         onValid: remember,
-        meanwhile: 'Agents get the closed policy (read-only, no project notes, no shared patterns; hidden folders stay hidden) until it is fixed.',
+        meanwhile: `${CLOSED_MEANWHILE} until it is fixed.`,
+        absent: (previous) =>
+          witnessed
+            ? {
+                value: closedPolicyAfter({ ...previous, hidden_folders: [...new Set([...previous.hidden_folders, ...known])] }, undefined),
+                problem: `.lithos/${POLICY_FILE} is missing, but a policy was in force before (.lithos/${HIDDEN_WITNESS_FILE} remembers it). ${CLOSED_MEANWHILE} until a policy is saved again (lithos policy, or the plugin's settings) or the file is restored.`,
+              }
+            : null,
       },
       deps,
     );
@@ -198,17 +216,23 @@ export class PolicyStore {
     return this.file.value;
   }
 
-  /** Why the file on disk is not in force (unreadable JSON, invalid policy); null when it is (or absent). */
+  /** Why the file on disk is not in force (unreadable JSON, invalid policy, deleted); null when it is. */
   get problem(): string | null {
     return this.file.problem;
+  }
+
+  /** Whether policy.json is there but unreadable: saving over it would lose what it holds. */
+  get damaged(): boolean {
+    return this.file.damaged;
   }
 
   /** Validates, writes policy.json atomically, applies it at once and audits it ('policy.set'). */
   async set(raw: unknown, actor: AuditActor = { kind: 'human', id: null }): Promise<Policy> {
     // While the file is damaged the policy in force is the closed fallback: saving an edit of it would
     // make that fallback the vault's policy and lose what the damaged file held (allowlists, tools).
-    if (this.file.problem) await this.file.reload(); // fixed by hand since the last read?
-    if (this.file.problem) {
+    // A missing file is no obstacle: saving a policy is how the person ends the closed fallback.
+    if (this.file.damaged) await this.file.reload(); // fixed by hand since the last read?
+    if (this.file.damaged && this.file.problem) {
       throw new LithosError('store_corrupt', `${this.file.problem.split('. Agents get')[0]}. Fix or delete .lithos/${POLICY_FILE} by hand first; until then this change is not saved.`, { file: POLICY_FILE });
     }
     const next = freeze(parsePolicy(raw));

@@ -1,9 +1,10 @@
 /**
  * A small JSON file under `.lithos/` that a person may edit by hand and the engine reloads while running
  * (policy.json, learning.json): validated on every read, written atomically, re-read at most every
- * RELOAD_MS by `refresh`. No file: `empty`. A file that is not valid JSON or fails `parse`: `fallback`,
- * with the reason in `problem` (logged once per distinct text), and the file left as it is until it is
- * fixed by hand or replaced by `write`.
+ * RELOAD_MS by `refresh`. No file: `empty`, unless `absent` says the file should be there (it was deleted:
+ * then its value and notice). A file that is not valid JSON or fails `parse`: `fallback`, with the reason
+ * in `problem` (logged once per distinct text), and the file left as it is until it is fixed by hand or
+ * replaced by `write`.
  */
 import { LithosError } from '../errors';
 import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
@@ -25,6 +26,11 @@ export interface ConfigFileSpec<T> {
   fallback: T | ((previous: T, raw: unknown) => T);
   /** Appended to the problem: what applies until the file is fixed. */
   meanwhile: string;
+  /**
+   * Asked when there is no file: null when none is expected (`empty` applies), else what applies instead
+   * and the notice to give (a file that was in force before and has been deleted must not open anything up).
+   */
+  absent?: (previous: T) => { value: T; problem: string } | null;
   /** Called with each valid value read from or written to the file (e.g. to keep a last-good copy). */
   onValid?: (value: T) => Promise<void>;
 }
@@ -36,8 +42,10 @@ export class ConfigFile<T> {
   private current: T;
   private loadedAt: number;
   private lastText: string | null = null;
-  /** Why the file on disk is not in force; null when it is (or there is none). */
+  /** Why the file on disk is not in force (damaged, or missing where one was expected); null when it is. */
   problem: string | null = null;
+  /** Whether the file is there but cannot be read as valid (saving over it would lose what it holds). */
+  damaged = false;
 
   constructor(
     private readonly spec: ConfigFileSpec<T>,
@@ -67,6 +75,7 @@ export class ConfigFile<T> {
     this.current = value;
     this.lastText = text;
     this.problem = null;
+    this.damaged = false;
     this.loadedAt = this.clock.now();
     await this.spec.onValid?.(value);
   }
@@ -83,9 +92,12 @@ export class ConfigFile<T> {
     const text = bytes ? dec.decode(bytes) : null;
     if (text === this.lastText && this.lastText !== null) return;
     this.lastText = text;
+    this.damaged = false;
     if (text === null) {
-      this.current = this.spec.empty;
-      this.problem = null;
+      const instead = this.spec.absent?.(this.current) ?? null;
+      this.current = instead ? instead.value : this.spec.empty;
+      if (instead && instead.problem !== this.problem) this.logger.warn(instead.problem);
+      this.problem = instead ? instead.problem : null;
       return;
     }
     let raw: unknown;
@@ -101,6 +113,7 @@ export class ConfigFile<T> {
       const f = this.spec.fallback;
       this.current = typeof f === 'function' ? (f as (previous: T, raw: unknown) => T)(this.current, raw) : f;
       this.problem = `${(err as Error).message} ${this.spec.meanwhile}`;
+      this.damaged = true;
       this.logger.warn(this.problem);
       return;
     }

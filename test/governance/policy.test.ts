@@ -151,6 +151,66 @@ describe('fail closed', () => {
     expect(new TextDecoder().decode((await h.blobs.read(POLICY_FILE))!)).toBe('{ "hidden_fold');
     await h.engine.close();
   });
+
+  describe('a deleted policy.json hides nothing less than the last policy did', () => {
+    const files = { 'private/h.md': project('shared'), 'Open.md': note({ access_scope: 'shared' }, 'Open to all.\n') };
+
+    test('deleted while closed: hidden folders stay hidden, agents read only, with a notice', async () => {
+      const h = await openHarness(files);
+      await h.engine.policy.set({ hidden_folders: ['private'] });
+      await h.engine.close();
+      await h.blobs.remove(POLICY_FILE);
+      const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
+      await again.engine.reconcile();
+      expect(again.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true }, default_namespaces: [] });
+      expect(again.engine.warnings.some((w) => w.includes('policy.json is missing, but a policy was in force before'))).toBe(true);
+      const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
+      const found = (await tools.call('lithos_search', { query: 'shared', k: 20 }, A)) as { results: { path: string }[] };
+      expect(found.results.map((r) => r.path)).not.toContain('private/h.md');
+      expect((await failure(tools.call('lithos_read', { path: 'private/h.md' }, A))).code).toBe('not_found');
+      expect((await failure(tools.call('lithos_write', { title: 'T', content: 'x\n', namespace: 'shared' }, A))).code).toBe('forbidden');
+      await again.engine.close();
+    });
+
+    test('deleted while running: the next reload fails closed too', async () => {
+      const h = await openHarness(files);
+      await h.engine.policy.set({ hidden_folders: [] });
+      await h.blobs.remove(POLICY_FILE);
+      await h.engine.policy.reload();
+      expect(h.engine.policy.get()).toEqual(CLOSED_POLICY);
+      expect(h.engine.policy.problem).toMatch(/is missing/);
+      await h.engine.close();
+    });
+
+    test('saving a policy ends the fallback (a missing file is not a damaged one)', async () => {
+      const h = await openHarness(files);
+      await h.engine.policy.set({ hidden_folders: ['private'] });
+      await h.blobs.remove(POLICY_FILE);
+      await h.engine.policy.reload();
+      await h.engine.policy.set({ hidden_folders: ['private'], default_namespaces: ['*'] });
+      expect(h.engine.policy.problem).toBeNull();
+      expect(h.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: false } });
+      await h.engine.close();
+    });
+
+    test('a vault whose policy.json predates the witness gets one at first read, so a later deletion fails closed', async () => {
+      const h = await openHarness(files);
+      await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "propose_namespaces": ["decisions"] }'));
+      await h.engine.policy.reload();
+      expect(await h.blobs.read('policy.hidden.json')).not.toBeNull();
+      await h.blobs.remove(POLICY_FILE);
+      await h.engine.policy.reload();
+      expect(h.engine.policy.get()).toEqual(CLOSED_POLICY);
+      await h.engine.close();
+    });
+
+    test('a vault that never had a policy gets the defaults, with no notice', async () => {
+      const h = await openHarness(files);
+      expect(h.engine.policy.get()).toEqual(DEFAULT_POLICY);
+      expect(h.engine.policy.problem).toBeNull();
+      await h.engine.close();
+    });
+  });
 });
 
 describe('the policy is a loaded object', () => {

@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { BoundedStdioTransport } from './bounded-stdio';
 import type { Logger } from '../../shared/ports';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { checkVaultFolder } from '../open-vault';
@@ -50,20 +50,19 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules, track });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin as typeof process.stdin, (opts.stdout ?? process.stdout) as typeof process.stdout);
+  const transport = new BoundedStdioTransport(stdin, opts.stdout ?? process.stdout);
 
   let stopRules = (): void => undefined;
   let done!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (done = resolve));
   let stopping = false;
-  let fatal = false;
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
     stopRules();
     logger.info(`shutting down (${why})`);
     void (async () => {
-      let code = fatal ? 1 : 0;
+      let code = 0;
       if (inflight.size > 0 && why !== 'client disconnected') {
         logger.info(`letting ${inflight.size} tool call(s) in flight finish (at most ${DRAIN_MS / 1000} s)`);
         let timer: NodeJS.Timeout | undefined;
@@ -98,16 +97,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
   server.onclose = () => stop('client disconnected');
-  server.onerror = (err) => {
-    if (/ReadBuffer exceeded maximum size/.test(err.message)) {
-      // The SDK drops the stdin stream after a line over its 10 MB limit (it cannot find where the next message
-      // starts), so the session is over: say why, and exit non-zero rather than as if the client had left.
-      fatal = true;
-      logger.error(`MCP: a message over the SDK's 10 MB limit arrived (${err.message}); the session cannot go on. Send large content in smaller notes.`);
-      return;
-    }
-    logger.warn(`MCP: ${err.message}`);
-  };
+  server.onerror = (err) => logger.warn(`MCP: ${err.message}`);
 
   await server.connect(transport);
   // The tools agents may call are the vault policy's (agent_tools): tell the client when that set changes.

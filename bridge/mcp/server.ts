@@ -59,11 +59,11 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
       const def = byName.get(name);
       const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), opts.defaultAgent);
       const result = await dispatcher.call(name, args, caller);
-      const plain = result !== null && typeof result === 'object' && !Array.isArray(result);
-      return {
-        content: [{ type: 'text', text: JSON.stringify(result ?? null) }],
-        ...(plain ? { structuredContent: result as Record<string, unknown> } : {}),
-      };
+      // The result once, as JSON text, and no structuredContent: clients differ in which of the two they give
+      // the model (some both, some only structuredContent when present), so a second copy would either double
+      // a long result in the agent's context or hide the text. No tool declares an outputSchema, so the spec
+      // asks for no structuredContent.
+      return { content: [{ type: 'text', text: JSON.stringify(result ?? null) }] };
     } catch (err) {
       const e = toToolError(err);
       if (e.code === 'internal') opts.logger.error(`${name} failed: ${e.message}`);

@@ -101,8 +101,10 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
     const task = json(await s.client.callTool({ name: 'lithos_task_create', arguments: { title: 'Tune the pool' } }));
     expect(task.task).toMatchObject({ title: 'Tune the pool' });
     expect(json(await s.client.callTool({ name: 'lithos_agent_info', arguments: { id: 'agent-a' } })).agent).toMatchObject({ id: 'agent-a' });
-    const structured = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
-    expect(structured.structuredContent).toMatchObject({ notes: 3 });
+    // The result once, as JSON text: no second copy in structuredContent to fill the agent's context twice.
+    const once = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
+    expect(once.structuredContent).toBeUndefined();
+    expect(once.content).toHaveLength(1);
     const d = json(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md' } }));
     expect(d.trashed_to).toBe('.trash/project/atlas/Retry budget.md');
     expect(existsSync(join(vault, '.trash/project/atlas/Retry budget.md'))).toBe(true);

@@ -8,6 +8,9 @@ import { splitCaller, withAgentArg } from './caller';
 import { fromOriginalArgs } from './original-args';
 import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
+import { DEFAULT_PROFILE, resolveProfile, type ToolProfile, type ToolProfileSpec } from '../../shared/tools/profiles';
+import { LithosError } from '../../shared/errors';
+import type { AgentTools } from '../../shared/governance/policy';
 
 export interface McpServerOptions {
   version: string;
@@ -18,6 +21,8 @@ export interface McpServerOptions {
   rules?: AgentToolRules;
   /** Told of every tool call while it runs, so a shutdown can let the calls in flight finish and answer. */
   track?: (call: Promise<unknown>) => void;
+  /** `--tools`: the tools this bridge offers, whatever the vault policy's agent_tools.profile says. */
+  profile?: ToolProfileSpec;
 }
 
 const INSTRUCTIONS = [
@@ -42,12 +47,19 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
   // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
-  const agentNames = new Set(agentTools(dispatcher.list()).map((d) => d.name));
+  const agentNames = agentTools(dispatcher.list()).map((d) => d.name);
+  // A bad --tools fails here, before the server starts: the person sees it at once.
+  const fixed = opts.profile === undefined ? null : resolveProfile(opts.profile, agentNames);
+  const profileOf = policyProfile(agentNames, opts.logger);
+  const current = async (): Promise<{ rules: AgentTools | null; profile: ToolProfile }> => {
+    const rules = opts.rules ? await opts.rules.current() : null;
+    return { rules, profile: fixed ?? profileOf(rules?.profile) };
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    if (!opts.rules) return { tools: tools.filter((t) => agentNames.has(t.name)) };
-    const shown = new Set(visibleTools(dispatcher.list(), await opts.rules.current()).map((d) => d.name));
-    return { tools: tools.filter((t) => shown.has(t.name)) };
+    const { rules, profile } = await current();
+    const allowed = new Set((rules ? visibleTools(dispatcher.list(), rules) : agentTools(dispatcher.list())).map((d) => d.name));
+    return { tools: tools.filter((t) => allowed.has(t.name) && profile.tools.has(t.name)) };
   });
   server.setRequestHandler(CallToolRequestSchema, (req): Promise<CallToolResult> => {
     const call = callTool(req.params.name, req.params.arguments);
@@ -57,6 +69,10 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   const callTool = async (name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> => {
     try {
       const def = byName.get(name);
+      if (agentNames.includes(name)) {
+        const { profile } = await current();
+        if (!profile.tools.has(name)) throw notInProfile(name, profile, fixed !== null);
+      }
       const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), opts.defaultAgent);
       const result = await dispatcher.call(name, args, caller);
       // The result once, as JSON text, and no structuredContent: clients differ in which of the two they give
@@ -72,4 +88,33 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     }
   };
   return server;
+}
+
+/**
+ * The vault policy's agent_tools.profile, resolved (DEFAULT_PROFILE when absent). Names the catalog does not
+ * have are left out with a warning, once per wording: the policy is the person's file, and a typo in it must
+ * not take the bridge down or every other tool with it.
+ */
+function policyProfile(catalog: readonly string[], logger: Logger): (spec: ToolProfileSpec | undefined) => ToolProfile {
+  const warned = new Set<string>();
+  return (spec) => {
+    try {
+      return resolveProfile(spec ?? DEFAULT_PROFILE, catalog);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!warned.has(message)) logger.warn(`agent_tools.profile in .lithos/policy.json: ${message}`);
+      warned.add(message);
+      const known = (spec as readonly string[]).filter((n) => catalog.includes(n));
+      return known.length > 0 ? { label: known.join(','), tools: new Set(known) } : resolveProfile(DEFAULT_PROFILE, catalog);
+    }
+  };
+}
+
+/** A call to a tool this bridge does not offer: forbidden, saying how to offer it. */
+function notInProfile(name: string, profile: ToolProfile, byFlag: boolean): LithosError {
+  const flag = `--tools full or --tools ${profile.label},${name}`;
+  const message = byFlag
+    ? `The tool "${name}" is not offered by this bridge (started with --tools ${profile.label}). Start it with ${flag}.`
+    : `The tool "${name}" is not in this vault's tool profile "${profile.label}". Choose the full profile (Settings → Lithos Memory → Agents bridge, or agent_tools.profile in .lithos/policy.json), or start the bridge with ${flag}.`;
+  return new LithosError('forbidden', message, { tool: name, profile: profile.label });
 }

@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/ports';
-import type { ToolDispatcher } from '../../shared/tools/types';
-import { inputJsonSchema } from '../../shared/tools/json-schema';
+import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import { compactJsonSchema, inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { splitCaller, withAgentArg } from './caller';
 import { fromOriginalArgs } from './original-args';
@@ -27,9 +27,16 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS = [
   'Lithos is a long-term memory kept as Markdown notes in an Obsidian vault, shared with a person and other agents.',
-  'To gather memory for a task use lithos_retrieve; for a quick lookup lithos_search (words) or lithos_semantic (meaning); lithos_read to open a note.',
-  'Record what you learn with lithos_write (pass expected_version when updating). Every result is JSON; errors are JSON {code, message, data}.',
-].join(' ');
+  'To gather memory for a task use lithos_retrieve, then tell it what helped with lithos_feedback; for a quick lookup lithos_search; lithos_read to open a note; lithos_write to record what you learn.',
+  'Rules every tool follows:',
+  '- Name a note by exactly one of id, path or title (a title or alias resolves as an Obsidian [[link]]). Notes you may not see are reported as not found.',
+  '- Pass agent_id on a call only when the bridge was started without --agent (or LITHOS_AGENT_ID), or to act as another of your agents.',
+  '- Before updating or deleting a note, lithos_read it and pass its version as expected_version: if someone edited it since, you get a conflict (with the current version and a diff), never a silent overwrite.',
+  '- Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private is forbidden.',
+  '- Long text comes a page at a time: a result with truncated true gives total_chars and next_offset; call again with offset set to it (lithos_read also reads one section by heading). Lists page with limit and next_cursor.',
+  '- Every result is JSON; an error is JSON {code, message, data}, and its message says what to do.',
+  '- This bridge may offer only some tools (its profile): a forbidden error on a tool not offered says how to enable the rest (--tools full).',
+].join('\n');
 
 /**
  * The MCP face of a ToolDispatcher: tools/list from the catalog (answered at once, no vault needed) and
@@ -42,8 +49,8 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: withAgentArg(def, inputJsonSchema(def)),
-    annotations: { title: def.title, ...def.annotations },
+    inputSchema: compactJsonSchema(withAgentArg(def, inputJsonSchema(def))),
+    annotations: listedAnnotations(def.annotations),
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
   // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
@@ -88,6 +95,15 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     }
   };
   return server;
+}
+
+/**
+ * The hints a client would not assume: the title is the tool's own (above), and a hint with the value the MCP
+ * spec gives an absent one (readOnlyHint false, idempotentHint false) goes without saying.
+ */
+function listedAnnotations(a: ToolDef['annotations']): Tool['annotations'] {
+  const { readOnlyHint, idempotentHint, ...always } = a;
+  return { ...(readOnlyHint ? { readOnlyHint } : {}), ...(idempotentHint ? { idempotentHint } : {}), ...always };
 }
 
 /**

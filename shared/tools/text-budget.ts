@@ -10,8 +10,8 @@ export const MAX_MAX_CHARS = 100_000;
 
 /** The two arguments of a paged text, to spread into a tool's input shape. */
 export const pageShape = {
-  offset: z.number().int().min(0).default(0).describe('Where to start, in characters: the next_offset of the previous page.'),
-  max_chars: z.number().int().min(1).max(MAX_MAX_CHARS).default(DEFAULT_MAX_CHARS).describe('Most characters of text to return.'),
+  offset: z.number().int().min(0).default(0).describe('Start here (next_offset of the last page).'),
+  max_chars: z.number().int().min(1).max(MAX_MAX_CHARS).default(DEFAULT_MAX_CHARS).describe('Most characters to return.'),
 };
 
 export interface PageArgs {

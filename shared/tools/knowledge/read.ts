@@ -7,7 +7,7 @@ import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ON
 const input = z
   .strictObject({
     ...noteRefShape,
-    section: z.string().trim().min(1).optional().describe('A heading (without "#"): only that section, down to the next heading of the same or higher level.'),
+    section: z.string().trim().min(1).optional().describe('A heading: only its section.'),
     ...pageShape,
   })
   .refine(oneRef, ONE_REF_MESSAGE);
@@ -48,8 +48,7 @@ export const lithosRead = defineTool({
   name: 'lithos_read',
   title: 'Read a note',
   description: [
-    'Read one note by id, path, or title/alias. Returns content (the Markdown body, paged: see truncated/next_offset), metadata, headings (with their offsets), links and `version`:',
-    'pass that version as expected_version to lithos_write or lithos_delete. For a long note read one section by heading, or page with offset.',
+    'Open a note: its Markdown content (paged), metadata, headings with their offsets, links and version (for expected_version). For a long note read a section by heading or page with offset.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

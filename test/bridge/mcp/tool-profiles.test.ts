@@ -54,7 +54,7 @@ test('core lists at most 10 tools in at most 12 KB of tools/list JSON; full list
   const core = await listed(await connect({ profile: 'core' }));
   expect(core.names).toEqual(AGENT_TOOLS.filter((n) => CORE_TOOLS.includes(n)));
   expect(core.names.length).toBeLessThanOrEqual(10);
-  // SIZE-PENDING
+  expect(core.bytes).toBeLessThanOrEqual(12 * 1024);
   const full = await listed(await connect({ profile: 'full' }));
   expect(full.names).toEqual(AGENT_TOOLS);
   process.stdout.write(`tools/list JSON: core ${core.names.length} tools, ${core.bytes} bytes; full ${full.names.length} tools, ${full.bytes} bytes\n`);

@@ -40,8 +40,10 @@ Usage:
   lithos eval    <dataset-dir>... [--mode lexical|vector|hybrid|pts] [--without scout]… [--feedback-split F] [--json]
   lithos bench   [--notes N] [--seed S] [--json]
   lithos demo    <vault>                                index and show a few searches (npm start)
-  lithos mcp     --vault <vault> [--agent <id>]         stdio MCP server: through Obsidian when it has the vault open,
-                                                        headless on the folder otherwise; agent also from LITHOS_AGENT_ID
+  lithos mcp     --vault <vault> [--agent <id>] [--tools core|full|<tool,tool,…>]
+                                                        stdio MCP server: through Obsidian when it has the vault open,
+                                                        headless on the folder otherwise; agent also from LITHOS_AGENT_ID;
+                                                        --tools: the tools offered (default: the vault policy's, else core)
   lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]
                                                         past retrievals, newest first (t: ISO time or 30m, 2h, 3d)
   lithos conflicts <vault> [--state s] [--json]         contradictions between notes (states: unreviewed, accepted_dual, superseded, refuted, merged)
@@ -128,6 +130,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       enable: { type: 'string', multiple: true },
       hide: { type: 'string', multiple: true },
       unhide: { type: 'string', multiple: true },
+      tools: { type: 'string' },
     },
   });
   const logger = stderrLogger(values.verbose);
@@ -247,7 +250,7 @@ export async function main(argv: string[], out: Out = (s) => process.stdout.writ
       const root = values.vault ?? vault;
       if (!root) throw usage('lithos mcp needs --vault <path>.');
       if (positionals.length > (values.vault ? 0 : 1)) throw usage(`lithos mcp takes one vault; unexpected "${positionals[values.vault ? 0 : 1]}" (quote a path that has spaces).`);
-      return runMcp({ vault: root, agent: values.agent ?? (process.env.LITHOS_AGENT_ID || null), version: VERSION, logger });
+      return runMcp({ vault: root, agent: values.agent ?? (process.env.LITHOS_AGENT_ID || null), tools: values.tools, version: VERSION, logger });
     }
     default:
       throw usage(`Unknown command "${command}".`);

@@ -180,7 +180,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     try {
       const policy = engine.policy.get();
       const disabled = [...new Set([...policy.agent_tools.disabled, ...legacy.disabled])];
-      await engine.policy.set({ ...policy, agent_tools: { read_only: policy.agent_tools.read_only || legacy.read_only, disabled } });
+      await engine.policy.set({ ...policy, agent_tools: { ...policy.agent_tools, read_only: policy.agent_tools.read_only || legacy.read_only, disabled } });
       await this.file.update((d) => void (d.legacyAgentTools = null));
       this.logger.info('read-only and switched-off tools moved from the plugin settings to the vault policy (.lithos/policy.json)');
     } catch (err) {

@@ -3,6 +3,7 @@ import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import type { AgentTools } from '../shared/governance/policy';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
+import { CORE_TOOLS, DEFAULT_PROFILE } from '../shared/tools/profiles';
 
 /**
  * The vault policy's agent_tools (read-only, tools switched off): applied by the tool dispatcher and the
@@ -27,6 +28,17 @@ export function agentToolsSetting(el: HTMLElement, engine: MemoryEngine | null, 
       .addToggle((t) => t.setValue(rules.read_only).onChange((v) => update((r) => ({ ...r, read_only: v }))));
     return;
   }
+  const profile = rules.profile ?? DEFAULT_PROFILE;
+  new Setting(el)
+    .setName('Tool profile')
+    .setDesc(`The tools a bridge offers its agent (every tool listed costs the agent context): core is the ${CORE_TOOLS.length} everyday ones, full is every tool. A bridge started with --tools uses its own.`)
+    .addDropdown((d) => {
+      d.addOption('core', `core (${CORE_TOOLS.length} tools)`);
+      d.addOption('full', 'full (every tool)');
+      // A list written by hand in policy.json is shown as such, and kept until another choice is made.
+      if (typeof profile !== 'string') d.addOption('custom', `custom (${profile.length} tools, from policy.json)`);
+      d.setValue(typeof profile === 'string' ? profile : 'custom').onChange((v) => (v === 'core' || v === 'full' ? update((r) => ({ ...r, profile: v })) : undefined));
+    });
   for (const def of TOOL_CATALOG) {
     new Setting(el)
       .setName(def.name)

@@ -32,7 +32,7 @@ export function vaultToolRules(vault: string, logger: Logger): AgentToolRules {
   };
 }
 
-const signature = (r: AgentTools): string => JSON.stringify([r.read_only, [...r.disabled].sort()]);
+const signature = (r: AgentTools): string => JSON.stringify([r.read_only, [...r.disabled].sort(), r.profile ?? null]);
 
 /**
  * Polls the rules (a hand edit or the settings tab changes policy.json) and calls `changed` when the set of

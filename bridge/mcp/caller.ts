@@ -5,11 +5,11 @@ import { LithosError } from '../../shared/errors';
 /** The per-call identity argument every tool accepts over MCP (on top of its own schema). */
 export const AGENT_ARG = 'agent_id';
 
+/** Listed with every tool, so kept short: the server's instructions say the rest. */
 const AGENT_SCHEMA = {
   type: 'string',
-  minLength: 1,
   maxLength: 200,
-  description: 'Your agent id, when the bridge was not started with --agent (or to act as another of your agents).',
+  description: 'Your agent id, if the bridge has none.',
 };
 
 /** Whether the tool's own schema has this argument. */

@@ -7,6 +7,8 @@ import type { ToolHost } from './headless';
 import { modeHost } from './mode-host';
 import { wireSampling } from './sampling-interpreter';
 import { vaultToolRules, watchToolRules } from './agent-tool-rules';
+import { parseProfileSpec, resolveProfile } from '../../shared/tools/profiles';
+import { agentTools } from '../../shared/governance/tool-access';
 
 /** How long a shutdown waits for tool calls in flight to finish and be answered. */
 const DRAIN_MS = 10_000;
@@ -18,6 +20,8 @@ export interface McpOptions {
   vault: string;
   /** --agent, else LITHOS_AGENT_ID; null lets each call name itself with agent_id. */
   agent: string | null;
+  /** --tools: core, full or a comma list of tool names; absent: the vault policy's agent_tools.profile, else core. */
+  tools?: string;
   version: string;
   logger: Logger;
   stdin?: NodeJS.ReadableStream & { pause(): unknown };
@@ -36,6 +40,9 @@ export interface McpOptions {
  */
 export async function runMcp(opts: McpOptions): Promise<number> {
   const { logger } = opts;
+  // A bad --tools is the person's typo: refuse to start, naming the valid tools, before anything is opened.
+  const profile = opts.tools === undefined ? undefined : parseProfileSpec(opts.tools);
+  if (profile !== undefined) resolveProfile(profile, agentTools(TOOL_CATALOG).map((d) => d.name));
   // Not fatal: initialize and tools/list must work anyway; each tool call reports the problem.
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
   const host = opts.host ?? modeHost({ vault: opts.vault, catalog: TOOL_CATALOG, agent: opts.agent, version: opts.version, logger });
@@ -47,7 +54,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
     inflight.add(call);
     void call.finally(() => inflight.delete(call));
   };
-  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules, track });
+  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules, track, profile });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
   const transport = new BoundedStdioTransport(stdin, opts.stdout ?? process.stdout);

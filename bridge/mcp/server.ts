@@ -1,13 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/ports';
-import type { ToolDispatcher } from '../../shared/tools/types';
-import { inputJsonSchema } from '../../shared/tools/json-schema';
+import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import { compactJsonSchema, inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { splitCaller, withAgentArg } from './caller';
 import { fromOriginalArgs } from './original-args';
 import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
+import { DEFAULT_PROFILE, resolveProfile, type ToolProfile, type ToolProfileSpec } from '../../shared/tools/profiles';
+import { LithosError } from '../../shared/errors';
+import type { AgentTools } from '../../shared/governance/policy';
 
 export interface McpServerOptions {
   version: string;
@@ -18,13 +21,22 @@ export interface McpServerOptions {
   rules?: AgentToolRules;
   /** Told of every tool call while it runs, so a shutdown can let the calls in flight finish and answer. */
   track?: (call: Promise<unknown>) => void;
+  /** `--tools`: the tools this bridge offers, whatever the vault policy's agent_tools.profile says. */
+  profile?: ToolProfileSpec;
 }
 
 const INSTRUCTIONS = [
   'Lithos is a long-term memory kept as Markdown notes in an Obsidian vault, shared with a person and other agents.',
-  'To gather memory for a task use lithos_retrieve; for a quick lookup lithos_search (words) or lithos_semantic (meaning); lithos_read to open a note.',
-  'Record what you learn with lithos_write (pass expected_version when updating). Every result is JSON; errors are JSON {code, message, data}.',
-].join(' ');
+  'To gather memory for a task use lithos_retrieve, then tell it what helped with lithos_feedback; for a quick lookup lithos_search; lithos_read to open a note; lithos_write to record what you learn.',
+  'Rules every tool follows:',
+  '- Name a note by exactly one of id, path or title (a title or alias resolves as an Obsidian [[link]]). Notes you may not see are reported as not found.',
+  '- Pass agent_id on a call only when the bridge was started without --agent (or LITHOS_AGENT_ID), or to act as another of your agents.',
+  '- Before updating or deleting a note, lithos_read it and pass its version as expected_version: if someone edited it since, you get a conflict (with the current version and a diff), never a silent overwrite.',
+  '- Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private is forbidden.',
+  '- Long text comes a page at a time: a result with truncated true gives total_chars and next_offset; call again with offset set to it (lithos_read also reads one section by heading). Lists page with limit and next_cursor.',
+  '- Every result is JSON; an error is JSON {code, message, data}, and its message says what to do.',
+  '- This bridge may offer only some tools (its profile): a forbidden error on a tool not offered says how to enable the rest (--tools full).',
+].join('\n');
 
 /**
  * The MCP face of a ToolDispatcher: tools/list from the catalog (answered at once, no vault needed) and
@@ -37,17 +49,24 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: withAgentArg(def, inputJsonSchema(def)),
-    annotations: { title: def.title, ...def.annotations },
+    inputSchema: compactJsonSchema(withAgentArg(def, inputJsonSchema(def))),
+    annotations: listedAnnotations(def.annotations),
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
   // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
-  const agentNames = new Set(agentTools(dispatcher.list()).map((d) => d.name));
+  const agentNames = agentTools(dispatcher.list()).map((d) => d.name);
+  // A bad --tools fails here, before the server starts: the person sees it at once.
+  const fixed = opts.profile === undefined ? null : resolveProfile(opts.profile, agentNames);
+  const profileOf = policyProfile(agentNames, opts.logger);
+  const current = async (): Promise<{ rules: AgentTools | null; profile: ToolProfile }> => {
+    const rules = opts.rules ? await opts.rules.current() : null;
+    return { rules, profile: fixed ?? profileOf(rules?.profile) };
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    if (!opts.rules) return { tools: tools.filter((t) => agentNames.has(t.name)) };
-    const shown = new Set(visibleTools(dispatcher.list(), await opts.rules.current()).map((d) => d.name));
-    return { tools: tools.filter((t) => shown.has(t.name)) };
+    const { rules, profile } = await current();
+    const allowed = new Set((rules ? visibleTools(dispatcher.list(), rules) : agentTools(dispatcher.list())).map((d) => d.name));
+    return { tools: tools.filter((t) => allowed.has(t.name) && profile.tools.has(t.name)) };
   });
   server.setRequestHandler(CallToolRequestSchema, (req): Promise<CallToolResult> => {
     const call = callTool(req.params.name, req.params.arguments);
@@ -57,13 +76,17 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   const callTool = async (name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> => {
     try {
       const def = byName.get(name);
+      if (agentNames.includes(name)) {
+        const { profile } = await current();
+        if (!profile.tools.has(name)) throw notInProfile(name, profile, fixed !== null);
+      }
       const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), opts.defaultAgent);
       const result = await dispatcher.call(name, args, caller);
-      const plain = result !== null && typeof result === 'object' && !Array.isArray(result);
-      return {
-        content: [{ type: 'text', text: JSON.stringify(result ?? null) }],
-        ...(plain ? { structuredContent: result as Record<string, unknown> } : {}),
-      };
+      // The result once, as JSON text, and no structuredContent: clients differ in which of the two they give
+      // the model (some both, some only structuredContent when present), so a second copy would either double
+      // a long result in the agent's context or hide the text. No tool declares an outputSchema, so the spec
+      // asks for no structuredContent.
+      return { content: [{ type: 'text', text: JSON.stringify(result ?? null) }] };
     } catch (err) {
       const e = toToolError(err);
       if (e.code === 'internal') opts.logger.error(`${name} failed: ${e.message}`);
@@ -72,4 +95,42 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     }
   };
   return server;
+}
+
+/**
+ * The hints a client would not assume: the title is the tool's own (above), and a hint with the value the MCP
+ * spec gives an absent one (readOnlyHint false, idempotentHint false) goes without saying.
+ */
+function listedAnnotations(a: ToolDef['annotations']): Tool['annotations'] {
+  const { readOnlyHint, idempotentHint, ...always } = a;
+  return { ...(readOnlyHint ? { readOnlyHint } : {}), ...(idempotentHint ? { idempotentHint } : {}), ...always };
+}
+
+/**
+ * The vault policy's agent_tools.profile, resolved (DEFAULT_PROFILE when absent). Names the catalog does not
+ * have are left out with a warning, once per wording: the policy is the person's file, and a typo in it must
+ * not take the bridge down or every other tool with it.
+ */
+function policyProfile(catalog: readonly string[], logger: Logger): (spec: ToolProfileSpec | undefined) => ToolProfile {
+  const warned = new Set<string>();
+  return (spec) => {
+    try {
+      return resolveProfile(spec ?? DEFAULT_PROFILE, catalog);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!warned.has(message)) logger.warn(`agent_tools.profile in .lithos/policy.json: ${message}`);
+      warned.add(message);
+      const known = (spec as readonly string[]).filter((n) => catalog.includes(n));
+      return known.length > 0 ? { label: known.join(','), tools: new Set(known) } : resolveProfile(DEFAULT_PROFILE, catalog);
+    }
+  };
+}
+
+/** A call to a tool this bridge does not offer: forbidden, saying how to offer it. */
+function notInProfile(name: string, profile: ToolProfile, byFlag: boolean): LithosError {
+  const flag = `--tools full or --tools ${profile.label},${name}`;
+  const message = byFlag
+    ? `The tool "${name}" is not offered by this bridge (started with --tools ${profile.label}). Start it with ${flag}.`
+    : `The tool "${name}" is not in this vault's tool profile "${profile.label}". Choose the full profile (Settings → Lithos Memory → Agents bridge, or agent_tools.profile in .lithos/policy.json), or start the bridge with ${flag}.`;
+  return new LithosError('forbidden', message, { tool: name, profile: profile.label });
 }

@@ -11,7 +11,8 @@
  *   "shared_patterns": ["shared/**"],                     // readable by every agent, whatever the scope
  *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
  *   "hidden_folders": ["private"],                        // no agent sees notes under these vault folders
- *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"] }  // what agents may call at all
+ *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"],   // what agents may call at all
+ *                    "profile": "core" }                                   // what a bridge offers (tools/profiles.ts)
  * }
  *
  * No file, and none ever saved: the defaults (every agent's allowlist is "*", nothing shared beyond
@@ -26,6 +27,7 @@ import type { BlobStore, Clock, Logger } from '../ports';
 import type { AuditActor, AuditLog } from './audit';
 import { coveredBy, patternProblem } from './namespace-patterns';
 import { ConfigFile } from '../stores/config-file';
+import { PROFILE_NAMES, type ToolProfileSpec } from '../tools/profiles';
 
 export const POLICY_FILE = 'policy.json';
 export { RELOAD_MS } from '../stores/config-file';
@@ -50,6 +52,11 @@ export interface Policy {
 export interface AgentTools {
   read_only: boolean;
   disabled: string[];
+  /**
+   * The tools a bridge offers its agent when not started with --tools: `core`, `full` or a list of names
+   * (shared/tools/profiles.ts). Absent: the default profile. Not a permission: read_only and disabled still apply.
+   */
+  profile?: ToolProfileSpec;
 }
 
 export const DEFAULT_POLICY: Policy = Object.freeze({
@@ -98,6 +105,8 @@ const folder = z
   .transform((s) => s.trim().replace(/^\/+|\/+$/g, ''))
   .refine((s) => s !== '' && s.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..'), { message: 'must be a vault folder path like "private" or "work/secret"' });
 
+const toolName = z.string().trim().regex(/^lithos_[a-z_]+$/, { message: 'must be a lithos_* tool name' });
+
 const policySchema = z.strictObject({
   version: z.literal(1).default(1),
   default_namespaces: patterns.default(['*']),
@@ -108,7 +117,8 @@ const policySchema = z.strictObject({
   agent_tools: z
     .strictObject({
       read_only: z.boolean().default(false),
-      disabled: z.array(z.string().trim().regex(/^lithos_[a-z_]+$/, { message: 'must be a lithos_* tool name' })).max(200).default([]),
+      disabled: z.array(toolName).max(200).default([]),
+      profile: z.union([z.enum(PROFILE_NAMES), z.array(toolName).min(1).max(200)]).optional(),
     })
     .default({ read_only: false, disabled: [] }),
 });
@@ -142,7 +152,11 @@ function freeze(p: Policy): Policy {
     shared_patterns: Object.freeze([...p.shared_patterns]),
     propose_namespaces: Object.freeze([...p.propose_namespaces]),
     hidden_folders: Object.freeze([...p.hidden_folders]),
-    agent_tools: Object.freeze({ read_only: p.agent_tools.read_only, disabled: Object.freeze([...new Set(p.agent_tools.disabled)]) }),
+    agent_tools: Object.freeze({
+      read_only: p.agent_tools.read_only,
+      disabled: Object.freeze([...new Set(p.agent_tools.disabled)]),
+      ...(p.agent_tools.profile === undefined ? {} : { profile: typeof p.agent_tools.profile === 'string' ? p.agent_tools.profile : Object.freeze([...new Set(p.agent_tools.profile)]) }),
+    }),
   }) as unknown as Policy;
 }
 

@@ -39,8 +39,11 @@ export function parseNote(path: string, input: Uint8Array | string): ParsedNote 
     }
   }
 
+  let fullBody: string | undefined;
   if (decoded.size > MAX_NOTE_BYTES) {
+    const whole = body;
     body = truncateUtf8(body, MAX_NOTE_BYTES);
+    if (body.length < whole.length) fullBody = whole;
     problems.push({
       path,
       code: 'note_too_large',
@@ -68,6 +71,7 @@ export function parseNote(path: string, input: Uint8Array | string): ParsedNote 
     frontmatter,
     hasFrontmatter: split.yaml !== null,
     body,
+    ...(fullBody === undefined ? {} : { fullBody }),
     headings,
     links,
     problems,

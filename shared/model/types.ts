@@ -104,6 +104,8 @@ export interface ParsedNote {
   hasFrontmatter: boolean;
   /** Markdown after the frontmatter block (the whole text when the YAML was malformed). */
   body: string;
+  /** The whole body when `body` was cut at MAX_NOTE_BYTES (problem note_too_large): lithos_read pages over it. */
+  fullBody?: string;
   headings: NoteHeading[];
   links: NoteLink[];
   problems: NoteProblem[];

@@ -150,6 +150,16 @@ describe('bridge host in the plugin (desktop)', () => {
     expect(err.message).toMatch(/turned off for agents in this vault \(Settings → Lithos Memory → Agents bridge/);
   });
 
+  test('the tool profile chosen in settings goes to the vault policy, where every bridge reads it', async () => {
+    const { plugin, app } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    const profile = settingsTab(plugin).find('Tool profile').controls[0];
+    await profile.change('full');
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').agent_tools).toEqual({ read_only: false, disabled: [], profile: 'full' });
+    await settingsTab(plugin).find('Tool profile').controls[0].change('core');
+    expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').agent_tools.profile).toBe('core');
+  });
+
   test("an older version's read-only and switched-off tools (data.json) move to the vault policy once the memory opens", async () => {
     const { plugin, app, host } = await start({ bridge: { port: 0, readOnly: true, disabledTools: ['lithos_delete'] } });
     await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);

@@ -1,5 +1,5 @@
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
-import { inputJsonSchema } from '../../shared/tools/json-schema';
+import { compactJsonSchema, inputJsonSchema } from '../../shared/tools/json-schema';
 
 /** What tools/list carries must be accepted by the clients agents run in, the strictest included. */
 
@@ -25,4 +25,25 @@ test.each(TOOL_CATALOG.map((d) => [d.name, d] as const))('%s: an object schema w
 test('a record argument still says its values may be anything, keyed by strings', () => {
   const create = TOOL_CATALOG.find((d) => d.name === 'lithos_task_create')!;
   expect(inputJsonSchema(create).properties?.metadata).toMatchObject({ type: 'object', additionalProperties: {} });
+});
+
+describe('compactJsonSchema (what tools/list carries)', () => {
+  test('drops what says nothing to a model and spells a "one or a list" argument as the list', () => {
+    const search = TOOL_CATALOG.find((d) => d.name === 'lithos_search')!;
+    const compact = compactJsonSchema(inputJsonSchema(search));
+    expect(compact.properties?.note_type).toEqual({ description: expect.any(String), type: 'array', items: { type: 'string', enum: expect.arrayContaining(['concept']) } });
+    expect(compact.properties?.query).toEqual({ type: 'string', maxLength: 2000, description: expect.any(String) });
+    expect(compact.required).toEqual(['query']);
+  });
+
+  test('keeps a union that is not "one or a list", and every bound that says something', () => {
+    expect(compactJsonSchema({ anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }] })).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(compactJsonSchema({ type: 'integer', minimum: 1, maximum: 100 })).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(compactJsonSchema({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER })).toEqual({ type: 'integer', minimum: 0 });
+  });
+
+  test('every schema the catalog lists stays valid for the dispatcher: a list is accepted where one value was', () => {
+    const list = TOOL_CATALOG.find((d) => d.name === 'lithos_list')!;
+    expect(list.input.safeParse({ note_type: ['concept'], status: ['active'], namespace: ['project'] }).success).toBe(true);
+  });
 });

@@ -4,8 +4,8 @@ import { READ_ONLY, defineTool, findByIdOrPath } from '../knowledge/common';
 import { conflictJson, seesNode } from './common';
 
 const input = z.strictObject({
-  state: z.enum(CONFLICT_STATES).optional().describe('Only conflicts in this state (unreviewed: still to settle).'),
-  node: z.string().min(1).optional().describe('Only conflicts involving this note (id or vault path).'),
+  state: z.enum(CONFLICT_STATES).optional().describe('unreviewed: still to settle.'),
+  node: z.string().min(1).optional().describe('A note (id or path) involved.'),
   limit: z.number().int().min(1).max(1000).default(100),
 });
 
@@ -13,7 +13,7 @@ export const lithosConflictList = defineTool({
   name: 'lithos_conflict_list',
   title: 'List conflicts between notes',
   description:
-    'Contradictions between notes, oldest first: each with its edge_id, state (unreviewed, accepted_dual, superseded, refuted, merged), both notes (id, path, title), evidence (for rule-found ones, the two disagreeing sentences) and who opened it. Only conflicts whose two notes you may both see are listed.',
+    'Contradictions between notes, oldest first: edge_id, state, both notes, the evidence and who opened it.',
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {

@@ -83,9 +83,9 @@ export function provenanceOf(ctx: ToolContext): 'human' | 'agent' {
 // ── note references ─────────────────────────────────────────────────────
 
 export const noteRefShape = {
-  id: z.string().min(1).optional().describe('The note id (frontmatter `id`, a UUID).'),
-  path: z.string().min(1).optional().describe('Vault-relative path, e.g. "project/atlas/Pool sizing.md".'),
-  title: z.string().min(1).optional().describe('Title, alias or file name, resolved as an Obsidian [[link]] would be.'),
+  id: z.string().min(1).optional().describe('Note id.'),
+  path: z.string().min(1).optional().describe('Vault path of the .md file.'),
+  title: z.string().min(1).optional().describe('Title or alias, as a [[link]].'),
 };
 
 export type NoteRef = { id?: string; path?: string; title?: string };
@@ -146,11 +146,11 @@ export function noteSummary(n: LiveNote): Record<string, unknown> {
 const list = (what: string) => z.union([z.string().min(1), z.array(z.string().min(1))]).optional().describe(what);
 
 export const filterShape = {
-  namespace: list('Namespace prefix(es): "project" matches "project" and "project/atlas".'),
-  tags: list('Every tag listed must be present (case-insensitive; "project" also matches "project/atlas").'),
-  note_type: z.union([z.enum(NOTE_TYPES), z.array(z.enum(NOTE_TYPES))]).optional().describe('Only these note types.'),
-  status: z.union([z.enum(NOTE_STATUSES), z.array(z.enum(NOTE_STATUSES))]).optional().describe('Only these statuses (quarantined notes are left out unless named here).'),
-  path_prefix: z.string().min(1).optional().describe('Plain prefix of the vault path, e.g. "daily/2024-".'),
+  namespace: list('Namespace prefixes ("project" matches "project/atlas").'),
+  tags: list('Tags all present (a tag matches its subtags).'),
+  note_type: z.union([z.enum(NOTE_TYPES), z.array(z.enum(NOTE_TYPES))]).optional().describe('Note types.'),
+  status: z.union([z.enum(NOTE_STATUSES), z.array(z.enum(NOTE_STATUSES))]).optional().describe('Statuses (quarantined only if named).'),
+  path_prefix: z.string().min(1).optional().describe('Prefix of the vault path.'),
 };
 
 export interface FilterArgs {
@@ -170,5 +170,4 @@ export function toFilters(a: FilterArgs): SearchFilters {
 }
 
 /** One line every search-like description ends with: agents confuse lookup with task memory. */
-export const RETRIEVE_HINT =
-  'For memory to ground a task (ranked with learned signals, with a receipt you later report on), use lithos_retrieve instead; this tool is a quick lookup and learns nothing.';
+export const RETRIEVE_HINT = 'A quick lookup that learns nothing: for memory to ground a task use lithos_retrieve.';

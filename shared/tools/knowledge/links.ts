@@ -8,9 +8,9 @@ import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ON
 const input = z
   .strictObject({
     ...noteRefShape,
-    direction: z.enum(['outgoing', 'incoming', 'both']).default('both').describe('outgoing: notes this one links to; incoming: notes linking here (backlinks).'),
-    depth: z.number().int().min(1).max(3).default(1).describe('Follow links this many hops (1–3, default 1).'),
-    include_broken: z.boolean().default(true).describe('List links whose target note does not exist.'),
+    direction: z.enum(['outgoing', 'incoming', 'both']).default('both').describe('incoming: backlinks.'),
+    depth: z.number().int().min(1).max(3).default(1).describe('Hops to follow.'),
+    include_broken: z.boolean().default(true).describe('List links to no note.'),
   })
   .refine(oneRef, ONE_REF_MESSAGE);
 
@@ -55,8 +55,7 @@ export const lithosLinks = defineTool({
   name: 'lithos_links',
   title: 'Links of a note',
   description: [
-    'The [[wiki-link]] graph around one note: notes it links to (outgoing), notes linking to it (incoming: backlinks), up to 3 hops, and its broken links.',
-    'Use it to follow how knowledge is connected by the people and agents who wrote it. For typed, weighted edges use lithos_edge_list; for everything related at once, lithos_related.',
+    'The [[wiki-link]] graph around a note: what it links to, its backlinks (up to 3 hops) and its broken links. For links, edges and similar notes at once, lithos_related.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

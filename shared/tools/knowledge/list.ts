@@ -8,14 +8,14 @@ import { READ_ONLY, defineTool, filterShape, noteSummary, toFilters, visibleTo }
 
 const input = z.strictObject({
   ...filterShape,
-  author: z.string().min(1).optional().describe('Only notes whose frontmatter author is this agent id.'),
+  author: z.string().min(1).optional().describe('Author agent id.'),
   since: z
     .string()
     .refine(isIsoTime, 'must be an ISO 8601 date or a date-time with its offset, e.g. "2024-05-01" or "2024-05-01T12:00:00Z"')
     .optional()
-    .describe('Only notes updated at or after this time (frontmatter updated_at, else created_at, else the file time).'),
-  limit: z.number().int().min(1).max(200).default(50).describe('Page size (1–200, default 50).'),
-  cursor: z.string().min(1).optional().describe('next_cursor from the previous page.'),
+    .describe('Updated at or after this ISO time.'),
+  limit: z.number().int().min(1).max(200).default(50).describe('Page size.'),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
 });
 
 const CURSOR_PREFIX = 'after:';
@@ -30,9 +30,7 @@ export const lithosList = defineTool({
   name: 'lithos_list',
   title: 'List notes',
   description: [
-    'List notes by metadata, without a query: filter by namespace, tags, note_type, status, author, path_prefix, or since (updated at or after).',
-    'Ordered by path; page with limit and next_cursor (stable across calls). Use it to browse a namespace or find what an agent wrote recently;',
-    'use lithos_search to look something up by words.',
+    'Browse notes by metadata, no query: ordered by path, paged with limit and next_cursor. Use it to see a namespace or what an agent wrote recently.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

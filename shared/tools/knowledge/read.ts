@@ -1,14 +1,20 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
-import type { ParsedNote } from '../../model/types';
+import type { NoteHeading, ParsedNote } from '../../model/types';
+import { pageInfo, pageOf, pageShape } from '../text-budget';
 import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
   .strictObject({
     ...noteRefShape,
-    section: z.string().trim().min(1).optional().describe('A heading of the note (text without "#"): return only that section, down to the next heading of the same or higher level.'),
+    section: z.string().trim().min(1).optional().describe('A heading: only its section.'),
+    ...pageShape,
   })
   .refine(oneRef, ONE_REF_MESSAGE);
+
+/** A result lists at most this many headings and links: a huge note must not fill the context with its outline. */
+export const MAX_HEADINGS = 50;
+export const MAX_LINKS = 200;
 
 /** The lines under a heading, the heading included; null when the note has no such heading. */
 export function sectionOf(note: ParsedNote, heading: string): string | null {
@@ -21,13 +27,28 @@ export function sectionOf(note: ParsedNote, heading: string): string | null {
   return lines.slice(h.line, next ? next.line : lines.length).join('\n').replace(/\n+$/, '\n');
 }
 
+/**
+ * The outline shown: every heading when there are at most MAX_HEADINGS, else the highest levels that fit
+ * (the `#` of a long note rather than its first fifty `####`), in document order. Each carries the
+ * character offset where it starts in the body, so an agent can page straight to it.
+ */
+export function outlineOf(body: string, headings: readonly NoteHeading[]): { level: number; text: string; offset: number }[] {
+  let shown = headings;
+  if (shown.length > MAX_HEADINGS) {
+    const levels = [...new Set(headings.map((h) => h.level))].sort((a, b) => a - b);
+    const top = levels.filter((l) => headings.filter((h) => h.level <= l).length <= MAX_HEADINGS).pop() ?? levels[0];
+    shown = headings.filter((h) => h.level <= top).slice(0, MAX_HEADINGS);
+  }
+  const starts = [0];
+  for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 10) starts.push(i + 1);
+  return shown.map((h) => ({ level: h.level, text: h.text, offset: starts[Math.min(h.line, starts.length - 1)] }));
+}
+
 export const lithosRead = defineTool({
   name: 'lithos_read',
   title: 'Read a note',
   description: [
-    'Read one note by id, path, or title/alias (resolved like an Obsidian [[link]]). Optionally only one section, by heading.',
-    'Returns content (the Markdown body), frontmatter, normalised metadata, headings, links and `version`:',
-    'pass that version as expected_version to lithos_write or lithos_delete so you never overwrite an edit made since you read.',
+    'Open a note: its Markdown content (paged), metadata, headings with their offsets, links and version (for expected_version). For a long note read a section by heading or page with offset.',
   ].join(' '),
   input,
   annotations: READ_ONLY,
@@ -36,25 +57,31 @@ export const lithosRead = defineTool({
     // Read the bytes now, not the index: the version must be what is on disk.
     const note = await ctx.engine.parse(live.path);
     if (!visibleTo(ctx)({ ...note.meta, path: note.path })) throw new LithosError('not_found', `No note at "${live.path}".`, { path: live.path });
-    let content = note.body;
+    // A note over MAX_NOTE_BYTES is indexed only in part, but read whole, a page at a time.
+    let content = note.fullBody ?? note.body;
     if (a.section !== undefined) {
       const s = sectionOf(note, a.section);
       if (s === null) {
-        throw new LithosError('not_found', `"${note.path}" has no heading "${a.section}".`, { path: note.path, section: a.section, headings: note.headings.map((h) => h.text) });
+        throw new LithosError('not_found', `"${note.path}" has no heading "${a.section}".`, { path: note.path, section: a.section, headings: outlineOf(note.body, note.headings).map((h) => h.text) });
       }
       content = s;
     }
+    const page = pageOf(content, a);
+    const links = ctx.engine.links(live.path).map(linkAsSeenBy(ctx));
     return {
       id: live.nodeId,
       path: note.path,
       title: note.meta.title,
       version: note.contentHash,
-      content,
+      content: page.text,
       section: a.section ?? null,
+      ...pageInfo(page, `Call lithos_read again with offset ${page.next_offset ?? 0}${a.section === undefined ? ', or read one section by heading (headings)' : ''}.`),
       frontmatter: note.frontmatter,
       meta: { ...note.meta, id: live.nodeId },
-      headings: note.headings.map((h) => ({ level: h.level, text: h.text })),
-      links: ctx.engine.links(live.path).map(linkAsSeenBy(ctx)).map((l) => ({ raw: l.link.raw, target: l.link.target, resolved: l.targetPath !== null })),
+      headings: outlineOf(note.body, note.headings),
+      headings_total: note.headings.length,
+      links: links.slice(0, MAX_LINKS).map((l) => ({ raw: l.link.raw, target: l.link.target, resolved: l.targetPath !== null })),
+      links_total: links.length,
       problems: note.problems.map((p) => ({ code: p.code, field: p.field ?? null, message: p.message })),
     };
   },

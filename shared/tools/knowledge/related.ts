@@ -5,7 +5,7 @@ import { READ_ONLY, allowFor, defineTool, findNote, noteRefShape, noteSummary, o
 const input = z
   .strictObject({
     ...noteRefShape,
-    k: z.number().int().min(1).max(50).default(10).describe('How many related notes (1–50, default 10).'),
+    k: z.number().int().min(1).max(50).default(10).describe('How many.'),
   })
   .refine(oneRef, ONE_REF_MESSAGE);
 
@@ -36,8 +36,7 @@ export const lithosRelated = defineTool({
   name: 'lithos_related',
   title: 'Related notes',
   description: [
-    'Notes related to one note, from three sources at once, each result labelled with why: wiki-links (links_to, linked_from), typed edges (edge: supports, contradicts, depends_on, …) and vector similarity (similar).',
-    'Use it to explore around a note you already have; use lithos_links for the link graph alone and lithos_edge_list for edges alone.',
+    'Notes related to one note, each labelled with why: wiki-links (links_to, linked_from), typed edges (supports, contradicts, …) or vector similarity.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

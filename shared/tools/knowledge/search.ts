@@ -3,8 +3,8 @@ import type { EngineSearchHit } from '../../engine';
 import { READ_ONLY, RETRIEVE_HINT, allowFor, defineTool, filterShape, toFilters } from './common';
 
 export const searchInput = z.strictObject({
-  query: z.string().trim().min(1).max(2000).describe('What to look for: words, a phrase, a title.'),
-  k: z.number().int().min(1).max(100).default(10).describe('How many results (1–100, default 10).'),
+  query: z.string().trim().min(1).max(2000).describe('Words, a phrase or a title.'),
+  k: z.number().int().min(1).max(100).default(10).describe('How many results.'),
   ...filterShape,
 });
 
@@ -33,17 +33,15 @@ function round(x: number): number {
 }
 
 const input = searchInput.extend({
-  mode: z.enum(['lexical', 'hybrid']).default('hybrid').describe('hybrid (default): BM25 words + vectors; lexical: BM25 words only.'),
+  mode: z.enum(['lexical', 'hybrid']).default('hybrid').describe('lexical: words only.'),
 });
 
 export const lithosSearch = defineTool({
   name: 'lithos_search',
   title: 'Search notes',
   description: [
-    'Quick keyword lookup over the vault: BM25 word match, fused with vector similarity in hybrid mode (default); exact titles and aliases always surface.',
-    'Use it to find a note you know exists, or to check what is written about a term. Filters: namespace, tags, note_type, status, path_prefix.',
+    'Find notes by words (BM25, fused with vectors in hybrid mode); exact titles and aliases always surface. Returns ranked hits with snippets.',
     RETRIEVE_HINT,
-    'For meaning rather than words, use lithos_semantic.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

@@ -15,27 +15,27 @@ const strings = (what: string) => z.array(z.string().trim().min(1)).optional().d
 
 const input = z
   .strictObject({
-    title: z.string().trim().min(1).max(300).optional().describe('Title. Needed to create a note (also names its file when no path is given).'),
-    content: z.string().optional().describe('The Markdown body (without frontmatter). Needed to create; when updating, omit it to change metadata only.'),
-    id: z.string().min(1).optional().describe('Id of an existing note to update.'),
-    path: z.string().min(1).optional().describe('Vault-relative .md path. An existing note there is updated; otherwise a note is created there. When absent, a new note goes to "<namespace>/<title>.md".'),
-    expected_version: z.string().min(1).optional().describe('The `version` you got from lithos_read. If the note changed since (a human edited it), the write fails with a conflict instead of overwriting.'),
+    title: z.string().trim().min(1).max(300).optional().describe('Needed to create; names the file when no path is given.'),
+    content: z.string().optional().describe('Markdown body, no frontmatter. Omit to change metadata only.'),
+    id: z.string().min(1).optional().describe('The note to update.'),
+    path: z.string().min(1).optional().describe('Vault .md path: updated if it exists, else created. Default "<namespace>/<title>.md".'),
+    expected_version: z.string().min(1).optional().describe('The version lithos_read gave you.'),
     note_type: z.enum(NOTE_TYPES).optional(),
     namespace: z
       .string()
       .trim()
       .refine(isValidNamespace, 'must be folder-like segments of letters, digits, "_", "-", "." separated by "/" (e.g. "project/atlas")')
       .optional()
-      .describe('e.g. "project/atlas"; also the folder of a new note when no path is given.'),
-    access_scope: z.enum(ACCESS_SCOPES).optional().describe('Who may see it: shared (default), project, task, agent_private (you only), user_private (the person only).'),
+      .describe('e.g. "project/atlas"; the folder of a new note.'),
+    access_scope: z.enum(ACCESS_SCOPES).optional().describe('Who may see it (default shared).'),
     status: z.enum(NOTE_STATUSES).optional(),
-    confidence: z.number().min(0).max(1).optional().describe('0–1, how sure you are (default 1).'),
+    confidence: z.number().min(0).max(1).optional().describe('How sure you are (default 1).'),
     tags: strings('Tags without "#".'),
     aliases: strings('Other names the note can be linked by.'),
     entities: strings('People, systems or things the note is about.'),
     supersedes: strings('Ids or paths of notes this one replaces.'),
-    source: z.string().trim().min(1).nullable().optional().describe('Where the knowledge came from (URL, document, conversation).'),
-    summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('A one-line and a paragraph summary.'),
+    source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
+    summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
@@ -81,12 +81,8 @@ export const lithosWrite = defineTool({
   name: 'lithos_write',
   title: 'Write a note',
   description: [
-    'Create or update a Markdown note in the vault (the shared memory). To create: give title and content (and optionally namespace or path).',
-    'To update: give id or path; fields you omit are kept, and content replaces the body only when given.',
-    'Always pass expected_version (the `version` from lithos_read) when updating a note someone else may have edited: a mismatch returns a conflict with the current version and a diff, never a silent overwrite.',
-    'Returns id, path and the new version. You are recorded as author (on create) and contributor.',
-    'In namespaces where a person confirms agent changes (the vault policy), the note is not written: you get {proposal_id, status: "pending"} and lithos_proposal_list shows what became of it.',
-    'Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private, fails with forbidden.',
+    'Create a note (title, content) or update one (id or path; omitted fields are kept; pass expected_version). Returns id, path and the new version.',
+    'Where a person confirms agent changes (vault policy) you get {proposal_id, status: "pending"} instead.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -13,7 +13,7 @@ import { receiptFor } from './receipt-view';
 export const acceptedArg = z
   .boolean()
   .optional()
-  .describe('Whether the person accepted your output (true/false), if you know. Accepted outputs reinforce the notes they used a little more; rejected ones reinforce nothing.');
+  .describe('Whether the person accepted your output, if you know (accepted outputs reinforce their notes more).');
 
 export interface PlannedFeedback {
   receipts: Receipt[];

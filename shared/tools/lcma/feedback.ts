@@ -8,12 +8,12 @@ import { acceptedArg, feedbackJson, planFeedback, refToId, visibleReceipt } from
 const refs = (what: string) => z.array(z.string().trim().min(1).max(500)).max(200).optional().describe(what);
 
 const input = z.strictObject({
-  receipt_id: z.string().trim().min(1).max(200).describe('The receipt_id lithos_retrieve returned.'),
-  cited: refs('Notes from that result you actually used (ids, paths or titles).'),
-  misleading: refs('Notes from that result that were wrong or led you astray. A note cannot be both cited and misleading.'),
-  output_text: z.string().max(100_000).optional().describe('Your answer or work; notes it clearly draws on count as used even if you did not cite them.'),
+  receipt_id: z.string().trim().min(1).max(200).describe('From lithos_retrieve.'),
+  cited: refs('Notes of that result you used (ids, paths or titles).'),
+  misleading: refs('Notes of that result that were wrong or misled you.'),
+  output_text: z.string().max(100_000).optional().describe('Your answer: notes it draws on count as used.'),
   accepted: acceptedArg,
-  task_id: z.string().trim().min(1).max(200).optional().describe('The task this was for, recorded with the feedback.'),
+  task_id: z.string().trim().min(1).max(200).optional().describe('The task this was for.'),
 });
 
 /** Feedback for a receipt counts once: a second call changes nothing and says so (applied: false). */
@@ -23,11 +23,8 @@ export const lithosFeedback = defineTool({
   name: 'lithos_feedback',
   title: 'Tell memory what helped',
   description: [
-    'Say which notes of a lithos_retrieve result you used and which misled you. It is cheap (one call, no text needed) and makes later retrievals better for every agent:',
-    'used notes gain salience and links to each other, notes shown but not used lose a little weight for this kind of query, misleading notes lose more and are quarantined after 3 marks.',
-    'Without it memory still learns from implicit signals (your output text, follow-up queries in the same task, lithos_task_complete), so give it when you can, skip it when you cannot.',
-    'Only notes the receipt returned may be named (others are an invalid_argument). Feedback for a receipt counts once; repeating it returns applied: false.',
-    'Returns {receipt_id, applied, query_class, used, supported_by_output, ignored, misleading, quarantined, edges_reinforced, edges_weakened, coactivation_pairs}.',
+    'Say which notes of a lithos_retrieve result you used and which misled you: one cheap call that makes later retrievals better for every agent (misleading notes lose weight; 3 marks quarantine one).',
+    'Name only notes the receipt returned. Counts once per receipt (again: applied false).',
   ].join(' '),
   input,
   annotations: FEEDBACK,

@@ -6,25 +6,25 @@ import { defineTool } from '../knowledge/common';
 import type { ToolAnnotations } from '../types';
 
 const input = z.strictObject({
-  query_text: z.string().trim().min(1).max(10_000).describe(`What you need memory for, in plain words (the task, the question, the decision). Longer text is cut at ${MAX_QUERY_CHARS} characters.`),
+  query_text: z.string().trim().min(1).max(10_000).describe(`The task or question, in plain words (cut at ${MAX_QUERY_CHARS} characters).`),
   namespace_filter: z
     .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).max(50)])
     .optional()
-    .describe('Only notes under these namespace prefixes, by whole segments ("project" matches "project/atlas"). Default: everything you may see.'),
-  task_id: z.string().trim().min(1).max(200).optional().describe('The task you are working on (lithos_task_create/lithos_task_list): recorded on the receipt and in the task\'s working memory. Notes scoped to a task are visible to agents on it: claim an aspect (lithos_task_claim) to join; naming the task here does not.'),
+    .describe('Namespace prefixes ("project" matches "project/atlas").'),
+  task_id: z.string().trim().min(1).max(200).optional().describe('Your task, recorded on the receipt.'),
   query_class: z
     .string()
     .trim()
     .min(1)
     .max(64)
     .optional()
-    .describe(`Kind of work, which tunes the ranking: ${QUERY_CLASSES.join(', ')} (default lookup), or your own word. design, synthesis and decision may add an interpretive pass by your model when the results disagree.`),
+    .describe(`Kind of work, which tunes the ranking: ${QUERY_CLASSES.join(', ')} (default lookup) or your own word.`),
   intent: z
     .enum(INTENTS)
     .optional()
-    .describe('What to favour: continuity (recent context), fact_check (most relevant), frequent (notes that proved useful), associative (related ideas), explore (serendipity).'),
-  max_context_nodes: z.number().int().min(1).max(MAX_K).optional().describe(`How many notes to return (default 10, 1–${MAX_K}).`),
-  surface_conflicts: z.boolean().optional().describe('List the conflicts (contradicts edges) among the returned notes. Default: true for query_class design, decision, synthesis and debug, false otherwise.'),
+    .describe('What to favour.'),
+  max_context_nodes: z.number().int().min(1).max(MAX_K).optional().describe('How many notes (default 10).'),
+  surface_conflicts: z.boolean().optional().describe('List contradictions among the notes (default: for design, decision, synthesis, debug).'),
 });
 
 /** Each call adds a receipt and bumps retrieval counts of the notes returned: not read-only, not idempotent. */
@@ -34,12 +34,8 @@ export const lithosRetrieve = defineTool({
   name: 'lithos_retrieve',
   title: 'Retrieve memory for a task',
   description: [
-    'Gather memory for a task: use it before you design, debug, plan, write or decide something, to get the notes that matter.',
-    'It ranks with many signals at once (words, meaning, tags, links, typed edges, recency, notes used together, structural analogies, what proved useful before),',
-    'explains why each note was chosen (reasons, scouts, score terms), surfaces contradictions, writes a receipt and learns from the feedback you give later.',
-    'When you finish, pass the result\'s receipt_id to lithos_task_complete with the notes you cited and those that misled you.',
-    'For a quick keyword lookup use lithos_search instead (it learns nothing); to open a note use lithos_read.',
-    'Returns {nodes:[{id, path, title, note_type, namespace, score, reasons, scouts, terms}], temperature, coherence, terrace_reached, terrace2:{wanted, why, outcome}, conflicts, receipt_id, …}.',
+    'Gather memory before you design, debug, plan, write or decide: the notes that matter, ranked by words, meaning, links, edges, recency and what proved useful, each with why, and the contradictions among them.',
+    'Returns {nodes, conflicts, receipt_id, …}; when done, report on the receipt with lithos_feedback (or lithos_task_complete) so memory learns.',
   ].join(' '),
   input,
   annotations: RETRIEVE,

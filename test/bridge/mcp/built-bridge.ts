@@ -21,9 +21,9 @@ export interface Session {
   stderr: () => string;
 }
 
-/** Starts `lithos mcp --vault <vault>` from the built file and connects the SDK's own client over stdio. */
-export async function connect(cli: string, vault: string, opts: { agent?: string; env?: Record<string, string>; client?: Client } = {}): Promise<Session> {
-  const args = [cli, 'mcp', '--vault', vault, ...(opts.agent ? ['--agent', opts.agent] : [])];
+/** Starts `lithos mcp --vault <vault> [--agent a] [--tools t]` from the built file and connects the SDK's own client over stdio. */
+export async function connect(cli: string, vault: string, opts: { agent?: string; tools?: string; env?: Record<string, string>; client?: Client } = {}): Promise<Session> {
+  const args = [cli, 'mcp', '--vault', vault, ...(opts.agent ? ['--agent', opts.agent] : []), ...(opts.tools ? ['--tools', opts.tools] : [])];
   // The bundle keeps sql.js and a few others external: they load from this repo's node_modules.
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', NODE_PATH: join(ROOT, 'node_modules'), ...opts.env };
   const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });

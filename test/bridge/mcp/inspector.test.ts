@@ -32,7 +32,7 @@ afterAll(() => {
 
 /** `npx --no-install mcp-inspector --cli <server> --method …`; the server finds sql.js through NODE_PATH. */
 async function inspector(...method: string[]): Promise<unknown> {
-  const args = ['--no-install', 'mcp-inspector', '--cli', '-e', `NODE_PATH=${join(ROOT, 'node_modules')}`, process.execPath, build.cli, 'mcp', '--vault', vault, '--agent', 'inspector', ...method];
+  const args = ['--no-install', 'mcp-inspector', '--cli', '-e', `NODE_PATH=${join(ROOT, 'node_modules')}`, process.execPath, build.cli, 'mcp', '--vault', vault, '--agent', 'inspector', '--tools', 'full', ...method];
   const { stdout } = await run('npx', args, { cwd: ROOT, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
   // The inspector may print a banner before the JSON result.
   return JSON.parse(stdout.slice(stdout.indexOf('{')));

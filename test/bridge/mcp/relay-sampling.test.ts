@@ -56,7 +56,7 @@ const DESIGN = { query_text: 'connection pool', query_class: 'design' };
 const CANNED = JSON.stringify({ selected: [INDEX_ID, POOL_ID], bridges: [{ a: INDEX_ID, b: POOL_ID, why: 'the index made the pool run dry' }], confidence: 0.8, follow_up_queries: [] });
 
 async function retrieveAs(agent: string, client: Client | undefined): Promise<{ result: any; receipts: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const s = await connect(build.cli, vault, { agent, client });
+  const s = await connect(build.cli, vault, { agent, client, tools: 'full' }); // lithos_receipts is not in core
   sessions.push(s);
   const result = json(await s.client.callTool({ name: 'lithos_retrieve', arguments: DESIGN }));
   const receipts = json(await s.client.callTool({ name: 'lithos_receipts', arguments: { receipt_id: result.receipt_id } }));

@@ -54,8 +54,8 @@ async function close(s: Session): Promise<void> {
   await s.client.close();
 }
 
-test('initialize and tools/list answer before any vault is opened; every tool is listed with annotations and an input schema', async () => {
-  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+test('initialize and tools/list answer before any vault is opened; with --tools full every tool is listed with annotations and an input schema', async () => {
+  const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   try {
     expect(s.client.getServerVersion()).toMatchObject({ name: 'lithos-memory', version: expect.any(String) });
     expect(s.client.getServerCapabilities()?.tools).toBeDefined();
@@ -66,7 +66,8 @@ test('initialize and tools/list answer before any vault is opened; every tool is
     for (const t of tools) {
       const def = TOOL_CATALOG.find((d) => d.name === t.name)!;
       expect(t.description).toBe(def.description);
-      expect(t.annotations).toMatchObject(def.annotations);
+      // Hints at the MCP spec's default for an absent one (readOnlyHint, idempotentHint false) are not listed.
+      expect({ readOnlyHint: false, idempotentHint: false, ...t.annotations }).toEqual(def.annotations);
       expect(t.inputSchema.type).toBe('object');
       expect(t.inputSchema.properties).toHaveProperty('agent_id');
     }
@@ -80,7 +81,7 @@ test('initialize and tools/list answer before any vault is opened; every tool is
 });
 
 test('a session: write, read, search, semantic, list, links, tags, related, edges, stats, delete — then a clean shutdown releases the lock', async () => {
-  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   let exited: Promise<number | null> | null = null;
   try {
     const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Retry budget', namespace: 'project/atlas', content: 'Retries are capped at three. See [[Pool sizing]].', tags: ['atlas'] } }));
@@ -101,8 +102,10 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
     const task = json(await s.client.callTool({ name: 'lithos_task_create', arguments: { title: 'Tune the pool' } }));
     expect(task.task).toMatchObject({ title: 'Tune the pool' });
     expect(json(await s.client.callTool({ name: 'lithos_agent_info', arguments: { id: 'agent-a' } })).agent).toMatchObject({ id: 'agent-a' });
-    const structured = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
-    expect(structured.structuredContent).toMatchObject({ notes: 3 });
+    // The result once, as JSON text: no second copy in structuredContent to fill the agent's context twice.
+    const once = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
+    expect(once.structuredContent).toBeUndefined();
+    expect(once.content).toHaveLength(1);
     const d = json(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md' } }));
     expect(d.trashed_to).toBe('.trash/project/atlas/Retry budget.md');
     expect(existsSync(join(vault, '.trash/project/atlas/Retry budget.md'))).toBe(true);
@@ -119,7 +122,7 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
 }, 60_000);
 
 test('bad calls are isError with JSON {code, message, data}, and the vault is unchanged', async () => {
-  const s = await connect(build.cli, vault); // no --agent: each call must name its agent to write
+  const s = await connect(build.cli, vault, { tools: 'full' }); // no --agent: each call must name its agent to write
   try {
     const before = vaultFiles(vault);
     const bad = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7, confidence: 3, agent_id: 'agent-a' } }));
@@ -142,7 +145,7 @@ test('bad calls are isError with JSON {code, message, data}, and the vault is un
 // Two MCP clients on one vault (Claude Desktop and Claude Code) start two lithos mcp: the second used to
 // answer every call, reads included, with vault_locked for as long as the first ran.
 test("an agent written for the original Lithos MCP server: its argument names (agent, query, limit, node_id, from_id) work", async () => {
-  const s = await connect(build.cli, vault); // no --agent: the original names the caller on each call
+  const s = await connect(build.cli, vault, { tools: 'full' }); // no --agent: the original names the caller on each call
   try {
     const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Original agent note', content: 'Pool sizing notes from the original client.', agent: 'orig-agent' } }));
     expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('orig-agent');
@@ -162,7 +165,7 @@ test('a vault another process writes opens read-only: reads and retrieval work, 
   // A live holder: this test process's pid, fresh heartbeat.
   writeFileSync(join(vault, '.lithos/lock.json'), JSON.stringify({ pid: process.pid, hostname: require('node:os').hostname(), started_at: now, heartbeat_at: now, owner: 'bridge', token: 'x' })); // eslint-disable-line @typescript-eslint/no-require-imports
   const before = vaultFiles(vault);
-  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   try {
     expect((await s.client.listTools()).tools.length).toBe(agentTools(TOOL_CATALOG).length);
     expect(json(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).notes).toBeGreaterThan(0);
@@ -180,7 +183,7 @@ test('a vault another process writes opens read-only: reads and retrieval work, 
 }, 60_000);
 
 test('SIGTERM flushes the stores and releases the lock, exit code 0', async () => {
-  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   const proc = childOf(s);
   const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
   try {
@@ -194,7 +197,7 @@ test('SIGTERM flushes the stores and releases the lock, exit code 0', async () =
   expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
   expect(existsSync(join(vault, 'Before term.md'))).toBe(true);
   // Reopened, the stores know the note without re-reading a changed file.
-  const again = await connect(build.cli, vault, { agent: 'agent-a' });
+  const again = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   try {
     expect(json(await again.client.callTool({ name: 'lithos_search', arguments: { query: 'before term' } })).results[0].path).toBe('Before term.md');
   } finally {
@@ -250,7 +253,7 @@ test("the vault policy's agent_tools: hidden from tools/list, refused headless, 
   mkdirSync(join(vault, '.lithos'), { recursive: true });
   const policy = (agentTools: object) => writeFileSync(join(vault, '.lithos/policy.json'), JSON.stringify({ version: 1, agent_tools: agentTools }));
   policy({ read_only: false, disabled: ['lithos_delete'] });
-  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   try {
     expect(s.client.getServerCapabilities()?.tools).toMatchObject({ listChanged: true });
     const names = (await s.client.listTools()).tools.map((t) => t.name);

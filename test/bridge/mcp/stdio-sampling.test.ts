@@ -47,7 +47,7 @@ function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-ex
 const DESIGN = { query_text: 'connection pool', query_class: 'design' };
 
 async function retrieveVia(client: Client | undefined): Promise<{ result: any; receipts: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const s = await connect(build.cli, vault, { agent: 'agent-a', client });
+  const s = await connect(build.cli, vault, { agent: 'agent-a', client, tools: 'full' }); // lithos_receipts is not in core
   try {
     const result = json(await s.client.callTool({ name: 'lithos_retrieve', arguments: DESIGN }));
     const receipts = json(await s.client.callTool({ name: 'lithos_receipts', arguments: { receipt_id: result.receipt_id } }));

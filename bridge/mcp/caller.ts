@@ -9,7 +9,7 @@ export const AGENT_ARG = 'agent_id';
 const AGENT_SCHEMA = {
   type: 'string',
   maxLength: 200,
-  description: 'Your agent id, if the bridge has none.',
+  description: 'Your agent id, if the bridge has none (fixed for the session by the first call).',
 };
 
 /** Whether the tool's own schema has this argument. */
@@ -25,16 +25,41 @@ export function withAgentArg(def: ToolDef, schema: JsonSchemaObject): JsonSchema
 }
 
 /**
- * Who is calling and with which arguments: `agent_id` in the arguments wins over the bridge's default
- * (--agent / LITHOS_AGENT_ID). It is taken out of the arguments unless the tool declares it itself.
+ * Who this MCP session acts for, fixed once: by --agent / LITHOS_AGENT_ID when the bridge starts, else by
+ * the first call that names an agent_id. A call naming another agent afterwards is refused: one argument
+ * must not let an agent read another's agent_private notes or write in its name.
  */
-export function splitCaller(def: ToolDef | undefined, args: Record<string, unknown> | undefined, defaultAgent: string | null): { caller: ToolCaller; args: Record<string, unknown> } {
+export class SessionIdentity {
+  constructor(private agent: string | null) {}
+
+  /** The agent of the session; null until one is named. */
+  get agentId(): string | null {
+    return this.agent;
+  }
+
+  /** The agent a call acts for: `given` (a call's agent_id) must be the session's, or bind a session that has none. */
+  actAs(given: string | undefined): string | null {
+    if (given === undefined || given === this.agent) return this.agent;
+    if (this.agent === null) return (this.agent = given);
+    throw new LithosError(
+      'forbidden',
+      `This session acts as agent "${this.agent}" (fixed when it started, by --agent, LITHOS_AGENT_ID or its first call); it cannot act as "${given}". Give each agent its own bridge.`,
+      { field: AGENT_ARG, session_agent: this.agent, agent_id: given },
+    );
+  }
+}
+
+/**
+ * Who is calling and with which arguments: the session's agent, which a call's `agent_id` may name but
+ * never change (SessionIdentity). It is taken out of the arguments unless the tool declares it itself.
+ */
+export function splitCaller(def: ToolDef | undefined, args: Record<string, unknown> | undefined, identity: SessionIdentity): { caller: ToolCaller; args: Record<string, unknown> } {
   const rest = { ...(args ?? {}) };
   const given = rest[AGENT_ARG];
   if (given !== undefined && (typeof given !== 'string' || given.trim() === '' || given.length > 200)) {
     throw new LithosError('invalid_argument', `${AGENT_ARG} must be a non-empty string of at most 200 characters.`, { field: AGENT_ARG });
   }
   if (!def || !declares(def, AGENT_ARG)) delete rest[AGENT_ARG];
-  const agent = typeof given === 'string' ? given.trim() : defaultAgent;
+  const agent = identity.actAs(typeof given === 'string' ? given.trim() : undefined);
   return { caller: { kind: 'agent', agent_id: agent }, args: rest };
 }

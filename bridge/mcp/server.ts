@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/ports';
 import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import { compactJsonSchema, inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
-import { splitCaller, withAgentArg } from './caller';
+import { SessionIdentity, splitCaller, withAgentArg } from './caller';
 import { fromOriginalArgs } from './original-args';
 import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
@@ -14,7 +14,7 @@ import type { AgentTools } from '../../shared/governance/policy';
 
 export interface McpServerOptions {
   version: string;
-  /** From --agent or LITHOS_AGENT_ID; a call's own agent_id wins. */
+  /** From --agent or LITHOS_AGENT_ID: the agent the session acts for; a call may name no other (caller.ts). */
   defaultAgent: string | null;
   logger: Logger;
   /** The vault policy's agent_tools: tools agents may not call are left out of tools/list. Absent: the whole catalog. */
@@ -53,6 +53,8 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     annotations: listedAnnotations(def.annotations),
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
+  // One server per stdio session: the agent it acts for is fixed here (caller.ts).
+  const identity = new SessionIdentity(opts.defaultAgent);
   // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
   const agentNames = agentTools(dispatcher.list()).map((d) => d.name);
   // A bad --tools fails here, before the server starts: the person sees it at once.
@@ -80,7 +82,7 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
         const { profile } = await current();
         if (!profile.tools.has(name)) throw notInProfile(name, profile, fixed !== null);
       }
-      const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), opts.defaultAgent);
+      const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), identity);
       const result = await dispatcher.call(name, args, caller);
       // The result once, as JSON text, and no structuredContent: clients differ in which of the two they give
       // the model (some both, some only structuredContent when present), so a second copy would either double

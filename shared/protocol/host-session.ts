@@ -1,7 +1,7 @@
 import { asLithosError, LithosError } from '../errors';
 import { silentLogger, systemTimers, type Logger, type Timers } from '../ports';
 import type { InterpretRequest, Interpretation, Interpreter } from '../retrieval/terrace2';
-import type { CallOptions, ToolDispatcher } from '../tools/types';
+import type { CallOptions, ToolCaller, ToolDispatcher } from '../tools/types';
 import type { Call } from './call';
 import { CLOSE_CODES, HelloVersionProbe, protocolMismatch, type Hello } from './handshake';
 import type { Interpreted } from './interpret';
@@ -62,6 +62,8 @@ export class HostSession {
   private readonly maxDeadlineMs: number;
   /** Known once the handshake is admitted. */
   hello: Hello | null = null;
+  /** The agent every call on this connection acts for (boundCaller). */
+  private agent: string | null = null;
 
   constructor(private readonly opts: HostSessionOptions) {
     this.timers = opts.timers ?? systemTimers;
@@ -162,6 +164,7 @@ export class HostSession {
       return;
     }
     this.hello = hello;
+    this.agent = hello.agent_id;
     this.state = 'open';
     this.reply({ type: 'welcome', protocol_version: PROTOCOL_VERSION, plugin_version: this.opts.pluginVersion, vault: this.opts.vaultName });
   }
@@ -183,6 +186,11 @@ export class HostSession {
       // wire, kind 'human' would pass every scope, hidden folders included.
       const error = new LithosError('forbidden', 'Calls over the bridge are made for agents; the person works in Obsidian.', { retryable: false });
       this.reply({ type: 'result', id: call.id, ok: false, error: toWireError(error) });
+      return;
+    }
+    const caller = this.boundCaller(call.caller.agent_id);
+    if (caller instanceof LithosError) {
+      this.reply({ type: 'result', id: call.id, ok: false, error: toWireError(caller) });
       return;
     }
     if (this.running >= MAX_IN_FLIGHT) {
@@ -212,12 +220,27 @@ export class HostSession {
     // Not awaited: calls on one connection run concurrently; each answers when it is done.
     this.running++;
     Promise.resolve()
-      .then(() => this.opts.dispatcher.call(call.tool, call.args, call.caller, opts))
+      .then(() => this.opts.dispatcher.call(call.tool, call.args, caller, opts))
       .finally(() => this.running--)
       .then(
         (result) => this.finish(call, entry, { ok: true, result }),
         (err: unknown) => this.finish(call, entry, { ok: false, err }),
       );
+  }
+
+  /**
+   * The agent a call acts for: the connection's, fixed by its hello (or, when the hello named none, by its
+   * first call that names one). A caller field naming another agent is refused: the bridge fixed its
+   * session's agent, and a frame must not switch it.
+   */
+  private boundCaller(asked: string | null): ToolCaller | LithosError {
+    if (this.agent === null && asked !== null) this.agent = asked;
+    if (asked === null || asked === this.agent) return { kind: 'agent', agent_id: this.agent };
+    return new LithosError('forbidden', `This connection acts as agent "${this.agent}" (fixed by its hello or first call); a call cannot act as "${asked}".`, {
+      session_agent: this.agent,
+      agent_id: asked,
+      retryable: false,
+    });
   }
 
   private finish(call: Call, entry: InFlight, outcome: { ok: true; result: unknown } | { ok: false; err: unknown }): void {

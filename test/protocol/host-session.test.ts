@@ -110,11 +110,11 @@ describe('HostSession (one bridge connection, host side)', () => {
     expect(closed).toEqual([{ code: CLOSE_CODES.agentConnected, reason: 'conflict' }]);
   });
 
-  it('runs calls concurrently and answers each by its id, with the caller from the call', async () => {
+  it('runs calls concurrently and answers each by its id, as the connection\'s agent', async () => {
     const { s, sent, tools, open } = session();
     open();
     s.receive(call('a', 'hold', { key: 'first' }));
-    s.receive(JSON.stringify({ type: 'call', id: 'b', tool: 'echo', args: { n: 2 }, caller: { kind: 'agent', agent_id: 'a2' }, deadline_ms: 1000 }));
+    s.receive(JSON.stringify({ type: 'call', id: 'b', tool: 'echo', args: { n: 2 }, caller: { kind: 'agent', agent_id: null }, deadline_ms: 1000 }));
     await flush();
     // The held call did not block the second one.
     expect(sent).toEqual([{ type: 'result', id: 'b', ok: true, result: { n: 2 } }]);
@@ -122,7 +122,30 @@ describe('HostSession (one bridge connection, host side)', () => {
     tools.held.get('first')?.('done');
     await flush();
     expect(sent[1]).toEqual({ type: 'result', id: 'a', ok: true, result: 'done' });
-    expect(tools.callers).toEqual([caller, { kind: 'agent', agent_id: 'a2' }]); // one MCP client may speak for several agents
+    expect(tools.callers).toEqual([caller, caller]); // a call that names no agent acts for the hello's
+  });
+
+  it('refuses a call whose caller names another agent than the hello did: identity is fixed per connection', async () => {
+    const { s, sent, tools, open } = session();
+    open();
+    s.receive(JSON.stringify({ type: 'call', id: 'x', tool: 'echo', args: {}, caller: { kind: 'agent', agent_id: 'alice' }, deadline_ms: 1000 }));
+    await flush();
+    expect(sent).toEqual([{ type: 'result', id: 'x', ok: false, error: expect.objectContaining({ code: 'forbidden', data: expect.objectContaining({ session_agent: 'a1', agent_id: 'alice' }) }) }]);
+    expect(tools.callers).toEqual([]);
+  });
+
+  it('a hello without an agent is bound by the first call that names one', async () => {
+    const { s, sent, tools } = session();
+    s.receive(hello({ agent_id: null }));
+    sent.length = 0;
+    const as = (id: string, agent: string | null) => JSON.stringify({ type: 'call', id, tool: 'echo', args: {}, caller: { kind: 'agent', agent_id: agent }, deadline_ms: 1000 });
+    s.receive(as('1', null));
+    s.receive(as('2', 'bob'));
+    s.receive(as('3', 'alice'));
+    s.receive(as('4', null));
+    await flush();
+    expect(tools.callers.map((c) => c.agent_id)).toEqual([null, 'bob', 'bob']);
+    expect(sent.find((m) => m.id === '3')).toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
   it('refuses a call that claims to be made for the person: a token opens the bridge for agents only', async () => {

@@ -69,11 +69,13 @@ test('with a host running, calls are relayed: its engine sees the write, the cal
   expect(host.engine.note('project/Relayed.md')).toBeTruthy();
   const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
   expect(r).toMatchObject({ version: w.version, frontmatter: { author: 'agent-a' } });
-  json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-z' } }));
+  // The session acts for agent-a (--agent): a call naming another agent is refused before it reaches the host.
+  expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-z' } })).code).toBe('forbidden');
+  json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-a' } }));
   expect(host.calls).toEqual([
     { tool: 'lithos_write', caller: { kind: 'agent', agent_id: 'agent-a' } },
     { tool: 'lithos_read', caller: { kind: 'agent', agent_id: 'agent-a' } },
-    { tool: 'lithos_write', caller: { kind: 'agent', agent_id: 'agent-z' } },
+    { tool: 'lithos_write', caller: { kind: 'agent', agent_id: 'agent-a' } },
   ]);
 
   const bad = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7 } }));

@@ -122,21 +122,23 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
 }, 60_000);
 
 test('bad calls are isError with JSON {code, message, data}, and the vault is unchanged', async () => {
-  const s = await connect(build.cli, vault, { tools: 'full' }); // no --agent: each call must name its agent to write
+  const s = await connect(build.cli, vault, { tools: 'full' }); // no --agent: a call must name its agent to write
   try {
     const before = vaultFiles(vault);
+    expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'x', content: 'y' } })).message).toMatch(/--agent/);
     const bad = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7, confidence: 3, agent_id: 'agent-a' } }));
     expect(bad).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('title'), data: { tool: 'lithos_write', issues: expect.any(Array) } });
     expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { path: '../escape.md', title: 'x', content: 'y', agent_id: 'agent-a' } })).code).toBe('path_outside_vault');
     expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { path: '.obsidian/app.json', title: 'x', content: 'y', agent_id: 'agent-a' } })).code).toBe('path_outside_vault');
-    expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'x', content: 'y' } })).message).toMatch(/--agent/);
     expect(errorOf(await s.client.callTool({ name: 'lithos_read', arguments: { path: 'nope.md' } })).code).toBe('not_found');
     expect(errorOf(await s.client.callTool({ name: 'lithos_no_such_tool', arguments: {} })).code).toBe('not_found');
     expect(vaultFiles(vault)).toEqual(before);
     expect(existsSync(join(root, 'escape.md'))).toBe(false);
-    // The per-call agent_id is who writes.
-    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-z' } }));
-    expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('agent-z');
+    // The first agent_id named fixed the session's agent: it writes, and no call may act as another agent.
+    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x' } }));
+    expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('agent-a');
+    const other = errorOf(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id, agent_id: 'agent-z' } }));
+    expect(other).toMatchObject({ code: 'forbidden', data: { session_agent: 'agent-a', agent_id: 'agent-z' } });
   } finally {
     await close(s);
   }

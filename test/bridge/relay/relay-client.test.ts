@@ -45,13 +45,14 @@ describe('RelayClient against a live host', () => {
     expect(h.host.connectedAgents).toEqual(['agent-1']);
   });
 
-  it('relays calls to the engine, with this agent as the default caller or the caller given', async () => {
+  it('relays calls to the engine, as this agent; a call naming another agent is refused by the host', async () => {
     const c = client(h.root);
     await c.waitConnected();
     expect(await c.call('note_count', {})).toBe(5);
     expect(await c.call('read', { path: 'notes/n3.md' })).toEqual({ path: 'notes/n3.md', title: 'Note 3', body: 'Body of note 3, about topic 3.\n' });
     expect(await c.call('echo', { x: 1 })).toEqual({ args: { x: 1 }, caller: { kind: 'agent', agent_id: 'agent-1' } });
-    expect(await c.call('echo', {}, { kind: 'agent', agent_id: 'agent-2' })).toEqual({ args: {}, caller: { kind: 'agent', agent_id: 'agent-2' } });
+    expect(await c.call('echo', {}, { kind: 'agent', agent_id: 'agent-1' })).toEqual({ args: {}, caller: { kind: 'agent', agent_id: 'agent-1' } });
+    await expect(c.call('echo', {}, { kind: 'agent', agent_id: 'agent-2' })).rejects.toMatchObject({ code: 'forbidden' });
     // The person never calls through the bridge: a call claiming to be theirs is refused by the host.
     await expect(c.call('echo', {}, { kind: 'human', agent_id: null })).rejects.toMatchObject({ code: 'forbidden' });
   });

@@ -9,7 +9,7 @@ import { acquireLock } from '../lock';
 import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
 import { ReadOnlyBlobStore } from '../read-only-blobs';
-import { printJson, type Out } from './output';
+import { printJson, table, type Out } from './output';
 import { defineCommand } from './command';
 import { VAULT } from './positionals';
 
@@ -69,14 +69,18 @@ function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
   }
   if (store.problem) o.out(`Warning: ${store.problem}`);
   const list = (xs: readonly string[]): string => (xs.length ? xs.join(', ') : '(none)');
-  o.out(`agents read-only:    ${p.agent_tools.read_only ? 'yes (every tool that writes is refused)' : 'no'}`);
-  o.out(`tools switched off:  ${list(p.agent_tools.disabled)}`);
-  o.out(`hidden folders:      ${list(p.hidden_folders)}`);
-  o.out(`default allowlist:   ${list(p.default_namespaces)}`);
-  o.out(`agents with their own allowlist: ${list(Object.keys(p.agents))}`);
-  o.out(`shared patterns:     ${list(p.shared_patterns)}`);
-  o.out(`agents propose in:   ${list(p.propose_namespaces)}`);
-  o.out(`tools agents see:    ${visible.length} of ${agentTools(TOOL_CATALOG).length}`);
+  o.out(
+    table([
+      ['agents read-only', p.agent_tools.read_only ? 'yes (every tool that writes is refused)' : 'no'],
+      ['tools switched off', list(p.agent_tools.disabled)],
+      ['hidden folders', list(p.hidden_folders)],
+      ['default allowlist', list(p.default_namespaces)],
+      ['agents with their own allowlist', list(Object.keys(p.agents))],
+      ['shared patterns', list(p.shared_patterns)],
+      ['agents propose in', list(p.propose_namespaces)],
+      ['tools agents see', `${visible.length} of ${agentTools(TOOL_CATALOG).length}`],
+    ]),
+  );
   o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest in .lithos/${POLICY_FILE}.`);
 }
 

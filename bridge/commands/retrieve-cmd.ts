@@ -100,7 +100,9 @@ function print(result: RetrievalResult, o: RetrieveCmdOptions): number {
   }
   o.out('');
   o.out(`temperature ${result.temperature.toFixed(2)} · terrace ${result.terrace_reached} · terrace 2: ${result.terrace2.outcome} (${result.terrace2.why})`);
-  if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${c.a} ⟷ ${c.b}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
+  // The conflicts are among the returned notes: named by path, like the table.
+  const path = (id: string): string => result.nodes.find((n) => n.id === id)?.path ?? id;
+  if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${path(c.a)} ⟷ ${path(c.b)}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
   if (result.receipt_id) o.out(`receipt ${result.receipt_id}`);
   return 0;
 }

@@ -68,6 +68,18 @@ test('search --json prints results with id, path, title and score', async () => 
   for (const mode of ['lexical', 'vector', 'hybrid']) expect((await cli('search', vault, 'otters', '--mode', mode, '--json')).json().results[0].path).toBe('shared/broken.md');
 });
 
+test('stats: people get aligned tables with no JSON in them; --json keeps the engine\'s fields', async () => {
+  const text = await cli('stats', vault);
+  expect(text.code).toBe(0);
+  expect(text.out).not.toMatch(/[{}[\]"]/);
+  expect(text.out).toMatch(/^notes +3$/m);
+  expect(text.out).toMatch(/^namespace +count\nproject\/atlas +2\nshared +1$/m);
+  expect(text.out).toMatch(/^embedding spaces +hash-ngram-v2-384 \(384 dims, active\)$/m);
+  const json = (await cli('stats', vault, '--json')).json();
+  expect(Object.keys(json)).toEqual(['notes', 'chunks', 'problems', 'by_note_type', 'by_namespace', 'embedding_spaces', 'stores', 'pending_events', 'indexed_since_open', 'read_only']);
+  expect(json.by_namespace).toEqual({ 'project/atlas': 2, shared: 1 });
+});
+
 test('doctor --json lists the malformed note and keeps it untouched', async () => {
   const before = readFileSync(join(vault, 'shared/broken.md'), 'utf8');
   const r = await cli('doctor', vault, '--json');

@@ -118,7 +118,7 @@ export const retrieveCmd = defineCommand({
     agent: { type: 'string', help: 'the agent the receipt is written for (default LITHOS_AGENT_ID)', value: 'id' },
     task: { type: 'string', help: 'the task the receipt and working memory belong to', value: 'id' },
     k: { type: 'int', help: 'how many notes', min: 1, max: MAX_K, default: DEFAULT_K },
-    without: { type: 'string', help: 'switch a scout off (an evaluation switch; only with the vault to itself, Obsidian closed)', value: 'scout', choices: SCOUT_NAMES, multiple: true },
+    without: { type: 'string', help: 'switch a scout off: an evaluation switch that needs the vault to itself (Obsidian closed)', value: 'scout', choices: SCOUT_NAMES, multiple: true },
   },
   examples: ['lithos retrieve ~/vault why did ingestion latency regress --class debug', 'lithos retrieve ~/vault "pool sizing" --intent fact_check --k 5 --json'],
   run: ({ args: [vault, ...query], values, json, out, logger }) =>

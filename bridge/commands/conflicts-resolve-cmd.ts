@@ -37,7 +37,7 @@ export const conflictsResolveCmd = defineCommand({
   summary: 'resolve one conflict as the person (the notes\' frontmatter and callouts follow)',
   positionals: [VAULT, { name: 'edge_id', help: 'the conflict, as lithos conflicts lists it' }, { name: 'resolution', help: 'what the person decided', choices: RESOLUTIONS }],
   options: {
-    winner: { type: 'string', help: 'the note that stands (its id or vault path), for superseded and refuted', value: 'id|path' },
+    winner: { type: 'string', help: 'superseded, refuted: the note that stands; merged: the note both were merged into (id or vault path)', value: 'id|path' },
   },
   examples: ['lithos conflicts resolve ~/vault <edge_id> superseded --winner "project/atlas/Tuning.md"', 'lithos conflicts resolve ~/vault <edge_id> accepted_dual --json'],
   run: ({ args: [vault, edgeId, resolution], values, json, out, logger }) => conflictsResolveCommand(vault, edgeId, resolution as Resolution, { ...values, json, out, logger }),

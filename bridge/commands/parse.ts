@@ -124,6 +124,7 @@ export function ownOptionsText(def: CommandDef): string {
 function unknownOption(def: CommandDef, raw: string, all: readonly CommandDef[]): UsageError {
   const name = raw.replace(/^-+/, '');
   const owners = raw.startsWith('--') ? all.filter((c) => c !== def && Object.hasOwn(c.options, name)).map((c) => `lithos ${c.name}`) : [];
+  if (name === 'json' && def.json === false) return new UsageError(`lithos ${def.name}: it has no JSON output, so no --json (${ownOptionsText(def)}).${see(def)}`, { option: name, owners });
   const what = owners.length ? `${raw} is an option of ${listText(owners, 'and')}, not of lithos ${def.name}` : `unknown option ${raw}`;
   return new UsageError(`lithos ${def.name}: ${what} (${ownOptionsText(def)}).${see(def)}`, { option: name, owners });
 }

@@ -26,7 +26,7 @@ export interface McpOptions {
   host?: ToolHost;
   /** How often the vault policy's agent_tools are checked for tools/list_changed. Default 2 s. */
   rulesPollMs?: number;
-  /** --tools: core, full or a comma list of tool names (tool profiles; passed through by the CLI, applied by helper hD's work). */
+  /** --tools: core, full or a comma list of tool names (the tool profile to expose). */
   tools?: string;
 }
 

@@ -4,6 +4,8 @@ import { verifyAudit } from '../../shared/governance/audit';
 import { LithosError } from '../../shared/errors';
 import { NodeBlobStore } from '../node-blob-store';
 import { printJson, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 /**
  * `lithos audit verify <vault> [--json]`: re-reads `.lithos/audit.jsonl` and checks the hash chain and the
@@ -25,3 +27,12 @@ export async function auditVerifyCommand(vault: string, o: { json: boolean; out:
   o.out(report.ok ? 'The audit chain is intact.' : 'The audit chain is BROKEN: entries were edited, removed or reordered.');
   return report.ok ? 0 : 1;
 }
+
+export const auditVerifyCmd = defineCommand({
+  name: 'audit verify',
+  summary: 'check the audit trail\'s hash chain (exit 1 if it was tampered with)',
+  positionals: [VAULT],
+  options: {},
+  examples: ['lithos audit verify ~/vault', 'lithos audit verify ~/vault --json'],
+  run: ({ args: [vault], json, out }) => auditVerifyCommand(vault, { json, out }),
+});

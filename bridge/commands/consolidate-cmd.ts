@@ -1,6 +1,8 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { printJson, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 export interface ConsolidateCmdOptions {
   task?: string;
@@ -33,3 +35,15 @@ export async function consolidateCommand(vault: string, o: ConsolidateCmdOptions
     await v.close();
   }
 }
+
+export const consolidateCmd = defineCommand({
+  name: 'consolidate',
+  summary: 'reinforce edges, promote hypotheses, maintain concepts, refresh summaries (as the person)',
+  positionals: [VAULT],
+  options: {
+    task: { type: 'string', help: 'consolidate this task only', value: 'id' },
+    agent: { type: 'string', help: 'consolidate this agent\'s tasks and task-less retrievals only', value: 'id' },
+  },
+  examples: ['lithos consolidate ~/vault', 'lithos consolidate ~/vault --task T-42 --json'],
+  run: ({ args: [vault], values, json, out, logger }) => consolidateCommand(vault, { ...values, json, out, logger }),
+});

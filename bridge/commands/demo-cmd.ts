@@ -1,6 +1,8 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import type { Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 const QUERIES = ['why did ingestion latency regress', 'connection pool', 'cache stampede after deploy'];
 
@@ -44,3 +46,13 @@ export async function demoCommand(vault: string, o: { out: Out; logger: Logger; 
     await v.close();
   }
 }
+
+export const demoCmd = defineCommand({
+  name: 'demo',
+  summary: 'index a vault and show searches, a retrieval, conflicts and doctor (what npm start runs)',
+  positionals: [VAULT],
+  options: {},
+  json: false,
+  examples: ['lithos demo examples/vault'],
+  run: ({ args: [vault], out, logger }) => demoCommand(vault, { out, logger }),
+});

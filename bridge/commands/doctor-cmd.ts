@@ -1,6 +1,8 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { printJson, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 /** `lithos doctor <vault> [--json]`: every note problem, store warning and broken link. Never rewrites a file. */
 export async function doctorCommand(vault: string, o: { json: boolean; out: Out; logger: Logger }): Promise<number> {
@@ -24,3 +26,12 @@ export async function doctorCommand(vault: string, o: { json: boolean; out: Out;
     await v.close();
   }
 }
+
+export const doctorCmd = defineCommand({
+  name: 'doctor',
+  summary: 'note problems, store warnings and broken links (never rewrites a file)',
+  positionals: [VAULT],
+  options: {},
+  examples: ['lithos doctor ~/vault', 'lithos doctor ~/vault --json'],
+  run: ({ args: [vault], json, out, logger }) => doctorCommand(vault, { json, out, logger }),
+});

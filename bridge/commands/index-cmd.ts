@@ -1,6 +1,8 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { printJson, progressLine, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 /** `lithos index <vault> [--json]`: reconcile the vault into the stores and index. */
 export async function indexCommand(vault: string, o: { json: boolean; out: Out; logger: Logger }): Promise<number> {
@@ -20,3 +22,12 @@ export async function indexCommand(vault: string, o: { json: boolean; out: Out; 
     await v.close();
   }
 }
+
+export const indexCmd = defineCommand({
+  name: 'index',
+  summary: 'index the vault (incremental: unchanged notes cost nothing)',
+  positionals: [VAULT],
+  options: {},
+  examples: ['lithos index ~/vault', 'lithos index ~/vault --json'],
+  run: ({ args: [vault], json, out, logger }) => indexCommand(vault, { json, out, logger }),
+});

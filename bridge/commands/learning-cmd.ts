@@ -9,9 +9,11 @@ import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
 import { ReadOnlyBlobStore } from '../read-only-blobs';
 import { printJson, table, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 /**
- * `lithos learning <vault> [--set key=value]… [--reset] [--json]`: the vault's learning constants
+ * `lithos learning <vault>`: the vault's learning constants
  * (.lithos/learning.json). Showing them is read-only and lock-free; --set and --reset take the writer lock
  * (the audit log has one writer) but open no index, and are audited as the person ('learning.set').
  */
@@ -84,3 +86,15 @@ function report(store: LearningStore, o: { json: boolean; out: Out }): void {
   const n = TUNABLES.filter((t) => overrideOf(overrides, t) !== undefined).length;
   o.out(`${n} of ${TUNABLES.length} overridden in .lithos/${LEARNING_FILE}. Change one: lithos learning <vault> --set key=value (or key=default); all: --reset.`);
 }
+
+export const learningCmd = defineCommand({
+  name: 'learning',
+  summary: 'show or change the vault\'s learning constants (.lithos/learning.json)',
+  positionals: [VAULT],
+  options: {
+    set: { type: 'string', help: 'change one constant; key=default puts its default back', value: 'key=value', multiple: true },
+    reset: { type: 'boolean', help: 'every constant back to its default' },
+  },
+  examples: ['lithos learning ~/vault', 'lithos learning ~/vault --set feedback.quarantine_at=2 --set decay.edge_half_life_days=default'],
+  run: ({ args: [vault], values, json, out, logger }) => learningCommand(vault, { ...values, json, out, logger }),
+});

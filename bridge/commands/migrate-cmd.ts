@@ -4,6 +4,8 @@ import type { Logger } from '../../shared/ports';
 import { planMigration, applyMigration, readRegistry, writeRegistry } from '../../shared/model/migrations';
 import { isUuid } from '../../shared/model/ids';
 import { printJson, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 const UNSAFE = new Set(['yaml_malformed', 'frontmatter_not_mapping', 'binary_file']);
 
@@ -70,3 +72,14 @@ export async function migrateCommand(vault: string, o: { dryRun: boolean; json: 
     await v.close();
   }
 }
+
+export const migrateCmd = defineCommand({
+  name: 'migrate',
+  summary: 'bring every note\'s frontmatter to the current schema version (fields are only added)',
+  positionals: [VAULT],
+  options: {
+    'dry-run': { type: 'boolean', help: 'list what would change and write nothing' },
+  },
+  examples: ['lithos migrate ~/vault --dry-run', 'lithos migrate ~/vault'],
+  run: ({ args: [vault], values, json, out, logger }) => migrateCommand(vault, { dryRun: values['dry-run'], json, out, logger }),
+});

@@ -21,3 +21,19 @@ export function progressLine(enabled: boolean): ((p: { phase: string; done: numb
     process.stderr.write(`\r${p.phase} ${p.done}/${p.total}${p.done === p.total ? '\n' : ''}`);
   };
 }
+
+/**
+ * A value as plain words for people (never JSON): a list joined with commas, a record as `key value` pairs,
+ * null as `(none)`, fractions to three decimals.
+ */
+export function plain(v: unknown): string {
+  if (v === null || v === undefined) return '(none)';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toFixed(3)));
+  if (Array.isArray(v)) return v.length ? v.map(plain).join(', ') : '(none)';
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>);
+    return entries.length ? entries.map(([k, x]) => `${k} ${plain(x)}`).join(', ') : '(none)';
+  }
+  return typeof v === 'string' ? v : typeof v === 'bigint' ? v.toString() : typeof v;
+}

@@ -9,10 +9,15 @@ import { acquireLock } from '../lock';
 import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
 import { ReadOnlyBlobStore } from '../read-only-blobs';
-import { printJson, type Out } from './output';
+import { printJson, table, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
+
+/** --read-only's words. */
+const ON_OFF = { on: true, off: false } as const;
 
 export interface PolicyChanges {
-  readOnly?: string;
+  readOnly?: keyof typeof ON_OFF;
   disable: readonly string[];
   enable: readonly string[];
   hide: readonly string[];
@@ -33,11 +38,7 @@ export async function policyCommand(vault: string, o: PolicyChanges & { json: bo
     report(await PolicyStore.open({ blobs: new ReadOnlyBlobStore(disk), clock: systemClock }), o);
     return 0;
   }
-  const readOnly = parseOnOff(o.readOnly);
-  const unknown = [...o.disable, ...o.enable].filter((n) => !TOOL_CATALOG.some((d) => d.name === n));
-  if (unknown.length > 0) {
-    throw new LithosError('invalid_argument', `Unknown tool ${unknown.map((n) => `"${n}"`).join(', ')}; the tools are ${TOOL_CATALOG.map((d) => d.name).join(', ')}.`, { field: 'disable' });
-  }
+  const readOnly = o.readOnly === undefined ? undefined : ON_OFF[o.readOnly];
   const lock = await acquireLock(join(root, '.lithos'), { owner: 'cli' });
   try {
     const audit = await AuditLog.open({ blobs: disk, clock: systemClock, logger: o.logger });
@@ -55,13 +56,6 @@ export async function policyCommand(vault: string, o: PolicyChanges & { json: bo
   }
 }
 
-function parseOnOff(v: string | undefined): boolean | undefined {
-  if (v === undefined) return undefined;
-  if (v === 'on' || v === 'true') return true;
-  if (v === 'off' || v === 'false') return false;
-  throw new LithosError('invalid_argument', `--read-only takes on or off (got "${v}").`, { field: 'read-only' });
-}
-
 /** The policy's own form of a folder (surrounding slashes dropped), so --unhide matches what --hide stored. */
 function folder(f: string): string {
   return f.trim().replace(/^\/+|\/+$/g, '');
@@ -76,13 +70,35 @@ function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
   }
   if (store.problem) o.out(`Warning: ${store.problem}`);
   const list = (xs: readonly string[]): string => (xs.length ? xs.join(', ') : '(none)');
-  o.out(`agents read-only:    ${p.agent_tools.read_only ? 'yes (every tool that writes is refused)' : 'no'}`);
-  o.out(`tools switched off:  ${list(p.agent_tools.disabled)}`);
-  o.out(`hidden folders:      ${list(p.hidden_folders)}`);
-  o.out(`default allowlist:   ${list(p.default_namespaces)}`);
-  o.out(`agents with their own allowlist: ${list(Object.keys(p.agents))}`);
-  o.out(`shared patterns:     ${list(p.shared_patterns)}`);
-  o.out(`agents propose in:   ${list(p.propose_namespaces)}`);
-  o.out(`tools agents see:    ${visible.length} of ${agentTools(TOOL_CATALOG).length}`);
+  o.out(
+    table([
+      ['agents read-only', p.agent_tools.read_only ? 'yes (every tool that writes is refused)' : 'no'],
+      ['tools switched off', list(p.agent_tools.disabled)],
+      ['hidden folders', list(p.hidden_folders)],
+      ['default allowlist', list(p.default_namespaces)],
+      ['agents with their own allowlist', list(Object.keys(p.agents))],
+      ['shared patterns', list(p.shared_patterns)],
+      ['agents propose in', list(p.propose_namespaces)],
+      ['tools agents see', `${visible.length} of ${agentTools(TOOL_CATALOG).length}`],
+    ]),
+  );
   o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest in .lithos/${POLICY_FILE}.`);
 }
+
+const TOOL_NAMES = TOOL_CATALOG.map((d) => d.name);
+
+export const policyCmd = defineCommand({
+  name: 'policy',
+  summary: 'show or change what agents may see and call (.lithos/policy.json)',
+  positionals: [VAULT],
+  options: {
+    'read-only': { type: 'string', help: 'refuse every tool that writes', value: 'on|off', choices: Object.keys(ON_OFF) as (keyof typeof ON_OFF)[] },
+    disable: { type: 'string', help: 'switch a tool off for agents', value: 'tool', choices: TOOL_NAMES, multiple: true, listChoices: false },
+    enable: { type: 'string', help: 'switch a tool back on', value: 'tool', choices: TOOL_NAMES, multiple: true, listChoices: false },
+    hide: { type: 'string', help: 'hide a folder from agents', value: 'folder', multiple: true },
+    unhide: { type: 'string', help: 'show a hidden folder again', value: 'folder', multiple: true },
+  },
+  notes: ['Tools: the lithos_* names of the MCP tools (README, tool reference). The other fields (allowlists, shared patterns, proposal namespaces) are edited in .lithos/policy.json.'],
+  examples: ['lithos policy ~/vault', 'lithos policy ~/vault --read-only on --disable lithos_write --hide private'],
+  run: ({ args: [vault], values, json, out, logger }) => policyCommand(vault, { ...values, readOnly: values['read-only'], json, out, logger }),
+});

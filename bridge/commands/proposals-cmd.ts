@@ -1,23 +1,20 @@
 import { join } from 'node:path';
-import type { Logger } from '../../shared/ports';
-import { LithosError } from '../../shared/errors';
-import { PROPOSAL_STATUSES, readProposals, type Proposal, type ProposalStatus } from '../../shared/governance/proposals';
-import { checkVaultFolder, openVault } from '../open-vault';
+import { PROPOSAL_STATUSES, readProposals, type ProposalStatus } from '../../shared/governance/proposals';
+import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
 import { ReadOnlyBlobStore } from '../read-only-blobs';
 import { printJson, table, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 /**
- * `lithos proposals <vault> [--status s] [--json]`: agent writes waiting for a person (and decided ones).
+ * `lithos proposals <vault>`: agent writes waiting for a person (and decided ones).
  * Read-only and lock-free, so it runs beside the plugin.
  */
-export async function proposalsListCommand(vault: string, o: { status?: string; json: boolean; out: Out }): Promise<number> {
+export async function proposalsListCommand(vault: string, o: { status?: ProposalStatus; json: boolean; out: Out }): Promise<number> {
   const root = await checkVaultFolder(vault);
-  if (o.status !== undefined && !(PROPOSAL_STATUSES as readonly string[]).includes(o.status)) {
-    throw new LithosError('invalid_argument', `--status must be one of ${PROPOSAL_STATUSES.join(', ')} (got "${o.status}").`, { field: 'status' });
-  }
   const blobs = new ReadOnlyBlobStore(new NodeBlobStore(join(root, '.lithos')));
-  const result = await readProposals(blobs, { status: o.status as ProposalStatus | undefined });
+  const result = await readProposals(blobs, { status: o.status });
   if (o.json) {
     printJson(o.out, result);
     return 0;
@@ -32,26 +29,13 @@ export async function proposalsListCommand(vault: string, o: { status?: string; 
   return 0;
 }
 
-/**
- * `lithos proposals accept|reject <vault> <id> [--reason text] [--json]`: the person's decision. Needs the
- * writer lock (accept writes the note); audited as the person.
- */
-export async function proposalDecideCommand(
-  decision: 'accept' | 'reject',
-  vault: string,
-  id: string,
-  o: { reason?: string; json: boolean; out: Out; logger: Logger },
-): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger });
-  try {
-    await v.engine.reconcile();
-    const by = { kind: 'human' as const, id: null };
-    const p: Proposal = decision === 'accept' ? await v.engine.proposals.accept(id, by) : await v.engine.proposals.reject(id, by, o.reason ?? null);
-    if (o.json) printJson(o.out, p);
-    else if (p.status === 'accepted') o.out(`Accepted ${p.proposal_id}: ${p.result?.created ? 'created' : 'updated'} "${p.path}" as ${p.agent}.`);
-    else o.out(`Rejected ${p.proposal_id} ("${p.path}" by ${p.agent})${p.reason ? `: ${p.reason}` : ''}.`);
-    return 0;
-  } finally {
-    await v.close();
-  }
-}
+export const proposalsCmd = defineCommand({
+  name: 'proposals',
+  summary: 'agent writes waiting for a person, and decided ones (policy propose_namespaces; read-only)',
+  positionals: [VAULT],
+  options: {
+    status: { type: 'string', help: 'only proposals with this status', value: 'status', choices: PROPOSAL_STATUSES },
+  },
+  examples: ['lithos proposals ~/vault --status pending', 'lithos proposals ~/vault --json'],
+  run: ({ args: [vault], values, json, out }) => proposalsListCommand(vault, { ...values, json, out }),
+});

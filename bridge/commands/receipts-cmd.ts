@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { silentLogger, systemClock, systemTimers, type BlobStore, type Logger } from '../../shared/ports';
-import { ReceiptLog, parseTimeArg } from '../../shared/retrieval/receipts';
+import { DEFAULT_RECEIPTS_LIMIT, MAX_RECEIPTS_LIMIT, ReceiptLog, parseTimeArg } from '../../shared/retrieval/receipts';
 import { MemoryStore } from '../../shared/stores/memory-store';
 import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
 import { ReadOnlyBlobStore } from '../read-only-blobs';
 import { loadSqlJs } from '../sql';
 import { printJson, table, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 export interface ReceiptsOptions {
   agent?: string;
@@ -25,7 +27,7 @@ const TOP_NODES = 3;
 const QUERY_WIDTH = 40;
 
 /**
- * `lithos receipts <vault> [--agent a] [--task t] [--node id|path] [--since t] [--until t] [--limit N] [--json]`.
+ * `lithos receipts <vault>`: past retrievals, newest first.
  * Read-only and lock-free: it reads `.lithos/` through a store that keeps any write in memory, so it runs
  * beside the process that holds the writer lock and never changes a file.
  */
@@ -114,3 +116,21 @@ function clip(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`;
 }
+
+const TIME = 'an ISO time (2026-01-31, 2026-01-31T12:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
+
+export const receiptsCmd = defineCommand({
+  name: 'receipts',
+  summary: 'past retrievals, newest first (read-only; runs beside Obsidian)',
+  positionals: [VAULT],
+  options: {
+    agent: { type: 'string', help: 'only this agent\'s retrievals', value: 'id' },
+    task: { type: 'string', help: 'only retrievals made for this task', value: 'id' },
+    node: { type: 'string', help: 'only retrievals that returned this note (id or vault path)', value: 'id|path' },
+    since: { type: 'string', help: `from this time: ${TIME}`, value: 't' },
+    until: { type: 'string', help: 'up to this time (same forms as --since)', value: 't' },
+    limit: { type: 'int', help: 'at most this many receipts', min: 1, max: MAX_RECEIPTS_LIMIT, default: DEFAULT_RECEIPTS_LIMIT },
+  },
+  examples: ['lithos receipts ~/vault --since 2h', 'lithos receipts ~/vault --node "project/atlas/Pool sizing.md" --json'],
+  run: ({ args: [vault], values, json, out, logger }) => receiptsCommand(vault, { ...values, json, out, logger }),
+});

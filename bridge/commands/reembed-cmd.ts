@@ -2,8 +2,10 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { writeConfig } from '../config';
-import { createEmbedder } from '../embedders';
 import { printJson, progressLine, type Out } from './output';
+import { createEmbedder, knownSpaces } from '../embedders';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 /** config.json's model_dir for a folder given on the command line: relative to `.lithos/` when inside the vault, so the vault can move. */
 export function configModelDir(vaultRoot: string, dir: string): string {
@@ -42,3 +44,20 @@ export async function reembedCommand(
     await v.close();
   }
 }
+
+export const reembedCmd = defineCommand({
+  name: 'reembed',
+  summary: 'activate an embedding space and embed every note into it (or lazily, as notes change)',
+  positionals: [VAULT],
+  options: {
+    space: { type: 'string', help: 'the embedding space to activate (required)', value: 'id', choices: knownSpaces() },
+    lazy: { type: 'boolean', help: 'only activate the space; notes are embedded when next touched' },
+    'allow-remote': { type: 'boolean', help: 'let all-MiniLM-L6-v2 be downloaded when it is not on disk' },
+    'model-dir': { type: 'string', help: 'where all-MiniLM-L6-v2 is (kept as config.json\'s model_dir)', value: 'folder' },
+  },
+  examples: ['lithos reembed ~/vault --space minilm-l6-v2 --model-dir ~/models/minilm', 'lithos reembed ~/vault --space minilm-l6-v2 --lazy'],
+  run: ({ args: [vault], values, json, out, logger, usage }) => {
+    if (values.space === undefined) throw usage(`--space <id> is required (one of: ${knownSpaces().join(', ')}).`);
+    return reembedCommand(vault, { space: values.space, lazy: values.lazy, allowRemote: values['allow-remote'], modelDir: values['model-dir'], json, out, logger });
+  },
+});

@@ -6,35 +6,29 @@ import { RelayClient } from '../relay/relay-client';
 import { discoverHost } from '../relay/host-discovery';
 import { BRIDGE_VERSION } from '../version';
 import type { RetrievalResult } from '../../shared/retrieval/types';
-import { INTENTS, SCOUT_NAMES, type Intent, type ScoutName } from '../../shared/retrieval/types';
+import { DEFAULT_QUERY_CLASS, INTENTS, QUERY_CLASSES, SCOUT_NAMES, type Intent, type KnownQueryClass, type ScoutName } from '../../shared/retrieval/types';
+import { DEFAULT_K, MAX_K } from '../../shared/retrieval/constants';
 import { printJson, table, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
 export interface RetrieveCmdOptions {
   k: number;
-  queryClass?: string;
-  intent?: string;
+  queryClass?: KnownQueryClass;
+  intent?: Intent;
   namespace?: string[];
   agent?: string;
   task?: string;
-  without?: string[];
+  without?: ScoutName[];
   json: boolean;
   out: Out;
   logger: Logger;
 }
 
 /**
- * `lithos retrieve <vault> <query> [--class c] [--intent i] [--namespace ns]… [--agent a] [--k N] [--json]`:
- * the full scan with receipts and retrieval stats (it takes the writer lock, like an agent's call would).
+ * `lithos retrieve <vault> <query…>`: the full scan with receipts and retrieval stats (it takes the writer lock, like an agent's call would).
  */
 export async function retrieveCommand(vault: string, query: string, o: RetrieveCmdOptions): Promise<number> {
-  if (o.intent !== undefined && !INTENTS.includes(o.intent as Intent)) {
-    throw new LithosError('invalid_argument', `--intent must be one of ${INTENTS.join(', ')} (got "${o.intent}").`);
-  }
-  for (const w of o.without ?? []) {
-    if (!SCOUT_NAMES.includes(w as ScoutName)) {
-      throw new LithosError('invalid_argument', `--without must name a scout: ${SCOUT_NAMES.join(', ')} (got "${w}").`);
-    }
-  }
   let v: Awaited<ReturnType<typeof openVault>>;
   try {
     v = await openVault(vault, { write: true, logger: o.logger });
@@ -51,13 +45,13 @@ export async function retrieveCommand(vault: string, query: string, o: RetrieveC
       {
         query_text: query,
         query_class: o.queryClass,
-        intent: o.intent as Intent | undefined,
+        intent: o.intent,
         namespace_filter: o.namespace,
         agent_id: agent,
         task_id: o.task,
         max_context_nodes: o.k,
       },
-      { without: o.without as ScoutName[] | undefined },
+      { without: o.without },
     );
     return print(result, o);
   } finally {
@@ -106,7 +100,27 @@ function print(result: RetrievalResult, o: RetrieveCmdOptions): number {
   }
   o.out('');
   o.out(`temperature ${result.temperature.toFixed(2)} · terrace ${result.terrace_reached} · terrace 2: ${result.terrace2.outcome} (${result.terrace2.why})`);
-  if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${c.a} ⟷ ${c.b}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
+  // The conflicts are among the returned notes: named by path, like the table.
+  const path = (id: string): string => result.nodes.find((n) => n.id === id)?.path ?? id;
+  if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${path(c.a)} ⟷ ${path(c.b)}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
   if (result.receipt_id) o.out(`receipt ${result.receipt_id}`);
   return 0;
 }
+
+export const retrieveCmd = defineCommand({
+  name: 'retrieve',
+  summary: 'Parallel Terraced Scan: ranked memory with reasons, temperature and a receipt',
+  positionals: [VAULT, { name: 'query', help: 'the task or question, in plain words: the rest of the line', rest: true }],
+  options: {
+    class: { type: 'string', help: 'kind of work, which tunes the ranking', value: 'class', choices: QUERY_CLASSES, default: DEFAULT_QUERY_CLASS },
+    intent: { type: 'string', help: 'what to favour', value: 'intent', choices: INTENTS },
+    namespace: { type: 'string', help: 'only notes under this namespace prefix', value: 'NS', multiple: true },
+    agent: { type: 'string', help: 'the agent the receipt is written for (default LITHOS_AGENT_ID)', value: 'id' },
+    task: { type: 'string', help: 'the task the receipt and working memory belong to', value: 'id' },
+    k: { type: 'int', help: 'how many notes', min: 1, max: MAX_K, default: DEFAULT_K },
+    without: { type: 'string', help: 'switch a scout off: an evaluation switch that needs the vault to itself (Obsidian closed)', value: 'scout', choices: SCOUT_NAMES, multiple: true },
+  },
+  examples: ['lithos retrieve ~/vault why did ingestion latency regress --class debug', 'lithos retrieve ~/vault "pool sizing" --intent fact_check --k 5 --json'],
+  run: ({ args: [vault, ...query], values, json, out, logger }) =>
+    retrieveCommand(vault, query.join(' '), { ...values, queryClass: values.class, without: values.without.length ? values.without : undefined, json, out, logger }),
+});

@@ -1,25 +1,21 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
-import type { SearchMode } from '../../shared/index/search-index';
-import { LithosError } from '../../shared/errors';
+import { DEFAULT_K, MAX_K, SEARCH_MODES, type SearchMode } from '../../shared/index/search-index';
 import { printJson, table, type Out } from './output';
+import { defineCommand } from './command';
+import { VAULT } from './positionals';
 
-const MODES: SearchMode[] = ['lexical', 'vector', 'hybrid'];
-
-/** `lithos search <vault> <query> [--k N] [--mode lexical|vector|hybrid] [--json]` */
+/** `lithos search <vault> <query…>`: one search, read-only; it learns nothing and writes no receipt. */
 export async function searchCommand(
   vault: string,
   query: string,
-  o: { k: number; mode: string; namespace?: string[]; json: boolean; out: Out; logger: Logger },
+  o: { k: number; mode: SearchMode; namespace?: string[]; json: boolean; out: Out; logger: Logger },
 ): Promise<number> {
-  if (!MODES.includes(o.mode as SearchMode)) {
-    throw new LithosError('invalid_argument', `--mode must be one of ${MODES.join(', ')} (got "${o.mode}").`);
-  }
   const v = await openVault(vault, { write: false, logger: o.logger });
   try {
     await v.engine.reconcile();
     const filters = o.namespace?.length ? { namespaces: o.namespace } : undefined;
-    const results = await v.engine.search(query, { k: o.k, mode: o.mode as SearchMode, filters });
+    const results = await v.engine.search(query, { k: o.k, mode: o.mode, filters });
     if (o.json) printJson(o.out, { query, mode: o.mode, results });
     else if (results.length === 0) o.out('No results.');
     else {
@@ -32,3 +28,16 @@ export async function searchCommand(
     await v.close();
   }
 }
+
+export const searchCmd = defineCommand({
+  name: 'search',
+  summary: 'keyword and meaning search over the notes (read-only; learns nothing)',
+  positionals: [VAULT, { name: 'query', help: 'what to look for: the rest of the line', rest: true }],
+  options: {
+    k: { type: 'int', help: 'how many results', min: 1, max: MAX_K, default: DEFAULT_K },
+    mode: { type: 'string', help: 'ranking: words, meaning, or both fused', value: 'mode', choices: SEARCH_MODES, default: 'hybrid' },
+    namespace: { type: 'string', help: 'only notes under this namespace prefix', value: 'NS', multiple: true },
+  },
+  examples: ['lithos search ~/vault connection pool --k 5', 'lithos search ~/vault "cache stampede" --mode lexical --json'],
+  run: ({ args: [vault, ...query], values, json, out, logger }) => searchCommand(vault, query.join(' '), { ...values, json, out, logger }),
+});

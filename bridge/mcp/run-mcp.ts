@@ -18,7 +18,7 @@ const RULES_POLL_MS = 2000;
 
 export interface McpOptions {
   vault: string;
-  /** --agent, else LITHOS_AGENT_ID; null lets each call name itself with agent_id. */
+  /** --agent, else LITHOS_AGENT_ID; null: the session's first call that names an agent_id fixes it. */
   agent: string | null;
   /** --tools: core, full or a comma list of tool names; absent: the vault policy's agent_tools.profile, else core. */
   tools?: string;

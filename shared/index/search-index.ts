@@ -81,7 +81,7 @@ export const MAX_K = 1000;
  * collection step stays under 50 ms (slices of 200 held the loop 30-45 ms).
  */
 const DEFAULT_BATCH = 100;
-const MODES: readonly SearchMode[] = ['lexical', 'vector', 'hybrid'];
+export const SEARCH_MODES: readonly SearchMode[] = ['lexical', 'vector', 'hybrid'];
 
 type VectorsBySpace = Map<string, Float32Array[]>;
 /**
@@ -165,7 +165,7 @@ export class SearchIndex {
 
   async search(q: SearchQuery): Promise<SearchHit[]> {
     const mode = q.mode ?? 'hybrid';
-    if (!MODES.includes(mode)) throw new LithosError('invalid_argument', `Unknown search mode "${String(mode)}".`, { mode });
+    if (!SEARCH_MODES.includes(mode)) throw new LithosError('invalid_argument', `Unknown search mode "${String(mode)}".`, { mode });
     if (q.k !== undefined && (!Number.isInteger(q.k) || q.k < 1)) {
       throw new LithosError('invalid_argument', 'k must be a positive integer.', { k: q.k });
     }

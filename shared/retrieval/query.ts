@@ -1,7 +1,7 @@
 import { LithosError } from '../errors';
 import { tokenize } from '../index/tokenizer';
 import { DEFAULT_K, MAX_K, MAX_QUERY_CHARS } from './constants';
-import { INTENTS, type Intent, type QueryContext, type ResolvedQuery } from './types';
+import { DEFAULT_QUERY_CLASS, INTENTS, type Intent, type QueryContext, type ResolvedQuery } from './types';
 
 function optionalString(name: string, v: unknown): string | null {
   if (v === undefined || v === null) return null;
@@ -32,7 +32,7 @@ export function resolveQuery(ctx: QueryContext): ResolvedQuery {
   if (!Array.isArray(ns) || ns.some((n) => typeof n !== 'string')) {
     throw new LithosError('invalid_argument', 'namespace_filter must be a list of strings.', { namespace_filter: ns });
   }
-  const queryClass = (optionalString('query_class', ctx.query_class) ?? 'lookup').toLowerCase();
+  const queryClass = (optionalString('query_class', ctx.query_class) ?? DEFAULT_QUERY_CLASS).toLowerCase();
   return {
     text,
     terms: [...new Set(tokenize(text))],

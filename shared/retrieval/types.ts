@@ -10,6 +10,8 @@ import type { AffinityScorer } from '../learning/tag-affinity';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
+/** The class of a query that names none. */
+export const DEFAULT_QUERY_CLASS: KnownQueryClass = 'lookup';
 
 export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
 export type Intent = (typeof INTENTS)[number];

@@ -27,20 +27,26 @@ beforeEach(() => {
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-test('<command> --help (or -h) prints that command\'s usage lines and exits 0; an unknown command\'s --help prints them all', async () => {
+test('<command> --help (or -h) prints that command\'s usage, options and examples and exits 0; an unknown command\'s --help prints the command list', async () => {
   const conflicts = await cli('conflicts', '--help');
   expect(conflicts.code).toBe(0);
-  const usage = conflicts.out.split('\n').filter((l) => l.startsWith('  lithos '));
-  expect(usage.map((l) => l.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual(['lithos conflicts <vault>', 'lithos conflicts resolve', 'lithos conflicts scan']);
+  expect(conflicts.out).toMatch(/^Usage: lithos conflicts <vault> \[options\]$/m);
+  expect(conflicts.out).toMatch(/^ {2}--state <state> +only conflicts in this state \(one of: unreviewed, /m);
+  // its subcommands are listed with their summaries
+  expect(conflicts.out).toMatch(/^ {2}lithos conflicts resolve +resolve one conflict/m);
+  expect(conflicts.out).toMatch(/^ {2}lithos conflicts scan +run the conflict rules/m);
   const retrieve = await cli('retrieve', vault, 'q', '-h');
   expect(retrieve.code).toBe(0);
-  expect(retrieve.out).toMatch(/^ {2}lithos retrieve <vault> <query>/m);
-  expect(retrieve.out).toMatch(/Parallel Terraced Scan/); // the continuation line comes along
+  expect(retrieve.out).toMatch(/^lithos retrieve — Parallel Terraced Scan/);
+  expect(retrieve.out).toMatch(/^Examples:\n {2}lithos retrieve /m);
   expect(retrieve.out).not.toMatch(/lithos search/);
   const unknown = await cli('frobnicate', '--help');
   expect(unknown.code).toBe(0);
-  expect(unknown.out).toMatch(/lithos search/);
-  expect(unknown.out).toMatch(/lithos policy/);
+  expect(unknown.out).toMatch(/^ {2}search +keyword and meaning search/m);
+  expect(unknown.out).toMatch(/^ {2}policy +show or change/m);
+  const group = await cli('audit', '--help');
+  expect(group.code).toBe(0);
+  expect(group.out).toMatch(/lithos audit verify +check the audit trail/);
 });
 
 test('index --json reports counts and errors; a second run costs nothing', async () => {
@@ -60,6 +66,18 @@ test('search --json prints results with id, path, title and score', async () => 
   expect(typeof results[0].id).toBe('string');
   expect(results[0].score).toBeGreaterThan(0);
   for (const mode of ['lexical', 'vector', 'hybrid']) expect((await cli('search', vault, 'otters', '--mode', mode, '--json')).json().results[0].path).toBe('shared/broken.md');
+});
+
+test('stats: people get aligned tables with no JSON in them; --json keeps the engine\'s fields', async () => {
+  const text = await cli('stats', vault);
+  expect(text.code).toBe(0);
+  expect(text.out).not.toMatch(/[{}[\]"]/);
+  expect(text.out).toMatch(/^notes +3$/m);
+  expect(text.out).toMatch(/^namespace +count\nproject\/atlas +2\nshared +1$/m);
+  expect(text.out).toMatch(/^embedding spaces +hash-ngram-v2-384 \(384 dims, active\)$/m);
+  const json = (await cli('stats', vault, '--json')).json();
+  expect(Object.keys(json)).toEqual(['notes', 'chunks', 'problems', 'by_note_type', 'by_namespace', 'embedding_spaces', 'stores', 'pending_events', 'indexed_since_open', 'read_only']);
+  expect(json.by_namespace).toEqual({ 'project/atlas': 2, shared: 1 });
 });
 
 test('doctor --json lists the malformed note and keeps it untouched', async () => {
@@ -150,27 +168,34 @@ test('temp files of interrupted writes are cleared by the next writer once an ho
   expect(fs.existsSync(join(vault, 'project/atlas/.Index.md.tmp-4243-0123ab'))).toBe(true);
 });
 
-test('bad input exits non-zero with a one-line message', async () => {
+test('bad input exits non-zero with a one-line message: 1 for a failure, 2 for bad usage', async () => {
   const errs: string[] = [];
   const spy = jest.spyOn(process.stderr, 'write').mockImplementation((s) => (errs.push(String(s)), true));
   try {
     expect(await run(['index', join(root, 'nope')])).toBe(1);
-    expect(await run(['search', vault, 'x', '--mode', 'fuzzy'])).toBe(1);
+    expect(await run(['search', vault, 'x', '--mode', 'fuzzy'])).toBe(2);
     expect(await run(['search', vault, 'x', '--k', 'many'])).toBe(2);
     expect(await run(['frobnicate'])).toBe(2);
-    expect(await run(['reembed', vault, '--space', 'nope'])).toBe(1);
+    expect(await run(['reembed', vault, '--space', 'nope'])).toBe(2); // errs[4]
     expect(await run(['stats', vault, 'extra'])).toBe(2); // errs[5]
     expect(await run(['search', vault, 'x', '--k', '-1'])).toBe(2); // errs[6]
     expect(await run(['audit', 'verify', vault, 'extra'])).toBe(2);
     expect(await run(['conflicts', 'scan', vault, 'extra'])).toBe(2);
+    expect(await run(['search', vault, 'foo', '--limit', '3'])).toBe(2); // errs[9]
+    expect(await run(['audit', vault])).toBe(2); // errs[10]
   } finally {
     spy.mockRestore();
   }
-  expect(errs[5]).toMatch(/lithos stats takes <vault>; unexpected "extra" \(quote a path that has spaces\)/);
-  expect(errs[6]).toMatch(/argument is ambiguous\..*'--k=-XYZ'/);
   expect(errs[0]).toMatch(/does not exist/);
+  expect(errs[1]).toBe('lithos search: --mode must be one of lexical, vector, hybrid (got "fuzzy"). See lithos search --help.\n');
+  expect(errs[2]).toMatch(/^lithos search: --k must be a whole number from 1 to 1000 \(got "many"\)/);
+  expect(errs[3]).toMatch(/^lithos: unknown command "frobnicate" \(commands: index, search, /);
+  expect(errs[4]).toMatch(/^lithos reembed: --space must be one of hash-ngram-v2-384, minilm-l6-v2 \(got "nope"\)/);
+  expect(errs[5]).toMatch(/^lithos stats: unexpected "extra"; it takes <vault> \(quote a path that has spaces\)/);
+  expect(errs[6]).toMatch(/^lithos search: --k needs a value, got the option-like "-1"; for a value that starts with a dash write --k=-1\./);
+  expect(errs[9]).toBe('lithos search: --limit is an option of lithos receipts, not of lithos search (options: --k, --mode, --namespace, --json). See lithos search --help.\n');
+  expect(errs[10]).toMatch(/^lithos audit: name a subcommand: verify \(got "/);
   expect(errs.every((e) => e.trim().split('\n').length === 1)).toBe(true);
-  expect(errs[4]).toMatch(/Unknown embedding space "nope"/);
 });
 
 test('reembed into all-MiniLM without the model says where it looked and how to fix it', async () => {

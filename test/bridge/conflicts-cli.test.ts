@@ -57,16 +57,16 @@ test('bad usage and bad values', async () => {
   const spy = jest.spyOn(process.stderr, 'write').mockImplementation((x) => (errs.push(String(x)), true));
   try {
     expect(await run(['conflicts', 'resolve', vault])).toBe(2);
-    expect(await run(['conflicts', vault, '--state', 'open'])).toBe(1);
+    expect(await run(['conflicts', vault, '--state', 'open'])).toBe(2);
     expect(await run(['conflicts', 'resolve', vault, 'nope', 'accepted_dual'])).toBe(1);
-    expect(await run(['conflicts', 'resolve', vault, 'nope', 'ignored'])).toBe(1);
+    expect(await run(['conflicts', 'resolve', vault, 'nope', 'ignored'])).toBe(2);
     expect(await run(['conflicts', 'resolve', vault, 'nope', 'refuted', '--winner', 'x'])).toBe(1);
   } finally {
     spy.mockRestore();
   }
   expect(errs.join('')).toMatch(/--state must be one of unreviewed/);
   expect(errs.join('')).toMatch(/No conflict with edge_id "nope"/);
-  expect(errs.join('')).toMatch(/resolution must be one of/);
+  expect(errs.join('')).toMatch(/<resolution> must be one of accepted_dual, superseded, refuted, merged \(got "ignored"\)/);
   expect(errs[errs.length - 1]).toMatch(/No conflict with edge_id "nope"/); // not a complaint about --winner x
 });
 

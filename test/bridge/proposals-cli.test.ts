@@ -64,7 +64,7 @@ test('accept writes the note as the agent; reject leaves the note; both are audi
 });
 
 test('bad usage and unknown ids are refused', async () => {
-  await expect(main(['proposals', 'accept', vault])).rejects.toThrow(/Usage: lithos proposals accept <vault> <id>/);
+  await expect(main(['proposals', 'accept', vault])).rejects.toThrow(/lithos proposals accept: missing <id>\. Usage: lithos proposals accept <vault> <id>/);
   await expect(main(['proposals', vault, '--status', 'maybe'])).rejects.toMatchObject({ code: 'invalid_argument' });
   await expect(main(['proposals', 'reject', vault, '00000000-0000-4000-8000-000000000000'])).rejects.toMatchObject({ code: 'not_found' });
 });

@@ -111,16 +111,25 @@ describe('lithos retrieve', () => {
   });
 
   test.each([
-    ['an unknown intent', ['--intent', 'bogus'], /--intent must be one of/],
-    ['an unknown scout', ['--without', 'telepathy'], /--without must name a scout/],
+    ['an unknown intent', ['--intent', 'bogus'], /--intent must be one of continuity, /],
+    ['an unknown scout', ['--without', 'telepathy'], /--without must be one of vector, /],
     ['--k 0', ['--k', '0'], /--k must be a whole number from 1 to 50/],
     ['--k 51', ['--k', '51'], /--k must be a whole number from 1 to 50/],
-  ])('%s fails with a one-line message and exit code 1 or 2', async (_what, flags, message) => {
+  ])('%s is bad usage: exit code 2 and a one-line message naming the command', async (_what, flags, message) => {
     const { code, err } = await runCaptured(['retrieve', vault, 'connection pool', ...flags]);
-    expect([1, 2]).toContain(code);
+    expect(code).toBe(2);
     expect(err).toMatch(message);
     expect(err.trimEnd().split('\n')).toHaveLength(1);
-    expect(err).toMatch(/^lithos: /);
+    expect(err).toMatch(/^lithos retrieve: /);
+  });
+
+  test('--class outside the known classes is bad usage and never reaches a receipt', async () => {
+    expect((await cli('retrieve', vault, 'connection pool', '--class', 'debug')).code).toBe(0);
+    const { code, err } = await runCaptured(['retrieve', vault, 'connection pool', '--class', 'nonsense']);
+    expect(code).toBe(2);
+    expect(err).toBe('lithos retrieve: --class must be one of debug, design, planning, write, decision, synthesis, lookup (got "nonsense"). See lithos retrieve --help.\n');
+    const receipts = (await cli('receipts', vault, '--json')).json().receipts as { query_class: string }[];
+    expect(receipts.map((r) => r.query_class)).toEqual(['debug']);
   });
 
   test('a missing query is bad usage', async () => {

@@ -9,6 +9,7 @@ import { cleanList, type LithosSettings } from './settings';
 import { embeddingSection } from './settings-embeddings';
 import { learningSection } from './settings-learning';
 import { agentToolsSetting } from './settings-agent-tools';
+import { agentKeysSetting, type IssuedKey } from './settings-agent-keys';
 import { flag, onCommit } from './settings-commit';
 import type { ModelDownloads } from './model-downloads';
 import type { MiniLmSwitch } from './minilm/minilm-switch';
@@ -46,6 +47,8 @@ function lines(text: string): string[] {
  * the vault's `.lithos/policy.json`, edited through engine.policy (audited), so the CLI and agents see it too.
  */
 export class LithosSettingTab extends PluginSettingTab {
+  private issuedKey: IssuedKey | null = null;
+
   constructor(
     app: App,
     plugin: Plugin,
@@ -61,6 +64,7 @@ export class LithosSettingTab extends PluginSettingTab {
     if (active && this.containerEl.contains(active)) active.blur?.();
     this.host.miniLm().follow(null);
     this.host.models().follow(null);
+    this.issuedKey = null; // a new key is shown once, while the tab stays open
     super.hide();
   }
 
@@ -107,6 +111,10 @@ export class LithosSettingTab extends PluginSettingTab {
         t.setPlaceholder('/path/to/lithos-memory/dist/bridge/cli.js').setValue(s.cliPath);
         onCommit(t, (v) => this.save((x) => void (x.bridge.cliPath = v.trim())));
       });
+    agentKeysSetting(el, this.host.engine(), this.issuedKey, (issued) => {
+      this.issuedKey = issued;
+      this.display();
+    });
     agentToolsSetting(el, this.host.engine(), 'tools');
   }
 

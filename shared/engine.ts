@@ -1,3 +1,4 @@
+import { AgentKeys } from './governance/agent-keys';
 import type { BlobStore, Embedder, Logger, VaultEvent } from './ports';
 import type { MemoryStore } from './stores/memory-store';
 import type { CacheStore } from './stores/cache-store';
@@ -74,6 +75,8 @@ export class MemoryEngine {
   private readonly decay: Periodic;
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
   readonly policy!: PolicyStore;
+  /** `.lithos/agent-keys.json`: per-agent keys a bridge presents to act as its agent (governance/agent-keys.ts). */
+  readonly agentKeys!: AgentKeys;
   /** `.lithos/learning.json`: overrides of the learning constants, read by feedback and decay (learning/learning-store.ts). */
   readonly learning!: LearningStore;
   /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
@@ -140,10 +143,12 @@ export class MemoryEngine {
     const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
     const policy = await PolicyStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
     if (policy.problem) warnings.push(policy.problem);
+    const agentKeys = await AgentKeys.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
+    if (agentKeys.problem) warnings.push(agentKeys.problem);
     const learning = await LearningStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
     if (learning.problem) warnings.push(learning.problem);
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req) });
-    Object.assign(engine as { audit: AuditLog; policy: PolicyStore; learning: LearningStore; proposals: ProposalStore }, { audit, policy, learning, proposals });
+    Object.assign(engine as { audit: AuditLog; policy: PolicyStore; agentKeys: AgentKeys; learning: LearningStore; proposals: ProposalStore }, { audit, policy, agentKeys, learning, proposals });
     await engine.decayNow();
     engine.decay.start();
     return engine;
@@ -250,7 +255,7 @@ export class MemoryEngine {
    * The viewer the scope gate judges for a caller: the person as is; an agent with its policy allowlist,
    * the shared patterns and the tasks it is on (governance/viewer.ts).
    */
-  viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null }, taskId: string | null = null): Viewer {
+  viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null; verified?: boolean }, taskId: string | null = null): Viewer {
     return resolveViewer(caller, taskId, { policy: this.policy.get(), tasksOf: (id) => this.coordination.tasksOf(id) });
   }
 

@@ -20,6 +20,7 @@ import { proposalsCmd } from './proposals-cmd';
 import { proposalsAcceptCmd, proposalsRejectCmd } from './proposals-decide-cmd';
 import { learningCmd } from './learning-cmd';
 import { policyCmd } from './policy-cmd';
+import { agentsKeyCmd } from './agents-key-cmd';
 
 /** Every `lithos` command, in the order `lithos --help` and docs/cli.md list them. */
 export const COMMANDS: readonly CommandDef[] = [
@@ -45,6 +46,7 @@ export const COMMANDS: readonly CommandDef[] = [
   proposalsRejectCmd,
   learningCmd,
   policyCmd,
+  agentsKeyCmd,
 ];
 
 export type Lookup = { kind: 'command'; def: CommandDef; rest: string[] } | { kind: 'group'; group: string; rest: string[] } | { kind: 'unknown'; word: string };

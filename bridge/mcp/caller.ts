@@ -30,7 +30,11 @@ export function withAgentArg(def: ToolDef, schema: JsonSchemaObject): JsonSchema
  * must not let an agent read another's agent_private notes or write in its name.
  */
 export class SessionIdentity {
-  constructor(private agent: string | null) {}
+  /** `key`: the agent's key, if the bridge has one (LITHOS_AGENT_KEY); checked by the dispatcher. */
+  constructor(
+    private agent: string | null,
+    readonly key: string | null = null,
+  ) {}
 
   /** The agent of the session; null until one is named. */
   get agentId(): string | null {
@@ -61,5 +65,5 @@ export function splitCaller(def: ToolDef | undefined, args: Record<string, unkno
   }
   if (!def || !declares(def, AGENT_ARG)) delete rest[AGENT_ARG];
   const agent = identity.actAs(typeof given === 'string' ? given.trim() : undefined);
-  return { caller: { kind: 'agent', agent_id: agent }, args: rest };
+  return { caller: { kind: 'agent', agent_id: agent, ...(identity.key ? { key: identity.key } : {}) }, args: rest };
 }

@@ -15,6 +15,8 @@ export interface ModeHostOptions {
   catalog: readonly ToolDef[];
   /** The hello's agent id (the host admits one connection per agent) and the calls' default caller. */
   agent: string | null;
+  /** Sent in the hello, so the host can verify the agent (governance/agent-keys.ts). */
+  agentKey?: string | null;
   version: string;
   logger: Logger;
   /** How long a call waits for a live host's handshake before giving up on it. Default 5 s. */
@@ -91,7 +93,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   /** A connected relay to the host bridge.json names, or null (the reason logged). */
   const tryConnect = async (file: BridgeFile): Promise<{ client: RelayClient; host: ToolHost } | null> => {
-    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, bridgeVersion: opts.version, logger, interpreter: () => interpreter });
+    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, agentKey: opts.agentKey ?? null, bridgeVersion: opts.version, logger, interpreter: () => interpreter });
     client.start();
     try {
       await client.waitConnected(connectWaitMs);

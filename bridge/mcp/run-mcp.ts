@@ -20,6 +20,8 @@ export interface McpOptions {
   vault: string;
   /** --agent, else LITHOS_AGENT_ID; null: the session's first call that names an agent_id fixes it. */
   agent: string | null;
+  /** LITHOS_AGENT_KEY: the agent's key, checked where the vault issues keys (governance/agent-keys.ts). */
+  agentKey?: string | null;
   /** --tools: core, full or a comma list of tool names; absent: the vault policy's agent_tools.profile, else core. */
   tools?: string;
   version: string;
@@ -45,7 +47,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
   if (profile !== undefined) resolveProfile(profile, agentTools(TOOL_CATALOG).map((d) => d.name));
   // Not fatal: initialize and tools/list must work anyway; each tool call reports the problem.
   await checkVaultFolder(opts.vault).catch((err: Error) => logger.warn(`${err.message} Tool calls will fail until it exists.`));
-  const host = opts.host ?? modeHost({ vault: opts.vault, catalog: TOOL_CATALOG, agent: opts.agent, version: opts.version, logger });
+  const host = opts.host ?? modeHost({ vault: opts.vault, catalog: TOOL_CATALOG, agent: opts.agent, agentKey: opts.agentKey ?? null, version: opts.version, logger });
   const rules = vaultToolRules(opts.vault, logger);
   // Calls still running when the client closes stdin (a script that pipes its requests and hangs up) are
   // let finish and answered before the vault closes: a write the client sent is never dropped unanswered.
@@ -54,7 +56,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
     inflight.add(call);
     void call.finally(() => inflight.delete(call));
   };
-  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, logger, rules, track, profile });
+  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, agentKey: opts.agentKey ?? null, logger, rules, track, profile });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
   const transport = new BoundedStdioTransport(stdin, opts.stdout ?? process.stdout);

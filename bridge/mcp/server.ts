@@ -16,6 +16,8 @@ export interface McpServerOptions {
   version: string;
   /** From --agent or LITHOS_AGENT_ID: the agent the session acts for; a call may name no other (caller.ts). */
   defaultAgent: string | null;
+  /** LITHOS_AGENT_KEY: the key of that agent, where the vault issues keys (governance/agent-keys.ts). */
+  agentKey?: string | null;
   logger: Logger;
   /** The vault policy's agent_tools: tools agents may not call are left out of tools/list. Absent: the whole catalog. */
   rules?: AgentToolRules;
@@ -54,7 +56,7 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
   // One server per stdio session: the agent it acts for is fixed here (caller.ts).
-  const identity = new SessionIdentity(opts.defaultAgent);
+  const identity = new SessionIdentity(opts.defaultAgent, opts.agentKey ?? null);
   // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
   const agentNames = agentTools(dispatcher.list()).map((d) => d.name);
   // A bad --tools fails here, before the server starts: the person sees it at once.

@@ -20,6 +20,8 @@ export interface RelayClientOptions {
   vaultRoot: string;
   /** Sent in the hello (the host admits one connection per agent id) and the default caller of calls. */
   agentId: string | null;
+  /** The agent's key (LITHOS_AGENT_KEY), sent in the hello; the host checks it where the vault issues keys. */
+  agentKey?: string | null;
   /** This bridge's version, named in protocol-mismatch messages. */
   bridgeVersion: string;
   /** Per-call deadline sent to the host. Default 45 s. */
@@ -155,7 +157,7 @@ export class RelayClient extends EventEmitter<RelayEvents> {
     let text: string;
     try {
       text = encodeMessage(
-        { type: 'call', id, tool, args: args ?? {}, caller: caller ?? { kind: 'agent', agent_id: this.opts.agentId }, deadline_ms: deadlineMs },
+        { type: 'call', id, tool, args: args ?? {}, caller: caller ? { kind: caller.kind, agent_id: caller.agent_id } : { kind: 'agent', agent_id: this.opts.agentId }, deadline_ms: deadlineMs },
         `The call to "${tool}"`,
       );
     } catch (err) {
@@ -272,7 +274,7 @@ export class RelayClient extends EventEmitter<RelayEvents> {
       ws.on('close', (code) => fail(new LithosError('unavailable', `The Lithos host closed the connection during the handshake (code ${code}).`, { retryable: true })));
       ws.on('open', () => {
         const sampling = (this.opts.interpreter?.() ?? null) !== null;
-        ws.send(encodeMessage({ type: 'hello', protocol_version: PROTOCOL_VERSION, bridge_version: this.opts.bridgeVersion, agent_id: this.opts.agentId, sampling }));
+        ws.send(encodeMessage({ type: 'hello', protocol_version: PROTOCOL_VERSION, bridge_version: this.opts.bridgeVersion, agent_id: this.opts.agentId, ...(this.opts.agentKey ? { agent_key: this.opts.agentKey } : {}), sampling }));
       });
       ws.on('message', (data: RawData, isBinary: boolean) => {
         const decoded = isBinary ? null : decodeMessage(rawText(data));

@@ -40,6 +40,8 @@ export const AUDIT_ACTIONS = [
   'concept.update',
   'consolidate',
   'summary.refresh',
+  'agent.key_issue',
+  'agent.key_revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -36,6 +36,8 @@ export interface Viewer {
   shared_patterns?: readonly string[];
   /** Policy hidden folders: vault folders whose notes this agent never sees. */
   hidden_folders?: readonly string[];
+  /** An unverified agent (governance/agent-keys.ts): `shared` notes only, whatever its id or the policy say. */
+  shared_only?: boolean;
 }
 
 export interface GatedNote {
@@ -88,6 +90,7 @@ export function canSee(viewer: Viewer, note: GatedNote): boolean {
   if (hidden(viewer, note)) return false;
   const scope = note.access_scope;
   if (scope === 'user_private') return false;
+  if (viewer.shared_only) return scope === 'shared';
   const me = viewer.agent_id;
   switch (scope) {
     case 'shared':
@@ -117,5 +120,5 @@ export function gateFor(viewer: Viewer, namespaces: readonly string[] = []): (no
 
 /** A key naming everything the gate of this viewer depends on, for caches of gate results. */
 export function viewerKey(viewer: Viewer): string {
-  return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? [], viewer.hidden_folders ?? []]);
+  return JSON.stringify([viewer.kind, viewer.agent_id, viewer.task_id, viewer.tasks ?? [], viewer.namespaces ?? [], viewer.shared_patterns ?? [], viewer.hidden_folders ?? [], viewer.shared_only === true]);
 }

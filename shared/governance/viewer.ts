@@ -13,9 +13,11 @@ export interface ViewerSources {
   tasksOf(agentId: string): string[];
 }
 
-export function resolveViewer(caller: { kind: 'human' | 'agent'; agent_id: string | null }, taskId: string | null, src: ViewerSources): Viewer {
+export function resolveViewer(caller: { kind: 'human' | 'agent'; agent_id: string | null; verified?: boolean }, taskId: string | null, src: ViewerSources): Viewer {
   if (caller.kind === 'human') return HUMAN_VIEWER;
   const id = caller.agent_id;
+  // Unverified (no key where keys are issued): its claimed id earns it nothing, not even its own notes.
+  if (caller.verified === false) return { kind: 'agent', agent_id: id, task_id: taskId, tasks: [], namespaces: [], shared_patterns: [], hidden_folders: src.policy.hidden_folders, shared_only: true };
   return {
     kind: 'agent',
     agent_id: id,

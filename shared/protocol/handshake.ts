@@ -8,6 +8,8 @@ export const HelloSchema = z.object({
   bridge_version: z.string().max(100),
   /** The agent this bridge serves; the host admits one connection per agent id. */
   agent_id: z.string().min(1).max(200).nullable(),
+  /** The agent's key, where the vault issues keys (governance/agent-keys.ts); checked on every call. */
+  agent_key: z.string().min(1).max(200).optional(),
   /**
    * The bridge's MCP client declared sampling: the host may send `interpret` during this bridge's calls
    * (terrace 2 of retrieval). Absent (older bridges) means false.

@@ -235,7 +235,8 @@ export class HostSession {
    */
   private boundCaller(asked: string | null): ToolCaller | LithosError {
     if (this.agent === null && asked !== null) this.agent = asked;
-    if (asked === null || asked === this.agent) return { kind: 'agent', agent_id: this.agent };
+    const key = this.hello?.agent_key;
+    if (asked === null || asked === this.agent) return { kind: 'agent', agent_id: this.agent, ...(key ? { key } : {}) };
     return new LithosError('forbidden', `This connection acts as agent "${this.agent}" (fixed by its hello or first call); a call cannot act as "${asked}".`, {
       session_agent: this.agent,
       agent_id: asked,

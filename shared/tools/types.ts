@@ -18,6 +18,14 @@ export interface ToolAnnotations {
 export interface ToolCaller {
   kind: 'agent' | 'human';
   agent_id: string | null;
+  /** The key the session presented for its agent (LITHOS_AGENT_KEY, or the websocket hello's agent_key). */
+  key?: string;
+  /**
+   * Set by the dispatcher from `key`, never taken from outside: false for an agent whose key did not verify
+   * while the vault issues keys (governance/agent-keys.ts): it sees only `shared` notes and may only call
+   * tools that read. Absent: verified.
+   */
+  verified?: boolean;
 }
 
 export interface ToolContext {

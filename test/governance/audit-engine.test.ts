@@ -55,6 +55,6 @@ describe('lithos audit verify', () => {
     await expect(cli('audit', 'verify', join(root, 'nope'))).rejects.toMatchObject({ code: 'vault_unavailable' });
     const empty = await cli('audit', 'verify', join(root, 'vault'), '--json');
     expect(JSON.parse(empty.out)).toEqual({ ok: true, entries: 0, head: null, problems: [] });
-    await expect(cli('audit', 'check', join(root, 'vault'))).rejects.toThrow(/lithos audit verify <vault>/);
+    await expect(cli('audit', 'check', join(root, 'vault'))).rejects.toThrow(/lithos audit: name a subcommand: verify \(got "check"\)/);
   });
 });

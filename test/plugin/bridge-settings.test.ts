@@ -160,6 +160,38 @@ describe('bridge host in the plugin (desktop)', () => {
     expect(JSON.parse(app.adapter.text('.lithos/policy.json') ?? '{}').agent_tools.profile).toBe('core');
   });
 
+  test('a key issued in settings is shown once and binds the agent: without it a bridge may only read; revoked, trust by name returns', async () => {
+    const { plugin, app } = await start();
+    await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);
+    // The fake tab keeps every rendering's rows: the last rendering (from its first heading on) is the one on screen.
+    const rows = (name: string) => {
+      const all = settingsTab(plugin).settings;
+      const start = all.map((x) => x.name).lastIndexOf('Agents bridge');
+      return all.slice(start).filter((x) => x.name === name);
+    };
+    const issue = settingsTab(plugin).find('Issue a key');
+    issue.controls[0].type('bob');
+    await issue.controls[1].change();
+    const key = String(rows('New key for bob').pop()?.controls[0].value);
+    expect(key).toMatch(/^lk_/);
+    expect(app.adapter.text('.lithos/agent-keys.json')).toContain('"bob"');
+    expect(app.adapter.text('.lithos/agent-keys.json')).not.toContain(key);
+    const write = (c: RelayClient, title: string) => c.call('lithos_write', { title, content: 'From bob.', namespace: 'scratch' });
+    const unkeyed = await connect('bob');
+    expect((await refusal(write(unkeyed, 'Unkeyed'))).code).toBe('forbidden');
+    await unkeyed.close(); // one connection per agent id
+    const keyed = new RelayClient({ vaultRoot: dir, agentId: 'bob', agentKey: key, bridgeVersion: 'test', pingIntervalMs: 0 });
+    clients.push(keyed);
+    const up = new Promise((resolve) => keyed.once('connected', resolve));
+    keyed.start();
+    await up;
+    await expect(write(keyed, 'Keyed')).resolves.toMatchObject({ created: true });
+    await rows('bob').pop()?.controls[0].change();
+    expect(rows('bob')).toEqual([]);
+    expect(rows('New key for bob')).toEqual([]);
+    await expect(write(keyed, 'After revoke')).resolves.toMatchObject({ created: true }); // no key left in the vault
+  });
+
   test("an older version's read-only and switched-off tools (data.json) move to the vault policy once the memory opens", async () => {
     const { plugin, app, host } = await start({ bridge: { port: 0, readOnly: true, disabledTools: ['lithos_delete'] } });
     await eventually(() => bridgeJson() !== null, () => bridgeItem(plugin).textContent);

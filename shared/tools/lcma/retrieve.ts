@@ -55,7 +55,7 @@ export const lithosRetrieve = defineTool({
         max_context_nodes: a.max_context_nodes,
         surface_conflicts: a.surface_conflicts,
       },
-      { viewer: ctx.engine.viewerFor(human ? ctx.caller : { kind: 'agent', agent_id: agent }, a.task_id ?? null), interpreter: ctx.interpreter },
+      { viewer: ctx.engine.viewerFor(ctx.caller, a.task_id ?? null), interpreter: ctx.interpreter },
     );
   },
 });

@@ -43,7 +43,10 @@ test('tools/list names every tool of the catalog, each with an input schema and 
   expect(r.tools.map((t) => t.name).sort()).toEqual(agentTools(TOOL_CATALOG).map((t) => t.name).sort());
   for (const t of r.tools) {
     expect(t.inputSchema.type).toBe('object');
-    expect(t.annotations).toEqual(expect.objectContaining({ readOnlyHint: expect.any(Boolean) }));
+    // A hint equal to the spec's default (readOnlyHint false) is left out of the listing; a reading tool says so.
+    const def = TOOL_CATALOG.find((d) => d.name === t.name)!;
+    expect(t.annotations?.readOnlyHint ?? false).toBe(def.annotations.readOnlyHint);
+    expect(t.annotations).toEqual(expect.objectContaining({ destructiveHint: def.annotations.destructiveHint }));
   }
 }, 120_000);
 

@@ -103,7 +103,9 @@ describe('an older copy of memory.sqlite', () => {
     const third = await MemoryStore.open(e);
     expect(third.warnings).toEqual([expect.stringMatching(/memory\.sqlite is an older copy than the one Lithos last saved .*2 learned change\(s\) that only the newer copy held are lost/)]);
     expect(third.losses).toEqual([{ file: 'memory.sqlite', counts: { lost_changes: 2 }, message: third.warnings[0] }]);
-    expect(third.store.stats('n1')).toMatchObject({ salience: 0.5, use_count: 3 });
+    // Ops are final row states: the later stats write carried the salience along; the co-activation is gone.
+    expect(third.store.stats('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
+    expect(third.store.coactivated('n1')).toEqual([]);
     await third.store.close();
     // Once saved again, the copy is the newest: no warning at the next open.
     expect((await MemoryStore.open(e)).warnings).toEqual([]);

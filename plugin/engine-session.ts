@@ -84,6 +84,8 @@ export class EngineSession {
       }
       this.current = engine;
       this.error = null;
+      // Learned data lost to a damaged file is said out loud, not only in the console (also audited).
+      for (const loss of engine.losses) this.deps.notify(`Lithos: ${loss.message}`);
       this.deps.opened(engine);
       // Follow the vault before the first scan, so an edit made while it runs is not missed.
       vault.watch((e) => this.onVaultEvent(engine, e));

@@ -8,7 +8,8 @@ import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/n
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
 import { liveNoteAtPath, lookupNote } from './vault/note-lookup';
-import { doctorReport, engineStats, setAsideWarnings, type DoctorReport } from './vault/engine-report';
+import { doctorReport, engineStats, pastLossWarnings, recordLosses, setAsideWarnings, type DoctorReport } from './vault/engine-report';
+import type { StoreLoss } from './stores/store-loss';
 import type { LinkResolver } from './model/resolve';
 import type { ParsedNote } from './model/types';
 import { parseNote } from './model/note';
@@ -31,7 +32,7 @@ import { newId } from './model/ids';
 import { AuditLog, type AuditActor } from './governance/audit';
 import { runDecay } from './learning/decay';
 import { Periodic } from './learning/periodic';
-import { RetrievalRecorder } from './learning/retrieval-recorder';
+import { RECEIPTS_SEQ_MARK, RetrievalRecorder } from './learning/retrieval-recorder';
 import { DECAY } from './learning/constants';
 import { PolicyStore } from './governance/policy';
 import { LearningStore } from './learning/learning-store';
@@ -52,12 +53,17 @@ export type { DoctorReport } from './vault/engine-report';
 
 export { TOMBSTONE_TTL_MS } from './vault/open-memory';
 
+/** The memory-store mark listing pending proposals' ids (ProposalStore.check). */
+const PENDING_PROPOSALS_MARK = 'proposals:pending';
+
 /**
  * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
  * with their own ports.
  */
 export class MemoryEngine {
   readonly warnings: string[];
+  /** Learned data found lost at open (each also in `warnings`, and audited as `store.damaged`). */
+  readonly losses: StoreLoss[] = [];
   private unwatch: (() => void) | null = null;
   /**
    * Cached notes without vectors in the primary (first) space, e.g. after the default embedder's version
@@ -141,14 +147,30 @@ export class MemoryEngine {
     engine.backfill = m.missingPrimary;
     opened = engine;
     const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
+    if (audit.damage) warnings.push(audit.damage.message);
     const policy = await PolicyStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
     if (policy.problem) warnings.push(policy.problem);
     const agentKeys = await AgentKeys.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
     if (agentKeys.problem) warnings.push(agentKeys.problem);
     const learning = await LearningStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
     if (learning.problem) warnings.push(learning.problem);
-    const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req) });
+    const pending = {
+      get: (): string[] => {
+        const ids = m.memory.mark(PENDING_PROPOSALS_MARK);
+        return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
+      },
+      set: (ids: string[]) => m.memory.setMark(PENDING_PROPOSALS_MARK, ids),
+    };
+    const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req), pending });
     Object.assign(engine as { audit: AuditLog; policy: PolicyStore; agentKeys: AgentKeys; learning: LearningStore; proposals: ProposalStore }, { audit, policy, agentKeys, learning, proposals });
+    // Found after the stores opened: each logged, warned and audited (vault/engine-report.ts).
+    const mark = m.memory.mark(RECEIPTS_SEQ_MARK);
+    const later = [await engine.receipts.check(typeof mark === 'number' ? mark : null), ...(await proposals.check())].filter((l) => l !== null);
+    for (const l of later) {
+      d.logger.warn(l.message);
+      warnings.push(l.message);
+    }
+    await recordLosses(audit, [...m.losses, ...(audit.damage ? [audit.damage] : []), ...later], engine.losses);
     await engine.decayNow();
     engine.decay.start();
     return engine;
@@ -352,7 +374,10 @@ export class MemoryEngine {
   }
 
   async doctor(): Promise<DoctorReport> {
-    const earlier = setAsideWarnings(await this.deps.blobs.list(), this.warnings);
+    const earlier = [
+      ...setAsideWarnings(await this.deps.blobs.list(), this.warnings),
+      ...pastLossWarnings(await this.audit.recent({ action: 'store.damaged', limit: 100 }), this.losses, this.deps.clock.now()),
+    ];
     return doctorReport(this.notes(), { warnings: [...this.warnings, ...earlier], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() });
   }
 

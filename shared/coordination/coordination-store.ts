@@ -2,10 +2,10 @@ import type { BindParams } from 'sql.js';
 import { LithosError } from '../errors';
 import { newId } from '../model/ids';
 import type { SqlDb } from '../stores/sql-db';
-import type { Journal } from '../stores/journal';
+import type { RecoveredStore } from '../stores/store-recovery';
+import type { StoreLoss } from '../stores/store-loss';
 import { JournaledStore, type StoreDeps } from '../stores/journaled-store';
-import { COORDINATION_PREVIOUS, COORDINATION_SCHEMA } from './coordination-schema';
-import { recoverCoordination } from './coordination-recovery';
+import { COORDINATION_FILES, recoverCoordination } from './coordination-recovery';
 import {
   AGENT_COLS, applyCoordinationOp, CLAIM_COLS, FINDING_COLS, OUTCOME_COLS, TASK_COLS,
   toAgent, toClaim, toFinding, toOutcome, toTask,
@@ -52,23 +52,15 @@ export interface TaskOutcomeInput {
 const OPEN_TASK = "task_id IN (SELECT id FROM tasks WHERE status = 'open')";
 
 export class CoordinationStore extends JournaledStore<CoordinationOp> {
-  private constructor(
-    db: SqlDb,
-    journal: Journal<CoordinationOp>,
-    deps: StoreDeps,
-    seq: number,
-    /** Seq held by the snapshot file on disk, and by the previous one kept beside it. */
-    private fileSeq: number | null,
-    private prevSeq: number | null,
-  ) {
-    super(db, journal, deps, seq, COORDINATION_SCHEMA.file, 'coordination store');
+  private constructor(db: SqlDb, recovered: RecoveredStore<CoordinationOp>, deps: StoreDeps) {
+    super(db, recovered, deps, COORDINATION_FILES, 'coordination store');
   }
 
-  static async open(deps: StoreDeps): Promise<{ store: CoordinationStore; warnings: string[] }> {
+  static async open(deps: StoreDeps): Promise<{ store: CoordinationStore; warnings: string[]; losses: StoreLoss[] }> {
     const r = await recoverCoordination(deps);
-    const store = new CoordinationStore(r.db, r.journal, deps, r.seq, r.fileSeq, r.prevSeq);
+    const store = new CoordinationStore(r.db, r, deps);
     if (r.replayed) store.persister.markDirty();
-    return { store, warnings: r.warnings };
+    return { store, warnings: r.warnings, losses: r.losses };
   }
 
   /** The store's clock: claims are live while now < expires_at. */
@@ -370,25 +362,6 @@ export class CoordinationStore extends JournaledStore<CoordinationOp> {
   protected override apply(op: CoordinationOp): void {
     applyCoordinationOp(this.db, op);
   }
-
-  /**
-   * Keeps one older generation: the current file is copied to coordination.sqlite.prev before it is
-   * replaced, and the journal is kept back to that copy. A damaged current file then loses nothing.
-   */
-  protected override async writeSnapshot(bytes: Uint8Array, upTo: number): Promise<number> {
-    const { blobs } = this.deps;
-    if (this.fileSeq !== null) {
-      const current = await blobs.read(COORDINATION_SCHEMA.file);
-      if (current) {
-        await blobs.writeAtomic(COORDINATION_PREVIOUS, current);
-        this.prevSeq = this.fileSeq;
-      }
-    }
-    await blobs.writeAtomic(COORDINATION_SCHEMA.file, bytes);
-    this.fileSeq = upTo;
-    return this.prevSeq ?? 0;
-  }
-
 
   private knownAgent(id: string): string {
     const aid = agentId(id);

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { LithosError } from '../errors';
 import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
+import type { StoreLoss } from '../stores/store-loss';
 
 export const AUDIT_FILE = 'audit.jsonl';
 export const AUDIT_HEAD_FILE = 'audit.head.json';
@@ -42,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'summary.refresh',
   'agent.key_issue',
   'agent.key_revoke',
+  'store.damaged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -164,18 +166,16 @@ async function readHead(blobs: BlobStore): Promise<{ seq: number; hash: string }
  * audit.head.json records (entries removed from the end, the file emptied or deleted), the chain continues
  * from the head instead: starting afresh at seq 1 and overwriting the head would erase the only evidence
  * of the removal, and `lithos audit verify` would then call the log intact.
+ * `lost`: how many entries the log lacks (the open reports it as a loss).
  */
-async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }, logger: Logger): Promise<{ seq: number; hash: string; headLost?: 'missing' | 'unreadable' }> {
+async function continueAfterDamage(blobs: BlobStore, fromLog: { seq: number; hash: string }): Promise<{ seq: number; hash: string; headLost?: 'missing' | 'unreadable'; lost?: number }> {
   const head = await readHead(blobs);
   // Without a head the log's own end is the best link; but the first new entry will rewrite the head, and
   // with it the only sign of damage, so that entry is preceded by one recording the loss (AuditLog.write).
   if (head === 'missing' || head === 'unreadable') return fromLog.seq > 0 ? { ...fromLog, headLost: head } : fromLog;
   const consistent = (fromLog.seq === head.seq && fromLog.hash === head.hash) || fromLog.seq === head.seq + 1;
   if (consistent || fromLog.seq > head.seq + 1) return fromLog;
-  logger.warn(
-    `${AUDIT_FILE} ends at entry ${fromLog.seq} but ${AUDIT_HEAD_FILE} records entry ${head.seq}: entries were removed or replaced. New entries continue from entry ${head.seq}, so \`lithos audit verify\` keeps reporting the gap.`,
-  );
-  return head;
+  return { ...head, lost: head.seq - fromLog.seq || 1 };
 }
 
 export class AuditLog {
@@ -184,6 +184,8 @@ export class AuditLog {
   private tailClean = true;
   /** The head file was missing or unreadable at open: recorded in the chain before the next entry. */
   private headLost: 'missing' | 'unreadable' | null = null;
+  /** Entries found missing from the end of the log at open (the head records more), for the engine's warnings. */
+  damage: StoreLoss | null = null;
 
   private constructor(
     private readonly blobs: BlobStore,
@@ -217,8 +219,15 @@ export class AuditLog {
       }
       if (!tailClean) logger.warn(`${AUDIT_FILE}: the last line is incomplete (a crash while writing); it is kept and reported by \`lithos audit verify\`.`);
     }
-    const continued = await continueAfterDamage(deps.blobs, head, logger);
+    const continued = await continueAfterDamage(deps.blobs, head);
     const log = new AuditLog(deps.blobs, deps.clock, logger, { seq: continued.seq, hash: continued.hash });
+    if (continued.lost !== undefined) {
+      const message =
+        `${AUDIT_FILE} ends at entry ${head.seq} but ${AUDIT_HEAD_FILE} records entry ${continued.seq}: ${continued.lost} audit entr${continued.lost === 1 ? 'y was' : 'ies were'} removed, cut or replaced. ` +
+        `New entries continue from entry ${continued.seq}, so \`lithos audit verify\` keeps reporting the gap.`;
+      logger.warn(message);
+      log.damage = { file: AUDIT_FILE, counts: { lost_entries: continued.lost }, message };
+    }
     log.tailClean = tailClean;
     log.headLost = continued.headLost ?? null;
     return log;

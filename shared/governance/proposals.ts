@@ -6,6 +6,7 @@
  * saw — or rejects it. Every step is audited (proposal.create / accept / reject).
  */
 import { z } from 'zod';
+import type { StoreLoss } from '../stores/store-loss';
 import { LithosError, asLithosError } from '../errors';
 import type { BlobStore, Clock } from '../ports';
 import { newId } from '../model/ids';
@@ -60,6 +61,11 @@ export interface ProposalDeps {
   audit: AuditLog;
   /** The engine's audited write (engine.writeNote). */
   write(req: WriteNoteRequest): Promise<WriteNoteResult>;
+  /**
+   * The ids of pending proposals, kept in a second place (the memory store), so a proposal file deleted or
+   * damaged while it waits is found out (check) instead of the agent's write vanishing unseen.
+   */
+  pending?: { get(): string[]; set(ids: string[]): Promise<void> };
 }
 
 export class ProposalStore {
@@ -90,6 +96,7 @@ export class ProposalStore {
       result: null,
     };
     await this.save(p);
+    await this.d.pending?.set([...this.d.pending.get().filter((x) => x !== p.proposal_id), p.proposal_id]);
     await this.d.audit.append({ action: 'proposal.create', actor: { kind: 'agent', id: agent }, target: p.proposal_id, data: { path: p.path, namespace: p.namespace, mode: req.mode } });
     return p;
   }
@@ -105,6 +112,42 @@ export class ProposalStore {
   /** Oldest first; `agent` keeps one agent's, `status` one status. Damaged files are skipped and counted. */
   list(q: ProposalQuery = {}): Promise<{ proposals: Proposal[]; damaged: number }> {
     return readProposals(this.d.blobs, q);
+  }
+
+  private async decided(id: string): Promise<void> {
+    const ids = this.d.pending?.get() ?? [];
+    if (ids.includes(id)) await this.d.pending?.set(ids.filter((x) => x !== id));
+  }
+
+  /**
+   * Pending proposals whose file is gone or unreadable: each is a loss (the agent's proposed write cannot be
+   * accepted any more), reported once; the ids are then forgotten, as the files cannot come back.
+   */
+  async check(): Promise<StoreLoss[]> {
+    const ids = this.d.pending?.get() ?? [];
+    const losses: StoreLoss[] = [];
+    const gone: string[] = [];
+    for (const id of ids) {
+      const file = this.file(id);
+      const bytes = await this.d.blobs.read(file);
+      let sound = bytes !== null;
+      if (bytes) {
+        try {
+          parseProposal(id, bytes);
+        } catch {
+          sound = false;
+        }
+      }
+      if (sound) continue;
+      gone.push(id);
+      losses.push({
+        file,
+        counts: { lost_proposals: 1 },
+        message: `.lithos/${file} ${bytes ? 'is damaged' : 'is missing'}: the pending proposal ${id} is lost (the agent's write was never made; it can propose it again).`,
+      });
+    }
+    if (gone.length) await this.d.pending?.set(ids.filter((x) => !gone.includes(x)));
+    return losses;
   }
 
   private async pending(id: string): Promise<Proposal> {
@@ -136,6 +179,7 @@ export class ProposalStore {
     }
     const done: Proposal = { ...p, status: 'accepted', decided_at: new Date(this.d.clock.now()).toISOString(), decided_by: by.id ?? by.kind, result };
     await this.save(done);
+    await this.decided(id);
     await this.d.audit.append({ action: 'proposal.accept', actor: by, target: id, data: { path: result.path, note: result.id, version: result.version, agent: p.agent } });
     return done;
   }
@@ -144,6 +188,7 @@ export class ProposalStore {
     const p = await this.pending(id);
     const done: Proposal = { ...p, status: 'rejected', decided_at: new Date(this.d.clock.now()).toISOString(), decided_by: by.id ?? by.kind, reason };
     await this.save(done);
+    await this.decided(id);
     await this.d.audit.append({ action: 'proposal.reject', actor: by, target: id, data: { path: p.path, agent: p.agent, reason } });
     return done;
   }

@@ -10,6 +10,9 @@ import { MAX_RECEIPTS_LIMIT } from '../retrieval/receipts';
 import type { Receipt } from '../retrieval/types';
 import { applyFollowUp, FollowUpTracker } from './follow-up';
 
+/** The memory-store mark holding the seq of the newest receipt written (ReceiptLog.check). */
+export const RECEIPTS_SEQ_MARK = 'receipts:seq';
+
 export class RetrievalRecorder {
   private readonly recent = new RecentRetrievals();
   private readonly followUps = new FollowUpTracker();
@@ -35,13 +38,15 @@ export class RetrievalRecorder {
     const { engine } = this;
     const at = engine.now();
     this.recent.record(receipt.final_nodes.filter((n) => this.isConcept(n.id)).map((n) => n.id), at);
+    const seq = await engine.receipts.append(receipt);
+    // The receipt's seq rides in the same journal append as the counts: a receipts log cut later is found out.
     await engine.memory.batch(async () => {
       for (const n of receipt.final_nodes) {
         const s = engine.memory.stats(n.id);
         await engine.memory.updateStats(n.id, { retrieval_count: s.retrieval_count + 1, last_retrieved_at: at });
       }
+      await engine.memory.setMark(RECEIPTS_SEQ_MARK, seq);
     });
-    await engine.receipts.append(receipt);
     // Implicit learning: a re-query in the same task near the previous result is a weak positive.
     if (receipt.task_id) await applyFollowUp(engine, this.followUps, receipt);
     this.onRecorded(receipt);

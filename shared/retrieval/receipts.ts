@@ -12,11 +12,16 @@
  * changes, so nothing is ever shifted. A crash between the steps leaves the live file and the new segment
  * holding the same lines: queries de-duplicate by receipt_id, and the next writer notices the copy and
  * finishes the step instead of copying again.
+ *
+ * Each line also carries `seq` (1, 2, … across files; not part of the Receipt read back). The engine keeps
+ * the newest seq in the memory store as well, so a log cut, emptied or deleted is found out at open
+ * (check) and the number of receipts lost is reported, rather than the log silently starting shorter.
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';
 import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
 import type { Receipt } from './types';
+import type { StoreLoss } from '../stores/store-loss';
 
 export const RECEIPTS_FILE = 'receipts.jsonl';
 /** Rotate once the live file is larger than this. */
@@ -76,6 +81,8 @@ const NEWLINE = 0x0a;
 
 interface WriterState {
   liveBytes: number;
+  /** The seq of the newest line written. */
+  seq: number;
   /** False when the live file ends without a newline (torn by a crash, or a failed append). */
   tailClean: boolean;
 }
@@ -85,7 +92,9 @@ export class ReceiptLog {
   private readonly keepFiles: number;
   private readonly logger: Logger;
   private pending: string[] = [];
-  private waiters: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private waiters: { resolve: (seq: number) => void; reject: (err: unknown) => void }[] = [];
+  /** Seqs are never reused: at least the newest one known to have been written (check). */
+  private floorSeq = 0;
   private scheduled = false;
   private chain: Promise<void> = Promise.resolve();
   /** Known state of the live file; null until the first append (and after a failure) re-reads it. */
@@ -108,8 +117,8 @@ export class ReceiptLog {
     }
   }
 
-  /** Resolves once the receipt's line is durable; rejects (writing nothing) if the receipt is malformed. */
-  append(receipt: Receipt): Promise<void> {
+  /** Resolves with the line's seq once it is durable; rejects (writing nothing) if the receipt is malformed. */
+  append(receipt: Receipt): Promise<number> {
     const checked = receiptLine.safeParse(receipt);
     if (!checked.success) {
       const issue = checked.error.issues[0];
@@ -122,8 +131,8 @@ export class ReceiptLog {
     } catch (err) {
       return Promise.reject(new LithosError('invalid_argument', `Invalid receipt: it cannot be written as JSON (${err instanceof Error ? err.message : String(err)}).`));
     }
-    this.pending.push(`${line}\n`);
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.pending.push(line.slice(1)); // `{"seq":N,` is put in front once N is known (drain)
+    const done = new Promise<number>((resolve, reject) => this.waiters.push({ resolve, reject }));
     if (!this.scheduled) {
       this.scheduled = true;
       this.chain = this.chain.then(() => this.drain());
@@ -221,8 +230,10 @@ export class ReceiptLog {
     try {
       state = this.state ?? (await this.recover());
       this.state = state;
+      const first = state.seq + 1;
+      const stamped = lines.map((rest, i) => `{"seq":${first + i}${rest === '}' ? '' : ','}${rest}\n`);
       // After a torn tail the first new line must not be glued to the fragment.
-      const bytes = enc.encode((state.tailClean ? '' : '\n') + lines.join(''));
+      const bytes = enc.encode((state.tailClean ? '' : '\n') + stamped.join(''));
       try {
         await this.blobs.append(RECEIPTS_FILE, bytes);
       } catch (err) {
@@ -231,7 +242,8 @@ export class ReceiptLog {
       }
       state.liveBytes += bytes.byteLength;
       state.tailClean = true;
-      for (const w of waiters) w.resolve();
+      state.seq = first + lines.length - 1;
+      waiters.forEach((w, i) => w.resolve(first + i));
     } catch (err) {
       this.logger.error(`could not append to ${RECEIPTS_FILE}`, { error: String(err) });
       for (const w of waiters) w.reject(err);
@@ -247,10 +259,42 @@ export class ReceiptLog {
     }
   }
 
+  /**
+   * Compares the newest seq on file with `expected` (the newest one the engine recorded elsewhere): a log
+   * that ends before it was cut, emptied or deleted, and the difference is how many receipts are gone.
+   */
+  async check(expected: number | null): Promise<StoreLoss | null> {
+    await this.chain;
+    const found = await this.newestSeq();
+    this.floorSeq = Math.max(this.floorSeq, expected ?? 0, found);
+    if (expected === null || found >= expected) return null;
+    const lost = expected - found;
+    return {
+      file: RECEIPTS_FILE,
+      counts: { lost_receipts: lost },
+      message: `${RECEIPTS_FILE} ends at receipt #${found} but receipt #${expected} was recorded: ${lost} receipt(s) were cut, emptied or deleted and are lost (their feedback can no longer be given).`,
+    };
+  }
+
+  /** The seq of the newest readable line: in the live file, else in the newest segment holding one; 0 if none. */
+  private async newestSeq(): Promise<number> {
+    for await (const bytes of this.files()) {
+      let end = bytes.byteLength;
+      while (end > 0) {
+        const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
+        const seq = seqOfLine(dec.decode(bytes.subarray(start, end)));
+        if (seq !== null) return seq;
+        end = start - 1;
+      }
+    }
+    return 0;
+  }
+
   /** Reads the live file's size and tail, and completes a rotation or pruning a crash interrupted. */
   private async recover(): Promise<WriterState> {
     const live = await this.blobs.read(RECEIPTS_FILE);
-    const state: WriterState = { liveBytes: live?.byteLength ?? 0, tailClean: !live || live.byteLength === 0 || live[live.byteLength - 1] === NEWLINE };
+    const seq = Math.max(this.floorSeq, await this.newestSeq());
+    const state: WriterState = { liveBytes: live?.byteLength ?? 0, seq, tailClean: !live || live.byteLength === 0 || live[live.byteLength - 1] === NEWLINE };
     if (live && live.byteLength > this.maxBytes) {
       const newest = (await this.segments())[0];
       const copy = newest ? await this.blobs.read(newest.name) : null;
@@ -330,7 +374,7 @@ function startsBefore(lines: readonly string[], t: number): boolean {
   return false;
 }
 
-/** One line as a receipt; null when it is not JSON or not a receipt. */
+/** One line as a receipt (without its seq); null when it is not JSON or not a receipt. */
 function parseReceiptLine(line: string): Receipt | null {
   let value: unknown;
   try {
@@ -338,7 +382,17 @@ function parseReceiptLine(line: string): Receipt | null {
   } catch {
     return null;
   }
-  return receiptLine.safeParse(value).success ? (value as Receipt) : null;
+  if (!receiptLine.safeParse(value).success) return null;
+  const { seq: _seq, ...receipt } = value as Receipt & { seq?: unknown };
+  return receipt;
+}
+
+/** The seq of a sound receipt line; null for anything else (a torn or damaged line, one from before seqs). */
+function seqOfLine(line: string): number | null {
+  if (!line.startsWith('{"seq":')) return null;
+  const r = parseReceiptLine(line);
+  const seq = r ? (JSON.parse(line) as { seq?: unknown }).seq : null;
+  return typeof seq === 'number' && Number.isInteger(seq) && seq > 0 ? seq : null;
 }
 
 /** Receipts in file order; lines that are torn (no final newline) or not receipts are counted, not thrown. */

@@ -108,6 +108,13 @@ export class Journal<Op> {
     return p;
   }
 
+  /** Runs `io` after every append and truncation requested so far, before any requested later. */
+  enqueue(io: () => Promise<void>): Promise<void> {
+    const p = this.chain.then(io);
+    this.chain = p.catch((err) => this.logger.error(`could not write beside ${this.name}`, { error: String(err) }));
+    return p;
+  }
+
   /** Resolves when every append and truncation requested so far has finished. */
   idle(): Promise<void> {
     return this.chain;

@@ -5,6 +5,7 @@ import type { SqlDb } from './sql-db';
 import type { Journal } from './journal';
 import { sealStore, writeMeta } from './sqlite';
 import { DebouncedPersister, DEFAULT_DEBOUNCE_MS } from './debounced-persister';
+import { writeUnsaved, type JournaledFiles, type RecoveredStore } from './store-recovery';
 
 export interface StoreDeps {
   sql: SqlJsStatic;
@@ -19,22 +20,37 @@ export interface StoreDeps {
  * A sql.js database made durable by an append-only journal plus debounced snapshots. Subclasses
  * describe every change as ops (final row states); `mutate` applies them at once and resolves when
  * they are journaled. A snapshot stores the last seq it contains, so recovery replays only newer ops.
+ *
+ * No single damaged file loses an acknowledged change: each snapshot first copies the current file to
+ * `<file>.prev`, the journal is kept back to that copy, and `<journal>.unsaved` vouches for changes only
+ * the journal holds (store-recovery.ts), so a journal lost while it is their only copy is reported.
  */
 export abstract class JournaledStore<Op> {
   protected readonly persister: DebouncedPersister;
   private seq: number;
   private closed = false;
   private batchDepth = 0;
+  private readonly journal: Journal<Op>;
+  /** Seq held by the snapshot file on disk, and by the previous one kept beside it. */
+  private fileSeq: number | null;
+  private prevSeq: number | null;
+  /** What `<journal>.unsaved` says (or is about to): changes from this seq on are in the journal only. */
+  private unsavedFrom: number | null;
 
   protected constructor(
     protected readonly db: SqlDb,
-    private readonly journal: Journal<Op>,
+    recovered: RecoveredStore<Op>,
     protected readonly deps: StoreDeps,
-    seq: number,
-    private readonly file: string,
+    private readonly files: JournaledFiles<Op>,
     private readonly label: string,
   ) {
-    this.seq = seq;
+    this.journal = recovered.journal;
+    this.seq = recovered.seq;
+    this.fileSeq = recovered.fileSeq;
+    this.prevSeq = recovered.prevSeq;
+    // Replayed changes are in the journal only until the next snapshot, which the caller asks for.
+    this.unsavedFrom = recovered.replayed > 0 ? recovered.baseSeq + 1 : null;
+    const file = files.schema.file;
     this.persister = new DebouncedPersister({
       timers: deps.timers,
       clock: deps.clock,
@@ -103,6 +119,14 @@ export abstract class JournaledStore<Op> {
         return planned;
       });
       if (ops.length === 0) return Promise.resolve();
+      if (this.unsavedFrom === null) {
+        // Before the journal becomes the only copy of a change, say so in a second file.
+        const from = this.seq + 1;
+        this.unsavedFrom = from;
+        void this.journal.enqueue(() => writeUnsaved(this.deps.blobs, this.files.unsaved, from)).catch(() => {
+          if (this.unsavedFrom === from) this.unsavedFrom = null; // the next change tries again
+        });
+      }
       const appends = ops.map((op) => this.journal.append(++this.seq, op));
       this.persister.markDirty();
       const durable = Promise.all(appends).then(() => undefined);
@@ -130,16 +154,32 @@ export abstract class JournaledStore<Op> {
     const bytes = this.db.export();
     const dropThrough = await this.writeSnapshot(bytes, upTo);
     await this.journal.truncateThrough(dropThrough);
+    // Changes made while the snapshot was written are still the journal's alone.
+    const from = this.seq > upTo ? upTo + 1 : null;
+    if (from !== this.unsavedFrom) {
+      this.unsavedFrom = from;
+      await this.journal.enqueue(() => writeUnsaved(this.deps.blobs, this.files.unsaved, from));
+    }
   }
 
   /**
    * Writes the snapshot bytes (holding every op through `upTo`) and returns the seq through which the
-   * journal may then be dropped. A store that keeps an older snapshot generation as a backup overrides
-   * this to keep the journal back to that generation.
+   * journal may then be dropped: the previous generation's, as the current file is first copied to
+   * `<file>.prev`. A damaged current file then loses nothing.
    */
-  protected async writeSnapshot(bytes: Uint8Array, upTo: number): Promise<number> {
-    await this.deps.blobs.writeAtomic(this.file, bytes);
-    await sealStore(this.deps.blobs, this.file, bytes, upTo); // the next open can skip the full integrity check
-    return upTo;
+  private async writeSnapshot(bytes: Uint8Array, upTo: number): Promise<number> {
+    const { blobs } = this.deps;
+    const file = this.files.schema.file;
+    if (this.fileSeq !== null) {
+      const current = await blobs.read(file);
+      if (current) {
+        await blobs.writeAtomic(this.files.previous, current);
+        this.prevSeq = this.fileSeq;
+      }
+    }
+    await blobs.writeAtomic(file, bytes);
+    this.fileSeq = upTo;
+    await sealStore(blobs, file, bytes, upTo); // the next open can skip the full integrity check
+    return this.prevSeq ?? 0;
   }
 }

@@ -1,19 +1,19 @@
 import { LithosError } from '../errors';
 import { newId } from '../model/ids';
 import { PROVENANCE_TYPES } from '../model/types';
-import { MEMORY_SCHEMA } from './schema';
 import type { SqlDb } from './sql-db';
-import type { Journal } from './journal';
 import { JournaledStore, type StoreDeps } from './journaled-store';
 import { applyOp, EDGE_COLS, NODE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toNode, toPrecedent, toStats } from './memory-rows';
-import { MEMORY_JOURNAL, recoverMemory } from './memory-recovery';
+import { MEMORY_FILES, MEMORY_JOURNAL, MEMORY_PREVIOUS, recoverMemory } from './memory-recovery';
+import type { RecoveredStore } from './store-recovery';
+import type { StoreLoss } from './store-loss';
 import { DEFAULT_NODE_STATS } from './memory-types';
 import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 import { checkEdge, checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
 
 export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
-export { MEMORY_JOURNAL };
+export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
 export type { StoreDeps } from './journaled-store';
 
@@ -33,15 +33,15 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   private precedentLog: PrecedentChange[] = [];
   private precedentLogStart = 0;
 
-  private constructor(db: SqlDb, journal: Journal<MemoryOp>, deps: StoreDeps, seq: number) {
-    super(db, journal, deps, seq, MEMORY_SCHEMA.file, 'memory store');
+  private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
+    super(db, recovered, deps, MEMORY_FILES, 'memory store');
   }
 
-  static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[] }> {
+  static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
     const r = await recoverMemory(deps);
-    const store = new MemoryStore(r.db, r.journal, deps, r.seq);
+    const store = new MemoryStore(r.db, r, deps);
     if (r.replayed || r.resave) store.persister.markDirty();
-    return { store, warnings: r.warnings };
+    return { store, warnings: r.warnings, losses: r.losses };
   }
 
   // ── registry ────────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ import { MemoryStore } from '../stores/memory-store';
 import { MEMORY_SCHEMA } from '../stores/schema';
 import { CacheStore } from '../stores/cache-store';
 import { CoordinationStore } from '../coordination/coordination-store';
+import type { StoreLoss } from '../stores/store-loss';
 import { SearchIndex } from '../index/search-index';
 import type { EmbeddingSpaces } from '../index/embedding-spaces';
 import { LinkResolver } from '../model/resolve';
@@ -41,6 +42,8 @@ export interface OpenedMemory {
   missingPrimary: string[];
   /** For the CLI, doctor and the plugin's notice (already logged). */
   warnings: string[];
+  /** Learned data the stores could not bring back (their messages are in `warnings` too). */
+  losses: StoreLoss[];
 }
 
 export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Promise<OpenedMemory> {
@@ -49,6 +52,7 @@ export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Pr
   const cache = await CacheStore.open(storeDeps);
   const coordination = await CoordinationStore.open(storeDeps);
   const warnings = [...mem.warnings, ...cache.warnings, ...coordination.warnings];
+  const losses = [...mem.losses, ...coordination.losses];
   for (const e of spaces.list()) cache.store.registerSpace(e.spaceId, e.dimensions);
 
   const index = await SearchIndex.create();
@@ -64,5 +68,5 @@ export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Pr
     warnings.push(w);
   }
   await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
-  return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, indexer, identity, missingPrimary, warnings };
+  return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, indexer, identity, missingPrimary, warnings, losses };
 }

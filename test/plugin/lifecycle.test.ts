@@ -166,6 +166,20 @@ describe('plugin lifecycle', () => {
     again.unload();
   });
 
+  test('learned data found lost at open is said in a notice, not only in the console', async () => {
+    const app = fixture();
+    // The audit log was emptied while its head still records three entries.
+    app.adapter.put('.lithos/audit.jsonl', '');
+    app.adapter.put('.lithos/audit.head.json', JSON.stringify({ seq: 3, hash: 'a'.repeat(64) }));
+    app.metadataCache.resolved = true;
+    app.workspace.finishLayout();
+    const h = host(app);
+    const plugin = await h.load();
+    await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 2 notes', () => indexItem(plugin).textContent);
+    expect(h.record.notices).toEqual([expect.stringMatching(/^Lithos: audit\.jsonl ends at entry 0 but audit\.head\.json records entry 3: 3 audit entries were removed/)]);
+    plugin.unload();
+  });
+
   test('status bar: an open failure shows "error" with the reason on hover; clicking it repeats the reason', async () => {
     const app = fixture();
     app.adapter.put('.lithos/policy.json', '{');

@@ -12,7 +12,8 @@ const ids = (rs: Receipt[]): string[] => rs.map((r) => r.receipt_id);
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** Bytes of one receipt's line, to size rotation thresholds in whole lines. */
-const lineBytes = (n: number): number => enc.encode(`${JSON.stringify(receipt(n))}\n`).byteLength;
+/** A line's bytes as written: `{"seq":N,` (here a two-digit N) before the receipt's own fields. */
+const lineBytes = (n: number, seq = 10): number => enc.encode(`{"seq":${seq},${JSON.stringify(receipt(n)).slice(1)}\n`).byteLength;
 
 /** MemoryBlobStore whose operations can be made to fail, as a process dying at that step would. */
 class FailingBlobStore extends MemoryBlobStore {
@@ -57,7 +58,7 @@ describe('append and query', () => {
     await appendAll(log, [1, 2, 3]);
     const text = dec.decode((await blobs.read(RECEIPTS_FILE))!);
     expect(text.split('\n')).toHaveLength(4); // three lines and the empty string after the last newline
-    expect(JSON.parse(text.split('\n')[0])).toEqual(receipt(1));
+    expect(JSON.parse(text.split('\n')[0])).toEqual({ seq: 1, ...receipt(1) }); // seq: see ReceiptLog.check
     const r = await log.query();
     expect(ids(r.receipts)).toEqual(['r3', 'r2', 'r1']);
     expect(r.receipts[0]).toEqual(receipt(3));
@@ -325,5 +326,35 @@ describe('parseTimeArg', () => {
       expect(() => parseTimeArg(bad, now, 'since')).toThrow(/since must be an ISO time/);
     }
     expect(() => parseTimeArg(Number.NaN, now, 'until')).toThrow(/until must be an ISO time/);
+  });
+});
+
+describe('a cut, emptied or deleted log is found out', () => {
+  it('check() compares the newest seq on file with the one recorded elsewhere and counts the receipts lost', async () => {
+    await appendAll(new ReceiptLog(blobs, clock), [1, 2, 3, 4]);
+    expect(await new ReceiptLog(blobs.clone(), clock).check(4)).toBeNull();
+    expect(await new ReceiptLog(blobs.clone(), clock).check(null)).toBeNull(); // nothing recorded elsewhere: nothing to compare
+
+    const cut = blobs.clone();
+    cut.truncate(RECEIPTS_FILE, 0.5);
+    const again = new ReceiptLog(cut, clock);
+    expect(await again.check(4)).toEqual({
+      file: RECEIPTS_FILE,
+      counts: { lost_receipts: 2 },
+      message: expect.stringMatching(/^receipts\.jsonl ends at receipt #2 but receipt #4 was recorded: 2 receipt\(s\)/),
+    });
+    // Numbering goes on above the lost receipts, so a later check is not fooled by new lines.
+    expect(await again.append(receipt(5))).toBe(5);
+
+    const gone = blobs.clone();
+    gone.files.delete(RECEIPTS_FILE);
+    expect((await new ReceiptLog(gone, clock).check(4))?.counts).toEqual({ lost_receipts: 4 });
+  });
+
+  it('reads back receipts as they were given: the seq stays in the file', async () => {
+    const log = new ReceiptLog(blobs, clock);
+    expect(await log.append(receipt(1))).toBe(1);
+    expect(await log.append(receipt(2))).toBe(2);
+    expect((await log.get('r1'))).toEqual(receipt(1));
   });
 });

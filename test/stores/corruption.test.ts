@@ -31,7 +31,7 @@ describe.each([
   ['overwritten with garbage', (b: MemoryBlobStore, name: string) => b.files.set(name, garbage(8192)), /file is not a database/, /not a Lithos cache file/],
   ['empty', (b: MemoryBlobStore, name: string) => b.files.set(name, new Uint8Array(0)), /file is empty/, /file is empty/],
 ])('a store file %s', (_label, damage, reason, cacheReason) => {
-  it('memory.sqlite: warns, keeps the damaged file aside, starts fresh; cache.bin is unaffected', async () => {
+  it('memory.sqlite: warns, keeps the damaged file aside, rebuilds it from the journal; cache.bin is unaffected', async () => {
     const blobs = await bothStores();
     damage(blobs, 'memory.sqlite');
     const damagedBytes = blobs.files.get('memory.sqlite');
@@ -42,9 +42,12 @@ describe.each([
     expect(mem.warnings).toHaveLength(1);
     expect(mem.warnings[0]).toMatch(/^memory\.sqlite was damaged \(/);
     expect(mem.warnings[0]).toMatch(reason);
-    expect(mem.warnings[0]).toMatch(/learned edges and stats were reset; the damaged file is kept as memory\.sqlite\.corrupt-2026-01-01T00-00-00-000Z\./);
+    // One snapshot so far, so the journal reaches back to the first change.
+    expect(mem.warnings[0]).toMatch(
+      /there is no memory\.sqlite\.prev; it was rebuilt from memory\.journal alone \(201 change\(s\)\); the journal reaches back to the first change, so nothing was lost; the damaged file is kept as memory\.sqlite\.corrupt-2026-01-01T00-00-00-000Z\./,
+    );
     expect(blobs.files.get('memory.sqlite.corrupt-2026-01-01T00-00-00-000Z')).toEqual(damagedBytes);
-    expect(mem.store.counts()).toEqual({ nodes: 0, tombstones: 0, edges: 0, stats: 0, coactivation: 0 });
+    expect(mem.store.counts()).toEqual({ nodes: 200, tombstones: 0, edges: 0, stats: 1, coactivation: 0 });
 
     expect(cache.warnings).toEqual([]);
     expect(cache.rebuilt).toBe(false);
@@ -92,14 +95,36 @@ describe('an older copy of memory.sqlite', () => {
     const second = (await MemoryStore.open(e)).store;
     await second.updateStats('n1', { salience: 0.9 });
     await second.bumpCoactivation('n1', 'n2', 'ns', 7);
-    await second.close(); // snapshotted: the journal no longer holds these
+    await second.close();
+    const later = (await MemoryStore.open(e)).store;
+    await later.updateStats('n1', { use_count: 3 });
+    await later.close(); // two snapshots later: the journal reaches back only to the second
     e.blobs.files.set('memory.sqlite', backup); // the person restores last week's copy
     const third = await MemoryStore.open(e);
     expect(third.warnings).toEqual([expect.stringMatching(/memory\.sqlite is an older copy than the one Lithos last saved .*2 learned change\(s\) that only the newer copy held are lost/)]);
-    expect(third.store.stats('n1').salience).toBe(0.5);
+    expect(third.losses).toEqual([{ file: 'memory.sqlite', counts: { lost_changes: 2 }, message: third.warnings[0] }]);
+    // Ops are final row states: the later stats write carried the salience along; the co-activation is gone.
+    expect(third.store.stats('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
+    expect(third.store.coactivated('n1')).toEqual([]);
     await third.store.close();
     // Once saved again, the copy is the newest: no warning at the next open.
     expect((await MemoryStore.open(e)).warnings).toEqual([]);
+  });
+
+  it('a copy as old as the previous snapshot loses nothing: the journal reaches back to it', async () => {
+    const e = await env();
+    const first = (await MemoryStore.open(e)).store;
+    await first.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await first.close();
+    const backup = e.blobs.files.get('memory.sqlite')!.slice();
+    const second = (await MemoryStore.open(e)).store;
+    await second.updateStats('n1', { salience: 0.9 });
+    await second.close();
+    e.blobs.files.set('memory.sqlite', backup);
+    const again = await MemoryStore.open(e);
+    expect(again.warnings).toEqual([]);
+    expect(again.store.stats('n1').salience).toBe(0.9);
+    await again.store.close();
   });
 
   it('a crash between the snapshot and its seal (the file newer than the seal) is no older copy', async () => {
@@ -148,7 +173,7 @@ describe('damaged stores, other cases', () => {
     const crashed = blobs.clone();
     crashed.truncate('memory.sqlite', 0.3);
     const again = await MemoryStore.open(await env(crashed));
-    expect(again.warnings[0]).toMatch(/2 change\(s\) from memory\.journal were replayed onto the fresh store\./);
+    expect(again.warnings[0]).toMatch(/rebuilt from memory\.journal alone \(203 change\(s\)\); the journal reaches back to the first change, so nothing was lost/);
     expect(again.store.stats('n2').salience).toBe(0.1);
     expect(again.store.coactivated('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
   });
@@ -182,7 +207,10 @@ describe('damaged stores, other cases', () => {
     await e.blobs.append(MEMORY_JOURNAL, new TextEncoder().encode('not json\n'));
     await store.registerNode({ node_id: 'b', path: 'b.md', id_source: 'registry', content_hash: null });
     const again = await MemoryStore.open(await env(e.blobs.clone()));
-    expect(again.warnings).toEqual(['memory.journal had 1 unreadable line(s); they were skipped.']);
+    expect(again.warnings).toEqual([
+      'memory.journal had 1 unreadable line(s); they were skipped.',
+      expect.stringMatching(/^memory\.journal was the only copy of recent changes and is damaged: changes after #2 may be lost/),
+    ]);
     expect(again.store.liveNodes().map((n) => n.node_id)).toEqual(['a', 'b']);
   });
 });

@@ -1,4 +1,4 @@
-import { MemoryStore, MEMORY_JOURNAL } from '../../shared/stores/memory-store';
+import { MemoryStore, MEMORY_JOURNAL, MEMORY_PREVIOUS } from '../../shared/stores/memory-store';
 import { parseJournal } from '../../shared/stores/journal';
 import { MemoryBlobStore } from '../twins/memory-blobs';
 import { env, settle, GatedBlobStore, FailingBlobStore } from './helpers';
@@ -6,6 +6,7 @@ import { env, settle, GatedBlobStore, FailingBlobStore } from './helpers';
 const A = 'node-a';
 const B = 'node-b';
 const enc = new TextEncoder();
+const UNSAVED = `${MEMORY_JOURNAL}.unsaved`;
 
 async function seed(store: MemoryStore, at: number): Promise<void> {
   await store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: 'ha' });
@@ -95,7 +96,7 @@ describe('MemoryStore durability', () => {
     await store.bumpCoactivation(A, B, 'ns', 99); // after the snapshot: journal only
     await store.updateStats(A, { salience: 0.9 });
     const before = dump(store);
-    expect(store.journalSize()).toBe(2);
+    expect(store.journalSize()).toBe(8); // kept back to the previous snapshot: with none yet, all of it
 
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
     expect(dump(again)).toEqual(before);
@@ -107,7 +108,10 @@ describe('MemoryStore durability', () => {
     const e = await env(blobs);
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
+    await store.flush(); // the first snapshot: the journal is kept whole (there is no previous one yet)
+    await store.bumpCoactivation(A, B, 'ns', 99);
     const before = dump(store);
+    // The second snapshot may drop what the first holds: the process dies right before it does.
     blobs.failRemove.add(MEMORY_JOURNAL);
     blobs.failWrite.add(MEMORY_JOURNAL);
     await expect(store.flush()).rejects.toThrow('simulated crash');
@@ -117,7 +121,7 @@ describe('MemoryStore durability', () => {
     const { store: again, warnings } = await MemoryStore.open(await env(blobs.clone()));
     expect(warnings).toEqual([]);
     expect(dump(again)).toEqual(before);
-    expect(again.coactivated(A)[0].count).toBe(2); // not 4
+    expect(again.coactivated(A)[0].count).toBe(3); // not 5
   });
 
   it('a crash while writing the snapshot leaves the previous snapshot plus the whole journal', async () => {
@@ -141,8 +145,10 @@ describe('MemoryStore durability', () => {
 
     const e2 = await env(crashed);
     const { store: again, warnings } = await MemoryStore.open(e2);
-    expect(warnings).toHaveLength(1);
+    expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/memory\.journal ended with an incomplete entry/);
+    // With no snapshot yet, the journal was the only copy: a cut there could have lost more, so it is said.
+    expect(warnings[1]).toMatch(/^memory\.journal was the only copy of recent changes and is damaged: changes after #6 may be lost/);
     expect(e2.logger.at('warn')).toContain(warnings[0]);
     expect(dump(again)).toEqual(before);
     expect(again.nodeById('half')).toBeNull();
@@ -155,15 +161,20 @@ describe('MemoryStore durability', () => {
     expect(third.store.counts().nodes).toBe(3);
   });
 
-  it('flush writes the snapshot and truncates the journal', async () => {
+  it('flush writes the snapshot, keeps the one before as .prev and the journal back to it', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
     expect(e.blobs.files.get(MEMORY_JOURNAL)?.byteLength).toBeGreaterThan(0);
+    expect(e.blobs.files.has(UNSAVED)).toBe(true); // the journal holds what no snapshot has
     await store.flush();
     expect(e.blobs.files.has('memory.sqlite')).toBe(true);
-    expect(e.blobs.files.has(MEMORY_JOURNAL)).toBe(false);
-    expect(store.journalSize()).toBe(0);
+    expect(e.blobs.files.has(UNSAVED)).toBe(false);
+    expect(store.journalSize()).toBe(6); // no previous snapshot yet: the journal is the only way back
+    await store.updateStats(A, { salience: 0.7 });
+    await store.flush();
+    expect(e.blobs.files.has(MEMORY_PREVIOUS)).toBe(true);
+    expect(parseJournal(e.blobs.files.get(MEMORY_JOURNAL) ?? null).entries.map((x) => x.seq)).toEqual([7]);
 
     // The snapshot alone restores everything.
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
@@ -175,15 +186,15 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open(e);
     for (let i = 0; i < 50; i++) await store.updateStats(A, { retrieval_count: i });
     await settle();
-    expect(e.blobs.writes).toBe(0);
+    expect(e.blobs.writes).toBe(1); // the unsaved marker, once
 
     e.clock.advance(1999);
     await settle();
-    expect(e.blobs.writes).toBe(0);
+    expect(e.blobs.writes).toBe(1);
     e.clock.advance(1);
     await settle();
-    expect(e.blobs.writes).toBe(2); // one snapshot: the file and its seal
-    expect(e.blobs.files.has(MEMORY_JOURNAL)).toBe(false);
+    expect(e.blobs.writes).toBe(3); // one snapshot: the file and its seal
+    expect(e.blobs.files.has(UNSAVED)).toBe(false);
     expect(e.clock.pendingCount()).toBe(0);
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
     expect(again.stats(A).retrieval_count).toBe(49);
@@ -197,14 +208,14 @@ describe('MemoryStore durability', () => {
       await store.updateStats(A, { retrieval_count: i });
       await settle();
     }
-    expect(e.blobs.writes).toBe(0);
+    expect(e.blobs.writes).toBe(1); // the unsaved marker
     e.clock.advance(499);
     await settle();
-    expect(e.blobs.writes).toBe(0);
+    expect(e.blobs.writes).toBe(1);
     // t = 5,000: the first unsaved change has waited maxWait (5 × 1,000 ms).
     e.clock.advance(1);
     await settle();
-    expect(e.blobs.writes).toBe(2); // one snapshot: the file and its seal
+    expect(e.blobs.writes).toBe(3); // one snapshot: the file and its seal
   });
 
   it('batch(): mutations resolve once applied, and the batch resolves once all of them are journaled', async () => {

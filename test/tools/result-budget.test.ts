@@ -34,7 +34,7 @@ function vault(): Record<string, string> {
   return files;
 }
 
-const terms: ScoreTerms = { base: 1, type_prior: 0, scope_affinity: 0, graph_affinity: 0, spaced_repetition: 0, ignored_penalty: 0, misleading_penalty: 0, concept_damping: 0, tag_affinity: 0, intent: 0, scouts: {} } as ScoreTerms;
+const terms: ScoreTerms = { base: 1, type_prior: 0, scope_affinity: 0, graph_affinity: 0, spaced_repetition: 0, ignored_penalty: 0, misleading_penalty: 0, concept_damping: 0, tag_affinity: 0, intent: 0, scouts: {} };
 
 let t: ToolHarness;
 const ids: Record<string, string> = {};
@@ -140,6 +140,56 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
 
 test('every tool in the catalog has a case here', () => {
   expect(TOOL_CATALOG.map((d) => d.name).filter((n) => !(n in CASES))).toEqual([]);
+});
+
+/** Follows next_cursor from the first page to the last, gathering one list of every page. */
+async function allPages(tool: string, args: Record<string, unknown>, list: string): Promise<{ items: unknown[]; pages: number; first: Record<string, unknown> }> {
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  let first: Record<string, unknown> = {};
+  do {
+    const r = await t.call(tool, { ...args, ...(cursor ? { cursor } : {}) });
+    if (pages === 0) first = r;
+    items.push(...r[list]);
+    cursor = r.next_cursor ?? undefined;
+    pages++;
+  } while (cursor);
+  return { items, pages, first };
+}
+
+describe('paging the long lists', () => {
+  // The fans and Front link to the hub (Big's link lies past the 2 MB it is indexed to).
+  test('a hub\'s 5,001 backlinks come in pages of at most 20,000 characters; following next_cursor gives each once', async () => {
+    const { items, pages, first } = await allPages('lithos_links', { path: HUB, direction: 'incoming' }, 'incoming');
+    expect(first.incoming_total).toBe(FANS + 1);
+    expect(new Set(items.map((x) => (x as { path: string }).path)).size).toBe(FANS + 1);
+    expect(pages).toBeGreaterThan(FANS / 100);
+  });
+
+  test('2,000 tags, 1,000 agents, findings, proposals and working-memory items page to their totals', async () => {
+    for (const [tool, args, list, total] of [
+      ['lithos_tags', {}, 'tags', TAGS + 1],
+      ['lithos_agent_list', { type: 'bot' }, 'agents', MANY],
+      ['lithos_finding_list', { task_id: ids.task }, 'findings', MANY],
+      ['lithos_proposal_list', {}, 'proposals', MANY],
+      ['lithos_working_memory', { task: ids.task }, 'items', MANY],
+    ] as const) {
+      const { items, first } = await allPages(tool, args, list);
+      expect([tool, items.length, first.total]).toEqual([tool, total, total]);
+    }
+  });
+
+  test('a cut value ends with … and its item says truncated; a cursor not given by the tool is refused', async () => {
+    const r = await t.call('lithos_read', { path: FRONT });
+    expect(r.metadata_truncated).toBe(true);
+    expect(JSON.stringify(r.frontmatter).length).toBeLessThanOrEqual(4_000);
+    const { items } = await allPages('lithos_proposal_list', {}, 'proposals');
+    const p = items.find((x) => (x as { proposal_id: string }).proposal_id === ids.proposal) as { content: string };
+    expect(p).toMatchObject({ truncated: true, content_chars: 1_500_000 });
+    expect(p.content.endsWith('…')).toBe(true);
+    await expect(t.call('lithos_tags', { cursor: 'after:t1' })).rejects.toMatchObject({ code: 'invalid_argument' });
+  });
 });
 
 // In catalog order, so the writes (delete, complete, resolve) come after the reads that need their data.

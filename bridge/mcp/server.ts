@@ -35,7 +35,7 @@ const INSTRUCTIONS = [
   '- Pass agent_id on a call only when the bridge was started without --agent (or LITHOS_AGENT_ID), or to act as another of your agents.',
   '- Before updating or deleting a note, lithos_read it and pass its version as expected_version: if someone edited it since, you get a conflict (with the current version and a diff), never a silent overwrite.',
   '- Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private is forbidden.',
-  '- Long text comes a page at a time: a result with truncated true gives total_chars and next_offset; call again with offset set to it (lithos_read also reads one section by heading). Lists page with limit and next_cursor.',
+  '- Long text comes a page at a time: a result with truncated true gives total_chars and next_offset; call again with offset set to it (lithos_read also reads one section by heading). Lists page with limit and next_cursor, and a page stops early when long; a value cut short ends with … and its item says truncated true.',
   '- Every result is JSON; an error is JSON {code, message, data}, and its message says what to do.',
   '- This bridge may offer only some tools (its profile): a forbidden error on a tool not offered says how to enable the rest (--tools full).',
 ].join('\n');

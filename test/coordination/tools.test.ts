@@ -60,6 +60,7 @@ describe('agents', () => {
     expect(await t.call('lithos_agent_info', { id: 'agent-b' })).toEqual({
       agent: { id: 'agent-b', name: 'Agent B2', type: 'cursor', registered_at: T0, last_seen_at: T0, metadata: { v: 2 } },
       claims: [{ task_id: task, aspect: 'index', agent: 'agent-b', claimed_at: T0, expires_at: '2026-01-01T01:00:00.000Z', remaining_seconds: 3600 }],
+      claims_total: 1,
     });
     expect((await t.call('lithos_agent_info', {}, OTHER)).agent.id).toBe('agent-b');
     expect(await codeOf(t.call('lithos_agent_info', { id: 'ghost' }))).toBe('not_found');
@@ -104,7 +105,7 @@ describe('tasks and claims', () => {
     });
     await t.call('lithos_task_claim', { task_id: task, aspect: 'fix' }, OTHER);
     const status = await t.call('lithos_task_status', { task_id: task });
-    expect(Object.keys(status)).toEqual(['task', 'claims', 'findings', 'outcome']);
+    expect(Object.keys(status)).toEqual(['task', 'claims', 'findings', 'claims_total', 'findings_total', 'outcome']);
     expect(status.claims.map((c: { aspect: string; agent: string }) => [c.aspect, c.agent])).toEqual([['fix', 'agent-b'], ['profiling', 'agent-a']]);
     expect(status.outcome).toBeNull();
     expect(await t.call('lithos_task_release', { task_id: task, aspect: 'profiling' })).toEqual({ success: true, task_id: task, aspect: 'profiling', agent: 'agent-a' });
@@ -173,6 +174,7 @@ describe('completing a task', () => {
       success: true,
       task: expect.objectContaining({ id: task, status: 'completed', completed_at: '2026-01-01T00:01:00.000Z' }),
       released_claims: [expect.objectContaining({ aspect: 'fix', agent: 'agent-a' }), expect.objectContaining({ aspect: 'review', agent: 'agent-b' })],
+      released_total: 2,
       outcome: {
         agent: 'agent-a', receipt_id: receipt, cited_nodes: [POOL_ID], misleading_nodes: [INDEX_ID],
         output_text: 'Raised the pool to 40.', recorded_at: '2026-01-01T00:01:00.000Z', learned_at: '2026-01-01T00:01:00.000Z',

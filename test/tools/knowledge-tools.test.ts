@@ -62,7 +62,7 @@ const HAPPY: [tool: string, args: Record<string, unknown>, check: Check][] = [
     expect(r.related[0].path).toBe('project/atlas/Index.md');
   }],
   ['lithos_stats', {}, (r) => expect(r).toMatchObject({ notes: 3, by_namespace: { 'project/atlas': 2, 'shared/concepts': 1 }, embedding_spaces: ['hash-ngram-v2-384'], edges: 0 })],
-  ['lithos_edge_list', {}, (r) => expect(r).toEqual({ edges: [], total: 0 })],
+  ['lithos_edge_list', {}, (r) => expect(r).toEqual({ edges: [], total: 0, next_cursor: null })],
 ];
 
 describe('happy paths', () => {

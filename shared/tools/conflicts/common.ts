@@ -7,6 +7,7 @@ import type { ConflictActor } from '../../conflicts/conflicts';
 import type { ToolContext } from '../types';
 import { actorOf, findByIdOrPath, visibleTo } from '../knowledge/common';
 import { edgeJson } from '../knowledge/edge-common';
+import { boundJson } from '../text-budget';
 
 /** The caller as a conflict actor (its id becomes provenance_actor / resolver). */
 export function conflictActorOf(ctx: ToolContext, tool: string): ConflictActor {
@@ -31,12 +32,15 @@ export function conflictJson(ctx: ToolContext, c: Conflict): Record<string, unkn
     const n = ctx.engine.note(id)!;
     return { id, path: n.path, title: n.cached.meta.title, status: n.cached.meta.status };
   };
+  // Evidence quotes claims from both notes, of any length: cut to FIELD_MAX_CHARS, flagged `truncated`.
+  const evidence = boundJson(c.evidence satisfies ConflictEvidence);
   return {
     edge_id: c.edge_id,
     state: c.state,
     a: end(c.a),
     b: end(c.b),
-    evidence: c.evidence satisfies ConflictEvidence,
+    evidence: evidence.value,
+    ...(evidence.truncated ? { truncated: true } : {}),
     provenance_type: c.provenance_type,
     provenance_actor: c.provenance_actor,
     created_at: new Date(c.created_at).toISOString(),

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { CONFLICT_STATES } from '../../conflicts/conflict-types';
 import { READ_ONLY, defineTool, findByIdOrPath } from '../knowledge/common';
 import { conflictJson, seesNode } from './common';
+import { cursorOf, cursorStarts, takePage } from '../text-budget';
 
 const input = z.strictObject({
   state: z.enum(CONFLICT_STATES).optional().describe('unreviewed: still to settle.'),
   node: z.string().min(1).optional().describe('A note (id or path) involved.'),
   limit: z.number().int().min(1).max(1000).default(100),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
 });
 
 export const lithosConflictList = defineTool({
@@ -23,6 +25,8 @@ export const lithosConflictList = defineTool({
       const j = conflictJson(ctx, c);
       return j ? [j] : [];
     });
-    return { conflicts: conflicts.slice(0, a.limit), total: conflicts.length };
+    const [start] = cursorStarts(a.cursor, 1, 'lithos_conflict_list');
+    const { page, next } = takePage(conflicts, start, a.limit);
+    return { conflicts: page, total: conflicts.length, next_cursor: cursorOf([next]) };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
-import { agentJson, claimJson, defineTool, nowOf, READ_ONLY, touchCaller } from './common';
+import { agentJson, boundedList, claimJson, defineTool, nowOf, READ_ONLY, touchCaller } from './common';
 
 const input = z.strictObject({
   id: z.string().trim().min(1).max(LIMITS.agentId).optional().describe('The agent to describe; default: yourself.'),
@@ -23,6 +23,7 @@ export const lithosAgentInfo = defineTool({
     const agent = id ? store.agent(id) : null;
     if (!agent) throw new LithosError('not_found', `No agent "${id}". Use lithos_agent_list to see the known agents.`, { id });
     const now = nowOf(ctx);
-    return { agent: agentJson(agent), claims: store.claimsHeldBy(agent.id).map((c) => claimJson(c, now)) };
+    const claims = boundedList(store.claimsHeldBy(agent.id).map((c) => claimJson(c, now)));
+    return { agent: agentJson(agent), claims: claims.items, claims_total: claims.total };
   },
 });

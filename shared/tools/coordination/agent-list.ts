@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { LIMITS } from '../../coordination/coordination-validate';
+import { listShape, pageItems } from '../text-budget';
 import { agentJson, defineTool, isoArg, READ_ONLY, touchCaller } from './common';
 
 const input = z.strictObject({
   type: z.string().trim().min(1).max(LIMITS.name).optional().describe('Only agents of this type.'),
   active_since: isoArg('Only agents seen at or after this time (ISO 8601).'),
+  ...listShape(100, 1000),
 });
 
 export const lithosAgentList = defineTool({
@@ -16,6 +18,7 @@ export const lithosAgentList = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     await touchCaller(ctx);
     const agents = ctx.engine.coordination.agents({ type: a.type, activeSince: a.active_since === undefined ? undefined : Date.parse(a.active_since) });
-    return { agents: agents.map(agentJson) };
+    const { page, total, next_cursor } = pageItems(agents.map(agentJson), a, 'lithos_agent_list');
+    return { agents: page, total, next_cursor };
   },
 });

@@ -6,6 +6,7 @@ import { MAX_CLAIM_TTL_MINUTES, DEFAULT_CLAIM_TTL_MINUTES } from '../../coordina
 import type { AgentRow, ClaimRow, FindingRow, TaskOutcomeRow, TaskRow } from '../../coordination/coordination-types';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
+import { boundJson, clipText, FIELD_MAX_CHARS, LIST_MAX_CHARS, takePage } from '../text-budget';
 
 /** Keeps a tool's handler typed against its own schema while the catalog holds plain ToolDefs. */
 export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
@@ -99,22 +100,35 @@ export function visibleNote(ctx: ToolContext, ref: string, agent: string, taskId
 
 // ── result shapes (stable) ──────────────────────────────────────────────
 
+/** Metadata of up to 16 KB is cut to FIELD_MAX_CHARS (`truncated: true`): a list of agents must not carry each in full. */
 export function agentJson(a: AgentRow) {
-  return { id: a.id, name: a.name, type: a.type, registered_at: iso(a.registered_at), last_seen_at: iso(a.last_seen_at), metadata: a.metadata };
+  const metadata = boundJson(a.metadata);
+  return { id: a.id, name: a.name, type: a.type, registered_at: iso(a.registered_at), last_seen_at: iso(a.last_seen_at), metadata: metadata.value, ...(metadata.truncated ? { truncated: true } : {}) };
 }
 
-export function taskJson(t: TaskRow) {
+/** `whole`: the description uncut (one task's own view); in lists it is cut to FIELD_MAX_CHARS (`truncated: true`). */
+export function taskJson(t: TaskRow, whole = true) {
+  const description = t.description === null || whole ? t.description : clipText(t.description);
   return {
     id: t.id,
     title: t.title,
-    description: t.description,
+    description,
     status: t.status,
     created_by: t.created_by,
     created_at: iso(t.created_at),
     completed_at: isoOrNull(t.completed_at),
     tags: t.tags,
     metadata: t.metadata,
+    ...(description !== t.description ? { truncated: true } : {}),
   };
+}
+
+/**
+ * A list inside a result that also carries other things (claims, findings): the first items within
+ * `budget` characters, with the total, so a task with hundreds of claims stays a bounded answer.
+ */
+export function boundedList<T>(items: readonly T[], budget: number = LIST_MAX_CHARS / 2): { items: T[]; total: number } {
+  return { items: takePage(items, 0, items.length, budget).page, total: items.length };
 }
 
 /** A claim as agents see it, with the time it has left (0 once lapsed). */
@@ -144,10 +158,18 @@ export function outcomeJson(o: TaskOutcomeRow, visible: (id: string) => boolean 
     receipt_id: o.receipt_id,
     cited_nodes: o.cited_nodes.filter(visible),
     misleading_nodes: o.misleading_nodes.filter(visible),
-    output_text: o.output_text,
+    // The agent's own answer, up to 100,000 characters: echoed only in part.
+    output_text: o.output_text === null ? null : clipText(o.output_text, FIELD_MAX_CHARS),
+    ...(o.output_text !== null && o.output_text.length > FIELD_MAX_CHARS ? { output_truncated: true } : {}),
     recorded_at: iso(o.recorded_at),
     learned_at: isoOrNull(o.learned_at),
   };
+}
+
+/** The claims a completion or cancellation released: the first within the budget, and how many in all. */
+export function releasedJson<T>(claims: readonly T[]): { released_claims: T[]; released_total: number } {
+  const r = boundedList(claims);
+  return { released_claims: r.items, released_total: r.total };
 }
 
 export const nowOf = (ctx: ToolContext): number => ctx.engine.coordination.now();

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { defineTool, findingJson, isoArg, READ_ONLY, taskIdArg, touchCaller } from './common';
 import { allowFor } from '../knowledge/common';
+import { listShape, pageItems } from '../text-budget';
 
 const input = z.strictObject({
   task_id: taskIdArg,
   since: isoArg('Only findings posted at or after this time (ISO 8601).'),
+  ...listShape(100, 1000),
 });
 
 export const lithosFindingList = defineTool({
@@ -17,6 +19,7 @@ export const lithosFindingList = defineTool({
     await touchCaller(ctx);
     const findings = ctx.engine.coordination.findings(a.task_id, a.since === undefined ? undefined : Date.parse(a.since));
     const visible = allowFor(ctx);
-    return { findings: findings.map((f) => findingJson(f, visible)) };
+    const { page, total, next_cursor } = pageItems(findings.map((f) => findingJson(f, visible)), a, 'lithos_finding_list');
+    return { findings: page, total, next_cursor };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actingAgent, agentArg, claimJson, defineTool, nowOf, taskIdArg, taskJson } from './common';
+import { actingAgent, agentArg, claimJson, releasedJson, defineTool, nowOf, taskIdArg, taskJson } from './common';
 
 const input = z.strictObject({
   task_id: taskIdArg,
@@ -26,6 +26,6 @@ export const lithosTaskCancel = defineTool({
       data: { reason: a.reason ?? null, released: r.released.map((c) => c.aspect) },
     });
     const now = nowOf(ctx);
-    return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)) };
+    return { success: true, task: taskJson(r.task, false), ...releasedJson(r.released.map((c) => claimJson(c, now))) };
   },
 });

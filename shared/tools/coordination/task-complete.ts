@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
 import type { ToolAnnotations, ToolContext } from '../types';
-import { actingAgent, agentArg, claimJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+import { actingAgent, agentArg, claimJson, releasedJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
 import { consolidateCompletedTask } from '../memory/after-complete';
 import { acceptedArg, feedbackJson, planFeedback, visibleReceipt } from '../lcma/feedback-args';
 import type { Receipt } from '../../retrieval/types';
@@ -90,6 +90,6 @@ export const lithosTaskComplete = defineTool({
     const outcome = feedback.length > 0 ? await store.markOutcomeLearned(a.task_id) : r.outcome;
     await consolidateCompletedTask(ctx, a.task_id, agent);
     const now = nowOf(ctx);
-    return { success: true, task: taskJson(r.task), released_claims: r.released.map((c) => claimJson(c, now)), outcome: outcomeJson(outcome), feedback: feedback.map(feedbackJson) };
+    return { success: true, task: taskJson(r.task, false), ...releasedJson(r.released.map((c) => claimJson(c, now))), outcome: outcomeJson(outcome), feedback: feedback.map(feedbackJson) };
   },
 });

@@ -22,6 +22,6 @@ export const lithosTaskCreate = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const agent = await actingAgent(ctx, a.agent, 'lithos_task_create');
     const task = await ctx.engine.coordination.createTask({ created_by: agent, title: a.title, description: a.description, tags: a.tags, metadata: a.metadata });
-    return { task_id: task.id, task: taskJson(task) };
+    return { task_id: task.id, task: taskJson(task, false) };
   },
 });

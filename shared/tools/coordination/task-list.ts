@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from '../../coordination/coordination-validate';
 import { TASK_STATUSES } from '../../coordination/coordination-types';
-import { claimJson, defineTool, isoArg, nowOf, READ_ONLY, taskJson, touchCaller } from './common';
+import { cursorOf, cursorStarts, takePage } from '../text-budget';
+import { boundedList, claimJson, defineTool, isoArg, nowOf, READ_ONLY, taskJson, touchCaller } from './common';
 
 const input = z.strictObject({
   status: z.enum(TASK_STATUSES).optional().describe('Only tasks in this status.'),
@@ -10,6 +11,7 @@ const input = z.strictObject({
   tags: z.array(z.string().trim().min(1).max(LIMITS.tag)).max(LIMITS.tags).optional().describe('Only tasks carrying every one of these tags.'),
   since: isoArg('Only tasks created at or after this time (ISO 8601).'),
   limit: z.number().int().min(1).max(1000).optional().describe('At most this many tasks (default 100).'),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
 });
 
 export const lithosTaskList = defineTool({
@@ -24,15 +26,24 @@ export const lithosTaskList = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     await touchCaller(ctx);
     const store = ctx.engine.coordination;
+    const limit = a.limit ?? 100;
+    const [start] = cursorStarts(a.cursor, 1, 'lithos_task_list');
+    // One more than the page, to know whether another follows (the store reads at most 1000).
     const tasks = store.tasks({
       status: a.status,
       createdBy: a.agent,
       claimedBy: a.claimed_by,
       tags: a.tags,
       since: a.since === undefined ? undefined : Date.parse(a.since),
-      limit: a.limit,
+      limit: Math.min(1000, start + limit + 1),
     });
     const now = nowOf(ctx);
-    return { tasks: tasks.map((t) => ({ ...taskJson(t), claims: store.liveClaims(t.id).map((c) => claimJson(c, now)) })) };
+    const shown = tasks.slice(start, start + limit).map((t) => {
+      const claims = boundedList(store.liveClaims(t.id).map((c) => claimJson(c, now)), 2_000);
+      return { ...taskJson(t, false), claims: claims.items, ...(claims.items.length < claims.total ? { claims_total: claims.total } : {}) };
+    });
+    const { page, next } = takePage(shown, 0, limit);
+    const more = next !== null || tasks.length > start + limit;
+    return { tasks: page, next_cursor: more ? cursorOf([start + page.length]) : null };
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
-import { claimJson, defineTool, findingJson, nowOf, outcomeJson, READ_ONLY, taskIdArg, taskJson, touchCaller } from './common';
+import { LIST_MAX_CHARS } from '../text-budget';
+import { boundedList, claimJson, defineTool, findingJson, nowOf, outcomeJson, READ_ONLY, taskIdArg, taskJson, touchCaller } from './common';
 import { allowFor } from '../knowledge/common';
 
 const input = z.strictObject({ task_id: taskIdArg });
@@ -22,10 +23,17 @@ export const lithosTaskStatus = defineTool({
     if (!task) throw new LithosError('not_found', `No task ${a.task_id}. Use lithos_task_list to find tasks.`, { task_id: a.task_id });
     const now = nowOf(ctx);
     const outcome = store.outcome(task.id);
+    // The description (at most 20,000 characters) comes whole; claims and findings share what is left of the
+    // budget, the first of each with their totals (lithos_finding_list pages the findings).
+    const left = Math.max(4_000, LIST_MAX_CHARS - (task.description?.length ?? 0)) / 2;
+    const claims = boundedList(store.liveClaims(task.id).map((c) => claimJson(c, now)), left);
+    const findings = boundedList(store.findings(task.id).map((f) => findingJson(f, allowFor(ctx))), left);
     return {
       task: taskJson(task),
-      claims: store.liveClaims(task.id).map((c) => claimJson(c, now)),
-      findings: store.findings(task.id).map((f) => findingJson(f, allowFor(ctx))),
+      claims: claims.items,
+      findings: findings.items,
+      claims_total: claims.total,
+      findings_total: findings.total,
       outcome: outcome ? outcomeJson(outcome, allowFor(ctx)) : null,
     };
   },

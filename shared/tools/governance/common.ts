@@ -1,6 +1,7 @@
 import { LithosError } from '../../errors';
 import type { Proposal } from '../../governance/proposals';
 import type { ToolContext } from '../types';
+import { boundJson, clipText } from '../text-budget';
 
 /** Only the person decides on proposals; an agent gets forbidden, whoever proposed. */
 export function requireHuman(ctx: ToolContext, tool: string): void {
@@ -11,6 +12,10 @@ export function requireHuman(ctx: ToolContext, tool: string): void {
 
 /** A proposal as tools return it: what it would write, and what became of it. */
 export function proposalJson(p: Proposal): Record<string, unknown> {
+  // What the agent proposed can be a whole note: content and fields are cut (`truncated`); content_chars is its length.
+  const content = p.request.content ?? null;
+  const fields = boundJson(p.request.fields);
+  const cut = fields.truncated || (content !== null && clipText(content) !== content);
   return {
     proposal_id: p.proposal_id,
     status: p.status,
@@ -21,11 +26,13 @@ export function proposalJson(p: Proposal): Record<string, unknown> {
     title: p.title,
     mode: p.request.mode,
     expected_version: p.request.expectedVersion ?? null,
-    content: p.request.content ?? null,
-    fields: p.request.fields,
+    content: content === null ? null : clipText(content),
+    content_chars: content?.length ?? 0,
+    fields: fields.value,
     decided_at: p.decided_at,
     decided_by: p.decided_by,
     reason: p.reason,
     result: p.result,
+    ...(cut ? { truncated: true } : {}),
   };
 }

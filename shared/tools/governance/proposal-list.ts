@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { PROPOSAL_STATUSES } from '../../governance/proposals';
 import { READ_ONLY, defineTool } from '../knowledge/common';
 import { proposalJson } from './common';
+import { listShape, pageItems } from '../text-budget';
 
 const input = z.strictObject({
   status: z.enum(PROPOSAL_STATUSES).optional().describe('Only proposals in this state: pending, accepted or rejected.'),
   agent: z.string().trim().min(1).optional().describe('Only proposals by this agent (the person only; an agent always sees just its own).'),
+  ...listShape(50, 500),
 });
 
 export const lithosProposalList = defineTool({
@@ -20,6 +22,7 @@ export const lithosProposalList = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const agent = ctx.caller.kind === 'human' ? a.agent : (ctx.caller.agent_id ?? '');
     const { proposals, damaged } = await ctx.engine.proposals.list({ agent, status: a.status });
-    return { proposals: proposals.map(proposalJson), damaged };
+    const { page, total, next_cursor } = pageItems(proposals.map(proposalJson), a, 'lithos_proposal_list');
+    return { proposals: page, damaged, total, next_cursor };
   },
 });

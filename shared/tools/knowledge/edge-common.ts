@@ -5,6 +5,7 @@ import { LithosError } from '../../errors';
 import { EDGE_TYPES } from '../../model/types';
 import type { EdgeRow } from '../../stores/memory-store';
 import type { ToolContext } from '../types';
+import { boundJson } from '../text-budget';
 import { visibleTo } from './common';
 
 const EDGE_TYPE_HELP = `Edge type: one of ${EDGE_TYPES.join(', ')} (or another short snake_case verb).`;
@@ -19,7 +20,9 @@ export function edgeJson(ctx: ToolContext, e: EdgeRow): Record<string, unknown> 
   const from = ctx.engine.note(e.from_id);
   const to = ctx.engine.note(e.to_id);
   if (!from || from.nodeId !== e.from_id || !to || to.nodeId !== e.to_id || !see(gatedNote(from)) || !see(gatedNote(to))) return null;
-  return { ...e, from_path: from.path, from_title: from.cached.meta.title, to_path: to.path, to_title: to.cached.meta.title };
+  // Evidence is any JSON an agent gave (quotes from notes): cut to FIELD_MAX_CHARS, flagged `truncated`.
+  const evidence = boundJson(e.evidence);
+  return { ...e, evidence: evidence.value, from_path: from.path, from_title: from.cached.meta.title, to_path: to.path, to_title: to.cached.meta.title, ...(evidence.truncated ? { truncated: true } : {}) };
 }
 
 export function requireEdge(ctx: ToolContext, edgeId: string): EdgeRow {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EdgeRow } from '../../stores/memory-store';
 import { READ_ONLY, defineTool, findByIdOrPath } from './common';
 import { edgeJson, edgeType } from './edge-common';
+import { cursorStarts, cursorOf, takePage } from '../text-budget';
 
 const listInput = z.strictObject({
   node: z.string().min(1).optional().describe('Only edges touching this note (id or vault path).'),
@@ -9,6 +10,7 @@ const listInput = z.strictObject({
   type: edgeType.optional(),
   namespace: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(1000).default(100),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
 });
 
 export const lithosEdgeList = defineTool({
@@ -36,7 +38,9 @@ export const lithosEdgeList = defineTool({
       const j = edgeJson(ctx, e);
       return j ? [j] : [];
     });
-    return { edges: edges.slice(0, a.limit), total: edges.length };
+    const [start] = cursorStarts(a.cursor, 1, 'lithos_edge_list');
+    const { page, next } = takePage(edges, start, a.limit);
+    return { edges: page, total: edges.length, next_cursor: cursorOf([next]) };
   },
 });
 

@@ -3,6 +3,7 @@ import { gatedNote } from '../../governance/gate';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolContext } from '../types';
+import { cursorOf, cursorStarts, LIST_MAX_CHARS, takePage } from '../text-budget';
 import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
@@ -11,6 +12,8 @@ const input = z
     direction: z.enum(['outgoing', 'incoming', 'both']).default('both').describe('incoming: backlinks.'),
     depth: z.number().int().min(1).max(3).default(1).describe('Hops to follow.'),
     include_broken: z.boolean().default(true).describe('List links to no note.'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Page size of each list.'),
+    cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
   })
   .refine(oneRef, ONE_REF_MESSAGE);
 
@@ -68,6 +71,18 @@ export const lithosLinks = defineTool({
           ctx.engine.links(from).map(linkAsSeenBy(ctx)).filter(isBrokenNoteLink).map((r) => ({ from, target: r.link.target, raw: r.link.raw })),
         )
       : [];
-    return { note: { id: note.nodeId, path: note.path, title: note.cached.meta.title }, outgoing, incoming, broken };
+    // The three lists page together (a hub's backlinks run to thousands), sharing the character budget.
+    const starts = cursorStarts(a.cursor, 3, 'lithos_links');
+    const pages = [outgoing, incoming, broken].map((list, i) => takePage<unknown>(list, starts[i], a.limit, LIST_MAX_CHARS / 3));
+    return {
+      note: { id: note.nodeId, path: note.path, title: note.cached.meta.title },
+      outgoing: pages[0].page,
+      incoming: pages[1].page,
+      broken: pages[2].page,
+      outgoing_total: outgoing.length,
+      incoming_total: incoming.length,
+      broken_total: broken.length,
+      next_cursor: cursorOf(pages.map((p) => p.next)),
+    };
   },
 });

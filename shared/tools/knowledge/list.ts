@@ -4,6 +4,7 @@ import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { compileFilters } from '../../index/filters';
 import type { LiveNote } from '../../vault/note-indexer';
+import { takePage } from '../text-budget';
 import { READ_ONLY, defineTool, filterShape, noteSummary, toFilters, visibleTo } from './common';
 
 const input = z.strictObject({
@@ -57,12 +58,12 @@ export const lithosList = defineTool({
       })
       .sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
     const start = after === '' ? 0 : matches.findIndex((n) => n.path > after);
-    const page = start === -1 ? [] : matches.slice(start, start + a.limit);
-    const more = start !== -1 && start + a.limit < matches.length;
+    const { page } = takePage(start === -1 ? [] : matches.slice(start, start + a.limit).map(noteSummary), 0, a.limit);
+    const more = start !== -1 && start + page.length < matches.length;
     return {
-      notes: page.map(noteSummary),
+      notes: page,
       total: matches.length,
-      next_cursor: more ? CURSOR_PREFIX + encodeURIComponent(page[page.length - 1].path) : null,
+      next_cursor: more ? CURSOR_PREFIX + encodeURIComponent(String(page[page.length - 1].path)) : null,
     };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import type { NoteHeading, ParsedNote } from '../../model/types';
-import { pageInfo, pageOf, pageShape } from '../text-budget';
+import { boundJson, clipText, pageInfo, pageOf, pageShape } from '../text-budget';
 import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
@@ -14,7 +14,10 @@ const input = z
 
 /** A result lists at most this many headings and links: a huge note must not fill the context with its outline. */
 export const MAX_HEADINGS = 50;
-export const MAX_LINKS = 200;
+export const MAX_LINKS = 50;
+/** Frontmatter and meta come a bounded size each (a value can be huge); a heading or link text is cut at this. */
+const META_MAX_CHARS = 4_000;
+const NAME_MAX_CHARS = 200;
 
 /** The lines under a heading, the heading included; null when the note has no such heading. */
 export function sectionOf(note: ParsedNote, heading: string): string | null {
@@ -41,7 +44,7 @@ export function outlineOf(body: string, headings: readonly NoteHeading[]): { lev
   }
   const starts = [0];
   for (let i = 0; i < body.length; i++) if (body.charCodeAt(i) === 10) starts.push(i + 1);
-  return shown.map((h) => ({ level: h.level, text: h.text, offset: starts[Math.min(h.line, starts.length - 1)] }));
+  return shown.map((h) => ({ level: h.level, text: clipText(h.text, NAME_MAX_CHARS), offset: starts[Math.min(h.line, starts.length - 1)] }));
 }
 
 export const lithosRead = defineTool({
@@ -68,6 +71,9 @@ export const lithosRead = defineTool({
     }
     const page = pageOf(content, a);
     const links = ctx.engine.links(live.path).map(linkAsSeenBy(ctx));
+    // A huge frontmatter value (or thousands of tags) is cut, not repeated in full in frontmatter and meta.
+    const frontmatter = boundJson(note.frontmatter, META_MAX_CHARS);
+    const meta = boundJson({ ...note.meta, id: live.nodeId }, META_MAX_CHARS);
     return {
       id: live.nodeId,
       path: note.path,
@@ -76,11 +82,12 @@ export const lithosRead = defineTool({
       content: page.text,
       section: a.section ?? null,
       ...pageInfo(page, `Call lithos_read again with offset ${page.next_offset ?? 0}${a.section === undefined ? ', or read one section by heading (headings)' : ''}.`),
-      frontmatter: note.frontmatter,
-      meta: { ...note.meta, id: live.nodeId },
+      frontmatter: frontmatter.value,
+      meta: meta.value,
+      ...(frontmatter.truncated || meta.truncated ? { metadata_truncated: true } : {}),
       headings: outlineOf(note.body, note.headings),
       headings_total: note.headings.length,
-      links: links.slice(0, MAX_LINKS).map((l) => ({ raw: l.link.raw, target: l.link.target, resolved: l.targetPath !== null })),
+      links: links.slice(0, MAX_LINKS).map((l) => ({ raw: clipText(l.link.raw, NAME_MAX_CHARS), target: clipText(l.link.target, NAME_MAX_CHARS), resolved: l.targetPath !== null })),
       links_total: links.length,
       problems: note.problems.map((p) => ({ code: p.code, field: p.field ?? null, message: p.message })),
     };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EngineSearchHit } from '../../engine';
+import { takePage } from '../text-budget';
 import { READ_ONLY, RETRIEVE_HINT, allowFor, defineTool, filterShape, toFilters } from './common';
 
 export const searchInput = z.strictObject({
@@ -23,9 +24,14 @@ export function hitJson(h: EngineSearchHit): Record<string, unknown> {
   };
 }
 
-/** A hit scoring 0 matched nothing (the index fills up to k); it is not a result. */
-export function matches(hits: EngineSearchHit[]): Record<string, unknown>[] {
-  return hits.filter((h) => h.score > 0).map(hitJson);
+/**
+ * A hit scoring 0 matched nothing (the index fills up to k); it is not a result. The best hits that fit the
+ * character budget are kept; `truncated` says some were left out (ask for a smaller k or narrow the filters).
+ */
+export function matches(hits: EngineSearchHit[]): { results: Record<string, unknown>[]; truncated: boolean } {
+  const all = hits.filter((h) => h.score > 0).map(hitJson);
+  const { page } = takePage(all, 0, all.length);
+  return { results: page, truncated: page.length < all.length };
 }
 
 function round(x: number): number {
@@ -47,6 +53,6 @@ export const lithosSearch = defineTool({
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
     const hits = await ctx.engine.search(a.query, { k: a.k, mode: a.mode, filters: toFilters(a), allow: allowFor(ctx) });
-    return { query: a.query, mode: a.mode, results: matches(hits) };
+    return { query: a.query, mode: a.mode, ...matches(hits) };
   },
 });

@@ -14,6 +14,6 @@ export const lithosSemantic = defineTool({
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof searchInput>, ctx) {
     const hits = await ctx.engine.search(a.query, { k: a.k, mode: 'vector', filters: toFilters(a), allow: allowFor(ctx) });
-    return { query: a.query, mode: 'vector', results: matches(hits) };
+    return { query: a.query, mode: 'vector', ...matches(hits) };
   },
 });

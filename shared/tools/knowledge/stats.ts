@@ -4,6 +4,15 @@ import { READ_ONLY, defineTool, visibleTo } from './common';
 
 const input = z.strictObject({});
 
+/** by_namespace shows the most populated namespaces up to this many (a vault may have thousands of folders). */
+const MAX_NAMESPACES = 100;
+
+function topEntries(counts: Record<string, number>, max: number): Record<string, number> {
+  const entries = Object.entries(counts);
+  if (entries.length <= max) return counts;
+  return Object.fromEntries(entries.sort(([x, a], [y, b]) => b - a || (x < y ? -1 : 1)).slice(0, max));
+}
+
 export const lithosStats = defineTool({
   name: 'lithos_stats',
   title: 'Memory statistics',
@@ -21,12 +30,14 @@ export const lithosStats = defineTool({
     };
     const tags = new Set(notes.flatMap((n) => n.cached.meta.tags.map((t) => t.toLowerCase())));
     const engineStats = ctx.engine.stats();
+    const namespaces = count((m) => m.namespace);
     return {
       notes: notes.length,
       chunks: notes.reduce((s, n) => s + n.chunkCount, 0),
       tags: tags.size,
       by_note_type: count((m) => m.note_type),
-      by_namespace: count((m) => m.namespace),
+      by_namespace: topEntries(namespaces, MAX_NAMESPACES),
+      namespaces_total: Object.keys(namespaces).length,
       by_access_scope: count((m) => m.access_scope),
       by_status: count((m) => m.status),
       edges: ctx.engine.memory.edges({}).filter((e) => ids.has(e.from_id) && ids.has(e.to_id)).length,

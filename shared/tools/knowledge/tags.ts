@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { gatedNote } from '../../governance/gate';
+import { listShape, pageItems } from '../text-budget';
 import { READ_ONLY, defineTool, visibleTo } from './common';
 
 const input = z.strictObject({
   namespace: z.string().min(1).optional().describe('Count only notes in this namespace (and below).'),
   prefix: z.string().min(1).optional().describe('Only tags starting with this (case-insensitive), e.g. "project/".'),
   min_count: z.number().int().min(1).default(1).describe('Leave out tags used by fewer notes.'),
+  ...listShape(200, 1000),
 });
 
 export const lithosTags = defineTool({
@@ -33,6 +35,7 @@ export const lithosTags = defineTool({
       }
     }
     const tags = [...counts.values()].filter((t) => t.count >= a.min_count).sort((x, y) => y.count - x.count || (x.tag.toLowerCase() < y.tag.toLowerCase() ? -1 : 1));
-    return { tags };
+    const { page, total, next_cursor } = pageItems(tags, a, 'lithos_tags');
+    return { tags: page, total, next_cursor };
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { gatedNote } from '../../governance/gate';
 import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from '../knowledge/common';
+import { boundJson } from '../text-budget';
 
 const input = z.strictObject({ ...noteRefShape }).refine(oneRef, ONE_REF_MESSAGE);
 
@@ -41,6 +42,9 @@ export const lithosNodeStats = defineTool({
       (byType[e.type] ??= { out: 0, in: 0 }).in++;
     }
     const m = note.cached.meta;
+    // Query classes and edge types are words agents choose: their maps are cut (`truncated`) if they grow huge.
+    const priors = boundJson(s.per_queryclass_priors, 8_000);
+    const types = boundJson(Object.fromEntries(Object.entries(byType).sort(([x], [y]) => (x < y ? -1 : 1))), 8_000);
     return {
       id,
       path: note.path,
@@ -56,8 +60,9 @@ export const lithosNodeStats = defineTool({
       misleading_count: s.misleading_count,
       spaced_rep_strength: s.spaced_rep_strength,
       decay_rate: s.decay_rate,
-      per_queryclass_priors: s.per_queryclass_priors,
-      edges: { out, in: inn, by_type: Object.fromEntries(Object.entries(byType).sort(([x], [y]) => (x < y ? -1 : 1))) },
+      per_queryclass_priors: priors.value,
+      edges: { out, in: inn, by_type: types.value },
+      ...(priors.truncated || types.truncated ? { truncated: true } : {}),
     };
   },
 });

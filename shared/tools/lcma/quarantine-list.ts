@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { quarantinedNotes } from '../../learning/quarantine';
 import { READ_ONLY, allowFor, defineTool } from '../knowledge/common';
+import { cursorOf, cursorStarts, takePage } from '../text-budget';
 
 const input = z.strictObject({
   limit: z.number().int().min(1).max(500).optional().describe('Most notes to return (default 100).'),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
 });
 
 export const lithosQuarantineList = defineTool({
@@ -18,6 +20,8 @@ export const lithosQuarantineList = defineTool({
   annotations: READ_ONLY,
   handler(a: z.infer<typeof input>, ctx) {
     const all = quarantinedNotes(ctx.engine, allowFor(ctx));
-    return Promise.resolve({ notes: all.slice(0, a.limit ?? 100), total: all.length });
+    const [start] = cursorStarts(a.cursor, 1, 'lithos_quarantine_list');
+    const { page, next } = takePage(all, start, a.limit ?? 100);
+    return Promise.resolve({ notes: page, total: all.length, next_cursor: cursorOf([next]) });
   },
 });

@@ -4,6 +4,7 @@ import type { Receipt } from '../../retrieval/types';
 import type { ToolContext } from '../types';
 import { READ_ONLY, defineTool, findByIdOrPath, viewerOf } from '../knowledge/common';
 import { receiptFor } from './receipt-view';
+import { clipText, cursorOf, cursorStarts, takePage } from '../text-budget';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -19,6 +20,7 @@ const input = z.strictObject({
   node: z.string().trim().min(1).max(500).optional().describe('Only retrievals that returned this note (id or vault path).'),
   receipt_id: z.string().trim().min(1).max(200).optional().describe('One receipt, by the receipt_id lithos_retrieve returned.'),
   limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most receipts to return, newest first (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}).`),
+  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
 });
 
 export const lithosReceipts = defineTool({
@@ -35,7 +37,9 @@ export const lithosReceipts = defineTool({
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
     const viewer = viewerOf(ctx);
-    const limit = a.limit ?? DEFAULT_LIMIT;
+    const [start] = cursorStarts(a.cursor, 1, 'lithos_receipts');
+    // The page, plus one to know whether another follows.
+    const limit = start + (a.limit ?? DEFAULT_LIMIT) + 1;
     const q: ReceiptQuery = { since: a.since, until: a.until, agent: a.agent, task: a.task, receipt_id: a.receipt_id };
     if (a.node !== undefined) q.node = nodeIdOf(ctx, a.node);
     for (const k of Object.keys(q) as (keyof ReceiptQuery)[]) if (q[k] === undefined) delete q[k];
@@ -45,12 +49,25 @@ export const lithosReceipts = defineTool({
       const res = await ctx.engine.receipts.query({ ...q, limit: want });
       const shown = res.receipts.map((r) => receiptFor(ctx.engine, viewer, r)).filter((r): r is Receipt => r !== null);
       if (shown.length >= limit || res.receipts.length < want || want >= MAX_RECEIPTS_LIMIT) {
-        return { receipts: shown.slice(0, limit), skipped_lines: res.skipped_lines };
+        const { page, next } = takePage(shown.slice(start, limit - 1).map(receiptJson), 0, a.limit ?? DEFAULT_LIMIT);
+        const more = next !== null || shown.length > start + page.length;
+        return { receipts: page, skipped_lines: res.skipped_lines, next_cursor: more ? cursorOf([start + page.length]) : null };
       }
       want = Math.min(MAX_RECEIPTS_LIMIT, want * 4);
     }
   },
 });
+
+/** Candidates shown per receipt (a receipt keeps up to a few hundred ids); the rest are counted. */
+const MAX_CANDIDATES = 50;
+
+/** A receipt within the budget: its query text cut to 1,000 characters, its candidates to MAX_CANDIDATES. */
+function receiptJson(r: Receipt): Receipt & { candidates_total?: number; truncated?: true } {
+  const query = clipText(r.query_text, 1_000);
+  const cut = query !== r.query_text || r.candidates.length > MAX_CANDIDATES;
+  if (!cut) return r;
+  return { ...r, query_text: query, candidates: r.candidates.slice(0, MAX_CANDIDATES), candidates_total: r.candidates.length, truncated: true };
+}
 
 /**
  * The node id a `node` argument names. For an agent, a note it may not see is not found, as everywhere; the

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { canSee, gatedNote } from '../../governance/gate';
 import { workingMemory } from '../../learning/working-memory';
 import { READ_ONLY, defineTool, viewerOf } from '../knowledge/common';
+import { listShape, pageItems } from '../text-budget';
 
 const ref = (what: string) => z.string().trim().min(1).max(200).optional().describe(what);
 
 const input = z.strictObject({
   agent: ref('Whose working memory: an agent id. Default: yours, when task is not given either.'),
   task: ref('A task id: the working memory everyone on that task shares.'),
+  ...listShape(100, 1000),
 });
 
 export const lithosWorkingMemory = defineTool({
@@ -34,6 +36,7 @@ export const lithosWorkingMemory = defineTool({
       return { id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at };
     });
     // Only retrievals that returned something the caller may see are counted: the others are not its business.
-    return { agent: wm.agent, task: wm.task, receipts: new Set(shown.flatMap((it) => it.receipts)).size, items };
+    const { page, total, next_cursor } = pageItems(items, a, 'lithos_working_memory');
+    return { agent: wm.agent, task: wm.task, receipts: new Set(shown.flatMap((it) => it.receipts)).size, items: page, total, next_cursor };
   },
 });

@@ -180,6 +180,7 @@ describe('completing a task', () => {
         output_text: 'Raised the pool to 40.', recorded_at: '2026-01-01T00:01:00.000Z', learned_at: '2026-01-01T00:01:00.000Z',
       },
       feedback: [expect.objectContaining({ receipt_id: receipt, applied: true, used: [POOL_ID], misleading: [INDEX_ID] })],
+      feedback_total: 1,
     });
     expect((await t.call('lithos_task_status', { task_id: task })).claims).toEqual([]);
     // Handed to the learning layer at once (test/learning covers the arithmetic).

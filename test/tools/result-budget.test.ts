@@ -53,10 +53,11 @@ beforeAll(async () => {
   mark('agents');
   const task = await co.createTask({ created_by: 'agent-a', title: 'Busy task', description: 'd'.repeat(20_000) });
   ids.task = task.id;
-  ids.small = (await co.createTask({ created_by: 'agent-a', title: 'Small task' })).id;
+  ids.cancel = (await co.createTask({ created_by: 'agent-a', title: 'Task to cancel', description: 'd'.repeat(20_000) })).id;
   for (let i = 0; i < 100; i++) await co.createTask({ created_by: 'agent-a', title: `Task ${i}`, description: 'd'.repeat(20_000) });
   for (let i = 0; i < MANY; i++) await co.postFinding({ task_id: task.id, agent: 'agent-a', summary: 'f'.repeat(1_000) });
   for (let i = 0; i < 200; i++) await co.claim({ task_id: task.id, aspect: `aspect ${i} ${'a'.repeat(150)}`, agent: 'agent-a' });
+  for (let i = 0; i < 200; i++) await co.claim({ task_id: ids.cancel, aspect: `aspect ${i} ${'a'.repeat(150)}`, agent: 'agent-a' });
   mark('tasks');
   const hub = e.noteAtPath(HUB)!;
   const fans = Array.from({ length: MANY }, (_, i) => e.noteAtPath(fanPath(i))!);
@@ -122,8 +123,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_task_list: [[() => ({})]],
   lithos_finding_post: [[() => ({ task_id: ids.task, summary: 'f'.repeat(4_000) })]],
   lithos_finding_list: [[() => ({ task_id: ids.task })]],
-  lithos_task_complete: [[() => ({ task_id: ids.small, output_text: 'o'.repeat(100_000) })]],
-  lithos_task_cancel: [[() => ({ task_id: ids.task })]],
+  lithos_task_complete: [[() => ({ task_id: ids.task, output_text: 'o'.repeat(100_000) })]],
+  lithos_task_cancel: [[() => ({ task_id: ids.cancel })]],
   lithos_retrieve: [[() => ({ query_text: 'connection pool hub fan' })]],
   lithos_receipts: [[() => ({})], [() => ({ limit: 100 })]],
   lithos_node_stats: [[() => ({ path: HUB })]],

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
 import type { ToolAnnotations, ToolContext } from '../types';
-import { actingAgent, agentArg, claimJson, releasedJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+import { actingAgent, agentArg, boundedList, claimJson, releasedJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+import { LIST_MAX_CHARS } from '../text-budget';
 import { consolidateCompletedTask } from '../memory/after-complete';
 import { acceptedArg, feedbackJson, planFeedback, visibleReceipt } from '../lcma/feedback-args';
 import type { Receipt } from '../../retrieval/types';
@@ -50,7 +51,7 @@ export const lithosTaskComplete = defineTool({
     'misleading_nodes (notes that were wrong), the receipt_id from lithos_retrieve and your output_text.',
     'This is how Lithos learns which notes help, as lithos_feedback does: cheap, and optional — without receipt ids the task\'s own retrievals are used, and with no feedback at all memory still learns from implicit signals.',
     'With receipt ids every cited or misleading note must be one those retrievals returned (invalid_argument otherwise), and a receipt made for another task is refused; an unknown receipt is not_found. Nothing is completed when the call fails.',
-    'A task completes once; completing it again is a conflict. Returns {success, task, released_claims, outcome, feedback}.',
+    'A task completes once; completing it again is a conflict. Returns {success, task, released_claims, outcome, feedback, feedback_total}.',
   ].join(' '),
   input,
   annotations: COMPLETE,
@@ -90,6 +91,8 @@ export const lithosTaskComplete = defineTool({
     const outcome = feedback.length > 0 ? await store.markOutcomeLearned(a.task_id) : r.outcome;
     await consolidateCompletedTask(ctx, a.task_id, agent);
     const now = nowOf(ctx);
-    return { success: true, task: taskJson(r.task, false), ...releasedJson(r.released.map((c) => claimJson(c, now))), outcome: outcomeJson(outcome), feedback: feedback.map(feedbackJson) };
+    // One feedback per receipt of the task: a long task's list is cut like its released claims, with the count.
+    const learned = boundedList(feedback.map(feedbackJson), LIST_MAX_CHARS / 4);
+    return { success: true, task: taskJson(r.task, false), ...releasedJson(r.released.map((c) => claimJson(c, now))), outcome: outcomeJson(outcome), feedback: learned.items, feedback_total: learned.total };
   },
 });

@@ -173,7 +173,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(b.mode()).toBe('relay');
     expect(host.calls).toEqual([{ tool: 'lithos_stats', caller: agent }]);
     expect(existsSync(lockFile())).toBe(false);
-  }, 30_000);
+  });
 
   test('a bridge.json naming a dead process is stale: the first call runs headless', async () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
@@ -182,7 +182,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
     expect(b.mode()).toBe('headless');
     expect(existsSync(lockFile())).toBe(true);
-  }, 30_000);
+  });
 
   test('a host speaking another protocol is the call\'s protocol_mismatch error, and nothing is opened', async () => {
     announce({ protocol_version: PROTOCOL_VERSION + 1 });
@@ -198,7 +198,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
     expect(b.mode()).toBe('headless');
     expect(lines.join('\n')).toMatch(/did not connect/);
-  }, 30_000);
+  });
 
   test('when the host refuses the bridge and holds the lock, reads work read-only and a write\'s vault_locked error names both', async () => {
     announce({ port: await closedPort() });
@@ -208,7 +208,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
     const err = await b.dispatcher.call('lithos_write', { title: 'T', content: 'x\n' }, agent).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'vault_locked', message: expect.stringContaining('did not accept this bridge'), data: { relay_error: expect.any(String) } });
-  }, 30_000);
+  });
 
   test('an idle headless bridge hands over by itself once a host appears: no call needed, the lock is released', async () => {
     bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, watchMs: 50 });
@@ -221,7 +221,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(existsSync(lockFile())).toBe(false);
     expect(host.calls).toEqual([]);
     expect(lines.join('\n')).toContain('switched from headless to relay');
-  }, 30_000);
+  });
 
   test('after close, calls fail as not retryable and nothing reopens', async () => {
     const b = open();

@@ -12,4 +12,7 @@ module.exports = {
   // test/eventually.ts) so a hang names what it waited for.
   testTimeout: 120_000,
   maxWorkers: 2,
+  // A whole-suite run builds the plugin and the bridge once for every spec (test/build-once.ts).
+  globalSetup: '<rootDir>/test/global-build.ts',
+  globalTeardown: '<rootDir>/test/global-build-teardown.ts',
 };

@@ -10,7 +10,7 @@ import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { buildBridge, connect, type Session } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
-import { eventually } from '../../eventually';
+import { HANG_MS, eventually } from '../../eventually';
 
 /**
  * The BUILT `lithos mcp` driven by the SDK's Client over stdio, with and without a plugin-side host (the real
@@ -135,7 +135,13 @@ describe('mode selection in process (modeHost)', () => {
   let bridge: ModeHost | null = null;
 
   const logger: Logger = { debug() {}, info: (m) => void lines.push(m), warn: (m) => void lines.push(m), error: (m) => void lines.push(m) };
-  const open = (): ModeHost => (bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, relay: { backoff: { initialMs: 20, maxMs: 100 } } }));
+  // How long the bridge waits for the host bridge.json names to accept it. With a host listening, only a
+  // hang guard: a connection must not lose a race against a busy machine. With nobody listening, short, as
+  // every such test waits it out before going headless.
+  const LIVE_HOST_WAIT_MS = HANG_MS;
+  const NO_HOST_WAIT_MS = 500;
+  const open = (connectWaitMs = NO_HOST_WAIT_MS): ModeHost =>
+    (bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs, relay: { backoff: { initialMs: 20, maxMs: 100 } } }));
 
   beforeEach(() => {
     lines = [];
@@ -162,7 +168,7 @@ describe('mode selection in process (modeHost)', () => {
 
   test('a host that restarts (a new bridge.json) gets the next call over a fresh connection; the mode stays relay', async () => {
     host = await startCatalogHost(vault);
-    const b = open();
+    const b = open(LIVE_HOST_WAIT_MS);
     await b.dispatcher.call('lithos_stats', {}, agent);
     expect(b.mode()).toBe('relay');
     const first = host;
@@ -211,7 +217,7 @@ describe('mode selection in process (modeHost)', () => {
   });
 
   test('an idle headless bridge hands over by itself once a host appears: no call needed, the lock is released', async () => {
-    bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, watchMs: 50 });
+    bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: LIVE_HOST_WAIT_MS, watchMs: 50 });
     const b = bridge;
     await b.dispatcher.call('lithos_stats', {}, agent);
     expect(b.mode()).toBe('headless');

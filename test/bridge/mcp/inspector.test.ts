@@ -37,8 +37,8 @@ const INSPECTOR_BIN = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-c
 
 /**
  * The server finds sql.js through NODE_PATH. The working folder is the package's build/ folder because
- * inspector-cli 1.0.3 finds its own package.json by a path relative to the working folder (a quirk of the
- * standalone package; inside the full Inspector the fallback path happens to work).
+ * inspector-cli 1.0.3 probes for its own package.json relative to the working folder, then imports it
+ * relative to itself (modelcontextprotocol/inspector#1503): it needs a package.json one folder up.
  */
 async function inspector(...method: string[]): Promise<unknown> {
   const args = [INSPECTOR_BIN, '--cli', '-e', `NODE_PATH=${join(ROOT, 'node_modules')}`, process.execPath, build.cli, 'mcp', '--vault', vault, '--agent', 'inspector', ...method];

@@ -261,7 +261,7 @@ function recorder() {
     events.push(e);
     for (const w of waiters.splice(0)) w();
   };
-  const waitFor = async (pred: (e: VaultEvent) => boolean, what: string, ): Promise<VaultEvent> => {
+  const waitFor = async (pred: (e: VaultEvent) => boolean, what: string): Promise<VaultEvent> => {
     const deadline = Date.now() + HANG_MS;
     for (;;) {
       const hit = events.find(pred);

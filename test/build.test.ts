@@ -1,11 +1,11 @@
 import { execFileSync } from 'child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'fs';
+import { readdirSync, readFileSync, statSync } from 'fs';
 import { builtinModules } from 'module';
-import os from 'os';
 import path from 'path';
 import vm from 'vm';
 import { webcrypto } from 'crypto';
 import type { EngineSearchHit } from '../shared/engine';
+import { builtFolder } from './build-once';
 import { eventually } from './eventually';
 import { FakeApp } from './plugin/fake-obsidian';
 import { createObsidianModule, type FakePlugin, type FakeSuggestModal } from './plugin/fake-obsidian-module';
@@ -22,15 +22,13 @@ const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const BRIDGE_EXTERNALS = new Set(['@huggingface/transformers', 'onnxruntime-node', 'sharp', 'sql.js', 'bufferutil', 'utf-8-validate']);
 
 let out = '';
+let cleanup = (): void => undefined;
 
 beforeAll(() => {
-  out = mkdtempSync(path.join(os.tmpdir(), 'lithos-build-'));
-  execFileSync(process.execPath, ['esbuild.config.mjs', '--outdir', out], { cwd: ROOT, stdio: 'pipe' });
+  ({ dir: out, cleanup } = builtFolder('lithos-build-'));
 }, 60_000);
 
-afterAll(() => {
-  if (out) rmSync(out, { recursive: true, force: true });
-});
+afterAll(() => cleanup());
 
 /**
  * Module ids the bundle asks `require` for at run time (esbuild emits them as require("id")). Ones right

@@ -54,6 +54,8 @@ export class MiniLmSwitch {
   private current: MiniLmState = { kind: 'off' };
   private view: ((s: MiniLmState) => void) | null = null;
   private chain: Promise<void> = Promise.resolve();
+  /** Counts stop() calls: a load that stop() overtook is disposed, not put in (its worker would run on). */
+  private stops = 0;
 
   constructor(private readonly deps: MiniLmSwitchDeps) {}
 
@@ -74,6 +76,7 @@ export class MiniLmSwitch {
 
   /** Takes the space out (plugin unload, engine closing). */
   stop(): void {
+    this.stops++;
     this.takeOut();
     this.set({ kind: 'off' });
   }
@@ -94,14 +97,21 @@ export class MiniLmSwitch {
     if (!wish.on) return this.set({ kind: 'off' });
     if (!engine) return this.set({ kind: 'waiting' });
     if (this.live) return;
+    const stops = this.stops;
     const disk = await this.deps.status(wish.root);
+    if (stops !== this.stops) return;
     if (!disk.complete) return this.set({ kind: 'incomplete', folder: disk.folder, missing: disk.missing });
     this.set({ kind: 'loading' });
     let embedder: MiniLmEmbedder;
     try {
       embedder = await this.deps.load(wish.root);
     } catch (err) {
+      if (stops !== this.stops) return;
       return this.fail(asLithosError(err).message);
+    }
+    if (stops !== this.stops) {
+      await embedder.dispose().catch(() => undefined);
+      return;
     }
     const next: Live = { engine, root: wish.root, embedder, stopped: false, queue: Promise.resolve() };
     this.live = next;

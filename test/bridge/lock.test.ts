@@ -6,6 +6,7 @@ import { buildSync } from 'esbuild';
 import { SAME_HOST_SILENT_MS, acquireLock, readLock, type LockInfo, type VaultLock } from '../../bridge/lock';
 import { LithosError } from '../../shared/errors';
 import { codeOf } from '../twins/error-code';
+import { HANG_MS } from '../eventually';
 
 let tmp: string;
 let vault: string;
@@ -45,8 +46,8 @@ function deadPid(): number {
 }
 
 
-async function until(cond: () => boolean, what: string, boundMs = 10_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + HANG_MS;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));

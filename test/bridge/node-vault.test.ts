@@ -5,6 +5,7 @@ import { NodeVault } from '../../bridge/node-vault';
 import { LithosError } from '../../shared/errors';
 import type { VaultEvent } from '../../shared/ports';
 import { codeOf } from '../twins/error-code';
+import { HANG_MS } from '../eventually';
 
 const dec = new TextDecoder();
 let tmp: string;
@@ -252,7 +253,7 @@ describe('NodeVault availability', () => {
   });
 });
 
-/** Collects events and waits, bounded, until one matches. */
+/** Collects events and waits until one matches (bounded only against a hang). */
 function recorder() {
   const events: VaultEvent[] = [];
   const waiters: Array<() => void> = [];
@@ -260,8 +261,8 @@ function recorder() {
     events.push(e);
     for (const w of waiters.splice(0)) w();
   };
-  const waitFor = async (pred: (e: VaultEvent) => boolean, what: string, boundMs = 10_000): Promise<VaultEvent> => {
-    const deadline = Date.now() + boundMs;
+  const waitFor = async (pred: (e: VaultEvent) => boolean, what: string): Promise<VaultEvent> => {
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const hit = events.find(pred);
       if (hit) return hit;
@@ -347,7 +348,7 @@ describe.each(['native', 'poll'] as const)('NodeVault.watch (%s)', (mode) => {
     try {
       await unwatch.ready;
       fs.renameSync(root, away); // like an unmount: the notes still exist, just not here
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + HANG_MS;
       while (unwatch.mode !== 'poll' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(unwatch.mode).toBe('poll'); // native watching gave way to polling for the vault's return
       fs.renameSync(away, root);

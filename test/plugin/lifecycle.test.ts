@@ -69,11 +69,10 @@ describe('plugin lifecycle', () => {
     // An edit before layout-ready is not followed by an event listener: the first scan picks it up.
     await app.vault.create('early.md', '# Early\nWritten while Obsidian was still loading.\n');
     app.workspace.finishLayout();
-    await new Promise((r) => setTimeout(r, 50));
+    // Layout-ready's effect: the plugin now listens for the metadata cache, and for nothing else yet.
+    await eventually(() => app.metadataCache.listenerCount() === 1, () => app.metadataCache.listenerCount());
     expect(app.vault.listenerCount()).toBe(0);
     expect(indexItem(plugin).textContent).toBe('Lithos: starting…');
-
-    expect(app.metadataCache.listenerCount()).toBe(1);
     app.metadataCache.resolve();
     await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 3 notes', () => indexItem(plugin).textContent);
     expect(app.metadataCache.listenerCount()).toBe(0);

@@ -108,7 +108,6 @@ test('MiniLM chosen with a complete folder: loaded in the plugin, every note emb
   await eventually(
     () => (seen.add(indexItem(p).textContent ?? ''), /In use/.test(useText(settingsTab(p)))),
     () => [useText(settingsTab(p)), indexItem(p).textContent, host.record.notices],
-    2000,
   );
   expect(useText(settingsTab(p))).toBe('In use: Obsidian searches minilm-l6-v2 beside the offline space, and embeds new and edited notes with it (3 notes checked at the start). It runs on Obsidian\'s main thread (this app has no Web Workers), so typing can pause while it embeds.');
   expect([...seen].some((t) => /^Lithos: embedding \(MiniLM\) \d\/3$/.test(t))).toBe(true);
@@ -136,7 +135,7 @@ test('an incomplete folder adds no space and says what is missing; switching bac
   // The file arrives (as Download would leave it): Retry loads the model.
   app.adapter.put(`${FOLDER}/${WASM_FILE}`, WASM);
   await row(settingsTab(p), 'Use in Obsidian').controls[0].change();
-  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)), 2000);
+  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)));
   expect(spacesText(p)).toBe(SPACES_BOTH);
 
   const shown = settingsTab(p);
@@ -147,7 +146,7 @@ test('an incomplete folder adds no space and says what is missing; switching bac
   expect((await engineOf(p).search('lazy dogs', { k: 3 })).length).toBeGreaterThan(0);
 
   await row(settingsTab(p), 'Embedding model').controls[0].change('minilm-l6-v2');
-  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)), 2000);
+  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)));
   expect(spacesText(p)).toBe(SPACES_BOTH);
 });
 
@@ -155,7 +154,7 @@ test('a corrupt model file: a notice says why, the plugin keeps indexing and sea
   const corrupt = new Map(model);
   corrupt.set('onnx/model.onnx', new Uint8Array([8, 1, 18, 4, 1, 2, 3]));
   const { app, p, host } = await start({ model: 'minilm-l6-v2' }, corrupt);
-  await eventually(() => /^Failed/.test(useText(settingsTab(p))), () => useText(settingsTab(p)), 2000);
+  await eventually(() => /^Failed/.test(useText(settingsTab(p))), () => useText(settingsTab(p)));
   expect(useText(settingsTab(p))).toMatch(/^Failed: Could not load embedding model "Xenova\/all-MiniLM-L6-v2" from \.lithos\/models\/Xenova\/all-MiniLM-L6-v2: .+ Obsidian keeps the offline space\.$/);
   expect(host.record.notices.some((n) => n.startsWith('Lithos: all-MiniLM-L6-v2 is not used: Could not load embedding model'))).toBe(true);
   expect(spacesText(p)).toBe(SPACES_OFFLINE);
@@ -167,7 +166,7 @@ test('a corrupt model file: a notice says why, the plugin keeps indexing and sea
 test('with Web Workers the built plugin runs the model in a worker made from its own code, says so, and stops it when switched off', async () => {
   const made = ThreadWorkerTwin.made.length;
   const { app, p } = await start({ model: 'minilm-l6-v2' }, model, ThreadWorkerTwin);
-  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)), 2000);
+  await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)));
   expect(useText(settingsTab(p))).toBe('In use: Obsidian searches minilm-l6-v2 beside the offline space, and embeds new and edited notes with it (3 notes checked at the start). It runs in a background worker.');
   expect(ThreadWorkerTwin.made).toHaveLength(made + 1);
   const twin = ThreadWorkerTwin.made[made];

@@ -1,10 +1,9 @@
-import { execFileSync } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
-import os from 'os';
+import { readFileSync } from 'fs';
 import path from 'path';
 import vm from 'vm';
 import { webcrypto } from 'crypto';
 import type { FakeApp } from './fake-obsidian';
+import { builtFolder } from '../build-once';
 import { createObsidianModule, type FakeDataStore, type FakeElement, type FakePlugin, type FakeSettingTab, type ObsidianModuleRecord } from './fake-obsidian-module';
 
 /**
@@ -15,15 +14,12 @@ import { createObsidianModule, type FakeDataStore, type FakeElement, type FakePl
  * every interval the plugin leaves running is visible in `liveIntervals`.
  */
 
-const ROOT = path.resolve(__dirname, '../..');
-
 export function buildPlugin(): { code: string; manifest: unknown; cleanup(): void } {
-  const out = mkdtempSync(path.join(os.tmpdir(), 'lithos-plugin-'));
-  execFileSync(process.execPath, ['esbuild.config.mjs', '--only', 'plugin', '--outdir', out], { cwd: ROOT, stdio: 'pipe' });
+  const { dir, cleanup } = builtFolder('lithos-plugin-', 'plugin');
   return {
-    code: readFileSync(path.join(out, 'plugin', 'main.js'), 'utf8'),
-    manifest: JSON.parse(readFileSync(path.join(out, 'plugin', 'manifest.json'), 'utf8')) as unknown,
-    cleanup: () => rmSync(out, { recursive: true, force: true }),
+    code: readFileSync(path.join(dir, 'plugin', 'main.js'), 'utf8'),
+    manifest: JSON.parse(readFileSync(path.join(dir, 'plugin', 'manifest.json'), 'utf8')) as unknown,
+    cleanup,
   };
 }
 

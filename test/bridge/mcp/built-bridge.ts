@@ -1,18 +1,16 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CreateMessageRequestSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { builtFolder } from '../../build-once';
 
 const ROOT = resolve(__dirname, '../../..');
 
-/** Builds the bridge (esbuild.config.mjs, as `npm run build` does) into a temp dir; returns cli.js and a cleanup. */
+/** The bridge as `npm run build` makes it (the run's shared build, or one of its own): cli.js and a cleanup. */
 export function buildBridge(): { cli: string; cleanup: () => void } {
-  const out = mkdtempSync(join(tmpdir(), 'lithos-mcp-build-'));
-  execFileSync(process.execPath, ['esbuild.config.mjs', '--outdir', out, '--only', 'bridge'], { cwd: ROOT, stdio: 'pipe' });
-  return { cli: join(out, 'bridge', 'cli.js'), cleanup: () => rmSync(out, { recursive: true, force: true }) };
+  const { dir, cleanup } = builtFolder('lithos-mcp-build-', 'bridge');
+  return { cli: join(dir, 'bridge', 'cli.js'), cleanup };
 }
 
 export interface Session {

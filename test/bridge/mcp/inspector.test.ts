@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { agentTools } from '../../../shared/governance/tool-access';
 import { buildBridge, vaultFiles } from './built-bridge';
 
 /**
- * The MCP Inspector's CLI (a third-party client: `@modelcontextprotocol/inspector`, devDependency) against the
- * BUILT `lithos mcp`, as a developer would check a server: it lists every tool and calls one.
+ * The MCP Inspector's CLI (a third-party client) against the BUILT `lithos mcp`, as a developer would check a
+ * server: it lists every tool and calls one. The devDependency is `@modelcontextprotocol/inspector-cli`, the
+ * code behind `npx @modelcontextprotocol/inspector --cli`: the full Inspector (web UI) needs Node >= 22, its
+ * CLI runs on the Node 20 this project supports, so `npm ci` prints no EBADENGINE.
  */
 
 const ROOT = resolve(__dirname, '../../..');
@@ -30,10 +32,17 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** `npx --no-install mcp-inspector --cli <server> --method …`; the server finds sql.js through NODE_PATH. */
+/** The Inspector CLI's own bin, `mcp-inspector-cli --cli <server> --method …`, run directly with node. */
+const INSPECTOR_BIN = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/cli.js');
+
+/**
+ * The server finds sql.js through NODE_PATH. The working folder is the package's build/ folder because
+ * inspector-cli 1.0.3 probes for its own package.json relative to the working folder, then imports it
+ * relative to itself (modelcontextprotocol/inspector#1503): it needs a package.json one folder up.
+ */
 async function inspector(...method: string[]): Promise<unknown> {
-  const args = ['--no-install', 'mcp-inspector', '--cli', '-e', `NODE_PATH=${join(ROOT, 'node_modules')}`, process.execPath, build.cli, 'mcp', '--vault', vault, '--agent', 'inspector', '--tools', 'full', ...method];
-  const { stdout } = await run('npx', args, { cwd: ROOT, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
+  const args = [INSPECTOR_BIN, '--cli', '-e', `NODE_PATH=${join(ROOT, 'node_modules')}`, process.execPath, build.cli, 'mcp', '--vault', vault, '--agent', 'inspector', '--tools', 'full', ...method];
+  const { stdout } = await run(process.execPath, args, { cwd: dirname(INSPECTOR_BIN), timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
   // The inspector may print a banner before the JSON result.
   return JSON.parse(stdout.slice(stdout.indexOf('{')));
 }

@@ -10,7 +10,7 @@ import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { buildBridge, connect, type Session } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
-import { eventually } from '../../eventually';
+import { HANG_MS, eventually } from '../../eventually';
 
 /**
  * The BUILT `lithos mcp` driven by the SDK's Client over stdio, with and without a plugin-side host (the real
@@ -137,7 +137,13 @@ describe('mode selection in process (modeHost)', () => {
   let bridge: ModeHost | null = null;
 
   const logger: Logger = { debug() {}, info: (m) => void lines.push(m), warn: (m) => void lines.push(m), error: (m) => void lines.push(m) };
-  const open = (): ModeHost => (bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, relay: { backoff: { initialMs: 20, maxMs: 100 } } }));
+  // How long the bridge waits for the host bridge.json names to accept it. With a host listening, only a
+  // hang guard: a connection must not lose a race against a busy machine. With nobody listening, short, as
+  // every such test waits it out before going headless.
+  const LIVE_HOST_WAIT_MS = HANG_MS;
+  const NO_HOST_WAIT_MS = 500;
+  const open = (connectWaitMs = NO_HOST_WAIT_MS): ModeHost =>
+    (bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs, relay: { backoff: { initialMs: 20, maxMs: 100 } } }));
 
   beforeEach(() => {
     lines = [];
@@ -164,7 +170,7 @@ describe('mode selection in process (modeHost)', () => {
 
   test('a host that restarts (a new bridge.json) gets the next call over a fresh connection; the mode stays relay', async () => {
     host = await startCatalogHost(vault);
-    const b = open();
+    const b = open(LIVE_HOST_WAIT_MS);
     await b.dispatcher.call('lithos_stats', {}, agent);
     expect(b.mode()).toBe('relay');
     const first = host;
@@ -175,7 +181,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(b.mode()).toBe('relay');
     expect(host.calls).toEqual([{ tool: 'lithos_stats', caller: agent }]);
     expect(existsSync(lockFile())).toBe(false);
-  }, 30_000);
+  });
 
   test('a bridge.json naming a dead process is stale: the first call runs headless', async () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
@@ -184,7 +190,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
     expect(b.mode()).toBe('headless');
     expect(existsSync(lockFile())).toBe(true);
-  }, 30_000);
+  });
 
   test('a host speaking another protocol is the call\'s protocol_mismatch error, and nothing is opened', async () => {
     announce({ protocol_version: PROTOCOL_VERSION + 1 });
@@ -200,7 +206,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
     expect(b.mode()).toBe('headless');
     expect(lines.join('\n')).toMatch(/did not connect/);
-  }, 30_000);
+  });
 
   test('when the host refuses the bridge and holds the lock, reads work read-only and a write\'s vault_locked error names both', async () => {
     announce({ port: await closedPort() });
@@ -210,10 +216,10 @@ describe('mode selection in process (modeHost)', () => {
     expect(await b.dispatcher.call('lithos_stats', {}, agent)).toMatchObject({ notes: 1 });
     const err = await b.dispatcher.call('lithos_write', { title: 'T', content: 'x\n' }, agent).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'vault_locked', message: expect.stringContaining('did not accept this bridge'), data: { relay_error: expect.any(String) } });
-  }, 30_000);
+  });
 
   test('an idle headless bridge hands over by itself once a host appears: no call needed, the lock is released', async () => {
-    bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: 500, watchMs: 50 });
+    bridge = modeHost({ vault, catalog: TOOL_CATALOG, agent: 'agent-a', version: '0.0.0-test', logger, connectWaitMs: LIVE_HOST_WAIT_MS, watchMs: 50 });
     const b = bridge;
     await b.dispatcher.call('lithos_stats', {}, agent);
     expect(b.mode()).toBe('headless');
@@ -223,7 +229,7 @@ describe('mode selection in process (modeHost)', () => {
     expect(existsSync(lockFile())).toBe(false);
     expect(host.calls).toEqual([]);
     expect(lines.join('\n')).toContain('switched from headless to relay');
-  }, 30_000);
+  });
 
   test('after close, calls fail as not retryable and nothing reopens', async () => {
     const b = open();

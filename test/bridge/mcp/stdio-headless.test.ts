@@ -7,6 +7,7 @@ import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { agentTools } from '../../../shared/governance/tool-access';
 import { RELOAD_MS } from '../../../shared/governance/policy';
 import { buildBridge, connect, vaultFiles, type Session } from './built-bridge';
+import { HANG_MS } from '../../eventually';
 
 /**
  * The BUILT bridge as an MCP client sees it: `lithos mcp --vault <tmp>` spawned over stdio and driven by the
@@ -281,7 +282,7 @@ test("the vault policy's agent_tools: hidden from tools/list, refused headless, 
       return r.isError ? (JSON.parse((r.content[0] as { text: string }).text) as { code: string }).code : 'allowed';
     };
     let seen = await probe();
-    for (const until = Date.now() + RELOAD_MS + 2000; seen !== 'forbidden' && Date.now() < until; ) {
+    for (const until = Date.now() + RELOAD_MS + HANG_MS; seen !== 'forbidden' && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 250));
       seen = await probe();
     }
@@ -293,4 +294,4 @@ test("the vault policy's agent_tools: hidden from tools/list, refused headless, 
   } finally {
     await close(s);
   }
-}, 30_000);
+});

@@ -6,6 +6,7 @@ import { BRIDGE_FILE } from '../../../shared/protocol/bridge-file';
 import { failure } from '../../twins/error-code';
 import { bundleTestHost, type HostBundle } from './host-process';
 import { makeVault } from './test-host';
+import { HANG_MS } from '../../eventually';
 
 describe('killing the host process mid-call', () => {
   let bundle: HostBundle;
@@ -24,7 +25,7 @@ describe('killing the host process mid-call', () => {
     const client = new RelayClient({ vaultRoot: root, agentId: 'survivor', bridgeVersion: '0.1.0', backoff: { initialMs: 10, maxMs: 100 } });
     client.start();
     try {
-      await client.waitConnected();
+      await client.waitConnected(HANG_MS);
       expect(await client.call('note_count', {})).toBe(3);
 
       // The default 45 s deadline stays: the failure must come from the dropped connection, not a timer.

@@ -10,6 +10,7 @@ import { MAX_MESSAGE_BYTES } from '../../../shared/protocol/limits';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { failure } from '../../twins/error-code';
 import { makeVault, startTestHost, type TestHost } from './test-host';
+import { HANG_MS } from '../../eventually';
 
 const clients: RelayClient[] = [];
 function client(root: string, over: Partial<RelayClientOptions> = {}): RelayClient {
@@ -38,7 +39,7 @@ describe('RelayClient against a live host', () => {
   it('finds the host through bridge.json, handshakes, and reports the host', async () => {
     const c = client(h.root);
     const connected = nextEvent(c, 'connected');
-    const info = await c.waitConnected();
+    const info = await c.waitConnected(HANG_MS);
     expect(info).toEqual({ vault: 'test-vault', plugin_version: '0.1.0-test', protocol_version: PROTOCOL_VERSION, port: h.port });
     expect(await connected).toEqual(info);
     expect(c.state).toBe('connected');
@@ -47,7 +48,7 @@ describe('RelayClient against a live host', () => {
 
   it('relays calls to the engine, as this agent; a call naming another agent is refused by the host', async () => {
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     expect(await c.call('note_count', {})).toBe(5);
     expect(await c.call('read', { path: 'notes/n3.md' })).toEqual({ path: 'notes/n3.md', title: 'Note 3', body: 'Body of note 3, about topic 3.\n' });
     expect(await c.call('echo', { x: 1 })).toEqual({ args: { x: 1 }, caller: { kind: 'agent', agent_id: 'agent-1' } });
@@ -59,7 +60,7 @@ describe('RelayClient against a live host', () => {
 
   it("passes the tool's error through with its code, message and data", async () => {
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const err = await failure(c.call('fail', { message: 'The note changed since version 6.' }));
     expect(err.toJSON()).toEqual({ code: 'conflict', message: 'The note changed since version 6.', data: { current_version: 7 } });
     expect((await failure(c.call('no_such_tool', {}))).code).toBe('not_found');
@@ -68,7 +69,7 @@ describe('RelayClient against a live host', () => {
 
   it('answers 200 concurrent calls over one connection, each with its own result', async () => {
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const calls = Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? c.call('read', { path: `notes/n${i % 5}.md` }) : c.call('echo', { i })));
     const results = await Promise.all(calls);
     results.forEach((r, i) => {
@@ -80,7 +81,7 @@ describe('RelayClient against a live host', () => {
 
   it('a call past its deadline fails with a retryable `timeout` naming the tool', async () => {
     const c = client(h.root, { deadlineMs: 50 });
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const err = await failure(c.call('hold', { key: 'deadline-1' }));
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/^Tool "hold" did not answer within its 50 ms deadline/);
@@ -91,7 +92,7 @@ describe('RelayClient against a live host', () => {
 
   it('arguments over 1 MB are refused before sending with payload_too_large', async () => {
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const err = await failure(c.call('echo', { blob: 'x'.repeat(MAX_MESSAGE_BYTES) }));
     expect(err.code).toBe('payload_too_large');
     expect(err.message).toMatch(/^The call to "echo" is \d+ bytes, over the bridge's limit of 1048576 bytes/);
@@ -101,7 +102,7 @@ describe('RelayClient against a live host', () => {
 
   it('a result over 1 MB comes back as payload_too_large for that call only', async () => {
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const [big, small] = await Promise.allSettled([c.call('big', { bytes: MAX_MESSAGE_BYTES + 1 }), c.call('big', { bytes: 3 })]);
     expect(big).toMatchObject({ status: 'rejected', reason: { code: 'payload_too_large', message: expect.stringContaining('The result of tool "big"') } });
     expect(small).toEqual({ status: 'fulfilled', value: 'xxx' });
@@ -125,13 +126,13 @@ describe('RelayClient against a live host', () => {
     raw.terminate();
     // The host still serves everyone.
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     expect(await c.call('note_count', {})).toBe(5);
   });
 
   it('one connection per agent id: a second bridge for a connected agent is refused, and gets in once the first leaves', async () => {
     const first = client(h.root, { agentId: 'solo' });
-    await first.waitConnected();
+    await first.waitConnected(HANG_MS);
     const second = client(h.root, { agentId: 'solo' });
     const refused = await nextEvent<LithosError>(second, 'connect_failed');
     expect(refused.code).toBe('conflict');
@@ -139,9 +140,9 @@ describe('RelayClient against a live host', () => {
     expect(second.state).toBe('connecting');
     // Other agents are welcome meanwhile.
     const other = client(h.root, { agentId: 'other' });
-    await other.waitConnected();
+    await other.waitConnected(HANG_MS);
     await first.close();
-    await second.waitConnected();
+    await second.waitConnected(HANG_MS);
     expect(await second.call('echo', {})).toMatchObject({ caller: { agent_id: 'solo' } });
   });
 
@@ -161,7 +162,7 @@ describe('RelayClient against a live host', () => {
 
   it('close() fails in-flight calls at once and stops reconnecting', async () => {
     const c = client(h.root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const pending = failure(c.call('hold', { key: 'close-1' }));
     await c.close();
     expect((await pending).code).toBe('unavailable');
@@ -207,7 +208,7 @@ describe('RelayClient when the host is absent or not the right one', () => {
     await mkdir(join(root, '.lithos'));
     await writeFile(bridgeFile(root), JSON.stringify({ port: 1, token: 'a'.repeat(64), pid: process.pid, protocol_version: PROTOCOL_VERSION + 1, plugin_version: '0.9.0' }));
     const c = client(root);
-    const err = await failure(nextEvent<LithosError>(c, 'connect_failed').then((e) => c.waitConnected().then(() => e)));
+    const err = await failure(nextEvent<LithosError>(c, 'connect_failed').then((e) => c.waitConnected(HANG_MS).then(() => e)));
     expect(err.code).toBe('protocol_mismatch');
     expect(err.message).toContain(`the lithos bridge 0.1.0 speaks protocol version ${PROTOCOL_VERSION}`);
     expect(err.message).toContain(`the Lithos Memory plugin 0.9.0 speaks version ${PROTOCOL_VERSION + 1}`);
@@ -220,7 +221,7 @@ describe('RelayClient when the host is absent or not the right one', () => {
       await writeFile(bridgeFile(root), JSON.stringify({ ...info, token: 'b'.repeat(64) }));
       const c = client(root);
       await nextEvent(c, 'connect_failed');
-      const err = await failure(c.waitConnected());
+      const err = await failure(c.waitConnected(HANG_MS));
       expect(err.code).toBe('unauthorized');
       expect(err.message).toMatch(/refused this bridge \(HTTP 401\): Wrong bridge token/);
     } finally {
@@ -231,7 +232,7 @@ describe('RelayClient when the host is absent or not the right one', () => {
   it('when the host stops mid-call, the call fails at once as retryable; the client reconnects when the host returns', async () => {
     const h1 = await startTestHost(root);
     const c = client(root);
-    await c.waitConnected();
+    await c.waitConnected(HANG_MS);
     const inFlight = failure(c.call('hold', { key: 'never' }));
     const disconnected = nextEvent<LithosError>(c, 'disconnected');
     await h1.stop();

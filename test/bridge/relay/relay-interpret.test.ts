@@ -7,6 +7,7 @@ import { LithosError } from '../../../shared/errors';
 import { BRIDGE_FILE } from '../../../shared/protocol/bridge-file';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import type { InterpretRequest, Interpretation, Interpreter } from '../../../shared/retrieval/terrace2';
+import { HANG_MS } from '../../eventually';
 
 /**
  * The bridge's side of terrace 2 over the relay: its hello says whether its MCP client samples, and it answers
@@ -81,7 +82,7 @@ afterEach(async () => {
 async function connected(interpreter: Interpreter | null): Promise<RelayClient> {
   relay = new RelayClient({ vaultRoot: root, agentId: 'agent-1', bridgeVersion: '0.1.0', pingIntervalMs: 0, interpreter: () => interpreter });
   relay.start();
-  await relay.waitConnected(5_000);
+  await relay.waitConnected(HANG_MS);
   return relay;
 }
 

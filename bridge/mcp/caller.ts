@@ -9,7 +9,7 @@ export const AGENT_ARG = 'agent_id';
 const AGENT_SCHEMA = {
   type: 'string',
   maxLength: 200,
-  description: 'Your agent id, if the bridge has none (fixed for the session by the first call).',
+  description: 'Your agent id, if the bridge has none.',
 };
 
 /** Whether the tool's own schema has this argument. */

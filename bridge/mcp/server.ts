@@ -32,7 +32,7 @@ const INSTRUCTIONS = [
   'To gather memory for a task use lithos_retrieve, then tell it what helped with lithos_feedback; for a quick lookup lithos_search; lithos_read to open a note; lithos_write to record what you learn.',
   'Rules every tool follows:',
   '- Name a note by exactly one of id, path or title (a title or alias resolves as an Obsidian [[link]]). Notes you may not see are reported as not found.',
-  '- Pass agent_id on a call only when the bridge was started without --agent (or LITHOS_AGENT_ID), or to act as another of your agents.',
+  '- Pass agent_id only when the bridge was started without --agent (or LITHOS_AGENT_ID): the first one you pass is your identity for the whole session; another is forbidden.',
   '- Before updating or deleting a note, lithos_read it and pass its version as expected_version: if someone edited it since, you get a conflict (with the current version and a diff), never a silent overwrite.',
   '- Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private is forbidden.',
   '- Long text comes a page at a time: a result with truncated true gives total_chars and next_offset; call again with offset set to it (lithos_read also reads one section by heading). Lists page with limit and next_cursor, and a page stops early when long; a value cut short ends with … and its item says truncated true.',
@@ -51,7 +51,8 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: compactJsonSchema(withAgentArg(def, inputJsonSchema(def))),
+    // agent_id is offered only to a session that has no agent yet: with --agent it could only repeat it.
+    inputSchema: compactJsonSchema(opts.defaultAgent === null ? withAgentArg(def, inputJsonSchema(def)) : inputJsonSchema(def)),
     annotations: listedAnnotations(def.annotations),
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));

@@ -117,18 +117,33 @@ export class HumanTools {
     return this.dispatcher.call(name, args, HUMAN) as Promise<T>;
   }
 
+  /**
+   * Up to `want` items of a paged list. A tool's page stops at an agent's context budget, not at `limit`; the
+   * person's panels are no agent's context, so they follow next_cursor until they have what they show.
+   */
+  private async collect<T>(name: string, args: Record<string, unknown>, key: string, want: number): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Record<string, unknown> = await this.call(name, { ...args, limit: want - items.length, ...(cursor ? { cursor } : {}) });
+      items.push(...((page[key] as T[] | undefined) ?? []));
+      cursor = typeof page.next_cursor === 'string' ? page.next_cursor : null;
+    } while (cursor !== null && items.length < want);
+    return items;
+  }
+
   nodeStats(path: string): Promise<NodeStatsJson> {
     return this.call('lithos_node_stats', { path });
   }
   async edges(path: string): Promise<EdgeJson[]> {
-    return (await this.call<{ edges: EdgeJson[] }>('lithos_edge_list', { node: path, direction: 'both', limit: 1000 })).edges;
+    return this.collect<EdgeJson>('lithos_edge_list', { node: path, direction: 'both' }, 'edges', 1000);
   }
   /** Without a weight the tool's default applies. */
   async createEdge(from: string, to: string, type: string, weight?: number): Promise<void> {
     await this.call('lithos_edge_create', weight === undefined ? { from, to, type } : { from, to, type, weight });
   }
   async conflicts(q: { state?: ConflictState; node?: string } = {}): Promise<ConflictJson[]> {
-    return (await this.call<{ conflicts: ConflictJson[] }>('lithos_conflict_list', { ...q, limit: 1000 })).conflicts;
+    return this.collect<ConflictJson>('lithos_conflict_list', q, 'conflicts', 1000);
   }
   async openConflict(a: string, b: string, summary: string): Promise<{ conflict: ConflictJson; created: boolean }> {
     return this.call('lithos_conflict_open', { a, b, evidence: summary });
@@ -139,7 +154,8 @@ export class HumanTools {
     return (await this.call<{ conflict: ConflictJson }>('lithos_conflict_resolve', args)).conflict;
   }
   async receipts(q: { agent?: string; task?: string; node?: string; receipt_id?: string; limit?: number } = {}): Promise<Receipt[]> {
-    return (await this.call<{ receipts: Receipt[] }>('lithos_receipts', { limit: 50, ...q })).receipts;
+    const { limit = 50, ...filter } = q;
+    return this.collect<Receipt>('lithos_receipts', filter, 'receipts', limit);
   }
   retrieve(q: { query_text: string; query_class?: string; intent?: string; max_context_nodes?: number }): Promise<RetrievalResult> {
     const args: Record<string, unknown> = { query_text: q.query_text };
@@ -152,13 +168,13 @@ export class HumanTools {
     return this.call('lithos_feedback', { receipt_id: receiptId, cited, misleading });
   }
   async agents(): Promise<AgentJson[]> {
-    return (await this.call<{ agents: AgentJson[] }>('lithos_agent_list', {})).agents;
+    return this.collect<AgentJson>('lithos_agent_list', {}, 'agents', 1000);
   }
   async tasks(): Promise<TaskJson[]> {
-    return (await this.call<{ tasks: TaskJson[] }>('lithos_task_list', { limit: 100 })).tasks;
+    return this.collect<TaskJson>('lithos_task_list', {}, 'tasks', 100);
   }
   async findings(taskId: string): Promise<FindingJson[]> {
-    return (await this.call<{ findings: FindingJson[] }>('lithos_finding_list', { task_id: taskId })).findings;
+    return this.collect<FindingJson>('lithos_finding_list', { task_id: taskId }, 'findings', 1000);
   }
 }
 

@@ -123,11 +123,14 @@ export function boundJson<T>(value: T, max: number = FIELD_MAX_CHARS): { value: 
   return { value: walk(value) as T, truncated: true };
 }
 
+/** A paged list's cursor argument: one definition, since every listed tool repeats it (the instructions say how paging works). */
+export const cursorArg = z.string().min(1).optional().describe('From next_cursor.');
+
 /** The two arguments of a paged list, to spread into a tool's input shape. */
 export function listShape(defaultLimit: number, maxLimit: number) {
   return {
     limit: z.number().int().min(1).max(maxLimit).default(defaultLimit).describe('Page size.'),
-    cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
+    cursor: cursorArg,
   };
 }
 

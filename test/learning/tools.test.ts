@@ -146,7 +146,7 @@ describe('lithos_task_complete carries feedback', () => {
 });
 
 test('lithos_quarantine_list lists quarantined notes the caller may see, most misleading first', async () => {
-  expect(await t.call('lithos_quarantine_list', {})).toEqual({ notes: [], total: 0 });
+  expect(await t.call('lithos_quarantine_list', {})).toEqual({ notes: [], total: 0, next_cursor: null });
   for (let i = 0; i < 3; i++) {
     const r = await retrieve();
     await t.call('lithos_feedback', { receipt_id: r.receipt_id, misleading: [INDEX_ID] });

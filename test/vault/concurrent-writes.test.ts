@@ -27,11 +27,15 @@ describe('concurrent writes to one note (lithos_write, lithos_delete)', () => {
   afterEach(async () => h.engine.close());
 
   it('of N writers holding the same expected_version, exactly one succeeds and the rest get conflict', async () => {
+    let runs = 0;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 1, max: 3 }), async (writers, rounds) => {
         for (let round = 0; round < rounds; round++) {
           const { version } = await h.call('lithos_read', { path: PATH });
-          const bodies = Array.from({ length: writers }, (_, i) => `round ${round} writer ${i} of ${writers}\n`);
+          // Bodies never repeat across runs: a write of the text already there changes nothing (the fake clock
+          // stands still), so a second writer holding that version would rightly succeed too.
+          const run = ++runs;
+          const bodies = Array.from({ length: writers }, (_, i) => `run ${run} round ${round} writer ${i} of ${writers}\n`);
           const outcomes = await settle(bodies.map((content, i) => h.call('lithos_write', { path: PATH, content, expected_version: version }, i % 2 ? AGENT : OTHER)));
           const won = outcomes.flatMap((o, i) => (o.ok ? [i] : []));
           expect(won).toHaveLength(1);

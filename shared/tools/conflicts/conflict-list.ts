@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { CONFLICT_STATES } from '../../conflicts/conflict-types';
 import { READ_ONLY, defineTool, findByIdOrPath } from '../knowledge/common';
 import { conflictJson, seesNode } from './common';
-import { cursorOf, cursorStarts, takePage } from '../text-budget';
+import { cursorOf, cursorStarts, takePage, cursorArg } from '../text-budget';
 
 const input = z.strictObject({
   state: z.enum(CONFLICT_STATES).optional().describe('unreviewed: still to settle.'),
   node: z.string().min(1).optional().describe('A note (id or path) involved.'),
   limit: z.number().int().min(1).max(1000).default(100),
-  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
+  cursor: cursorArg,
 });
 
 export const lithosConflictList = defineTool({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../coordination/coordination-validate';
 import { TASK_STATUSES } from '../../coordination/coordination-types';
-import { cursorOf, cursorStarts, takePage } from '../text-budget';
+import { cursorOf, cursorStarts, takePage, cursorArg } from '../text-budget';
 import { boundedList, claimJson, defineTool, isoArg, nowOf, READ_ONLY, taskJson, touchCaller } from './common';
 
 const input = z.strictObject({
@@ -11,7 +11,7 @@ const input = z.strictObject({
   tags: z.array(z.string().trim().min(1).max(LIMITS.tag)).max(LIMITS.tags).optional().describe('Only tasks carrying every one of these tags.'),
   since: isoArg('Only tasks created at or after this time (ISO 8601).'),
   limit: z.number().int().min(1).max(1000).optional().describe('At most this many tasks (default 100).'),
-  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
+  cursor: cursorArg,
 });
 
 export const lithosTaskList = defineTool({

@@ -143,11 +143,14 @@ export function noteSummary(n: LiveNote): Record<string, unknown> {
 
 // ── filters ─────────────────────────────────────────────────────────────
 
+/** Said once for every filter of this kind (search, list, retrieve): prefixes match whole segments. */
+export const NAMESPACE_PREFIXES = 'Namespace prefixes ("project" covers "project/a").';
+
 const list = (what: string) => z.union([z.string().min(1), z.array(z.string().min(1))]).optional().describe(what);
 
 export const filterShape = {
-  namespace: list('Namespace prefixes ("project" matches "project/atlas").'),
-  tags: list('Tags all present (a tag matches its subtags).'),
+  namespace: list(NAMESPACE_PREFIXES),
+  tags: list('Tags, all required (subtags match).'),
   note_type: z.union([z.enum(NOTE_TYPES), z.array(z.enum(NOTE_TYPES))]).optional().describe('Note types.'),
   status: z.union([z.enum(NOTE_STATUSES), z.array(z.enum(NOTE_STATUSES))]).optional().describe('Statuses (quarantined only if named).'),
   path_prefix: z.string().min(1).optional().describe('Prefix of the vault path.'),

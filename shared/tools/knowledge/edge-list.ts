@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EdgeRow } from '../../stores/memory-store';
 import { READ_ONLY, defineTool, findByIdOrPath } from './common';
 import { edgeJson, edgeType } from './edge-common';
-import { cursorStarts, cursorOf, takePage } from '../text-budget';
+import { cursorStarts, cursorOf, takePage, cursorArg } from '../text-budget';
 
 const listInput = z.strictObject({
   node: z.string().min(1).optional().describe('Only edges touching this note (id or vault path).'),
@@ -10,7 +10,7 @@ const listInput = z.strictObject({
   type: edgeType.optional(),
   namespace: z.string().min(1).optional(),
   limit: z.number().int().min(1).max(1000).default(100),
-  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
+  cursor: cursorArg,
 });
 
 export const lithosEdgeList = defineTool({

@@ -3,7 +3,7 @@ import { gatedNote } from '../../governance/gate';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolContext } from '../types';
-import { cursorOf, cursorStarts, LIST_MAX_CHARS, takePage } from '../text-budget';
+import { cursorOf, cursorStarts, LIST_MAX_CHARS, takePage, cursorArg } from '../text-budget';
 import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
 
 const input = z
@@ -13,7 +13,7 @@ const input = z
     depth: z.number().int().min(1).max(3).default(1).describe('Hops to follow.'),
     include_broken: z.boolean().default(true).describe('List links to no note.'),
     limit: z.number().int().min(1).max(1000).default(100).describe('Page size of each list.'),
-    cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
+    cursor: cursorArg,
   })
   .refine(oneRef, ONE_REF_MESSAGE);
 

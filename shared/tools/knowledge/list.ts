@@ -4,7 +4,7 @@ import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { compileFilters } from '../../index/filters';
 import type { LiveNote } from '../../vault/note-indexer';
-import { takePage } from '../text-budget';
+import { takePage, cursorArg } from '../text-budget';
 import { READ_ONLY, defineTool, filterShape, noteSummary, toFilters, visibleTo } from './common';
 
 const input = z.strictObject({
@@ -16,7 +16,7 @@ const input = z.strictObject({
     .optional()
     .describe('Updated at or after this ISO time.'),
   limit: z.number().int().min(1).max(200).default(50).describe('Page size.'),
-  cursor: z.string().min(1).optional().describe('next_cursor of the previous page.'),
+  cursor: cursorArg,
 });
 
 const CURSOR_PREFIX = 'after:';

@@ -13,7 +13,7 @@ import { receiptFor } from './receipt-view';
 export const acceptedArg = z
   .boolean()
   .optional()
-  .describe('Whether the person accepted your output, if you know (accepted outputs reinforce their notes more).');
+  .describe('Whether the person accepted your output, if you know.');
 
 export interface PlannedFeedback {
   receipts: Receipt[];

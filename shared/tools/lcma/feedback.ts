@@ -24,7 +24,7 @@ export const lithosFeedback = defineTool({
   title: 'Tell memory what helped',
   description: [
     'Say which notes of a lithos_retrieve result you used and which misled you: one cheap call that makes later retrievals better for every agent (misleading notes lose weight; 3 marks quarantine one).',
-    'Optional: without it, follow-up retrievals and task completions count as implicit signals. Name only notes the receipt returned. Counts once per receipt (again: applied false).',
+    'Optional: implicit signals count otherwise. Name only notes the receipt returned. Counts once per receipt (again: applied false).',
   ].join(' '),
   input,
   annotations: FEEDBACK,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INTENTS, QUERY_CLASSES } from '../../retrieval/types';
 import { MAX_K, MAX_QUERY_CHARS } from '../../retrieval/constants';
 import { touchCaller } from '../coordination/common';
-import { defineTool } from '../knowledge/common';
+import { NAMESPACE_PREFIXES, defineTool } from '../knowledge/common';
 import type { ToolAnnotations } from '../types';
 
 const input = z.strictObject({
@@ -10,7 +10,7 @@ const input = z.strictObject({
   namespace_filter: z
     .union([z.string().trim().min(1), z.array(z.string().trim().min(1)).max(50)])
     .optional()
-    .describe('Namespace prefixes ("project" matches "project/atlas").'),
+    .describe(NAMESPACE_PREFIXES),
   task_id: z.string().trim().min(1).max(200).optional().describe('Your task, recorded on the receipt.'),
   query_class: z
     .string()
@@ -18,13 +18,13 @@ const input = z.strictObject({
     .min(1)
     .max(64)
     .optional()
-    .describe(`Kind of work, which tunes the ranking: ${QUERY_CLASSES.join(', ')} (default lookup) or your own word.`),
+    .describe(`Kind of work: ${QUERY_CLASSES.join(', ')} (default lookup) or your own word.`),
   intent: z
     .enum(INTENTS)
     .optional()
     .describe('What to favour.'),
   max_context_nodes: z.number().int().min(1).max(MAX_K).optional().describe('How many notes (default 10).'),
-  surface_conflicts: z.boolean().optional().describe('List contradictions among the notes (default: for design, decision, synthesis, debug).'),
+  surface_conflicts: z.boolean().optional().describe('List contradictions among the notes (default: design, decision, synthesis, debug).'),
 });
 
 /** Each call adds a receipt and bumps retrieval counts of the notes returned: not read-only, not idempotent. */

@@ -70,7 +70,8 @@ test('initialize and tools/list answer before any vault is opened; with --tools 
       // Hints at the MCP spec's default for an absent one (readOnlyHint, idempotentHint false) are not listed.
       expect({ readOnlyHint: false, idempotentHint: false, ...t.annotations }).toEqual(def.annotations);
       expect(t.inputSchema.type).toBe('object');
-      expect(t.inputSchema.properties).toHaveProperty('agent_id');
+      // The session's agent is fixed by --agent: an agent_id argument could only repeat it, so none is offered.
+      expect(t.inputSchema.properties).not.toHaveProperty('agent_id');
     }
     const write = tools.find((t) => t.name === 'lithos_write')!;
     expect(write.inputSchema.properties).toMatchObject({ title: { type: 'string' }, confidence: { type: 'number', minimum: 0, maximum: 1 }, expected_version: { type: 'string' } });
@@ -125,6 +126,8 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
 test('bad calls are isError with JSON {code, message, data}, and the vault is unchanged', async () => {
   const s = await connect(build.cli, vault, { tools: 'full' }); // no --agent: a call must name its agent to write
   try {
+    // Without --agent every tool offers agent_id.
+    expect((await s.client.listTools()).tools.every((t) => t.inputSchema.properties && 'agent_id' in t.inputSchema.properties)).toBe(true);
     const before = vaultFiles(vault);
     expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'x', content: 'y' } })).message).toMatch(/--agent/);
     const bad = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 7, confidence: 3, agent_id: 'agent-a' } }));

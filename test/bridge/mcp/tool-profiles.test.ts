@@ -27,10 +27,10 @@ afterAll(async () => {
 });
 
 /** A client connected to a server with this --tools (or none) and these vault rules (or none). */
-async function connect(opts: { profile?: ToolProfileSpec; rules?: AgentTools; warnings?: string[] } = {}): Promise<Client> {
+async function connect(opts: { profile?: ToolProfileSpec; rules?: AgentTools; warnings?: string[]; agent?: string | null } = {}): Promise<Client> {
   const rules: AgentToolRules | undefined = opts.rules && { current: async () => opts.rules! };
   const logger = { ...silent, warn: (m: string) => opts.warnings?.push(m) };
-  const server = createMcpServer(t.tools, { version: '0.0.0', defaultAgent: 'agent-a', logger, rules, profile: opts.profile });
+  const server = createMcpServer(t.tools, { version: '0.0.0', defaultAgent: opts.agent === undefined ? 'agent-a' : opts.agent, logger, rules, profile: opts.profile });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'profiles-test', version: '1.0.0' });
@@ -50,14 +50,18 @@ function errorOf(r: unknown): { code: string; message: string; data: Record<stri
   return JSON.parse((res.content[0] as { text: string }).text);
 }
 
-test('core lists at most 10 tools in at most 12 KB of tools/list JSON; full lists every agent tool', async () => {
+test('core lists at most 10 tools in at most 12 KB of tools/list JSON, with or without --agent; full lists every agent tool', async () => {
   const core = await listed(await connect({ profile: 'core' }));
   expect(core.names).toEqual(AGENT_TOOLS.filter((n) => CORE_TOOLS.includes(n)));
   expect(core.names.length).toBeLessThanOrEqual(10);
   expect(core.bytes).toBeLessThanOrEqual(12 * 1024);
+  // A bridge started without --agent offers agent_id on every tool: still within the budget.
+  const unnamed = await listed(await connect({ profile: 'core', agent: null }));
+  expect(unnamed.bytes).toBeGreaterThan(core.bytes);
+  expect(unnamed.bytes).toBeLessThanOrEqual(12 * 1024);
   const full = await listed(await connect({ profile: 'full' }));
   expect(full.names).toEqual(AGENT_TOOLS);
-  process.stdout.write(`tools/list JSON: core ${core.names.length} tools, ${core.bytes} bytes; full ${full.names.length} tools, ${full.bytes} bytes\n`);
+  process.stdout.write(`tools/list JSON: core ${core.names.length} tools, ${core.bytes} bytes (${unnamed.bytes} without --agent); full ${full.names.length} tools, ${full.bytes} bytes\n`);
 });
 
 test('without --tools the vault policy chooses, and a policy without a profile gets core', async () => {

@@ -152,6 +152,6 @@ test('lithos_quarantine_list lists quarantined notes the caller may see, most mi
     await t.call('lithos_feedback', { receipt_id: r.receipt_id, misleading: [INDEX_ID] });
   }
   const list = await t.call('lithos_quarantine_list', {}, HUMAN);
-  expect(list).toEqual({ total: 1, notes: [expect.objectContaining({ id: INDEX_ID, path: 'project/atlas/Index.md', misleading_count: 3 })] });
+  expect(list).toEqual({ total: 1, next_cursor: null, notes: [expect.objectContaining({ id: INDEX_ID, path: 'project/atlas/Index.md', misleading_count: 3 })] });
   expect((await retrieve()).nodes.map((n: { id: string }) => n.id)).not.toContain(INDEX_ID);
 });

@@ -43,7 +43,7 @@ import type {
 
 export interface RetrieveDeps {
   corpus: RetrievalCorpus;
-  scouts: readonly Scout[];
+  scouts: readonly Scout<ScoutName>[];
   clock: Clock;
   /** ms timer for telemetry (performance.now where there is one). */
   elapsed?: () => number;

@@ -1,4 +1,4 @@
-import { SCOUT_NAMES } from '../../shared/retrieval/types';
+import { SCOUT_NAMES } from '../../shared/retrieval/scouts';
 import { EVAL_MODES, runEval } from '../eval/run-eval';
 import { defineCommand } from './command';
 

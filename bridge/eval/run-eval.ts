@@ -12,7 +12,7 @@ import { corpusIdOf, writeCorpusVault } from './corpus-vault';
 import { formatEvalTable, toEvalJson, type DatasetResult } from './eval-report';
 import { evalClock, openHeadlessEngine } from './headless-engine';
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
-import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/types';
+import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/scouts';
 import type { MemoryEngine } from '../../shared/engine';
 import { evaluateWithFeedback, formatFeedbackTable, toFeedbackJson, type FeedbackSplitRun } from './feedback-split';
 

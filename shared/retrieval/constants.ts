@@ -3,29 +3,9 @@
  * says where each applies. Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never
  * per test or per dataset.
  */
-import type { Intent, ScoutName } from './types';
+import type { Intent } from './types';
 
-/**
- * How much each scout's normalised score adds to a candidate's base score. lexical : vector as in hybrid
- * search (index/fusion.ts); the rest are tie-breakers on the dev data and carry the ranking where lexical and
- * vector are silent (links, learned edges); precedent as strong as vector because it only speaks for a close
- * match (PRECEDENT_MATCH).
- */
-export const SCOUT_WEIGHTS: Record<ScoutName, number> = {
-  lexical: 0.62,
-  vector: 0.3,
-  exact: 0.35,
-  tags: 0.05,
-  recency: 0.02,
-  graph: 0.08,
-  coactivation: 0.06,
-  analogy: 0.04,
-  novelty: 0.02,
-  random: 0.01,
-  contradictions: 0.04,
-  centroid: 0.15,
-  precedent: 0.3,
-};
+/** Each scout's weight in the base score is declared in its own file (scouts/*.ts, registry scouts/index.ts). */
 
 /** Most hits each scout returns. Wave-1 scouts cast a wide net; the re-rank is cheap. */
 export const SCOUT_LIMIT = 100;

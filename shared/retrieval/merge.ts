@@ -1,4 +1,4 @@
-import { SCOUT_WEIGHTS } from './constants';
+import { SCOUT_WEIGHTS } from './scouts';
 import type { ScoutHit, ScoutName } from './types';
 
 /** One node with everything the scouts said about it. */

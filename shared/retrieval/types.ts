@@ -7,6 +7,7 @@ import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
 import type { AffinityScorer } from '../learning/tag-affinity';
+import type { ScoutName } from './scouts';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
@@ -16,22 +17,8 @@ export const DEFAULT_QUERY_CLASS: KnownQueryClass = 'lookup';
 export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
 export type Intent = (typeof INTENTS)[number];
 
-export const SCOUT_NAMES = [
-  'vector',
-  'lexical',
-  'exact',
-  'tags',
-  'recency',
-  'graph',
-  'coactivation',
-  'analogy',
-  'novelty',
-  'random',
-  'contradictions',
-  'centroid',
-  'precedent',
-] as const;
-export type ScoutName = (typeof SCOUT_NAMES)[number];
+/** Every scout's name, from the registry (scouts/index.ts), where a scout is added. */
+export type { ScoutName } from './scouts';
 
 /** What a caller asks (the design's QueryContext). Only query_text is required. */
 export interface QueryContext {
@@ -214,10 +201,13 @@ export interface ScoutInput {
   random: () => number;
 }
 
-export interface Scout {
-  name: ScoutName;
+/** A scout of terrace 0: one file under scouts/ declares it with defineScout, one line in scouts/index.ts registers it. */
+export interface Scout<N extends string = string> {
+  name: N;
   /** 1: runs on the query alone; 2: runs after wave 1, on its seeds. */
   wave: 1 | 2;
+  /** How much its normalised score adds to a candidate's base score (merge.ts). */
+  weight: number;
   run(input: ScoutInput): Promise<ScoutHit[]> | ScoutHit[];
 }
 

@@ -1,6 +1,6 @@
 import { RECEIPTS_FILE } from '../../shared/retrieval/receipts';
-import { ALL_SCOUTS } from '../../shared/retrieval/scouts';
-import { SCOUT_NAMES, type QueryContext } from '../../shared/retrieval/types';
+import { ALL_SCOUTS, SCOUT_NAMES } from '../../shared/retrieval/scouts';
+import type { QueryContext } from '../../shared/retrieval/types';
 import type { MemoryEngine } from '../../shared/engine';
 import { note, openHarness, type Harness } from '../engine/harness';
 import { codeOf } from '../twins/error-code';

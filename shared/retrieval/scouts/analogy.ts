@@ -1,6 +1,7 @@
 import { FRAME_SLOTS } from '../frames';
-import type { CorpusNote, Scout, ScoutHit, ScoutInput } from '../types';
+import type { CorpusNote, ScoutHit, ScoutInput } from '../types';
 import { codeId, codeSlot, internedCount, internedText, SIG_CODES, SIG_FILLED, signatureOf, TAG_SLOT, type FrameSignature } from './analogy-signature';
+import { defineScout } from './define';
 
 /**
  * Analogy: notes that have the same *shape* as the best seeds on a different subject (a UI postmortem
@@ -127,9 +128,10 @@ class SeedTerms {
   }
 }
 
-export const analogyScout: Scout = {
+export const analogyScout = defineScout({
   name: 'analogy',
   wave: 2,
+  weight: 0.04,
   run(input) {
     if (input.limit <= 0) return [];
     const seeds = pickSeeds(input);
@@ -141,7 +143,7 @@ export const analogyScout: Scout = {
       table.release();
     }
   },
-};
+});
 
 /** A growable Int32Array: pass 1 appends, pass 2 reads contiguous memory instead of each note's objects. */
 class IntBuffer {

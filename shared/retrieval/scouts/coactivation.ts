@@ -1,9 +1,11 @@
-import type { Scout, ScoutHit } from '../types';
+import type { ScoutHit } from '../types';
+import { defineScout } from './define';
 
 /** Nodes used together with the seeds before (coactivation counts from feedback), weighted by seed score. */
-export const coactivationScout: Scout = {
+export const coactivationScout = defineScout({
   name: 'coactivation',
   wave: 2,
+  weight: 0.06,
   run({ corpus, visible, seeds, limit }) {
     const seedIds = new Set(seeds.map((s) => s.id));
     const acc = new Map<string, { score: number; reason: string; best: number }>();
@@ -26,4 +28,4 @@ export const coactivationScout: Scout = {
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     return hits.slice(0, limit);
   },
-};
+});

@@ -1,9 +1,11 @@
-import type { Scout, ScoutHit } from '../types';
+import type { ScoutHit } from '../types';
+import { defineScout } from './define';
 
 /** The other ends of `contradicts` edges touching the seeds: a claim should arrive with its counter-claim. */
-export const contradictionsScout: Scout = {
+export const contradictionsScout = defineScout({
   name: 'contradictions',
   wave: 2,
+  weight: 0.04,
   run({ corpus, visible, seeds, limit }) {
     const hits = new Map<string, ScoutHit>();
     for (const seed of seeds) {
@@ -25,4 +27,4 @@ export const contradictionsScout: Scout = {
     list.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     return list.slice(0, limit);
   },
-};
+});

@@ -1,12 +1,14 @@
-import type { Scout, ScoutHit } from '../types';
+import type { ScoutHit } from '../types';
+import { defineScout } from './define';
 
 /**
  * Title, alias or id hits: the query is the note's name (after case/space/punctuation normalisation), or
  * the note's id. These are always surfaced: hybrid ranking must never drop an exact match.
  */
-export const exactScout: Scout = {
+export const exactScout = defineScout({
   name: 'exact',
   wave: 1,
+  weight: 0.35,
   run({ query, corpus, visible }) {
     const hits: ScoutHit[] = [];
     const seen = new Set<string>();
@@ -22,4 +24,4 @@ export const exactScout: Scout = {
     }
     return hits;
   },
-};
+});

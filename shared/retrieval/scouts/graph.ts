@@ -1,6 +1,7 @@
 import { HOP_DECAY, WIKILINK_WEIGHT } from '../constants';
-import type { RetrievalCorpus, Scout, ScoutHit } from '../types';
+import type { RetrievalCorpus, ScoutHit } from '../types';
 import { topK } from '../../index/top-k';
+import { defineScout } from './define';
 
 /** Hop-1 paths expanded to a second hop, strongest first. */
 export const HOP2_FRONTIER = 30;
@@ -29,9 +30,10 @@ function neighbours(corpus: RetrievalCorpus, id: string): Step[] {
  * seed score × edge weight (× HOP_DECAY × second weight on hop 2); a node sums its paths, then the scout
  * normalises by its best.
  */
-export const graphScout: Scout = {
+export const graphScout = defineScout({
   name: 'graph',
   wave: 2,
+  weight: 0.08,
   run({ corpus, visible, seeds, limit }) {
     const seedIds = new Set(seeds.map((s) => s.id));
     // Each node keeps its summed score and only the parts of its best path; the reason text is written for
@@ -80,4 +82,4 @@ export const graphScout: Scout = {
       reasons: [v.mid === null ? `${v.via} "${v.title}" (1 hop)` : `2 hops from "${v.title}" via "${corpus.note(v.mid)?.title ?? v.mid}"`],
     }));
   },
-};
+});

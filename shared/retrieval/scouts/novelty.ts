@@ -1,5 +1,6 @@
 import { cosine } from '../similarity';
-import type { Scout, ScoutHit } from '../types';
+import type { ScoutHit } from '../types';
+import { defineScout } from './define';
 
 /** How many relevant-but-different notes the novelty scout proposes. */
 export const NOVELTY_PICKS = 5;
@@ -8,9 +9,10 @@ export const NOVELTY_PICKS = 5;
  * Exploration, `novelty` mode: among the relevant wave-1 candidates below the seeds (already gated), prefer those least similar to the seeds — MMR with a low λ. Relevance is the
  * candidate's own wave-1 evidence; difference is 1 − its max cosine to any seed.
  */
-export const noveltyScout: Scout = {
+export const noveltyScout = defineScout({
   name: 'novelty',
   wave: 2,
+  weight: 0.02,
   run({ corpus, visible, seeds, pool }) {
     if (seeds.length === 0) return [];
     const seedIds = new Set(seeds.map((s) => s.id));
@@ -31,4 +33,4 @@ export const noveltyScout: Scout = {
     for (const h of top) h.score = max > 0 ? h.score / max : 0;
     return top;
   },
-};
+});

@@ -1,4 +1,5 @@
-import type { Scout, ScoutHit } from '../types';
+import type { ScoutHit } from '../types';
+import { defineScout } from './define';
 
 /**
  * Case-based retrieval: notes that were used for a similar past query (precedents recorded by feedback).
@@ -7,9 +8,10 @@ import type { Scout, ScoutHit } from '../types';
  * the caller may see every note it used that still exists (a hidden one never surfaces, and the query
  * that found it is not hinted at), and its text is quoted only to the agent (or person) who asked it.
  */
-export const precedentScout: Scout = {
+export const precedentScout = defineScout({
   name: 'precedent',
   wave: 1,
+  weight: 0.3, // as strong as vector: it only speaks for a close match (PRECEDENT_MATCH)
   run({ query, corpus, visible, limit }) {
     const matches = corpus.precedents?.(query.terms, query.query_class) ?? [];
     const best = new Map<string, ScoutHit>();
@@ -25,4 +27,4 @@ export const precedentScout: Scout = {
     const hits = [...best.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     return hits.slice(0, limit);
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { Scout } from '../types';
+import { defineScout } from './define';
 
 /**
  * True serendipity: a few visible notes drawn at random (seeded, so a replayed query draws the same).
@@ -6,9 +6,10 @@ import type { Scout } from '../types';
  */
 export const RANDOM_DRAWS = 5;
 
-export const randomScout: Scout = {
+export const randomScout = defineScout({
   name: 'random',
   wave: 1,
+  weight: 0.01,
   run({ corpus, visible, random }) {
     // Sorted, so the same seed draws the same notes however the index was built.
     const ids = corpus.ids ? corpus.ids() : [...corpus.notes()].map((n) => n.id).sort();
@@ -21,4 +22,4 @@ export const randomScout: Scout = {
     }
     return [...picked].map((id) => ({ id, score: 1, reasons: ['random draw (serendipity)'] }));
   },
-};
+});

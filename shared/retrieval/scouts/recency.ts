@@ -1,5 +1,6 @@
 import { RECENCY_HALF_LIFE_DAYS, RECENCY_LIMIT } from '../constants';
-import type { Scout, ScoutHit } from '../types';
+import type { ScoutHit } from '../types';
+import { defineScout } from './define';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -7,9 +8,10 @@ const DAY = 24 * 3600 * 1000;
  * The most recently updated visible notes, scored by an exponential half-life. Under the continuity
  * intent the intent profile's own recency term (last access) weighs in again at terrace 1.
  */
-export const recencyScout: Scout = {
+export const recencyScout = defineScout({
   name: 'recency',
   wave: 1,
+  weight: 0.02,
   run({ corpus, visible, limit: asked, now }) {
     // A short list: on a small vault "the 100 most recent" would be every note, which says nothing.
     const limit = Math.min(asked, RECENCY_LIMIT);
@@ -27,4 +29,4 @@ export const recencyScout: Scout = {
       return { id, score, reasons: [`updated ${days < 1 ? 'today' : `${Math.round(days)} days ago`}`] };
     });
   },
-};
+});

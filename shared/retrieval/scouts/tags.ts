@@ -1,4 +1,5 @@
-import type { CorpusNote, Scout, ScoutHit } from '../types';
+import type { CorpusNote, ScoutHit } from '../types';
+import { defineScout } from './define';
 
 function words(s: string): string[] {
   return s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
@@ -8,9 +9,10 @@ function words(s: string): string[] {
  * Tag and entity overlap with the query's terms (a tag `project/lithos` matches "lithos"), plus the fit of
  * note_type and namespace when the query names them. Scores are the share of query terms matched.
  */
-export const tagsScout: Scout = {
+export const tagsScout = defineScout({
   name: 'tags',
   wave: 1,
+  weight: 0.05,
   run({ query, corpus, visible, limit }) {
     if (query.terms.length === 0) return [];
     const terms = new Set(query.terms);
@@ -27,7 +29,7 @@ export const tagsScout: Scout = {
     hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     return hits.slice(0, limit);
   },
-};
+});
 
 /**
  * word → notes whose tags or entities contain it, built once per corpus snapshot (the engine's corpus

@@ -1,0 +1,23 @@
+import { ALL_SCOUTS, SCOUT_NAMES, SCOUT_WEIGHTS } from '../../../shared/retrieval/scouts';
+
+/** A scout is its file plus one registry line: names, the --without choices and the weights all follow the list. */
+
+test('every registered scout has its own name, a wave and a positive weight', () => {
+  expect(new Set(SCOUT_NAMES).size).toBe(ALL_SCOUTS.length);
+  for (const s of ALL_SCOUTS) {
+    expect([1, 2]).toContain(s.wave);
+    expect(s.weight).toBeGreaterThan(0);
+    expect(s.weight).toBeLessThanOrEqual(1);
+  }
+});
+
+test('SCOUT_NAMES and SCOUT_WEIGHTS are read from the registry, in its order', () => {
+  expect(SCOUT_NAMES).toEqual(ALL_SCOUTS.map((s) => s.name));
+  expect(Object.keys(SCOUT_WEIGHTS)).toEqual(SCOUT_NAMES);
+  for (const s of ALL_SCOUTS) expect(SCOUT_WEIGHTS[s.name]).toBe(s.weight);
+});
+
+test('wave-1 scouts come before wave-2 scouts (the merge order of their hits)', () => {
+  const waves = ALL_SCOUTS.map((s) => s.wave);
+  expect(waves).toEqual([...waves].sort());
+});

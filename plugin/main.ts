@@ -21,8 +21,8 @@ import { ObsidianModelFiles } from './obsidian-model-files';
 import type { StreamingFetch } from '../shared/index/embedders/model-download';
 import { MiniLmSwitch } from './minilm/minilm-switch';
 import { loadMiniLm } from './minilm/load-minilm';
+import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
 
-const HOUR_MS = 3600 * 1000;
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
 const METADATA_FALLBACK_MS = 10_000;
 
@@ -166,10 +166,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   }
 
   private engineOpened(engine: MemoryEngine): void {
-    const s = this.currentSettings();
-    engine.consolidator.start(s.learning.consolidationIntervalHours * HOUR_MS);
-    engine.setDecayInterval(s.learning.decayIntervalHours * HOUR_MS);
-    if (s.bridge.enabled && Platform.isDesktopApp) void this.bridge?.apply(true, s.bridge.port).catch(() => undefined);
+    applyOpeningSettings(engine, this.currentSettings(), this.bridge, Platform.isDesktopApp);
     void this.moveLegacyAgentTools(engine);
   }
 
@@ -200,22 +197,9 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     if (!this.file) return;
     const before = JSON.parse(JSON.stringify(this.currentSettings())) as LithosSettings;
     await this.file.update((d) => fn(d.settings));
-    await this.applySettings(before, this.currentSettings());
+    const targets = { engine: this.session?.engine ?? null, safeMode: this.safeMode, bridge: this.bridge, applyEmbeddings: () => this.applyEmbeddings(), notify: (m: string) => this.notify(m) };
+    await applySettingsActions(settingsActions(before, this.currentSettings()), targets);
     this.emit('settings');
-  }
-
-  private async applySettings(before: LithosSettings, after: LithosSettings): Promise<void> {
-    const engine = this.session?.engine;
-    if (engine) {
-      if (before.learning.consolidationIntervalHours !== after.learning.consolidationIntervalHours) engine.consolidator.reschedule(after.learning.consolidationIntervalHours * HOUR_MS);
-      if (before.learning.decayIntervalHours !== after.learning.decayIntervalHours) engine.setDecayInterval(after.learning.decayIntervalHours * HOUR_MS);
-      if (before.callouts !== after.callouts) await engine.conflicts.setCallouts(after.callouts);
-    }
-    if (before.embeddings.model !== after.embeddings.model || before.embeddings.modelFolder !== after.embeddings.modelFolder) await this.applyEmbeddings();
-    // Read-only, disabled tools and tool switches are read at every call; only the host itself is (re)started.
-    if ((before.bridge.enabled !== after.bridge.enabled || before.bridge.port !== after.bridge.port) && engine && !this.safeMode) {
-      await this.bridge?.apply(after.bridge.enabled, after.bridge.port).catch((err: unknown) => this.notify(asLithosError(err).message));
-    }
   }
 
   // ── panels ─────────────────────────────────────────────────────────────

@@ -21,6 +21,7 @@ import { ObsidianModelFiles } from './obsidian-model-files';
 import type { StreamingFetch } from '../shared/index/embedders/model-download';
 import { MiniLmSwitch } from './minilm/minilm-switch';
 import { loadMiniLm } from './minilm/load-minilm';
+import { moveLegacyAgentTools } from './legacy-migration';
 import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
 
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
@@ -167,22 +168,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
   private engineOpened(engine: MemoryEngine): void {
     applyOpeningSettings(engine, this.currentSettings(), this.bridge, Platform.isDesktopApp);
-    void this.moveLegacyAgentTools(engine);
-  }
-
-  /** Read-only and switched-off tools saved by an older version move to the vault policy, once (see LithosData). */
-  private async moveLegacyAgentTools(engine: MemoryEngine): Promise<void> {
-    const legacy = this.file?.data.legacyAgentTools;
-    if (!legacy || !this.file) return;
-    try {
-      const policy = engine.policy.get();
-      const disabled = [...new Set([...policy.agent_tools.disabled, ...legacy.disabled])];
-      await engine.policy.set({ ...policy, agent_tools: { ...policy.agent_tools, read_only: policy.agent_tools.read_only || legacy.read_only, disabled } });
-      await this.file.update((d) => void (d.legacyAgentTools = null));
-      this.logger.info('read-only and switched-off tools moved from the plugin settings to the vault policy (.lithos/policy.json)');
-    } catch (err) {
-      this.logger.warn(`could not move the agents' tool settings to the vault policy: ${asLithosError(err).message}`);
-    }
+    if (this.file) void moveLegacyAgentTools(engine.policy, this.file, this.logger);
   }
 
   // ── settings ───────────────────────────────────────────────────────────

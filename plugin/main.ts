@@ -13,7 +13,7 @@ import { registerCoreCommands, type CommandHost } from './commands';
 import { LithosSettingTab } from './settings-tab';
 import { PluginDataFile } from './startup/plugin-data';
 import { whenMetadataResolved } from './startup/metadata-ready';
-import { PANEL_TYPES, registerPanels, revealPanel, type PanelChange, type PanelContext, type PanelSettings } from './panels';
+import { registerPanels, revealPanel, type PanelType, type PanelChange, type PanelContext, type PanelSettings } from './panels';
 import type { LithosSettings } from './settings';
 import { fetchWithFallback } from './model-fetch';
 import { ModelDownloads } from './model-downloads';
@@ -22,6 +22,7 @@ import type { StreamingFetch } from '../shared/index/embedders/model-download';
 import { MiniLmSwitch } from './minilm/minilm-switch';
 import { loadMiniLm } from './minilm/load-minilm';
 import { moveLegacyAgentTools } from './legacy-migration';
+import { bridgeStatusClick, followClick, indexStatusClick } from './status-clicks';
 import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
 
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
@@ -48,12 +49,13 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     this.file = await PluginDataFile.load(this);
     this.safeMode = this.file.crashedWhileIndexing;
 
+    const clicks = { notify: (m: string) => this.notify(m), reveal: (type: PanelType) => void revealPanel(this, type) };
     const indexItem = this.addStatusBarItem();
     this.indexStatus = new StatusBar(indexItem);
-    this.registerDomEvent(indexItem, 'click', () => this.onIndexStatusClick());
+    this.registerDomEvent(indexItem, 'click', () => followClick(indexStatusClick(this.lastStatus), clicks));
     const bridgeItem = this.addStatusBarItem();
     const bridgeStatus = new BridgeStatusBar(bridgeItem);
-    this.registerDomEvent(bridgeItem, 'click', () => this.onBridgeStatusClick());
+    this.registerDomEvent(bridgeItem, 'click', () => followClick(bridgeStatusClick(this.bridge?.state), clicks));
 
     this.session = this.makeSession();
     this.bridge = new BridgeControl({
@@ -220,21 +222,6 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   status(s: LithosStatus): void {
     this.lastStatus = s;
     this.indexStatus?.show(s);
-  }
-
-  private onIndexStatusClick(): void {
-    const s = this.lastStatus;
-    if (s.state === 'safe') return this.notify('Lithos is in safe mode because its last start stopped while indexing. Run "Leave safe mode" from the command palette to try again.');
-    if (s.state === 'error') return this.notify(s.message);
-    if (s.state === 'waiting') return this.notify(`Lithos waits for ${s.holder} to finish with this vault.`);
-    void revealPanel(this, PANEL_TYPES.retrieve);
-  }
-
-  private onBridgeStatusClick(): void {
-    const s = this.bridge?.state;
-    if (s?.kind === 'listening') void revealPanel(this, PANEL_TYPES.agents);
-    else if (s?.kind === 'error' || s?.kind === 'unsupported') this.notify(s.kind === 'error' ? s.message : s.reason);
-    else this.notify('The agents bridge is off: run "Start the agents bridge", or turn it on in Settings → Lithos Memory.');
   }
 
   // ── CommandHost ────────────────────────────────────────────────────────

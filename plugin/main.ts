@@ -13,7 +13,8 @@ import { registerCoreCommands, type CommandHost } from './commands';
 import { LithosSettingTab } from './settings-tab';
 import { PluginDataFile } from './startup/plugin-data';
 import { whenMetadataResolved } from './startup/metadata-ready';
-import { registerPanels, revealPanel, type PanelType, type PanelChange, type PanelContext, type PanelSettings } from './panels';
+import { registerPanels, revealPanel, type PanelType } from './panels';
+import { PanelChanges, panelContext } from './panel-context';
 import type { LithosSettings } from './settings';
 import { fetchWithFallback } from './model-fetch';
 import { ModelDownloads } from './model-downloads';
@@ -43,7 +44,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private lastStatus: LithosStatus = { state: 'starting' };
   private safeMode = false;
   private unloaded = false;
-  private readonly listeners = new Set<(what: PanelChange) => void>();
+  private readonly changes = new PanelChanges(this.logger);
 
   override async onload(): Promise<void> {
     this.file = await PluginDataFile.load(this);
@@ -78,7 +79,16 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     });
     bridgeStatus.show(this.bridge.state);
 
-    registerPanels(this, this.panelContext());
+    registerPanels(
+      this,
+      panelContext({
+        engine: () => this.session?.engine ?? null,
+        settings: () => this.currentSettings(),
+        changes: this.changes,
+        safeMode: () => this.safeMode,
+        sessionError: () => this.session?.error ?? null,
+      }),
+    );
     registerCoreCommands(this, this);
     const models = (this.models = new ModelDownloads({
       files: new ObsidianModelFiles(this.app.vault.adapter),
@@ -127,7 +137,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     void this.session?.close();
     // Unloading is not a crash: the next start must not come up in safe mode.
     if (!this.safeMode) void this.file?.clearIndexing().catch(() => undefined);
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   // ── start-up ───────────────────────────────────────────────────────────
@@ -141,7 +151,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       registerEvent: (ref) => this.registerEvent(ref),
       logger: this.logger,
       status: (s) => this.status(s),
-      changed: (what) => this.emit(what),
+      changed: (what) => this.changes.emit(what),
       notify: (m) => this.notify(m),
       callouts: () => this.currentSettings().callouts,
       opened: (engine) => this.engineOpened(engine),
@@ -187,34 +197,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     await this.file.update((d) => fn(d.settings));
     const targets = { engine: this.session?.engine ?? null, safeMode: this.safeMode, bridge: this.bridge, applyEmbeddings: () => this.applyEmbeddings(), notify: (m: string) => this.notify(m) };
     await applySettingsActions(settingsActions(before, this.currentSettings()), targets);
-    this.emit('settings');
-  }
-
-  // ── panels ─────────────────────────────────────────────────────────────
-
-  private panelContext(): PanelContext {
-    return {
-      engine: () => this.session?.engine ?? null,
-      settings: (): PanelSettings => {
-        const r = this.currentSettings().retrieval;
-        return { retrieval: { max_nodes: r.maxNodes, default_query_class: r.defaultClass ?? undefined, default_intent: r.defaultIntent } };
-      },
-      onChange: (cb) => {
-        this.listeners.add(cb);
-        return () => this.listeners.delete(cb);
-      },
-      engineError: () => (this.safeMode ? 'Lithos is in safe mode: run "Leave safe mode" to open the memory.' : (this.session?.error ?? null)),
-    };
-  }
-
-  private emit(what: PanelChange): void {
-    for (const cb of [...this.listeners]) {
-      try {
-        cb(what);
-      } catch (err) {
-        this.logger.error('a panel failed to follow a change', { error: asLithosError(err).toJSON() });
-      }
-    }
+    this.changes.emit('settings');
   }
 
   // ── status bar ─────────────────────────────────────────────────────────

@@ -16,10 +16,9 @@ import { whenMetadataResolved } from './startup/metadata-ready';
 import { registerPanels, revealPanel, type PanelType } from './panels';
 import { PanelChanges, panelContext } from './panel-context';
 import type { LithosSettings } from './settings';
-import { fetchWithFallback } from './model-fetch';
+import { fetchWithFallback, streamingFetch } from './model-fetch';
 import { ModelDownloads } from './model-downloads';
 import { ObsidianModelFiles } from './obsidian-model-files';
-import type { StreamingFetch } from '../shared/index/embedders/model-download';
 import { MiniLmSwitch } from './minilm/minilm-switch';
 import { loadMiniLm } from './minilm/load-minilm';
 import { moveLegacyAgentTools } from './legacy-migration';
@@ -279,8 +278,3 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   }
 }
 
-/** The app's fetch (streamed bodies give download progress; requestUrl has none), or null where there is none. */
-function streamingFetch(): StreamingFetch | null {
-  if (typeof fetch !== 'function') return null;
-  return (url, init) => fetch(url, init);
-}

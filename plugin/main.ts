@@ -13,16 +13,18 @@ import { registerCoreCommands, type CommandHost } from './commands';
 import { LithosSettingTab } from './settings-tab';
 import { PluginDataFile } from './startup/plugin-data';
 import { whenMetadataResolved } from './startup/metadata-ready';
-import { PANEL_TYPES, registerPanels, revealPanel, type PanelChange, type PanelContext, type PanelSettings } from './panels';
+import { registerPanels, revealPanel, type PanelType } from './panels';
+import { PanelChanges, panelContext } from './panel-context';
 import type { LithosSettings } from './settings';
-import { fetchWithFallback } from './model-fetch';
+import { fetchWithFallback, streamingFetch } from './model-fetch';
 import { ModelDownloads } from './model-downloads';
 import { ObsidianModelFiles } from './obsidian-model-files';
-import type { StreamingFetch } from '../shared/index/embedders/model-download';
 import { MiniLmSwitch } from './minilm/minilm-switch';
 import { loadMiniLm } from './minilm/load-minilm';
+import { moveLegacyAgentTools } from './legacy-migration';
+import { bridgeStatusClick, followClick, indexStatusClick } from './status-clicks';
+import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
 
-const HOUR_MS = 3600 * 1000;
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
 const METADATA_FALLBACK_MS = 10_000;
 
@@ -41,18 +43,19 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private lastStatus: LithosStatus = { state: 'starting' };
   private safeMode = false;
   private unloaded = false;
-  private readonly listeners = new Set<(what: PanelChange) => void>();
+  private readonly changes = new PanelChanges(this.logger);
 
   override async onload(): Promise<void> {
     this.file = await PluginDataFile.load(this);
     this.safeMode = this.file.crashedWhileIndexing;
 
+    const clicks = { notify: (m: string) => this.notify(m), reveal: (type: PanelType) => void revealPanel(this, type) };
     const indexItem = this.addStatusBarItem();
     this.indexStatus = new StatusBar(indexItem);
-    this.registerDomEvent(indexItem, 'click', () => this.onIndexStatusClick());
+    this.registerDomEvent(indexItem, 'click', () => followClick(indexStatusClick(this.lastStatus), clicks));
     const bridgeItem = this.addStatusBarItem();
     const bridgeStatus = new BridgeStatusBar(bridgeItem);
-    this.registerDomEvent(bridgeItem, 'click', () => this.onBridgeStatusClick());
+    this.registerDomEvent(bridgeItem, 'click', () => followClick(bridgeStatusClick(this.bridge?.state), clicks));
 
     this.session = this.makeSession();
     this.bridge = new BridgeControl({
@@ -75,7 +78,16 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     });
     bridgeStatus.show(this.bridge.state);
 
-    registerPanels(this, this.panelContext());
+    registerPanels(
+      this,
+      panelContext({
+        engine: () => this.session?.engine ?? null,
+        settings: () => this.currentSettings(),
+        changes: this.changes,
+        safeMode: () => this.safeMode,
+        sessionError: () => this.session?.error ?? null,
+      }),
+    );
     registerCoreCommands(this, this);
     const models = (this.models = new ModelDownloads({
       files: new ObsidianModelFiles(this.app.vault.adapter),
@@ -124,7 +136,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     void this.session?.close();
     // Unloading is not a crash: the next start must not come up in safe mode.
     if (!this.safeMode) void this.file?.clearIndexing().catch(() => undefined);
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   // ── start-up ───────────────────────────────────────────────────────────
@@ -138,7 +150,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       registerEvent: (ref) => this.registerEvent(ref),
       logger: this.logger,
       status: (s) => this.status(s),
-      changed: (what) => this.emit(what),
+      changed: (what) => this.changes.emit(what),
       notify: (m) => this.notify(m),
       callouts: () => this.currentSettings().callouts,
       opened: (engine) => this.engineOpened(engine),
@@ -166,26 +178,8 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   }
 
   private engineOpened(engine: MemoryEngine): void {
-    const s = this.currentSettings();
-    engine.consolidator.start(s.learning.consolidationIntervalHours * HOUR_MS);
-    engine.setDecayInterval(s.learning.decayIntervalHours * HOUR_MS);
-    if (s.bridge.enabled && Platform.isDesktopApp) void this.bridge?.apply(true, s.bridge.port).catch(() => undefined);
-    void this.moveLegacyAgentTools(engine);
-  }
-
-  /** Read-only and switched-off tools saved by an older version move to the vault policy, once (see LithosData). */
-  private async moveLegacyAgentTools(engine: MemoryEngine): Promise<void> {
-    const legacy = this.file?.data.legacyAgentTools;
-    if (!legacy || !this.file) return;
-    try {
-      const policy = engine.policy.get();
-      const disabled = [...new Set([...policy.agent_tools.disabled, ...legacy.disabled])];
-      await engine.policy.set({ ...policy, agent_tools: { ...policy.agent_tools, read_only: policy.agent_tools.read_only || legacy.read_only, disabled } });
-      await this.file.update((d) => void (d.legacyAgentTools = null));
-      this.logger.info('read-only and switched-off tools moved from the plugin settings to the vault policy (.lithos/policy.json)');
-    } catch (err) {
-      this.logger.warn(`could not move the agents' tool settings to the vault policy: ${asLithosError(err).message}`);
-    }
+    applyOpeningSettings(engine, this.currentSettings(), this.bridge, Platform.isDesktopApp);
+    if (this.file) void moveLegacyAgentTools(engine.policy, this.file, this.logger);
   }
 
   // ── settings ───────────────────────────────────────────────────────────
@@ -200,49 +194,9 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     if (!this.file) return;
     const before = JSON.parse(JSON.stringify(this.currentSettings())) as LithosSettings;
     await this.file.update((d) => fn(d.settings));
-    await this.applySettings(before, this.currentSettings());
-    this.emit('settings');
-  }
-
-  private async applySettings(before: LithosSettings, after: LithosSettings): Promise<void> {
-    const engine = this.session?.engine;
-    if (engine) {
-      if (before.learning.consolidationIntervalHours !== after.learning.consolidationIntervalHours) engine.consolidator.reschedule(after.learning.consolidationIntervalHours * HOUR_MS);
-      if (before.learning.decayIntervalHours !== after.learning.decayIntervalHours) engine.setDecayInterval(after.learning.decayIntervalHours * HOUR_MS);
-      if (before.callouts !== after.callouts) await engine.conflicts.setCallouts(after.callouts);
-    }
-    if (before.embeddings.model !== after.embeddings.model || before.embeddings.modelFolder !== after.embeddings.modelFolder) await this.applyEmbeddings();
-    // Read-only, disabled tools and tool switches are read at every call; only the host itself is (re)started.
-    if ((before.bridge.enabled !== after.bridge.enabled || before.bridge.port !== after.bridge.port) && engine && !this.safeMode) {
-      await this.bridge?.apply(after.bridge.enabled, after.bridge.port).catch((err: unknown) => this.notify(asLithosError(err).message));
-    }
-  }
-
-  // ── panels ─────────────────────────────────────────────────────────────
-
-  private panelContext(): PanelContext {
-    return {
-      engine: () => this.session?.engine ?? null,
-      settings: (): PanelSettings => {
-        const r = this.currentSettings().retrieval;
-        return { retrieval: { max_nodes: r.maxNodes, default_query_class: r.defaultClass ?? undefined, default_intent: r.defaultIntent } };
-      },
-      onChange: (cb) => {
-        this.listeners.add(cb);
-        return () => this.listeners.delete(cb);
-      },
-      engineError: () => (this.safeMode ? 'Lithos is in safe mode: run "Leave safe mode" to open the memory.' : (this.session?.error ?? null)),
-    };
-  }
-
-  private emit(what: PanelChange): void {
-    for (const cb of [...this.listeners]) {
-      try {
-        cb(what);
-      } catch (err) {
-        this.logger.error('a panel failed to follow a change', { error: asLithosError(err).toJSON() });
-      }
-    }
+    const targets = { engine: this.session?.engine ?? null, safeMode: this.safeMode, bridge: this.bridge, applyEmbeddings: () => this.applyEmbeddings(), notify: (m: string) => this.notify(m) };
+    await applySettingsActions(settingsActions(before, this.currentSettings()), targets);
+    this.changes.emit('settings');
   }
 
   // ── status bar ─────────────────────────────────────────────────────────
@@ -250,21 +204,6 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   status(s: LithosStatus): void {
     this.lastStatus = s;
     this.indexStatus?.show(s);
-  }
-
-  private onIndexStatusClick(): void {
-    const s = this.lastStatus;
-    if (s.state === 'safe') return this.notify('Lithos is in safe mode because its last start stopped while indexing. Run "Leave safe mode" from the command palette to try again.');
-    if (s.state === 'error') return this.notify(s.message);
-    if (s.state === 'waiting') return this.notify(`Lithos waits for ${s.holder} to finish with this vault.`);
-    void revealPanel(this, PANEL_TYPES.retrieve);
-  }
-
-  private onBridgeStatusClick(): void {
-    const s = this.bridge?.state;
-    if (s?.kind === 'listening') void revealPanel(this, PANEL_TYPES.agents);
-    else if (s?.kind === 'error' || s?.kind === 'unsupported') this.notify(s.kind === 'error' ? s.message : s.reason);
-    else this.notify('The agents bridge is off: run "Start the agents bridge", or turn it on in Settings → Lithos Memory.');
   }
 
   // ── CommandHost ────────────────────────────────────────────────────────
@@ -339,8 +278,3 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   }
 }
 
-/** The app's fetch (streamed bodies give download progress; requestUrl has none), or null where there is none. */
-function streamingFetch(): StreamingFetch | null {
-  if (typeof fetch !== 'function') return null;
-  return (url, init) => fetch(url, init);
-}

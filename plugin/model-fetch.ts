@@ -49,3 +49,9 @@ export function fetchWithFallback(fetchFn: StreamingFetch | null, requestUrl: Re
     }
   };
 }
+
+/** The app's fetch (streamed bodies give download progress; requestUrl has none), or null where there is none. */
+export function streamingFetch(): StreamingFetch | null {
+  if (typeof fetch !== 'function') return null;
+  return (url, init) => fetch(url, init);
+}

@@ -3,12 +3,14 @@ import { newId } from '../model/ids';
 import { PROVENANCE_TYPES } from '../model/types';
 import type { SqlDb } from './sql-db';
 import { JournaledStore, type StoreDeps } from './journaled-store';
-import { applyOp, EDGE_COLS, NODE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toNode, toPrecedent, toStats } from './memory-rows';
+import { applyOp, EDGE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toPrecedent, toStats } from './memory-rows';
 import { MEMORY_FILES, MEMORY_JOURNAL, MEMORY_PREVIOUS, recoverMemory } from './memory-recovery';
 import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
+import { MemoryNodes } from './memory-nodes';
+import type { MemoryTables } from './memory-tables';
 import { DEFAULT_NODE_STATS } from './memory-types';
-import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+import type { Coactivation, EdgeRow, MemoryOp, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 import { checkEdge, checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
 
 export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
@@ -33,8 +35,13 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   private precedentLog: PrecedentChange[] = [];
   private precedentLogStart = 0;
 
+  /** The node registry: ids, paths, tombstones. */
+  readonly nodes: MemoryNodes;
+
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
+    const tables: MemoryTables = { db, clock: deps.clock, mutate: (plan) => this.mutate(plan) };
+    this.nodes = new MemoryNodes(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
@@ -42,104 +49,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     const store = new MemoryStore(r.db, r, deps);
     if (r.replayed || r.resave) store.persister.markDirty();
     return { store, warnings: r.warnings, losses: r.losses };
-  }
-
-  // ── registry ────────────────────────────────────────────────────────────
-
-  nodeById(id: string): NodeRow | null {
-    const r = this.db.one(`SELECT ${NODE_COLS} FROM nodes WHERE node_id = ?`, [id]);
-    return r ? toNode(r) : null;
-  }
-
-  nodeByPath(path: string): NodeRow | null {
-    const r = this.db.one(`SELECT ${NODE_COLS} FROM nodes WHERE path = ?`, [path]);
-    return r ? toNode(r) : null;
-  }
-
-  liveNodes(): NodeRow[] {
-    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NULL ORDER BY path`).map(toNode);
-  }
-
-  tombstones(): NodeRow[] {
-    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NOT NULL ORDER BY deleted_at, node_id`).map(toNode);
-  }
-
-  /** Creates or updates a node and makes it live at `path` (clearing any tombstone). */
-  registerNode(row: { node_id: string; path: string; id_source: 'frontmatter' | 'registry'; content_hash: string | null }): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('node_id', row.node_id);
-      nonEmpty('path', row.path);
-      if (row.id_source !== 'frontmatter' && row.id_source !== 'registry') {
-        throw new LithosError('invalid_argument', `id_source must be 'frontmatter' or 'registry'.`, { id_source: row.id_source });
-      }
-      this.assertPathFree(row.path, row.node_id);
-      const { node_id, path, id_source } = row;
-      return [{ kind: 'node', row: { node_id, path, id_source, content_hash: row.content_hash ?? null, deleted_at: null, last_path: null } }];
-    });
-  }
-
-  /** Rename: the id — and with it edges and stats — follows the note to its new path. */
-  moveNode(nodeId: string, newPath: string): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('path', newPath);
-      const n = this.liveNode(nodeId);
-      if (n.path === newPath) return [];
-      this.assertPathFree(newPath, nodeId);
-      return [{ kind: 'node', row: { ...n, path: newPath } }];
-    });
-  }
-
-  /** Marks a node deleted; its edges and stats stay until purgeTombstones. Already tombstoned: no-op. */
-  tombstoneNode(nodeId: string, at: number): Promise<void> {
-    return this.mutate(() => {
-      const n = this.nodeById(nodeId);
-      if (!n) throw new LithosError('not_found', `No node ${nodeId}.`, { node_id: nodeId });
-      if (n.deleted_at !== null) return [];
-      return [{ kind: 'node', row: { ...n, path: null, deleted_at: at, last_path: n.path } }];
-    });
-  }
-
-  reviveNode(nodeId: string, path: string, contentHash: string | null): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('path', path);
-      const n = this.nodeById(nodeId);
-      if (!n) throw new LithosError('not_found', `No node ${nodeId}.`, { node_id: nodeId });
-      this.assertPathFree(path, nodeId);
-      return [{ kind: 'node', row: { ...n, path, content_hash: contentHash, deleted_at: null, last_path: null } }];
-    });
-  }
-
-  /** A tombstone matching the id, else the path it was deleted from, else its content (most recent first). */
-  findTombstone(q: { nodeId?: string; path?: string; contentHash?: string }): NodeRow | null {
-    const where = 'deleted_at IS NOT NULL AND';
-    const order = 'ORDER BY deleted_at DESC, node_id LIMIT 1';
-    const tries: [string, string | undefined][] = [
-      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} node_id = ? ${order}`, q.nodeId],
-      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} last_path = ? ${order}`, q.path],
-      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} content_hash = ? ${order}`, q.contentHash],
-    ];
-    for (const [sql, value] of tries) {
-      if (value === undefined || value === null) continue;
-      const r = this.db.one(sql, [value]);
-      if (r) return toNode(r);
-    }
-    return null;
-  }
-
-  /** Live nodes whose last indexed content has this hash, by path; at most `limit` (many empty notes share one hash). */
-  liveByContentHash(contentHash: string, limit = 20): NodeRow[] {
-    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND content_hash = ? ORDER BY path LIMIT ?`, [contentHash, limit]).map(toNode);
-  }
-
-  /** Deletes tombstones older than `olderThan` (ms) with their edges, stats and co-activation. */
-  async purgeTombstones(olderThan: number): Promise<number> {
-    let count = 0;
-    await this.mutate(() => {
-      const ids = this.db.all('SELECT node_id FROM nodes WHERE deleted_at IS NOT NULL AND deleted_at < ?', [olderThan]).map((r) => String(r[0]));
-      count = ids.length;
-      return ids.length ? [{ kind: 'purge', node_ids: ids }] : [];
-    });
-    return count;
   }
 
   // ── edges ───────────────────────────────────────────────────────────────
@@ -356,19 +265,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
         this.precedentLog = this.precedentLog.slice(drop);
         this.precedentLogStart += drop;
       }
-    }
-  }
-
-  private liveNode(nodeId: string): NodeRow {
-    const n = this.nodeById(nodeId);
-    if (!n || n.deleted_at !== null) throw new LithosError('not_found', `No live node ${nodeId}.`, { node_id: nodeId });
-    return n;
-  }
-
-  private assertPathFree(path: string, nodeId: string): void {
-    const holder = this.nodeByPath(path);
-    if (holder && holder.node_id !== nodeId) {
-      throw new LithosError('conflict', `"${path}" is already registered to node ${holder.node_id}.`, { path, node_id: holder.node_id });
     }
   }
 }

@@ -100,7 +100,7 @@ describe('engine sync with the vault', () => {
     await h.engine.settle();
     expect(h.engine.notes().map((n) => n.path)).toEqual(['c.md']);
     expect(h.engine.note('c.md')!.nodeId).toBe(id);
-    expect(h.engine.memory.tombstones()).toHaveLength(0);
+    expect(h.engine.memory.nodes.tombstones()).toHaveLength(0);
   });
 
   test('delete tombstones the node; the same note coming back gets its id and signals back', async () => {
@@ -113,7 +113,7 @@ describe('engine sync with the vault', () => {
     await h.vault.delete('b.md');
     await h.engine.settle();
     expect(await paths(h.engine, 'learning')).toEqual([]);
-    expect(h.engine.memory.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
+    expect(h.engine.memory.nodes.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
     await h.vault.write('restored/a.md', note({ id: ID_A }, 'kept learning'));
     await h.vault.write('b.md', 'plain note without id');
     await h.engine.settle();
@@ -131,7 +131,7 @@ describe('engine sync with the vault', () => {
     await h.engine.close();
     h.clock.advance(31 * 24 * 3600 * 1000);
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
-    expect(again.engine.memory.nodeById(id)).toBeNull();
+    expect(again.engine.memory.nodes.byId(id)).toBeNull();
   });
 
   test('a rename made while the engine was closed is recognised by content', async () => {

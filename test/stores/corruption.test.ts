@@ -12,7 +12,7 @@ async function bothStores(): Promise<MemoryBlobStore> {
   const e = await env();
   const mem = (await MemoryStore.open(e)).store;
   for (let i = 0; i < 200; i++) {
-    await mem.registerNode({ node_id: `n${i}`, path: `notes/${i}.md`, id_source: 'registry', content_hash: `h${i}` });
+    await mem.nodes.register({ node_id: `n${i}`, path: `notes/${i}.md`, id_source: 'registry', content_hash: `h${i}` });
   }
   await mem.updateStats('n1', { salience: 0.9 });
   const cache = (await CacheStore.open(e)).store;
@@ -54,11 +54,11 @@ describe.each([
     expect(cache.store.counts()).toMatchObject({ notes: 200, chunks: 200 });
 
     // The fresh store works and replaces the damaged file at its next snapshot.
-    await mem.store.registerNode({ node_id: 'x', path: 'x.md', id_source: 'registry', content_hash: null });
+    await mem.store.nodes.register({ node_id: 'x', path: 'x.md', id_source: 'registry', content_hash: null });
     await mem.store.close();
     const again = await MemoryStore.open(await env(blobs.clone()));
     expect(again.warnings).toEqual([]);
-    expect(again.store.nodeById('x')?.path).toBe('x.md');
+    expect(again.store.nodes.byId('x')?.path).toBe('x.md');
   });
 
   it('a cache file: warns that its notes will be re-indexed, keeps it aside; the other cache files and memory.sqlite are unaffected', async () => {
@@ -89,7 +89,7 @@ describe('an older copy of memory.sqlite', () => {
   it('restored from a backup: opened with a warning that names what the newer copy held and is lost', async () => {
     const e = await env();
     const first = (await MemoryStore.open(e)).store;
-    await first.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await first.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
     await first.close();
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
@@ -114,7 +114,7 @@ describe('an older copy of memory.sqlite', () => {
   it('a copy as old as the previous snapshot loses nothing: the journal reaches back to it', async () => {
     const e = await env();
     const first = (await MemoryStore.open(e)).store;
-    await first.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await first.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
     await first.close();
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
@@ -130,7 +130,7 @@ describe('an older copy of memory.sqlite', () => {
   it('a crash between the snapshot and its seal (the file newer than the seal) is no older copy', async () => {
     const e = await env();
     const s1 = (await MemoryStore.open(e)).store;
-    await s1.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await s1.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
     await s1.close();
     const oldSeal = e.blobs.files.get('memory.sqlite.seal')!.slice();
     const s2 = (await MemoryStore.open(e)).store;
@@ -203,14 +203,14 @@ describe('damaged stores, other cases', () => {
   it('an unreadable line inside the journal is skipped with a warning; the lines around it are kept', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    await store.registerNode({ node_id: 'a', path: 'a.md', id_source: 'registry', content_hash: null });
+    await store.nodes.register({ node_id: 'a', path: 'a.md', id_source: 'registry', content_hash: null });
     await e.blobs.append(MEMORY_JOURNAL, new TextEncoder().encode('not json\n'));
-    await store.registerNode({ node_id: 'b', path: 'b.md', id_source: 'registry', content_hash: null });
+    await store.nodes.register({ node_id: 'b', path: 'b.md', id_source: 'registry', content_hash: null });
     const again = await MemoryStore.open(await env(e.blobs.clone()));
     expect(again.warnings).toEqual([
       'memory.journal had 1 unreadable line(s); they were skipped.',
       expect.stringMatching(/^memory\.journal was the only copy of recent changes and is damaged: changes after #2 may be lost/),
     ]);
-    expect(again.store.liveNodes().map((n) => n.node_id)).toEqual(['a', 'b']);
+    expect(again.store.nodes.live().map((n) => n.node_id)).toEqual(['a', 'b']);
   });
 });

@@ -9,8 +9,8 @@ const enc = new TextEncoder();
 const UNSAVED = `${MEMORY_JOURNAL}.unsaved`;
 
 async function seed(store: MemoryStore, at: number): Promise<void> {
-  await store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: 'ha' });
-  await store.registerNode({ node_id: B, path: 'b.md', id_source: 'frontmatter', content_hash: 'hb' });
+  await store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: 'ha' });
+  await store.nodes.register({ node_id: B, path: 'b.md', id_source: 'frontmatter', content_hash: 'hb' });
   await store.upsertEdge({
     from_id: A, to_id: B, type: 'derived_from', weight: 1, namespace: 'ns', provenance_actor: 'rule:links',
     provenance_type: 'rule', evidence: ['[[b]]'], conflict_state: null,
@@ -23,8 +23,8 @@ async function seed(store: MemoryStore, at: number): Promise<void> {
 /** Everything the store holds, for comparing a store with its reopened self. */
 function dump(store: MemoryStore) {
   return {
-    live: store.liveNodes(),
-    tombs: store.tombstones(),
+    live: store.nodes.live(),
+    tombs: store.nodes.tombstones(),
     edges: store.edges({}),
     stats: [store.stats(A), store.stats(B)],
     coact: store.coactivated(A),
@@ -37,7 +37,7 @@ describe('MemoryStore durability', () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
-    await store.tombstoneNode(A, e.clock.now());
+    await store.nodes.tombstone(A, e.clock.now());
     const before = dump(store);
     await store.close();
 
@@ -52,10 +52,10 @@ describe('MemoryStore durability', () => {
     const e = await env(blobs);
     const { store } = await MemoryStore.open(e);
     let done = false;
-    const p = store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }).then(() => (done = true));
+    const p = store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }).then(() => (done = true));
     await settle();
     expect(done).toBe(false);
-    expect(store.nodeById(A)?.path).toBe('a.md'); // reads see the change at once
+    expect(store.nodes.byId(A)?.path).toBe('a.md'); // reads see the change at once
     expect(blobs.files.has(MEMORY_JOURNAL)).toBe(false);
     blobs.release();
     await p;
@@ -67,8 +67,8 @@ describe('MemoryStore durability', () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await Promise.all([
-      store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }),
-      store.registerNode({ node_id: B, path: 'b.md', id_source: 'registry', content_hash: null }),
+      store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }),
+      store.nodes.register({ node_id: B, path: 'b.md', id_source: 'registry', content_hash: null }),
       store.bumpCoactivation(A, B, 'ns', 5),
     ]);
     expect(e.blobs.appends).toBe(1);
@@ -151,13 +151,13 @@ describe('MemoryStore durability', () => {
     expect(warnings[1]).toMatch(/^memory\.journal was the only copy of recent changes and is damaged: changes after #6 may be lost/);
     expect(e2.logger.at('warn')).toContain(warnings[0]);
     expect(dump(again)).toEqual(before);
-    expect(again.nodeById('half')).toBeNull();
+    expect(again.nodes.byId('half')).toBeNull();
 
     // The torn bytes are gone, so the next append starts on a fresh line.
-    await again.registerNode({ node_id: 'later', path: 'later.md', id_source: 'registry', content_hash: null });
+    await again.nodes.register({ node_id: 'later', path: 'later.md', id_source: 'registry', content_hash: null });
     const third = await MemoryStore.open(await env(crashed.clone()));
     expect(third.warnings).toEqual([]);
-    expect(third.store.nodeById('later')?.path).toBe('later.md');
+    expect(third.store.nodes.byId('later')?.path).toBe('later.md');
     expect(third.store.counts().nodes).toBe(3);
   });
 
@@ -226,7 +226,7 @@ describe('MemoryStore durability', () => {
     const run = store
       .batch(async () => {
         // Sequential awaits, as bulk indexing does: none waits for the (held) journal appends.
-        for (let i = 0; i < 20; i++) await store.registerNode({ node_id: `n${i}`, path: `${i}.md`, id_source: 'registry', content_hash: null });
+        for (let i = 0; i < 20; i++) await store.nodes.register({ node_id: `n${i}`, path: `${i}.md`, id_source: 'registry', content_hash: null });
         return 'done';
       })
       .then((v) => {
@@ -250,7 +250,7 @@ describe('MemoryStore durability', () => {
     };
     await expect(
       store.batch(async () => {
-        await store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null });
+        await store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null });
       }),
     ).rejects.toThrow('disk full');
   });
@@ -259,7 +259,7 @@ describe('MemoryStore durability', () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await store.close();
-    await expect(store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null })).rejects.toMatchObject({
+    await expect(store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null })).rejects.toMatchObject({
       code: 'internal',
     });
   });

@@ -24,9 +24,9 @@ function edge(from: string, to: string, over: Partial<EdgeInput> = {}): EdgeInpu
 async function openWithNotes() {
   const e = await env();
   const { store, warnings } = await MemoryStore.open(e);
-  await store.registerNode({ node_id: A, path: 'a.md', id_source: 'frontmatter', content_hash: 'h-a' });
-  await store.registerNode({ node_id: B, path: 'notes/b.md', id_source: 'registry', content_hash: 'h-b' });
-  await store.registerNode({ node_id: C, path: 'c.md', id_source: 'registry', content_hash: 'h-c' });
+  await store.nodes.register({ node_id: A, path: 'a.md', id_source: 'frontmatter', content_hash: 'h-a' });
+  await store.nodes.register({ node_id: B, path: 'notes/b.md', id_source: 'registry', content_hash: 'h-b' });
+  await store.nodes.register({ node_id: C, path: 'c.md', id_source: 'registry', content_hash: 'h-c' });
   return { e, store, warnings };
 }
 
@@ -40,44 +40,44 @@ describe('MemoryStore: node registry', () => {
 
   it('registers nodes and finds them by id and by path', async () => {
     const { store } = await openWithNotes();
-    expect(store.nodeById(A)).toEqual({ node_id: A, path: 'a.md', id_source: 'frontmatter', content_hash: 'h-a', deleted_at: null, last_path: null });
-    expect(store.nodeByPath('notes/b.md')?.node_id).toBe(B);
-    expect(store.nodeByPath('missing.md')).toBeNull();
-    expect(store.liveNodes().map((n) => n.path)).toEqual(['a.md', 'c.md', 'notes/b.md']);
+    expect(store.nodes.byId(A)).toEqual({ node_id: A, path: 'a.md', id_source: 'frontmatter', content_hash: 'h-a', deleted_at: null, last_path: null });
+    expect(store.nodes.byPath('notes/b.md')?.node_id).toBe(B);
+    expect(store.nodes.byPath('missing.md')).toBeNull();
+    expect(store.nodes.live().map((n) => n.path)).toEqual(['a.md', 'c.md', 'notes/b.md']);
   });
 
   it('re-registering a node updates its hash and path', async () => {
     const { store } = await openWithNotes();
-    await store.registerNode({ node_id: A, path: 'a2.md', id_source: 'frontmatter', content_hash: 'h-a2' });
-    expect(store.nodeById(A)?.content_hash).toBe('h-a2');
-    expect(store.nodeByPath('a.md')).toBeNull();
+    await store.nodes.register({ node_id: A, path: 'a2.md', id_source: 'frontmatter', content_hash: 'h-a2' });
+    expect(store.nodes.byId(A)?.content_hash).toBe('h-a2');
+    expect(store.nodes.byPath('a.md')).toBeNull();
     expect(store.counts().nodes).toBe(3);
   });
 
   it('refuses to register a path another live node holds', async () => {
     const { store } = await openWithNotes();
-    await expect(store.registerNode({ node_id: 'other', path: 'a.md', id_source: 'registry', content_hash: null })).rejects.toMatchObject({
+    await expect(store.nodes.register({ node_id: 'other', path: 'a.md', id_source: 'registry', content_hash: null })).rejects.toMatchObject({
       code: 'conflict',
     });
-    expect(store.nodeByPath('a.md')?.node_id).toBe(A);
+    expect(store.nodes.byPath('a.md')?.node_id).toBe(A);
   });
 
   it('rename moves the key: id, edges and stats follow the note', async () => {
     const { store } = await openWithNotes();
     const e1 = await store.upsertEdge(edge(A, B));
     await store.updateStats(A, { salience: 0.9, retrieval_count: 4 });
-    await store.moveNode(A, 'archive/a.md');
-    expect(store.nodeByPath('a.md')).toBeNull();
-    expect(store.nodeByPath('archive/a.md')?.node_id).toBe(A);
+    await store.nodes.move(A, 'archive/a.md');
+    expect(store.nodes.byPath('a.md')).toBeNull();
+    expect(store.nodes.byPath('archive/a.md')?.node_id).toBe(A);
     expect(store.edges({ from: A })).toEqual([e1]);
     expect(store.stats(A)).toMatchObject({ salience: 0.9, retrieval_count: 4 });
   });
 
   it('refuses a move onto another live note, and a move of an unknown node', async () => {
     const { store } = await openWithNotes();
-    await expect(store.moveNode(A, 'c.md')).rejects.toMatchObject({ code: 'conflict' });
-    await expect(store.moveNode('nope', 'x.md')).rejects.toBeInstanceOf(LithosError);
-    expect(store.nodeById(A)?.path).toBe('a.md');
+    await expect(store.nodes.move(A, 'c.md')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(store.nodes.move('nope', 'x.md')).rejects.toBeInstanceOf(LithosError);
+    expect(store.nodes.byId(A)?.path).toBe('a.md');
   });
 
   it('tombstones keep edges and stats; a returning note is found by id, path or content and revived', async () => {
@@ -85,30 +85,30 @@ describe('MemoryStore: node registry', () => {
     await store.upsertEdge(edge(A, B));
     await store.updateStats(A, { salience: 0.7 });
     const at = e.clock.now();
-    await store.tombstoneNode(A, at);
+    await store.nodes.tombstone(A, at);
 
-    expect(store.nodeByPath('a.md')).toBeNull();
-    expect(store.tombstones()).toEqual([{ node_id: A, path: null, id_source: 'frontmatter', content_hash: 'h-a', deleted_at: at, last_path: 'a.md' }]);
+    expect(store.nodes.byPath('a.md')).toBeNull();
+    expect(store.nodes.tombstones()).toEqual([{ node_id: A, path: null, id_source: 'frontmatter', content_hash: 'h-a', deleted_at: at, last_path: 'a.md' }]);
     expect(store.counts()).toMatchObject({ nodes: 2, tombstones: 1, edges: 1, stats: 1 });
-    expect(store.findTombstone({ nodeId: A })?.node_id).toBe(A);
-    expect(store.findTombstone({ path: 'a.md' })?.node_id).toBe(A);
-    expect(store.findTombstone({ contentHash: 'h-a' })?.node_id).toBe(A);
-    expect(store.findTombstone({ path: 'notes/b.md' })).toBeNull(); // B is live, not a tombstone
-    expect(store.findTombstone({})).toBeNull();
+    expect(store.nodes.findTombstone({ nodeId: A })?.node_id).toBe(A);
+    expect(store.nodes.findTombstone({ path: 'a.md' })?.node_id).toBe(A);
+    expect(store.nodes.findTombstone({ contentHash: 'h-a' })?.node_id).toBe(A);
+    expect(store.nodes.findTombstone({ path: 'notes/b.md' })).toBeNull(); // B is live, not a tombstone
+    expect(store.nodes.findTombstone({})).toBeNull();
 
-    await store.reviveNode(A, 'back/a.md', 'h-a');
-    expect(store.nodeById(A)).toMatchObject({ path: 'back/a.md', deleted_at: null });
-    expect(store.tombstones()).toEqual([]);
+    await store.nodes.revive(A, 'back/a.md', 'h-a');
+    expect(store.nodes.byId(A)).toMatchObject({ path: 'back/a.md', deleted_at: null });
+    expect(store.nodes.tombstones()).toEqual([]);
     expect(store.edges({ from: A })).toHaveLength(1);
     expect(store.stats(A).salience).toBe(0.7);
   });
 
   it('tombstoning twice is a no-op; tombstoning an unknown node is not_found', async () => {
     const { store } = await openWithNotes();
-    await store.tombstoneNode(A, 1000);
-    await store.tombstoneNode(A, 2000);
-    expect(store.nodeById(A)).toMatchObject({ deleted_at: 1000, last_path: 'a.md' });
-    await expect(store.tombstoneNode('nope', 1)).rejects.toMatchObject({ code: 'not_found' });
+    await store.nodes.tombstone(A, 1000);
+    await store.nodes.tombstone(A, 2000);
+    expect(store.nodes.byId(A)).toMatchObject({ deleted_at: 1000, last_path: 'a.md' });
+    await expect(store.nodes.tombstone('nope', 1)).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('purges tombstones only after the retention period, with their edges, stats and co-activation', async () => {
@@ -119,15 +119,15 @@ describe('MemoryStore: node registry', () => {
     await store.updateStats(A, { salience: 0.2 });
     await store.bumpCoactivation(A, B, 'ns', e.clock.now());
     await store.bumpCoactivation(B, C, 'ns', e.clock.now());
-    await store.tombstoneNode(A, e.clock.now());
+    await store.nodes.tombstone(A, e.clock.now());
 
     e.clock.advance(29 * DAY);
-    expect(await store.purgeTombstones(e.clock.now() - TOMBSTONE_RETENTION_MS)).toBe(0);
+    expect(await store.nodes.purgeTombstones(e.clock.now() - TOMBSTONE_RETENTION_MS)).toBe(0);
     expect(store.counts().tombstones).toBe(1);
 
     e.clock.advance(1 * DAY + 1);
-    expect(await store.purgeTombstones(e.clock.now() - TOMBSTONE_RETENTION_MS)).toBe(1);
-    expect(store.nodeById(A)).toBeNull();
+    expect(await store.nodes.purgeTombstones(e.clock.now() - TOMBSTONE_RETENTION_MS)).toBe(1);
+    expect(store.nodes.byId(A)).toBeNull();
     expect(store.edges({}).map((x) => [x.from_id, x.to_id])).toEqual([[B, C]]);
     expect(store.coactivated(B).map((x) => x.other)).toEqual([C]);
     expect(store.counts()).toEqual({ nodes: 2, tombstones: 0, edges: 1, stats: 0, coactivation: 1 });

@@ -220,7 +220,7 @@ export function withMembersBlock(body: string, block: string): string {
 /** Members of a concept note: the sources of its `is_example_of` edges that are live notes. */
 export function conceptMembers(engine: MemoryEngine, conceptId: string): string[] {
   return engine.memory
-    .edges({ to: conceptId, type: 'is_example_of' })
+    .edges.find({ to: conceptId, type: 'is_example_of' })
     .map((e) => e.from_id)
     .filter((id) => engine.note(id)?.nodeId === id);
 }
@@ -354,15 +354,15 @@ async function upsertConcept(
   const added: string[] = [];
   const seenAgain = new Set(cluster);
   for (const m of members) {
-    const had = engine.memory.edges({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
+    const had = engine.memory.edges.find({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
     if (had) {
       // Seen in the cluster again: its membership is renewed, or decay would prune it while it is still used
       // together, and the concept, left without members, would be created a second time.
       // Only the rule's own edges: a weight a person or agent set (lithos_edge_update) is theirs.
-      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.upsertEdge({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
+      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.edges.upsert({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
       continue;
     }
-    await engine.memory.upsertEdge({
+    await engine.memory.edges.upsert({
       from_id: m.nodeId,
       to_id: id,
       type: 'is_example_of',

@@ -45,7 +45,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
   let last = mem.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.allStats();
-  const edges = mem.edges({}).filter(decays);
+  const edges = mem.edges.find({}).filter(decays);
   if (last === null) {
     if (stats.length === 0 && edges.length === 0) return report; // nothing learned yet: no baseline worth writing
     // Learned since a first open that had nothing to decay (a short session that closed before any scheduled
@@ -92,10 +92,10 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       if (!(dt > 0)) continue;
       const w = round(e.weight * halve(dt, k.edge_half_life_days));
       if (w < k.edge_prune_below) {
-        await mem.deleteEdge(e.edge_id);
+        await mem.edges.delete(e.edge_id);
         report.edges_pruned++;
       } else if (w !== e.weight) {
-        await mem.upsertEdge({ ...e, weight: w });
+        await mem.edges.upsert({ ...e, weight: w });
         report.edges_decayed++;
       }
     }

@@ -162,9 +162,9 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       // A note a person released from quarantine starts counting again from that point.
       if (count - misleadingBeforeRelease(engine, id) >= k.quarantine_at) toQuarantine.push(id);
       // The edges that pulled it in: from the other notes of this result into it. A person's edge stays.
-      for (const e of mem.edges({ to: id })) {
+      for (const e of mem.edges.find({ to: id })) {
         if (e.from_id === id || !finals.includes(e.from_id) || e.provenance_type === 'human' || e.type === 'contradicts') continue;
-        await mem.upsertEdge({ ...e, weight: round(Math.max(0, e.weight + k.misleading_edge)) });
+        await mem.edges.upsert({ ...e, weight: round(Math.max(0, e.weight + k.misleading_edge)) });
         out.edges_weakened++;
       }
     }
@@ -242,15 +242,15 @@ function namespaceOf(engine: MemoryEngine, id: string): string {
 /** `related_to` between two used notes, either direction, +usedEdge (created at that weight, provenance rule). */
 async function reinforceEdge(engine: MemoryEngine, a: string, b: string, usedEdge: number): Promise<boolean> {
   const mem = engine.memory;
-  const existing = mem.edges({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges({ from: b, to: a, type: 'related_to' })[0];
+  const existing = mem.edges.find({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges.find({ from: b, to: a, type: 'related_to' })[0];
   if (existing) {
     // A person's edge already says it; the learning layer does not overwrite it.
     if (existing.provenance_type === 'human') return false;
-    await mem.upsertEdge({ ...existing, weight: round(clamp(existing.weight + usedEdge, 0, 1)) });
+    await mem.edges.upsert({ ...existing, weight: round(clamp(existing.weight + usedEdge, 0, 1)) });
     return true;
   }
   const [from, to] = a < b ? [a, b] : [b, a];
-  await mem.upsertEdge({
+  await mem.edges.upsert({
     from_id: from,
     to_id: to,
     type: 'related_to',

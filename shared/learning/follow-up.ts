@@ -53,8 +53,8 @@ function neighbours(engine: MemoryEngine, id: string): Set<string> {
       if (s) out.add(s.nodeId);
     }
   }
-  for (const e of engine.memory.edges({ from: id })) if (e.type !== 'contradicts') out.add(e.to_id);
-  for (const e of engine.memory.edges({ to: id })) if (e.type !== 'contradicts') out.add(e.from_id);
+  for (const e of engine.memory.edges.find({ from: id })) if (e.type !== 'contradicts') out.add(e.to_id);
+  for (const e of engine.memory.edges.find({ to: id })) if (e.type !== 'contradicts') out.add(e.from_id);
   out.delete(id);
   return out;
 }

@@ -204,8 +204,8 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   private computeEdges(id: string): EdgeRow[] {
-    const out = this.d.memory.edges({ from: id });
-    for (const e of this.d.memory.edges({ to: id })) if (e.from_id !== id) out.push(e);
+    const out = this.d.memory.edges.find({ from: id });
+    for (const e of this.d.memory.edges.find({ to: id })) if (e.from_id !== id) out.push(e);
     // An edge to a deleted (tombstoned) note is kept for its return, but is not a live neighbour.
     return out.filter((e) => this.d.byId.has(e.from_id) && this.d.byId.has(e.to_id));
   }

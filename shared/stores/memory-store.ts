@@ -1,17 +1,16 @@
 import { LithosError } from '../errors';
-import { newId } from '../model/ids';
-import { PROVENANCE_TYPES } from '../model/types';
 import type { SqlDb } from './sql-db';
 import { JournaledStore, type StoreDeps } from './journaled-store';
-import { applyOp, EDGE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toPrecedent, toStats } from './memory-rows';
+import { applyOp, PRECEDENT_COLS, STATS_COLS, toPrecedent, toStats } from './memory-rows';
 import { MEMORY_FILES, MEMORY_JOURNAL, MEMORY_PREVIOUS, recoverMemory } from './memory-recovery';
 import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
+import { MemoryEdges } from './memory-edges';
 import { MemoryNodes } from './memory-nodes';
 import type { MemoryTables } from './memory-tables';
 import { DEFAULT_NODE_STATS } from './memory-types';
-import type { Coactivation, EdgeRow, MemoryOp, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
-import { checkEdge, checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
+import type { Coactivation, MemoryOp, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+import { checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
 
 export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
@@ -19,7 +18,7 @@ export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
 export type { StoreDeps } from './journaled-store';
 
-export type EdgeInput = Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_at'> & { edge_id?: string };
+export type { EdgeInput } from './memory-edges';
 
 /**
  * memory.sqlite: what the engine learns and cannot re-derive from Markdown (node registry, typed edges,
@@ -37,11 +36,14 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
 
   /** The node registry: ids, paths, tombstones. */
   readonly nodes: MemoryNodes;
+  /** Typed edges between node ids. */
+  readonly edges: MemoryEdges;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
     const tables: MemoryTables = { db, clock: deps.clock, mutate: (plan) => this.mutate(plan) };
     this.nodes = new MemoryNodes(tables);
+    this.edges = new MemoryEdges(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
@@ -49,36 +51,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     const store = new MemoryStore(r.db, r, deps);
     if (r.replayed || r.resave) store.persister.markDirty();
     return { store, warnings: r.warnings, losses: r.losses };
-  }
-
-  // ── edges ───────────────────────────────────────────────────────────────
-
-  /** Creates an edge, or updates the one with the same edge_id or the same (from, to, type). */
-  async upsertEdge(e: EdgeInput): Promise<EdgeRow> {
-    let row: EdgeRow | null = null;
-    await this.mutate(() => {
-      checkEdge(e, PROVENANCE_TYPES);
-      row = planEdge(this.db, e, this.deps.clock.now(), newId);
-      return [{ kind: 'edge', row }];
-    });
-    return row as unknown as EdgeRow;
-  }
-
-  edges(q: { from?: string; to?: string; type?: string; namespace?: string }): EdgeRow[] {
-    const conds: string[] = [];
-    const params: string[] = [];
-    for (const [col, v] of [['from_id', q.from], ['to_id', q.to], ['type', q.type], ['namespace', q.namespace]] as const) {
-      if (v !== undefined) {
-        conds.push(`${col} = ?`);
-        params.push(v);
-      }
-    }
-    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-    return this.db.all(`SELECT ${EDGE_COLS} FROM edges ${where} ORDER BY created_at, edge_id`, params).map(toEdge);
-  }
-
-  deleteEdge(edgeId: string): Promise<void> {
-    return this.mutate(() => (this.db.one('SELECT 1 FROM edges WHERE edge_id = ?', [edgeId]) ? [{ kind: 'edge_del', edge_id: edgeId }] : []));
   }
 
   // ── stats ───────────────────────────────────────────────────────────────

@@ -157,7 +157,7 @@ describe('resolution semantics', () => {
     const after = h.engine.memory.stats(B_ID);
     expect(after.salience).toBeCloseTo(before.salience - REFUTED_SALIENCE_DROP, 10);
     expect(after.per_queryclass_priors.design).toBeCloseTo(-REFUTED_PRIOR_DROP, 10);
-    expect(h.engine.memory.edges({ from: M_ID, to: B_ID, type: 'supports' })[0].weight).toBeCloseTo(0.8 * REFUTED_EDGE_FACTOR, 10);
+    expect(h.engine.memory.edges.find({ from: M_ID, to: B_ID, type: 'supports' })[0].weight).toBeCloseTo(0.8 * REFUTED_EDGE_FACTOR, 10);
     expect(h.engine.memory.stats(A_ID)).toEqual(h.engine.memory.stats(A_ID)); // the winner keeps its stats
     expect(h.engine.memory.stats(A_ID).salience).toBe(before.salience);
     expect(findBlocks(h.vault.text(B)!)).toEqual([]);
@@ -204,7 +204,7 @@ describe('resolution semantics', () => {
   it('merged: the merge note is derived_from both ends', async () => {
     const { h, edge_id } = await withConflict();
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'merged', winner_id: 'project/atlas/Pool merged.md' }, HUMAN);
-    expect(h.engine.memory.edges({ from: M_ID, type: 'derived_from' }).map((e) => e.to_id).sort()).toEqual([A_ID, B_ID].sort());
+    expect(h.engine.memory.edges.find({ from: M_ID, type: 'derived_from' }).map((e) => e.to_id).sort()).toEqual([A_ID, B_ID].sort());
     expect(h.engine.conflicts.get(edge_id)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: M_ID, loser_id: null } } });
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([A_TEXT, B_TEXT]);
     await h.engine.close();

@@ -9,7 +9,7 @@ async function noteWithHistory() {
   h.engine.startWatching();
   const id = h.engine.note('x/old.md')!.nodeId;
   const other = h.engine.note('y.md')!.nodeId;
-  await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+  await h.engine.memory.edges.upsert({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
   await h.engine.memory.updateStats(id, { retrieval_count: 3 });
   return { h, id, other };
 }
@@ -67,7 +67,7 @@ describe('engine sync with the vault', () => {
     await h.engine.settle();
     expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
     expect(h.engine.note('x/old.md')).toBeNull();
-    expect(h.engine.memory.edges({ from: id }).map((e) => e.to_id)).toEqual([other]);
+    expect(h.engine.memory.edges.find({ from: id }).map((e) => e.to_id)).toEqual([other]);
     expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
     // A copy (the old file still there) is a new note, not a move.
     await h.vault.write('z/copy.md', 'content about gardens');
@@ -83,7 +83,7 @@ describe('engine sync with the vault', () => {
     const moved = h.engine.note('z/new.md')!;
     expect(moved.nodeId).toBe(id);
     expect(h.engine.note('x/old.md')).toBeNull();
-    expect(h.engine.memory.edges({ from: id })).toHaveLength(1);
+    expect(h.engine.memory.edges.find({ from: id })).toHaveLength(1);
     expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
     expect(moved.cached.meta.namespace).toBe('z');
     expect(await paths(h.engine, 'gardens')).toEqual(['z/new.md']);

@@ -27,11 +27,11 @@ test('a changed used_salience and used_edge apply to the next feedback call, and
   await h.engine.learning.update('used_edge', 0.2);
   await cite([A, B]);
   expect(stats(A).salience).toBeCloseTo(0.6, 6);
-  expect(h.engine.memory.edges({ type: 'related_to' })[0].weight).toBeCloseTo(0.2, 6);
+  expect(h.engine.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2, 6);
   await h.engine.learning.reset();
   await cite([A, B]);
   expect(stats(A).salience).toBeCloseTo(0.6 + FEEDBACK.used_salience, 6);
-  expect(h.engine.memory.edges({ type: 'related_to' })[0].weight).toBeCloseTo(0.2 + FEEDBACK.used_edge, 6);
+  expect(h.engine.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2 + FEEDBACK.used_edge, 6);
 });
 
 test('quarantine_at 1: a single misleading mark quarantines the note', async () => {

@@ -16,7 +16,7 @@ afterEach(async () => {
 
 const mem = () => h.engine.memory;
 const edge = (from: string, to: string, weight: number, provenance: 'human' | 'agent' | 'rule', type = 'related_to') =>
-  mem().upsertEdge({ from_id: from, to_id: to, type, weight, namespace: 'project', provenance_actor: provenance, provenance_type: provenance, evidence: null, conflict_state: null });
+  mem().edges.upsert({ from_id: from, to_id: to, type, weight, namespace: 'project', provenance_actor: provenance, provenance_type: provenance, evidence: null, conflict_state: null });
 
 test('the first run records a baseline only; nothing learned means nothing written', async () => {
   expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
@@ -61,10 +61,10 @@ test('running twice at the same now equals running once', async () => {
   await runDecay(h.engine, t0);
   const later = t0 + 10 * DAY_MS;
   await runDecay(h.engine, later);
-  const once = { stats: mem().allStats(), edges: mem().edges({}).map((e) => [e.edge_id, e.weight]) };
+  const once = { stats: mem().allStats(), edges: mem().edges.find({}).map((e) => [e.edge_id, e.weight]) };
   const audits = (await h.engine.audit.recent({ action: 'decay' })).length;
   expect(await runDecay(h.engine, later)).toMatchObject({ ran: false });
-  expect({ stats: mem().allStats(), edges: mem().edges({}).map((e) => [e.edge_id, e.weight]) }).toEqual(once);
+  expect({ stats: mem().allStats(), edges: mem().edges.find({}).map((e) => [e.edge_id, e.weight]) }).toEqual(once);
   expect(await h.engine.audit.recent({ action: 'decay' })).toHaveLength(audits);
 });
 
@@ -78,7 +78,7 @@ test('rule and agent edges decay and are pruned below the threshold; human and c
   await runDecay(h.engine, t0);
   const r = await runDecay(h.engine, t0 + DECAY.edge_half_life_days * DAY_MS);
   expect(r).toMatchObject({ edges_decayed: 2, edges_pruned: 1 });
-  const w = (id: string) => mem().edges({}).find((e) => e.edge_id === id)?.weight;
+  const w = (id: string) => mem().edges.find({}).find((e) => e.edge_id === id)?.weight;
   expect(w(rule.edge_id)).toBeCloseTo(0.25, 6);
   expect(w(agent.edge_id)).toBeCloseTo(0.25, 6);
   expect(w(weak.edge_id)).toBeUndefined();
@@ -129,7 +129,7 @@ test('runs every minute decay small edges as one run over the whole span does (r
   const span = DAY_MS;
   for (let t = 60_000; t <= span; t += 60_000) await runDecay(h.engine, t0 + t);
   const expected = 0.03 * Math.pow(2, -span / (DECAY.edge_half_life_days * DAY_MS));
-  expect(mem().edges({})[0].weight).toBeCloseTo(expected, 6);
+  expect(mem().edges.find({})[0].weight).toBeCloseTo(expected, 6);
 });
 
 test('co-activation pairs seen too rarely to form a concept are forgotten once half a year old; frequent or recent ones stay', async () => {

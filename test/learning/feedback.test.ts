@@ -40,11 +40,11 @@ describe('used notes', () => {
 
   test('two used notes get a related_to rule edge, created at +0.03 and reinforced by +0.03', async () => {
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B] });
-    const [e] = h.engine.memory.edges({ type: 'related_to' });
+    const [e] = h.engine.memory.edges.find({ type: 'related_to' });
     expect(e).toMatchObject({ weight: FEEDBACK.used_edge, provenance_type: 'rule' });
     expect([e.from_id, e.to_id].sort()).toEqual([A, B]);
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [B, A] });
-    expect(h.engine.memory.edges({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
+    expect(h.engine.memory.edges.find({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
   });
 
   test('the output text counts a note it reproduces as used, without a citation', async () => {
@@ -91,13 +91,13 @@ describe('misleading notes', () => {
   test('lose class prior and salience, and the incoming rule/agent edges from other final nodes are weakened', async () => {
     const mem = h.engine.memory;
     const base = { namespace: 'project', evidence: null, conflict_state: null };
-    const pulled = await mem.upsertEdge({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
-    const human = await mem.upsertEdge({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
-    const outgoing = await mem.upsertEdge({ ...base, from_id: A, to_id: D, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
+    const pulled = await mem.edges.upsert({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
+    const human = await mem.edges.upsert({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
+    const outgoing = await mem.edges.upsert({ ...base, from_id: A, to_id: D, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
     const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [A] });
     expect(out).toMatchObject({ misleading: [A], edges_weakened: 1, quarantined: [] });
     expect(stats(A)).toMatchObject({ misleading_count: 1, salience: 0.5 + FEEDBACK.misleading_salience, per_queryclass_priors: { lookup: FEEDBACK.misleading_class_prior } });
-    const weight = (id: string) => mem.edges({}).find((e) => e.edge_id === id)!.weight;
+    const weight = (id: string) => mem.edges.find({}).find((e) => e.edge_id === id)!.weight;
     expect(weight(pulled.edge_id)).toBeCloseTo(0.5 + FEEDBACK.misleading_edge, 6);
     expect(weight(human.edge_id)).toBe(0.5);
     expect(weight(outgoing.edge_id)).toBe(0.5);
@@ -152,11 +152,11 @@ test('feedback for the same receipt counts once', async () => {
   const r = await retrieveAll(h);
   await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   const snapshot = [A, B, C, D].map(stats);
-  const edges = h.engine.memory.edges({});
+  const edges = h.engine.memory.edges.find({});
   const again = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
-  expect(h.engine.memory.edges({})).toEqual(edges);
+  expect(h.engine.memory.edges.find({})).toEqual(edges);
   expect(h.engine.memory.coactivated(A).map((c) => c.count)).toEqual([1, 1, 1]);
   expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });

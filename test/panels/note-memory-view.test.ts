@@ -121,7 +121,7 @@ describe('note memory panel', () => {
     pickType.choose(types.find((t) => t.value === 'depends_on')!);
     await settle(view);
     const from = world.engine.note(EXAMPLE_PATHS.retryV2)!.nodeId;
-    expect(world.engine.memory.edges({ from, type: 'depends_on' })).toEqual([expect.objectContaining({ provenance_type: 'human', provenance_actor: 'human' })]);
+    expect(world.engine.memory.edges.find({ from, type: 'depends_on' })).toEqual([expect.objectContaining({ provenance_type: 'human', provenance_actor: 'human' })]);
     expect(texts(view.contentEl, '.lithos-edges-out .lithos-row')).toContain('depends_onINC-137: Retry storm after broker failover0.50you');
   });
 

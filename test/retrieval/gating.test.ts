@@ -174,7 +174,7 @@ async function setUp(kind: Gated | null): Promise<{ engine: MemoryEngine; g: str
   const g = engine.notes().find((n) => n.path.endsWith('Pool exhaustion.md'))!.nodeId;
   const sizing = engine.note('project/db/Pool sizing.md')!.nodeId;
   // the gated note contradicts a visible one and was used with it: every route to it is open
-  await engine.memory.upsertEdge({
+  await engine.memory.edges.upsert({
     from_id: g,
     to_id: sizing,
     type: 'contradicts',

@@ -29,7 +29,7 @@ export async function learnedState(engine: MemoryEngine) {
   const m = engine.memory;
   const c = engine.coordination;
   return {
-    edges: m.edges({}).map((e) => ({ id: e.edge_id, type: e.type, weight: e.weight, state: e.conflict_state })),
+    edges: m.edges.find({}).map((e) => ({ id: e.edge_id, type: e.type, weight: e.weight, state: e.conflict_state })),
     stats: m.allStats(),
     counts: m.counts(),
     conflicts: engine.conflicts.list().length,

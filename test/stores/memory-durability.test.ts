@@ -11,7 +11,7 @@ const UNSAVED = `${MEMORY_JOURNAL}.unsaved`;
 async function seed(store: MemoryStore, at: number): Promise<void> {
   await store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: 'ha' });
   await store.nodes.register({ node_id: B, path: 'b.md', id_source: 'frontmatter', content_hash: 'hb' });
-  await store.upsertEdge({
+  await store.edges.upsert({
     from_id: A, to_id: B, type: 'derived_from', weight: 1, namespace: 'ns', provenance_actor: 'rule:links',
     provenance_type: 'rule', evidence: ['[[b]]'], conflict_state: null,
   });
@@ -25,7 +25,7 @@ function dump(store: MemoryStore) {
   return {
     live: store.nodes.live(),
     tombs: store.nodes.tombstones(),
-    edges: store.edges({}),
+    edges: store.edges.find({}),
     stats: [store.stats(A), store.stats(B)],
     coact: store.coactivated(A),
     counts: store.counts(),

@@ -64,12 +64,12 @@ describe('MemoryStore: node registry', () => {
 
   it('rename moves the key: id, edges and stats follow the note', async () => {
     const { store } = await openWithNotes();
-    const e1 = await store.upsertEdge(edge(A, B));
+    const e1 = await store.edges.upsert(edge(A, B));
     await store.updateStats(A, { salience: 0.9, retrieval_count: 4 });
     await store.nodes.move(A, 'archive/a.md');
     expect(store.nodes.byPath('a.md')).toBeNull();
     expect(store.nodes.byPath('archive/a.md')?.node_id).toBe(A);
-    expect(store.edges({ from: A })).toEqual([e1]);
+    expect(store.edges.find({ from: A })).toEqual([e1]);
     expect(store.stats(A)).toMatchObject({ salience: 0.9, retrieval_count: 4 });
   });
 
@@ -82,7 +82,7 @@ describe('MemoryStore: node registry', () => {
 
   it('tombstones keep edges and stats; a returning note is found by id, path or content and revived', async () => {
     const { e, store } = await openWithNotes();
-    await store.upsertEdge(edge(A, B));
+    await store.edges.upsert(edge(A, B));
     await store.updateStats(A, { salience: 0.7 });
     const at = e.clock.now();
     await store.nodes.tombstone(A, at);
@@ -99,7 +99,7 @@ describe('MemoryStore: node registry', () => {
     await store.nodes.revive(A, 'back/a.md', 'h-a');
     expect(store.nodes.byId(A)).toMatchObject({ path: 'back/a.md', deleted_at: null });
     expect(store.nodes.tombstones()).toEqual([]);
-    expect(store.edges({ from: A })).toHaveLength(1);
+    expect(store.edges.find({ from: A })).toHaveLength(1);
     expect(store.stats(A).salience).toBe(0.7);
   });
 
@@ -113,9 +113,9 @@ describe('MemoryStore: node registry', () => {
 
   it('purges tombstones only after the retention period, with their edges, stats and co-activation', async () => {
     const { e, store } = await openWithNotes();
-    await store.upsertEdge(edge(A, B));
-    await store.upsertEdge(edge(C, A, { type: 'related_to' }));
-    await store.upsertEdge(edge(B, C, { type: 'depends_on' }));
+    await store.edges.upsert(edge(A, B));
+    await store.edges.upsert(edge(C, A, { type: 'related_to' }));
+    await store.edges.upsert(edge(B, C, { type: 'depends_on' }));
     await store.updateStats(A, { salience: 0.2 });
     await store.bumpCoactivation(A, B, 'ns', e.clock.now());
     await store.bumpCoactivation(B, C, 'ns', e.clock.now());
@@ -128,7 +128,7 @@ describe('MemoryStore: node registry', () => {
     e.clock.advance(1 * DAY + 1);
     expect(await store.nodes.purgeTombstones(e.clock.now() - TOMBSTONE_RETENTION_MS)).toBe(1);
     expect(store.nodes.byId(A)).toBeNull();
-    expect(store.edges({}).map((x) => [x.from_id, x.to_id])).toEqual([[B, C]]);
+    expect(store.edges.find({}).map((x) => [x.from_id, x.to_id])).toEqual([[B, C]]);
     expect(store.coactivated(B).map((x) => x.other)).toEqual([C]);
     expect(store.counts()).toEqual({ nodes: 2, tombstones: 0, edges: 1, stats: 0, coactivation: 1 });
   });
@@ -137,65 +137,65 @@ describe('MemoryStore: node registry', () => {
 describe('MemoryStore: edges', () => {
   it('round-trips every column, including JSON evidence', async () => {
     const { e, store } = await openWithNotes();
-    const row = await store.upsertEdge(edge(A, B, { conflict_state: 'disputed' }));
+    const row = await store.edges.upsert(edge(A, B, { conflict_state: 'disputed' }));
     expect(row).toEqual({
       ...edge(A, B, { conflict_state: 'disputed' }),
       edge_id: expect.any(String),
       created_at: e.clock.now(),
       updated_at: e.clock.now(),
     });
-    expect(store.edges({ from: A })).toEqual([row]);
+    expect(store.edges.find({ from: A })).toEqual([row]);
   });
 
   it('upserting the same (from, to, type) updates the edge instead of adding one', async () => {
     const { e, store } = await openWithNotes();
-    const first = await store.upsertEdge(edge(A, B, { weight: 0.3 }));
+    const first = await store.edges.upsert(edge(A, B, { weight: 0.3 }));
     e.clock.advance(5000);
-    const second = await store.upsertEdge(edge(A, B, { weight: 0.6, provenance_type: 'human', provenance_actor: 'me' }));
+    const second = await store.edges.upsert(edge(A, B, { weight: 0.6, provenance_type: 'human', provenance_actor: 'me' }));
     expect(second.edge_id).toBe(first.edge_id);
     expect(second.created_at).toBe(first.created_at);
     expect(second.updated_at).toBe(first.updated_at + 5000);
-    expect(store.edges({})).toEqual([second]);
+    expect(store.edges.find({})).toEqual([second]);
     expect(second).toMatchObject({ weight: 0.6, provenance_type: 'human', provenance_actor: 'me' });
   });
 
   it('a different type between the same notes is a separate edge; any non-empty type is accepted', async () => {
     const { store } = await openWithNotes();
-    await store.upsertEdge(edge(A, B));
-    await store.upsertEdge(edge(A, B, { type: 'contradicts' }));
-    await store.upsertEdge(edge(A, B, { type: 'cites-experiment' }));
-    expect(store.edges({ from: A }).map((x) => x.type).sort()).toEqual(['cites-experiment', 'contradicts', 'supports']);
+    await store.edges.upsert(edge(A, B));
+    await store.edges.upsert(edge(A, B, { type: 'contradicts' }));
+    await store.edges.upsert(edge(A, B, { type: 'cites-experiment' }));
+    expect(store.edges.find({ from: A }).map((x) => x.type).sort()).toEqual(['cites-experiment', 'contradicts', 'supports']);
   });
 
   it('filters by from, to, type and namespace together', async () => {
     const { store } = await openWithNotes();
-    await store.upsertEdge(edge(A, B));
-    await store.upsertEdge(edge(A, C, { namespace: 'other' }));
-    await store.upsertEdge(edge(B, C, { type: 'related_to' }));
-    expect(store.edges({ to: C }).map((x) => x.from_id).sort()).toEqual([A, B]);
-    expect(store.edges({ from: A, namespace: 'other' }).map((x) => x.to_id)).toEqual([C]);
-    expect(store.edges({ type: 'related_to' }).map((x) => x.from_id)).toEqual([B]);
-    expect(store.edges({ from: A, type: 'related_to' })).toEqual([]);
+    await store.edges.upsert(edge(A, B));
+    await store.edges.upsert(edge(A, C, { namespace: 'other' }));
+    await store.edges.upsert(edge(B, C, { type: 'related_to' }));
+    expect(store.edges.find({ to: C }).map((x) => x.from_id).sort()).toEqual([A, B]);
+    expect(store.edges.find({ from: A, namespace: 'other' }).map((x) => x.to_id)).toEqual([C]);
+    expect(store.edges.find({ type: 'related_to' }).map((x) => x.from_id)).toEqual([B]);
+    expect(store.edges.find({ from: A, type: 'related_to' })).toEqual([]);
   });
 
   it('updates an edge by id, and refuses an id that would duplicate another edge', async () => {
     const { store } = await openWithNotes();
-    const ab = await store.upsertEdge(edge(A, B));
-    const ac = await store.upsertEdge(edge(A, C));
-    const moved = await store.upsertEdge({ ...edge(A, C, { type: 'depends_on' }), edge_id: ac.edge_id });
+    const ab = await store.edges.upsert(edge(A, B));
+    const ac = await store.edges.upsert(edge(A, C));
+    const moved = await store.edges.upsert({ ...edge(A, C, { type: 'depends_on' }), edge_id: ac.edge_id });
     expect(moved.edge_id).toBe(ac.edge_id);
-    expect(store.edges({ to: C }).map((x) => x.type)).toEqual(['depends_on']);
-    await expect(store.upsertEdge({ ...edge(A, B), edge_id: ac.edge_id })).rejects.toMatchObject({ code: 'conflict', data: { edge_id: ab.edge_id } });
+    expect(store.edges.find({ to: C }).map((x) => x.type)).toEqual(['depends_on']);
+    await expect(store.edges.upsert({ ...edge(A, B), edge_id: ac.edge_id })).rejects.toMatchObject({ code: 'conflict', data: { edge_id: ab.edge_id } });
   });
 
   it('deletes edges and rejects malformed ones before writing anything', async () => {
     const { store } = await openWithNotes();
-    const ab = await store.upsertEdge(edge(A, B));
-    await store.deleteEdge(ab.edge_id);
-    expect(store.edges({})).toEqual([]);
-    await expect(store.upsertEdge(edge(A, B, { type: '' }))).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(store.upsertEdge(edge(A, B, { weight: NaN }))).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(store.upsertEdge(edge(A, B, { provenance_type: 'robot' as never }))).rejects.toMatchObject({ code: 'invalid_argument' });
+    const ab = await store.edges.upsert(edge(A, B));
+    await store.edges.delete(ab.edge_id);
+    expect(store.edges.find({})).toEqual([]);
+    await expect(store.edges.upsert(edge(A, B, { type: '' }))).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.edges.upsert(edge(A, B, { weight: NaN }))).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.edges.upsert(edge(A, B, { provenance_type: 'robot' as never }))).rejects.toMatchObject({ code: 'invalid_argument' });
     expect(store.counts().edges).toBe(0);
   });
 });

@@ -31,12 +31,12 @@ export const lithosNodeStats = defineTool({
     const byType: Record<string, { out: number; in: number }> = {};
     let out = 0;
     let inn = 0;
-    for (const e of ctx.engine.memory.edges({ from: id })) {
+    for (const e of ctx.engine.memory.edges.find({ from: id })) {
       if (!shown(e.to_id)) continue;
       out++;
       (byType[e.type] ??= { out: 0, in: 0 }).out++;
     }
-    for (const e of ctx.engine.memory.edges({ to: id })) {
+    for (const e of ctx.engine.memory.edges.find({ to: id })) {
       if (!shown(e.from_id)) continue;
       inn++;
       (byType[e.type] ??= { out: 0, in: 0 }).in++;

@@ -392,9 +392,9 @@ async function upsertConcept(
 async function capConceptSalience(engine: MemoryEngine): Promise<void> {
   for (const n of engine.notes()) {
     if (n.cached.meta.note_type !== 'concept') continue;
-    const s = engine.memory.stats(n.nodeId);
+    const s = engine.memory.stats.get(n.nodeId);
     if (s.salience > CONCEPT_SALIENCE_CEILING) {
-      await engine.memory.updateStats(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
+      await engine.memory.stats.update(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
       await engine.audit.append({ action: 'concept.update', actor: CONCEPT_RULE, target: n.nodeId, data: { salience_from: s.salience, salience_to: CONCEPT_SALIENCE_CEILING } });
     }
   }

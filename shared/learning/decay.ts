@@ -44,7 +44,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   const k = engine.learning.get().decay;
   const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
   let last = mem.mark(DECAY_MARK) as { at: number } | null;
-  const stats = mem.allStats();
+  const stats = mem.stats.all();
   const edges = mem.edges.find({}).filter(decays);
   if (last === null) {
     if (stats.length === 0 && edges.length === 0) return report; // nothing learned yet: no baseline worth writing
@@ -84,7 +84,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       }
       if (patch.salience !== undefined) report.salience++;
       if (patch.spaced_rep_strength !== undefined) report.spaced_rep++;
-      if (patch.salience !== undefined || patch.spaced_rep_strength !== undefined) await mem.updateStats(s.node_id, patch);
+      if (patch.salience !== undefined || patch.spaced_rep_strength !== undefined) await mem.stats.update(s.node_id, patch);
     }
     for (const e of edges) {
       // Unused since the later of the last run and its last reinforcement.

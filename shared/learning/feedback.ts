@@ -130,8 +130,8 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
 
   await mem.batch(async () => {
     for (const id of used) {
-      const s = mem.stats(id);
-      await mem.updateStats(id, {
+      const s = mem.stats.get(id);
+      await mem.stats.update(id, {
         use_count: s.use_count + 1,
         last_used_at: now,
         ...(reinforce && {
@@ -142,19 +142,19 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       });
     }
     for (const id of ignored) {
-      const s = mem.stats(id);
+      const s = mem.stats.get(id);
       const ignoredCount = s.ignored_count + 1;
       const chronic = ignoredCount > k.chronic_ignored_min && ignoredCount > s.use_count;
-      await mem.updateStats(id, {
+      await mem.stats.update(id, {
         ignored_count: ignoredCount,
         per_queryclass_priors: withPrior(s, cls, k.ignored_class_prior, k.class_prior_cap),
         ...(chronic && { salience: round(clamp(s.salience + k.ignored_salience, 0, 1)) }),
       });
     }
     for (const id of misleading) {
-      const s = mem.stats(id);
+      const s = mem.stats.get(id);
       const count = s.misleading_count + 1;
-      await mem.updateStats(id, {
+      await mem.stats.update(id, {
         misleading_count: count,
         salience: round(clamp(s.salience + k.misleading_salience, 0, 1)),
         per_queryclass_priors: withPrior(s, cls, k.misleading_class_prior, k.class_prior_cap),
@@ -216,7 +216,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     },
   });
   for (const id of toQuarantine) {
-    if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
+    if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats.get(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
   }
   return out;
 }

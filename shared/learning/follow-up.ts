@@ -75,8 +75,8 @@ export async function applyFollowUp(engine: MemoryEngine, tracker: FollowUpTrack
   const mem = engine.memory;
   await mem.batch(async () => {
     for (const id of [...overlap, ...near]) {
-      const s = mem.stats(id);
-      await mem.updateStats(id, { salience: Math.round(Math.min(1, s.salience + FOLLOW_UP.salience) * 1e6) / 1e6 });
+      const s = mem.stats.get(id);
+      await mem.stats.update(id, { salience: Math.round(Math.min(1, s.salience + FOLLOW_UP.salience) * 1e6) / 1e6 });
     }
   });
   await engine.audit.append({

@@ -215,7 +215,7 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   stats(id: string): NodeStats {
-    return this.d.memory.stats(id);
+    return this.d.memory.stats.get(id);
   }
 
   /** The query terms' rows, read once per retrieval (a handful of indexed lookups). */

@@ -1,16 +1,16 @@
 import { LithosError } from '../errors';
 import type { SqlDb } from './sql-db';
 import { JournaledStore, type StoreDeps } from './journaled-store';
-import { applyOp, PRECEDENT_COLS, STATS_COLS, toPrecedent, toStats } from './memory-rows';
+import { applyOp, PRECEDENT_COLS, toPrecedent } from './memory-rows';
 import { MEMORY_FILES, MEMORY_JOURNAL, MEMORY_PREVIOUS, recoverMemory } from './memory-recovery';
 import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
 import { MemoryEdges } from './memory-edges';
 import { MemoryNodes } from './memory-nodes';
+import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
-import { DEFAULT_NODE_STATS } from './memory-types';
-import type { Coactivation, MemoryOp, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
-import { checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
+import type { Coactivation, MemoryOp, PrecedentRow, TagAffinityRow } from './memory-types';
+import { checkPrecedent, nonEmpty } from './memory-validate';
 
 export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
@@ -38,12 +38,15 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly nodes: MemoryNodes;
   /** Typed edges between node ids. */
   readonly edges: MemoryEdges;
+  /** Per-node stats. */
+  readonly stats: MemoryStats;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
     const tables: MemoryTables = { db, clock: deps.clock, mutate: (plan) => this.mutate(plan) };
     this.nodes = new MemoryNodes(tables);
     this.edges = new MemoryEdges(tables);
+    this.stats = new MemoryStats(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
@@ -51,23 +54,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     const store = new MemoryStore(r.db, r, deps);
     if (r.replayed || r.resave) store.persister.markDirty();
     return { store, warnings: r.warnings, losses: r.losses };
-  }
-
-  // ── stats ───────────────────────────────────────────────────────────────
-
-  stats(nodeId: string): NodeStats {
-    const r = this.db.one(`SELECT ${STATS_COLS} FROM node_stats WHERE node_id = ?`, [nodeId]);
-    return r ? toStats(r) : { node_id: nodeId, ...DEFAULT_NODE_STATS, per_queryclass_priors: {} };
-  }
-
-  async updateStats(nodeId: string, patch: Partial<Omit<NodeStats, 'node_id'>>): Promise<NodeStats> {
-    let next: NodeStats | null = null;
-    await this.mutate(() => {
-      nonEmpty('node_id', nodeId);
-      next = { ...this.stats(nodeId), ...checkStatsPatch(patch), node_id: nodeId };
-      return [{ kind: 'stats', row: next }];
-    });
-    return next as unknown as NodeStats;
   }
 
   // ── co-activation ───────────────────────────────────────────────────────
@@ -208,11 +194,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     const n = Number(this.db.one("SELECT COUNT(*) FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [before, below])?.[0] ?? 0);
     if (n > 0) await this.mutate(() => [{ kind: 'affinity_prune', before, below }]);
     return n;
-  }
-
-  /** Every stats row (decay walks them all). */
-  allStats(): NodeStats[] {
-    return this.db.all(`SELECT ${STATS_COLS} FROM node_stats ORDER BY node_id`).map(toStats);
   }
 
   counts(): { nodes: number; tombstones: number; edges: number; stats: number; coactivation: number } {

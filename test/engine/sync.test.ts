@@ -10,7 +10,7 @@ async function noteWithHistory() {
   const id = h.engine.note('x/old.md')!.nodeId;
   const other = h.engine.note('y.md')!.nodeId;
   await h.engine.memory.edges.upsert({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
-  await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+  await h.engine.memory.stats.update(id, { retrieval_count: 3 });
   return { h, id, other };
 }
 
@@ -68,7 +68,7 @@ describe('engine sync with the vault', () => {
     expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
     expect(h.engine.note('x/old.md')).toBeNull();
     expect(h.engine.memory.edges.find({ from: id }).map((e) => e.to_id)).toEqual([other]);
-    expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
+    expect(h.engine.memory.stats.get(id).retrieval_count).toBe(3);
     // A copy (the old file still there) is a new note, not a move.
     await h.vault.write('z/copy.md', 'content about gardens');
     await h.engine.settle();
@@ -84,7 +84,7 @@ describe('engine sync with the vault', () => {
     expect(moved.nodeId).toBe(id);
     expect(h.engine.note('x/old.md')).toBeNull();
     expect(h.engine.memory.edges.find({ from: id })).toHaveLength(1);
-    expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
+    expect(h.engine.memory.stats.get(id).retrieval_count).toBe(3);
     expect(moved.cached.meta.namespace).toBe('z');
     expect(await paths(h.engine, 'gardens')).toEqual(['z/new.md']);
   });
@@ -108,7 +108,7 @@ describe('engine sync with the vault', () => {
     await h.engine.reconcile();
     h.engine.startWatching();
     const plainId = h.engine.note('b.md')!.nodeId;
-    await h.engine.memory.updateStats(ID_A, { salience: 0.9 });
+    await h.engine.memory.stats.update(ID_A, { salience: 0.9 });
     await h.vault.delete('a.md');
     await h.vault.delete('b.md');
     await h.engine.settle();
@@ -119,7 +119,7 @@ describe('engine sync with the vault', () => {
     await h.engine.settle();
     expect(h.engine.note('restored/a.md')!.nodeId).toBe(ID_A);
     expect(h.engine.note('b.md')!.nodeId).toBe(plainId);
-    expect(h.engine.memory.stats(ID_A).salience).toBeCloseTo(0.9);
+    expect(h.engine.memory.stats.get(ID_A).salience).toBeCloseTo(0.9);
   });
 
   test('tombstones older than 30 days are purged at open', async () => {

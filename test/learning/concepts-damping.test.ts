@@ -105,9 +105,9 @@ describe('salience ceiling', () => {
   test('consolidation holds a concept note\'s stored salience at 0.85', async () => {
     const h = await open();
     try {
-      await h.engine.memory.updateStats(CONCEPT.id, { salience: 0.97 });
+      await h.engine.memory.stats.update(CONCEPT.id, { salience: 0.97 });
       await consolidate(h.engine, { summarizer: extractiveSummarizer });
-      expect(h.engine.memory.stats(CONCEPT.id).salience).toBe(0.85);
+      expect(h.engine.memory.stats.get(CONCEPT.id).salience).toBe(0.85);
     } finally {
       await h.engine.close();
     }

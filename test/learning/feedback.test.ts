@@ -14,7 +14,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const stats = (id: string) => h.engine.memory.stats(id);
+const stats = (id: string) => h.engine.memory.stats.get(id);
 
 describe('used notes', () => {
   test('a cited note gains salience, a use, last_used_at, spaced repetition and its class prior', async () => {
@@ -32,7 +32,7 @@ describe('used notes', () => {
   });
 
   test('salience and spaced repetition are clamped', async () => {
-    await h.engine.memory.updateStats(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
+    await h.engine.memory.stats.update(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
     const r = await retrieveAll(h);
     await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] });
     expect(stats(A)).toMatchObject({ salience: 1, spaced_rep_strength: FEEDBACK.spaced_rep_max });
@@ -65,14 +65,14 @@ describe('used notes', () => {
 
 describe('ignored notes, per query class first', () => {
   test('an ignored note loses its class prior only; other classes are untouched', async () => {
-    await h.engine.memory.updateStats(B, { per_queryclass_priors: { design: 0.1 } });
+    await h.engine.memory.stats.update(B, { per_queryclass_priors: { design: 0.1 } });
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h, { query_class: 'debug' })).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 1, salience: 0.5, per_queryclass_priors: { design: 0.1, debug: FEEDBACK.ignored_class_prior } });
   });
 
   test('salience drops only when chronic: ignored more than 5 times and more often than used', async () => {
-    await h.engine.memory.updateStats(B, { ignored_count: 4 });
-    await h.engine.memory.updateStats(C, { ignored_count: 5, use_count: 9 });
+    await h.engine.memory.stats.update(B, { ignored_count: 4 });
+    await h.engine.memory.stats.update(C, { ignored_count: 5, use_count: 9 });
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 5, salience: 0.5 }); // 5 is not more than 5
     expect(stats(C)).toMatchObject({ ignored_count: 6, salience: 0.5 }); // used more often than ignored
@@ -81,7 +81,7 @@ describe('ignored notes, per query class first', () => {
   });
 
   test('a class prior stays within ±class_prior_cap', async () => {
-    await h.engine.memory.updateStats(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
+    await h.engine.memory.stats.update(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B).per_queryclass_priors.lookup).toBe(-FEEDBACK.class_prior_cap);
   });
@@ -129,7 +129,7 @@ test('released by a person, a note counts misleading marks afresh: one more mark
   expect((await mark()).quarantined).toEqual([]);
   expect((await mark()).quarantined).toEqual([]);
   expect((await mark()).quarantined).toEqual([D]);
-  expect(h.engine.memory.stats(D).misleading_count).toBe(6); // the history is kept
+  expect(h.engine.memory.stats.get(D).misleading_count).toBe(6); // the history is kept
 });
 
 test('a status callout left in a note released while no Lithos process ran is removed by lithos conflicts scan', async () => {

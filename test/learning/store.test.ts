@@ -17,12 +17,12 @@ test('a store written before use_count existed gains the column on open, with it
 
   const { store, warnings } = await MemoryStore.open(e);
   expect(warnings).toEqual([]);
-  expect(store.stats('n1')).toMatchObject({ salience: 0.7, spaced_rep_strength: 1.2, use_count: 0 });
-  await store.updateStats('n1', { use_count: 3 });
+  expect(store.stats.get('n1')).toMatchObject({ salience: 0.7, spaced_rep_strength: 1.2, use_count: 0 });
+  await store.stats.update('n1', { use_count: 3 });
   await store.close();
   // Reopening (column present now) adds nothing twice.
   const again = await MemoryStore.open(e);
-  expect(again.store.stats('n1').use_count).toBe(3);
+  expect(again.store.stats.get('n1').use_count).toBe(3);
   await again.store.close();
 });
 

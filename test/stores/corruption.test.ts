@@ -14,7 +14,7 @@ async function bothStores(): Promise<MemoryBlobStore> {
   for (let i = 0; i < 200; i++) {
     await mem.nodes.register({ node_id: `n${i}`, path: `notes/${i}.md`, id_source: 'registry', content_hash: `h${i}` });
   }
-  await mem.updateStats('n1', { salience: 0.9 });
+  await mem.stats.update('n1', { salience: 0.9 });
   const cache = (await CacheStore.open(e)).store;
   cache.transaction(() => {
     for (let i = 0; i < 200; i++) cache.putNote(note(`notes/${i}.md`, `n${i}`), [{ node_id: `n${i}`, chunk_index: 0, text: `chunk ${i} `.repeat(20), heading: null }]);
@@ -81,7 +81,7 @@ describe.each([
 
     expect(mem.warnings).toEqual([]);
     expect(mem.store.counts().nodes).toBe(200);
-    expect(mem.store.stats('n1').salience).toBe(0.9);
+    expect(mem.store.stats.get('n1').salience).toBe(0.9);
   });
 });
 
@@ -93,18 +93,18 @@ describe('an older copy of memory.sqlite', () => {
     await first.close();
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
-    await second.updateStats('n1', { salience: 0.9 });
+    await second.stats.update('n1', { salience: 0.9 });
     await second.bumpCoactivation('n1', 'n2', 'ns', 7);
     await second.close();
     const later = (await MemoryStore.open(e)).store;
-    await later.updateStats('n1', { use_count: 3 });
+    await later.stats.update('n1', { use_count: 3 });
     await later.close(); // two snapshots later: the journal reaches back only to the second
     e.blobs.files.set('memory.sqlite', backup); // the person restores last week's copy
     const third = await MemoryStore.open(e);
     expect(third.warnings).toEqual([expect.stringMatching(/memory\.sqlite is an older copy than the one Lithos last saved .*2 learned change\(s\) that only the newer copy held are lost/)]);
     expect(third.losses).toEqual([{ file: 'memory.sqlite', counts: { lost_changes: 2 }, message: third.warnings[0] }]);
     // Ops are final row states: the later stats write carried the salience along; the co-activation is gone.
-    expect(third.store.stats('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
+    expect(third.store.stats.get('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
     expect(third.store.coactivated('n1')).toEqual([]);
     await third.store.close();
     // Once saved again, the copy is the newest: no warning at the next open.
@@ -118,12 +118,12 @@ describe('an older copy of memory.sqlite', () => {
     await first.close();
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
-    await second.updateStats('n1', { salience: 0.9 });
+    await second.stats.update('n1', { salience: 0.9 });
     await second.close();
     e.blobs.files.set('memory.sqlite', backup);
     const again = await MemoryStore.open(e);
     expect(again.warnings).toEqual([]);
-    expect(again.store.stats('n1').salience).toBe(0.9);
+    expect(again.store.stats.get('n1').salience).toBe(0.9);
     await again.store.close();
   });
 
@@ -134,12 +134,12 @@ describe('an older copy of memory.sqlite', () => {
     await s1.close();
     const oldSeal = e.blobs.files.get('memory.sqlite.seal')!.slice();
     const s2 = (await MemoryStore.open(e)).store;
-    await s2.updateStats('n1', { salience: 0.9 });
+    await s2.stats.update('n1', { salience: 0.9 });
     await s2.close();
     e.blobs.files.set('memory.sqlite.seal', oldSeal);
     const again = await MemoryStore.open(e);
     expect(again.warnings).toEqual([]);
-    expect(again.store.stats('n1').salience).toBe(0.9);
+    expect(again.store.stats.get('n1').salience).toBe(0.9);
     await again.store.close();
   });
 });
@@ -167,14 +167,14 @@ describe('damaged stores, other cases', () => {
     const blobs = await bothStores();
     const e = await env(blobs);
     const { store } = await MemoryStore.open(e);
-    await store.updateStats('n2', { salience: 0.1 });
+    await store.stats.update('n2', { salience: 0.1 });
     await store.bumpCoactivation('n1', 'n2', 'ns', 7);
     // Crash before the next snapshot, then the snapshot itself is found damaged.
     const crashed = blobs.clone();
     crashed.truncate('memory.sqlite', 0.3);
     const again = await MemoryStore.open(await env(crashed));
     expect(again.warnings[0]).toMatch(/rebuilt from memory\.journal alone \(203 change\(s\)\); the journal reaches back to the first change, so nothing was lost/);
-    expect(again.store.stats('n2').salience).toBe(0.1);
+    expect(again.store.stats.get('n2').salience).toBe(0.1);
     expect(again.store.coactivated('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
   });
 

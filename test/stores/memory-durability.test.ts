@@ -15,7 +15,7 @@ async function seed(store: MemoryStore, at: number): Promise<void> {
     from_id: A, to_id: B, type: 'derived_from', weight: 1, namespace: 'ns', provenance_actor: 'rule:links',
     provenance_type: 'rule', evidence: ['[[b]]'], conflict_state: null,
   });
-  await store.updateStats(B, { retrieval_count: 2, last_retrieved_at: at });
+  await store.stats.update(B, { retrieval_count: 2, last_retrieved_at: at });
   await store.bumpCoactivation(A, B, 'ns', at);
   await store.bumpCoactivation(B, A, 'ns', at + 1);
 }
@@ -26,7 +26,7 @@ function dump(store: MemoryStore) {
     live: store.nodes.live(),
     tombs: store.nodes.tombstones(),
     edges: store.edges.find({}),
-    stats: [store.stats(A), store.stats(B)],
+    stats: [store.stats.get(A), store.stats.get(B)],
     coact: store.coactivated(A),
     counts: store.counts(),
   };
@@ -94,7 +94,7 @@ describe('MemoryStore durability', () => {
     await seed(store, e.clock.now());
     await store.flush();
     await store.bumpCoactivation(A, B, 'ns', 99); // after the snapshot: journal only
-    await store.updateStats(A, { salience: 0.9 });
+    await store.stats.update(A, { salience: 0.9 });
     const before = dump(store);
     expect(store.journalSize()).toBe(8); // kept back to the previous snapshot: with none yet, all of it
 
@@ -171,7 +171,7 @@ describe('MemoryStore durability', () => {
     expect(e.blobs.files.has('memory.sqlite')).toBe(true);
     expect(e.blobs.files.has(UNSAVED)).toBe(false);
     expect(store.journalSize()).toBe(6); // no previous snapshot yet: the journal is the only way back
-    await store.updateStats(A, { salience: 0.7 });
+    await store.stats.update(A, { salience: 0.7 });
     await store.flush();
     expect(e.blobs.files.has(MEMORY_PREVIOUS)).toBe(true);
     expect(parseJournal(e.blobs.files.get(MEMORY_JOURNAL) ?? null).entries.map((x) => x.seq)).toEqual([7]);
@@ -184,7 +184,7 @@ describe('MemoryStore durability', () => {
   it('debounce coalesces many writes into one snapshot', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    for (let i = 0; i < 50; i++) await store.updateStats(A, { retrieval_count: i });
+    for (let i = 0; i < 50; i++) await store.stats.update(A, { retrieval_count: i });
     await settle();
     expect(e.blobs.writes).toBe(1); // the unsaved marker, once
 
@@ -197,7 +197,7 @@ describe('MemoryStore durability', () => {
     expect(e.blobs.files.has(UNSAVED)).toBe(false);
     expect(e.clock.pendingCount()).toBe(0);
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
-    expect(again.stats(A).retrieval_count).toBe(49);
+    expect(again.stats.get(A).retrieval_count).toBe(49);
   });
 
   it('each write restarts the quiet period, but a steady stream still snapshots within five periods', async () => {
@@ -205,7 +205,7 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open({ ...e, debounceMs: 1000 });
     for (let i = 0; i < 6; i++) {
       if (i > 0) e.clock.advance(900); // t = 0, 900, ..., 4,500: never 1,000 ms of quiet
-      await store.updateStats(A, { retrieval_count: i });
+      await store.stats.update(A, { retrieval_count: i });
       await settle();
     }
     expect(e.blobs.writes).toBe(1); // the unsaved marker

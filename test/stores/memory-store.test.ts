@@ -65,12 +65,12 @@ describe('MemoryStore: node registry', () => {
   it('rename moves the key: id, edges and stats follow the note', async () => {
     const { store } = await openWithNotes();
     const e1 = await store.edges.upsert(edge(A, B));
-    await store.updateStats(A, { salience: 0.9, retrieval_count: 4 });
+    await store.stats.update(A, { salience: 0.9, retrieval_count: 4 });
     await store.nodes.move(A, 'archive/a.md');
     expect(store.nodes.byPath('a.md')).toBeNull();
     expect(store.nodes.byPath('archive/a.md')?.node_id).toBe(A);
     expect(store.edges.find({ from: A })).toEqual([e1]);
-    expect(store.stats(A)).toMatchObject({ salience: 0.9, retrieval_count: 4 });
+    expect(store.stats.get(A)).toMatchObject({ salience: 0.9, retrieval_count: 4 });
   });
 
   it('refuses a move onto another live note, and a move of an unknown node', async () => {
@@ -83,7 +83,7 @@ describe('MemoryStore: node registry', () => {
   it('tombstones keep edges and stats; a returning note is found by id, path or content and revived', async () => {
     const { e, store } = await openWithNotes();
     await store.edges.upsert(edge(A, B));
-    await store.updateStats(A, { salience: 0.7 });
+    await store.stats.update(A, { salience: 0.7 });
     const at = e.clock.now();
     await store.nodes.tombstone(A, at);
 
@@ -100,7 +100,7 @@ describe('MemoryStore: node registry', () => {
     expect(store.nodes.byId(A)).toMatchObject({ path: 'back/a.md', deleted_at: null });
     expect(store.nodes.tombstones()).toEqual([]);
     expect(store.edges.find({ from: A })).toHaveLength(1);
-    expect(store.stats(A).salience).toBe(0.7);
+    expect(store.stats.get(A).salience).toBe(0.7);
   });
 
   it('tombstoning twice is a no-op; tombstoning an unknown node is not_found', async () => {
@@ -116,7 +116,7 @@ describe('MemoryStore: node registry', () => {
     await store.edges.upsert(edge(A, B));
     await store.edges.upsert(edge(C, A, { type: 'related_to' }));
     await store.edges.upsert(edge(B, C, { type: 'depends_on' }));
-    await store.updateStats(A, { salience: 0.2 });
+    await store.stats.update(A, { salience: 0.2 });
     await store.bumpCoactivation(A, B, 'ns', e.clock.now());
     await store.bumpCoactivation(B, C, 'ns', e.clock.now());
     await store.nodes.tombstone(A, e.clock.now());
@@ -203,15 +203,15 @@ describe('MemoryStore: edges', () => {
 describe('MemoryStore: stats and co-activation', () => {
   it('returns defaults for a node nothing is known about', async () => {
     const { store } = await openWithNotes();
-    expect(store.stats(B)).toEqual({ node_id: B, ...DEFAULT_NODE_STATS });
-    expect(store.stats(B).salience).toBe(0.5);
+    expect(store.stats.get(B)).toEqual({ node_id: B, ...DEFAULT_NODE_STATS });
+    expect(store.stats.get(B).salience).toBe(0.5);
     expect(store.counts().stats).toBe(0);
   });
 
   it('merges patches and round-trips every field', async () => {
     const { store } = await openWithNotes();
-    await store.updateStats(A, { salience: 0.8, per_queryclass_priors: { howto: 0.7 } });
-    const s = await store.updateStats(A, {
+    await store.stats.update(A, { salience: 0.8, per_queryclass_priors: { howto: 0.7 } });
+    const s = await store.stats.update(A, {
       retrieval_count: 3,
       last_retrieved_at: 111,
       last_used_at: 222,
@@ -227,9 +227,9 @@ describe('MemoryStore: stats and co-activation', () => {
       misleading_count: 2, decay_rate: 0.05, spaced_rep_strength: 2.5, per_queryclass_priors: { howto: 0.7 },
     };
     expect(s).toEqual(expected);
-    expect(store.stats(A)).toEqual(expected);
-    await expect(store.updateStats(A, { retrieval_count: -1 })).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(store.updateStats(A, { per_queryclass_priors: { x: 'high' as unknown as number } })).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(store.stats.get(A)).toEqual(expected);
+    await expect(store.stats.update(A, { retrieval_count: -1 })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.stats.update(A, { per_queryclass_priors: { x: 'high' as unknown as number } })).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 
   it('stores a pair once whichever order it is given in', async () => {

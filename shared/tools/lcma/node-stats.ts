@@ -21,7 +21,7 @@ export const lithosNodeStats = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const note = findNote(ctx, a);
     const id = note.nodeId;
-    const s = ctx.engine.memory.stats(id);
+    const s = ctx.engine.memory.stats.get(id);
     // An edge counts only when its other end is a note the caller may see, so counts reveal no hidden note.
     const see = visibleTo(ctx);
     const shown = (other: string): boolean => {

@@ -81,7 +81,7 @@ export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean, p
     const id = n.nodeId;
     if (!ok(id)) continue;
     const sums = new Map<string, number>();
-    for (const c of engine.memory.coactivated(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
+    for (const c of engine.memory.coactivation.of(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
     for (const [other, count] of sums) {
       if (count < CONCEPT_MIN_COACTIVATION) continue;
       let m = adj.get(id);

@@ -99,7 +99,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
         report.edges_decayed++;
       }
     }
-    report.coactivation_pruned = await mem.pruneCoactivation(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
+    report.coactivation_pruned = await mem.coactivation.prune(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
     report.affinity_pruned = await mem.pruneTagAffinity(now - TAG_AFFINITY.max_age_days * DAY_MS, TAG_AFFINITY.prune_below);
     const oldMarks = mem
       .marksWithPrefix(FEEDBACK_MARK_PREFIX)

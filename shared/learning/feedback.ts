@@ -177,7 +177,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     }
     for (let i = 0; i < finals.length; i++) {
       for (let j = i + 1; j < finals.length; j++) {
-        await mem.bumpCoactivation(finals[i], finals[j], namespaceOf(engine, finals[i]), now);
+        await mem.coactivation.bump(finals[i], finals[j], namespaceOf(engine, finals[i]), now);
         out.coactivation_pairs++;
       }
     }

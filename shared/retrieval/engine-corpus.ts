@@ -211,7 +211,7 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   coactivated(id: string): Coactivation[] {
-    return this.d.memory.coactivated(id).filter((c) => this.d.byId.has(c.other));
+    return this.d.memory.coactivation.of(id).filter((c) => this.d.byId.has(c.other));
   }
 
   stats(id: string): NodeStats {

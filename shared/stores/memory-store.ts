@@ -5,11 +5,12 @@ import { applyOp, PRECEDENT_COLS, toPrecedent } from './memory-rows';
 import { MEMORY_FILES, MEMORY_JOURNAL, MEMORY_PREVIOUS, recoverMemory } from './memory-recovery';
 import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
+import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
 import { MemoryNodes } from './memory-nodes';
 import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
-import type { Coactivation, MemoryOp, PrecedentRow, TagAffinityRow } from './memory-types';
+import type { MemoryOp, PrecedentRow, TagAffinityRow } from './memory-types';
 import { checkPrecedent, nonEmpty } from './memory-validate';
 
 export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
@@ -40,6 +41,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly edges: MemoryEdges;
   /** Per-node stats. */
   readonly stats: MemoryStats;
+  /** Pairs of nodes retrieved together. */
+  readonly coactivation: MemoryCoactivation;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -47,6 +50,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.nodes = new MemoryNodes(tables);
     this.edges = new MemoryEdges(tables);
     this.stats = new MemoryStats(tables);
+    this.coactivation = new MemoryCoactivation(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
@@ -54,43 +58,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     const store = new MemoryStore(r.db, r, deps);
     if (r.replayed || r.resave) store.persister.markDirty();
     return { store, warnings: r.warnings, losses: r.losses };
-  }
-
-  // ── co-activation ───────────────────────────────────────────────────────
-
-  /** Counts one co-retrieval of a and b; the pair is stored once, smaller id first. */
-  bumpCoactivation(a: string, b: string, namespace: string, at: number): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('a', a);
-      nonEmpty('b', b);
-      if (a === b) throw new LithosError('invalid_argument', 'A node does not co-activate with itself.', { node_id: a });
-      const [x, y] = a < b ? [a, b] : [b, a];
-      const r = this.db.one('SELECT count, last_at FROM coactivation WHERE node_id_a = ? AND node_id_b = ? AND namespace = ?', [x, y, namespace]);
-      const count = r ? Number(r[0]) + 1 : 1;
-      const last_at = r ? Math.max(Number(r[1]), at) : at;
-      return [{ kind: 'coact', a: x, b: y, namespace, count, last_at }];
-    });
-  }
-
-  /**
-   * Forgets pairs last co-retrieved before `before` that were seen fewer than `below` times: too few to
-   * have formed anything, and too old to. Returns how many went.
-   */
-  async pruneCoactivation(before: number, below: number): Promise<number> {
-    const n = Number(this.db.one('SELECT COUNT(*) FROM coactivation WHERE last_at < ? AND count < ?', [before, below])?.[0] ?? 0);
-    if (n > 0) await this.mutate(() => [{ kind: 'coact_prune', before, below }]);
-    return n;
-  }
-
-  coactivated(nodeId: string): Coactivation[] {
-    return this.db
-      .all(
-        `SELECT node_id_b, namespace, count, last_at FROM coactivation WHERE node_id_a = ?
-         UNION ALL SELECT node_id_a, namespace, count, last_at FROM coactivation WHERE node_id_b = ?
-         ORDER BY 3 DESC, 1, 2`,
-        [nodeId, nodeId],
-      )
-      .map((r) => ({ other: String(r[0]), namespace: String(r[1]), count: Number(r[2]), last_at: Number(r[3]) }));
   }
 
   // ── learning marks ──────────────────────────────────────────────────────

@@ -136,13 +136,13 @@ test('co-activation pairs seen too rarely to form a concept are forgotten once h
   const t0 = h.clock.now();
   await mem().stats.update(A, { salience: 0.9 });
   await runDecay(h.engine, t0);
-  await mem().bumpCoactivation(A, B, 'project', t0); // once, long ago
-  for (let i = 0; i < 3; i++) await mem().bumpCoactivation(A, C, 'project', t0); // often enough for a concept
-  await mem().bumpCoactivation(B, C, 'project', t0 + 100 * DAY_MS); // once, recently
+  await mem().coactivation.bump(A, B, 'project', t0); // once, long ago
+  for (let i = 0; i < 3; i++) await mem().coactivation.bump(A, C, 'project', t0); // often enough for a concept
+  await mem().coactivation.bump(B, C, 'project', t0 + 100 * DAY_MS); // once, recently
   const r = await runDecay(h.engine, t0 + 200 * DAY_MS);
   expect(r.coactivation_pruned).toBe(1);
-  expect(mem().coactivated(A).map((c) => [c.other, c.count])).toEqual([[C, 3]]);
-  expect(mem().coactivated(B).map((c) => c.other)).toEqual([C]);
+  expect(mem().coactivation.of(A).map((c) => [c.other, c.count])).toEqual([[C, 3]]);
+  expect(mem().coactivation.of(B).map((c) => c.other)).toEqual([C]);
   const audit = (await h.engine.audit.recent({ action: 'decay' }))[0];
   expect(audit.data).toMatchObject({ coactivation_pruned: 1 });
 });

@@ -145,7 +145,7 @@ test('a status callout left in a note released while no Lithos process ran is re
 test('coactivation counts every pair of final nodes', async () => {
   const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
   expect(out.coactivation_pairs).toBe(6);
-  for (const id of [A, B, C, D]) expect(h.engine.memory.coactivated(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
+  for (const id of [A, B, C, D]) expect(h.engine.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
 });
 
 test('feedback for the same receipt counts once', async () => {
@@ -157,7 +157,7 @@ test('feedback for the same receipt counts once', async () => {
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
   expect(h.engine.memory.edges.find({})).toEqual(edges);
-  expect(h.engine.memory.coactivated(A).map((c) => c.count)).toEqual([1, 1, 1]);
+  expect(h.engine.memory.coactivation.of(A).map((c) => c.count)).toEqual([1, 1, 1]);
   expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });
 

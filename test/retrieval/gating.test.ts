@@ -185,7 +185,7 @@ async function setUp(kind: Gated | null): Promise<{ engine: MemoryEngine; g: str
     evidence: null,
     conflict_state: 'open',
   });
-  await engine.memory.bumpCoactivation(sizing, g, 'project', 0);
+  await engine.memory.coactivation.bump(sizing, g, 'project', 0);
   return { engine, g, sizing };
 }
 

@@ -94,7 +94,7 @@ describe('an older copy of memory.sqlite', () => {
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
     await second.stats.update('n1', { salience: 0.9 });
-    await second.bumpCoactivation('n1', 'n2', 'ns', 7);
+    await second.coactivation.bump('n1', 'n2', 'ns', 7);
     await second.close();
     const later = (await MemoryStore.open(e)).store;
     await later.stats.update('n1', { use_count: 3 });
@@ -105,7 +105,7 @@ describe('an older copy of memory.sqlite', () => {
     expect(third.losses).toEqual([{ file: 'memory.sqlite', counts: { lost_changes: 2 }, message: third.warnings[0] }]);
     // Ops are final row states: the later stats write carried the salience along; the co-activation is gone.
     expect(third.store.stats.get('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
-    expect(third.store.coactivated('n1')).toEqual([]);
+    expect(third.store.coactivation.of('n1')).toEqual([]);
     await third.store.close();
     // Once saved again, the copy is the newest: no warning at the next open.
     expect((await MemoryStore.open(e)).warnings).toEqual([]);
@@ -168,14 +168,14 @@ describe('damaged stores, other cases', () => {
     const e = await env(blobs);
     const { store } = await MemoryStore.open(e);
     await store.stats.update('n2', { salience: 0.1 });
-    await store.bumpCoactivation('n1', 'n2', 'ns', 7);
+    await store.coactivation.bump('n1', 'n2', 'ns', 7);
     // Crash before the next snapshot, then the snapshot itself is found damaged.
     const crashed = blobs.clone();
     crashed.truncate('memory.sqlite', 0.3);
     const again = await MemoryStore.open(await env(crashed));
     expect(again.warnings[0]).toMatch(/rebuilt from memory\.journal alone \(203 change\(s\)\); the journal reaches back to the first change, so nothing was lost/);
     expect(again.store.stats.get('n2').salience).toBe(0.1);
-    expect(again.store.coactivated('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
+    expect(again.store.coactivation.of('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
   });
 
   it('a file that is a database but not this store is moved aside too', async () => {

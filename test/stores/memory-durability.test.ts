@@ -16,8 +16,8 @@ async function seed(store: MemoryStore, at: number): Promise<void> {
     provenance_type: 'rule', evidence: ['[[b]]'], conflict_state: null,
   });
   await store.stats.update(B, { retrieval_count: 2, last_retrieved_at: at });
-  await store.bumpCoactivation(A, B, 'ns', at);
-  await store.bumpCoactivation(B, A, 'ns', at + 1);
+  await store.coactivation.bump(A, B, 'ns', at);
+  await store.coactivation.bump(B, A, 'ns', at + 1);
 }
 
 /** Everything the store holds, for comparing a store with its reopened self. */
@@ -27,7 +27,7 @@ function dump(store: MemoryStore) {
     tombs: store.nodes.tombstones(),
     edges: store.edges.find({}),
     stats: [store.stats.get(A), store.stats.get(B)],
-    coact: store.coactivated(A),
+    coact: store.coactivation.of(A),
     counts: store.counts(),
   };
 }
@@ -69,7 +69,7 @@ describe('MemoryStore durability', () => {
     await Promise.all([
       store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }),
       store.nodes.register({ node_id: B, path: 'b.md', id_source: 'registry', content_hash: null }),
-      store.bumpCoactivation(A, B, 'ns', 5),
+      store.coactivation.bump(A, B, 'ns', 5),
     ]);
     expect(e.blobs.appends).toBe(1);
     expect(parseJournal(e.blobs.files.get(MEMORY_JOURNAL) ?? null).entries.map((x) => x.seq)).toEqual([1, 2, 3]);
@@ -93,14 +93,14 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
     await store.flush();
-    await store.bumpCoactivation(A, B, 'ns', 99); // after the snapshot: journal only
+    await store.coactivation.bump(A, B, 'ns', 99); // after the snapshot: journal only
     await store.stats.update(A, { salience: 0.9 });
     const before = dump(store);
     expect(store.journalSize()).toBe(8); // kept back to the previous snapshot: with none yet, all of it
 
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
     expect(dump(again)).toEqual(before);
-    expect(again.coactivated(A)[0].count).toBe(3);
+    expect(again.coactivation.of(A)[0].count).toBe(3);
   });
 
   it('a crash after the snapshot but before the journal is truncated does not apply anything twice', async () => {
@@ -109,7 +109,7 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
     await store.flush(); // the first snapshot: the journal is kept whole (there is no previous one yet)
-    await store.bumpCoactivation(A, B, 'ns', 99);
+    await store.coactivation.bump(A, B, 'ns', 99);
     const before = dump(store);
     // The second snapshot may drop what the first holds: the process dies right before it does.
     blobs.failRemove.add(MEMORY_JOURNAL);
@@ -121,7 +121,7 @@ describe('MemoryStore durability', () => {
     const { store: again, warnings } = await MemoryStore.open(await env(blobs.clone()));
     expect(warnings).toEqual([]);
     expect(dump(again)).toEqual(before);
-    expect(again.coactivated(A)[0].count).toBe(3); // not 5
+    expect(again.coactivation.of(A)[0].count).toBe(3); // not 5
   });
 
   it('a crash while writing the snapshot leaves the previous snapshot plus the whole journal', async () => {

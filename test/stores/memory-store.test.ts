@@ -117,8 +117,8 @@ describe('MemoryStore: node registry', () => {
     await store.edges.upsert(edge(C, A, { type: 'related_to' }));
     await store.edges.upsert(edge(B, C, { type: 'depends_on' }));
     await store.stats.update(A, { salience: 0.2 });
-    await store.bumpCoactivation(A, B, 'ns', e.clock.now());
-    await store.bumpCoactivation(B, C, 'ns', e.clock.now());
+    await store.coactivation.bump(A, B, 'ns', e.clock.now());
+    await store.coactivation.bump(B, C, 'ns', e.clock.now());
     await store.nodes.tombstone(A, e.clock.now());
 
     e.clock.advance(29 * DAY);
@@ -129,7 +129,7 @@ describe('MemoryStore: node registry', () => {
     expect(await store.nodes.purgeTombstones(e.clock.now() - TOMBSTONE_RETENTION_MS)).toBe(1);
     expect(store.nodes.byId(A)).toBeNull();
     expect(store.edges.find({}).map((x) => [x.from_id, x.to_id])).toEqual([[B, C]]);
-    expect(store.coactivated(B).map((x) => x.other)).toEqual([C]);
+    expect(store.coactivation.of(B).map((x) => x.other)).toEqual([C]);
     expect(store.counts()).toEqual({ nodes: 2, tombstones: 0, edges: 1, stats: 0, coactivation: 1 });
   });
 });
@@ -234,16 +234,16 @@ describe('MemoryStore: stats and co-activation', () => {
 
   it('stores a pair once whichever order it is given in', async () => {
     const { store } = await openWithNotes();
-    await store.bumpCoactivation(B, A, 'ns', 100);
-    await store.bumpCoactivation(A, B, 'ns', 300);
-    await store.bumpCoactivation(B, A, 'ns', 200);
-    await store.bumpCoactivation(A, B, 'other', 50);
-    expect(store.coactivated(A)).toEqual([
+    await store.coactivation.bump(B, A, 'ns', 100);
+    await store.coactivation.bump(A, B, 'ns', 300);
+    await store.coactivation.bump(B, A, 'ns', 200);
+    await store.coactivation.bump(A, B, 'other', 50);
+    expect(store.coactivation.of(A)).toEqual([
       { other: B, namespace: 'ns', count: 3, last_at: 300 },
       { other: B, namespace: 'other', count: 1, last_at: 50 },
     ]);
-    expect(store.coactivated(B)[0]).toEqual({ other: A, namespace: 'ns', count: 3, last_at: 300 });
+    expect(store.coactivation.of(B)[0]).toEqual({ other: A, namespace: 'ns', count: 3, last_at: 300 });
     expect(store.counts().coactivation).toBe(2);
-    await expect(store.bumpCoactivation(A, A, 'ns', 1)).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.coactivation.bump(A, A, 'ns', 1)).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });

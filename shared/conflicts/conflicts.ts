@@ -356,9 +356,9 @@ export class ConflictService {
       try {
         const p = this.engine.policy.get();
         const key = JSON.stringify([p.hidden_folders, p.shared_patterns, p.default_namespaces, p.agents]);
-        if (this.engine.memory.mark(POLICY_MARK) === key) return;
+        if (this.engine.memory.learned.mark(POLICY_MARK) === key) return;
         await this.syncAll();
-        await this.engine.memory.setMark(POLICY_MARK, key);
+        await this.engine.memory.learned.setMark(POLICY_MARK, key);
       } catch (err) {
         const e = asLithosError(err);
         this.deps.logger.warn(`Updating callouts after a policy change failed: ${e.message}`, { code: e.code });

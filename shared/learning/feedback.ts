@@ -55,7 +55,7 @@ export const feedbackMark = (receiptId: string): string => `${FEEDBACK_MARK_PREF
 
 /** The notes feedback for a receipt marked used, or null when none was given (or it predates the record). */
 export function usedByFeedback(engine: MemoryEngine, receiptId: string): string[] | null {
-  const m = engine.memory.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
+  const m = engine.memory.learned.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
   return m && Array.isArray(m.used) ? m.used.filter((x): x is string => typeof x === 'string') : null;
 }
 
@@ -111,7 +111,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
     edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false,
   };
-  if (engine.memory.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
+  if (engine.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
   await engine.learning.refresh();
   const k = engine.learning.get().feedback;
 
@@ -192,7 +192,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       }
     }
     // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.
-    await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
+    await mem.learned.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
   });
 
   const actor: AuditActor = input.agent ? { kind: 'agent', id: input.agent } : { kind: 'human', id: null };

@@ -27,6 +27,6 @@ export function precedentOf(receipt: Receipt, used: readonly string[], at: numbe
 export async function recordPrecedent(mem: MemoryStore, receipt: Receipt, used: readonly string[], at: number): Promise<boolean> {
   const row = precedentOf(receipt, used, at);
   if (!row) return false;
-  await mem.addPrecedent(row, PRECEDENTS.keep);
+  await mem.learned.addPrecedent(row, PRECEDENTS.keep);
   return true;
 }

@@ -50,7 +50,7 @@ export async function recordTagAffinity(
 ): Promise<boolean> {
   const deltas = affinityDeltas(affinityTerms(queryText), shown);
   if (deltas.length === 0) return false;
-  await mem.addTagAffinity(deltas, at);
+  await mem.learned.addTagAffinity(deltas, at);
   return true;
 }
 

@@ -221,17 +221,17 @@ export class EngineCorpus implements RetrievalCorpus {
   /** The query terms' rows, read once per retrieval (a handful of indexed lookups). */
   tagAffinity(terms: readonly string[]): AffinityScorer | null {
     const t = terms.slice(0, TAG_AFFINITY.max_terms);
-    return affinityScorer(this.d.memory.tagAffinity(t), t);
+    return affinityScorer(this.d.memory.learned.tagAffinity(t), t);
   }
 
   /** Read from memory.sqlite once, then kept up to date from the store's change log and matched in memory. */
   precedents(terms: readonly string[], queryClass: string): PrecedentMatch[] {
     const mem = this.d.memory;
-    const version = mem.precedentVersion;
+    const version = mem.learned.precedentVersion;
     const cached = this.precedentIndex;
-    const changes = cached ? mem.precedentChangesSince(cached.version) : null;
+    const changes = cached ? mem.learned.precedentChangesSince(cached.version) : null;
     if (!cached || !changes) {
-      this.precedentIndex = { version, index: new PrecedentIndex(mem.precedents()) };
+      this.precedentIndex = { version, index: new PrecedentIndex(mem.learned.precedents()) };
     } else if (changes.length > 0) {
       for (const c of changes) {
         if (c.kind === 'precedent') cached.index.add(c.row);

@@ -20,10 +20,10 @@ const edge = (from: string, to: string, weight: number, provenance: 'human' | 'a
 
 test('the first run records a baseline only; nothing learned means nothing written', async () => {
   expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
-  expect(mem().mark(DECAY_MARK)).toBeNull();
+  expect(mem().learned.mark(DECAY_MARK)).toBeNull();
   await mem().stats.update(A, { salience: 0.9 });
   expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
   expect(mem().stats.get(A).salience).toBe(0.9);
 });
 
@@ -96,7 +96,7 @@ test('the engine decays at open and on its schedule, and stops on close', async 
   await h.engine.flush(); // lets the scheduled run finish
   await new Promise((r) => setImmediate(r));
   expect(mem().stats.get(A).salience).toBeLessThan(0.9);
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
 });
 
 test('a mark left in the future by a clock that was ahead is reset to now, and decay goes on from there', async () => {
@@ -106,7 +106,7 @@ test('a mark left in the future by a clock that was ahead is reset to now, and d
   await runDecay(h.engine, t0 + 365 * DAY_MS); // the laptop's clock a year ahead for one run
   await mem().stats.update(A, { salience: 0.9 }); // learned back once the clock is right
   expect(await runDecay(h.engine, t0 + DAY_MS)).toMatchObject({ ran: false });
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: t0 + DAY_MS });
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: t0 + DAY_MS });
   const obs = NOTE_TYPE_TABLE.observation;
   await runDecay(h.engine, t0 + DAY_MS + obs.half_life_days * DAY_MS);
   expect(mem().stats.get(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
@@ -151,11 +151,11 @@ test('feedback marks of receipts over a year old are forgotten; recent ones stay
   const t0 = h.clock.now();
   await mem().stats.update(A, { salience: 0.9 });
   await runDecay(h.engine, t0);
-  await mem().setMark('feedback:old-receipt', { at: t0, used: [A], misleading: [] });
-  await mem().setMark('feedback:new-receipt', { at: t0 + 300 * DAY_MS, used: [B], misleading: [] });
+  await mem().learned.setMark('feedback:old-receipt', { at: t0, used: [A], misleading: [] });
+  await mem().learned.setMark('feedback:new-receipt', { at: t0 + 300 * DAY_MS, used: [B], misleading: [] });
   const r = await runDecay(h.engine, t0 + 400 * DAY_MS);
   expect(r.feedback_marks_pruned).toBe(1);
-  expect(mem().mark('feedback:old-receipt')).toBeNull();
-  expect(mem().mark('feedback:new-receipt')).toMatchObject({ used: [B] });
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: t0 + 400 * DAY_MS }); // other marks untouched
+  expect(mem().learned.mark('feedback:old-receipt')).toBeNull();
+  expect(mem().learned.mark('feedback:new-receipt')).toMatchObject({ used: [B] });
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: t0 + 400 * DAY_MS }); // other marks untouched
 });

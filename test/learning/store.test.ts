@@ -29,12 +29,12 @@ test('a store written before use_count existed gains the column on open, with it
 test('learning marks survive a restart through the journal alone', async () => {
   const e = await env();
   const { store } = await MemoryStore.open(e);
-  expect(store.mark('decay:last')).toBeNull();
-  await store.setMark('decay:last', { at: 42 });
-  await store.setMark('feedback:r1', { at: 7, agent: 'a' });
+  expect(store.learned.mark('decay:last')).toBeNull();
+  await store.learned.setMark('decay:last', { at: 42 });
+  await store.learned.setMark('feedback:r1', { at: 7, agent: 'a' });
   // No snapshot: only the journal holds the marks.
   const reopened = await MemoryStore.open(e);
-  expect(reopened.store.mark('decay:last')).toEqual({ at: 42 });
-  expect(reopened.store.mark('feedback:r1')).toEqual({ at: 7, agent: 'a' });
+  expect(reopened.store.learned.mark('decay:last')).toEqual({ at: 42 });
+  expect(reopened.store.learned.mark('feedback:r1')).toEqual({ at: 7, agent: 'a' });
   await reopened.store.close();
 });

@@ -82,7 +82,7 @@ describe('retrieve panel', () => {
     await click(view.contentEl.querySelector('[data-action="send-feedback"]'), view);
     expect(world.engine.memory.stats.get(a.id).use_count).toBe(before.a.use_count + 1);
     expect(world.engine.memory.stats.get(b.id).misleading_count).toBe(before.b.misleading_count + 1);
-    expect(world.engine.memory.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
+    expect(world.engine.memory.learned.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
     const n = view.result!.nodes.length;
     expect(view.contentEl.querySelector('.lithos-feedback-result')?.textContent).toBe(`Feedback sent: 1 used, ${n - 2} ignored, 1 misleading.`);
     expect(view.contentEl.querySelector('[data-mark]')).toBeNull();

@@ -183,12 +183,12 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     }
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
-      out.precedent = await recordPrecedent(mem, receipt, used, now);
+      out.precedent = await recordPrecedent(mem.learned, receipt, used, now);
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
       if (everyAgentReadsReceipt(engine, receipt)) {
         const shown = finals.map((id) => ({ tags: engine.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
-        out.tag_affinity = await recordTagAffinity(mem, receipt.query_text, shown, now);
+        out.tag_affinity = await recordTagAffinity(mem.learned, receipt.query_text, shown, now);
       }
     }
     // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.

@@ -23,9 +23,11 @@ export type { EdgeInput } from './memory-edges';
 export type { PrecedentChange } from './memory-precedent-log';
 
 /**
- * memory.sqlite: what the engine learns and cannot re-derive from Markdown (node registry, typed edges,
- * per-node stats, co-activation). Reads are synchronous; a mutation applies at once and its promise
- * resolves when its journal line is durable, so an acknowledged change survives a crash at any point.
+ * memory.sqlite: what the engine learns and cannot re-derive from Markdown. This class owns the database,
+ * the journal, snapshots and recovery; each signal is read and changed through its own facade (nodes,
+ * edges, stats, coactivation, learned), all writing through the one journal. Reads are synchronous; a
+ * mutation applies at once and its promise resolves when its journal line is durable, so an acknowledged
+ * change survives a crash at any point.
  */
 export class MemoryStore extends JournaledStore<MemoryOp> {
   private readonly precedentLog = new PrecedentLog();
@@ -58,6 +60,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     return { store, warnings: r.warnings, losses: r.losses };
   }
 
+  /** Row counts across the tables (status, reports). */
   counts(): { nodes: number; tombstones: number; edges: number; stats: number; coactivation: number } {
     const n = (sql: string): number => Number(this.db.one(sql)?.[0] ?? 0);
     return {

@@ -156,15 +156,15 @@ export class MemoryEngine {
     if (learning.problem) warnings.push(learning.problem);
     const pending = {
       get: (): string[] => {
-        const ids = m.memory.mark(PENDING_PROPOSALS_MARK);
+        const ids = m.memory.learned.mark(PENDING_PROPOSALS_MARK);
         return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
       },
-      set: (ids: string[]) => m.memory.setMark(PENDING_PROPOSALS_MARK, ids),
+      set: (ids: string[]) => m.memory.learned.setMark(PENDING_PROPOSALS_MARK, ids),
     };
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req), pending });
     Object.assign(engine as { audit: AuditLog; policy: PolicyStore; agentKeys: AgentKeys; learning: LearningStore; proposals: ProposalStore }, { audit, policy, agentKeys, learning, proposals });
     // Found after the stores opened: each logged, warned and audited (vault/engine-report.ts).
-    const mark = m.memory.mark(RECEIPTS_SEQ_MARK);
+    const mark = m.memory.learned.mark(RECEIPTS_SEQ_MARK);
     const later = [await engine.receipts.check(typeof mark === 'number' ? mark : null), ...(await proposals.check())].filter((l) => l !== null);
     for (const l of later) {
       d.logger.warn(l.message);

@@ -87,7 +87,7 @@ async function readNodeNames(blobs: BlobStore, logger: Logger): Promise<NodeName
     const byId = new Map<string, string>();
     const byPath = new Map<string, string>();
     // Deleted notes keep the path they had, so old receipts still name them; a live note wins a shared path.
-    for (const n of [...store.tombstones(), ...store.liveNodes()]) {
+    for (const n of [...store.nodes.tombstones(), ...store.nodes.live()]) {
       const path = n.path ?? n.last_path;
       if (path === null) continue;
       byId.set(n.node_id, path);

@@ -98,7 +98,7 @@ export async function evaluateWithFeedback(ref: DatasetRef, split: number): Prom
       return {
         name: ref.name,
         paired: { before: before.ndcgs, after: after.ndcgs },
-        history: historyRates(before.returned, (id) => engine.memory.stats(id)),
+        history: historyRates(before.returned, (id) => engine.memory.stats.get(id)),
         scores: after.scores,
         baseline: before.scores,
         queries: after.count,

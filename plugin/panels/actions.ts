@@ -182,5 +182,5 @@ export async function markMisleading(engine: MemoryEngine, nodeId: string): Prom
 /** The newest receipt that returned the note and still takes feedback. */
 export async function openReceiptFor(engine: MemoryEngine, nodeId: string): Promise<string | null> {
   const receipts = await toolsFor(engine).receipts({ node: nodeId, limit: 100 });
-  return receipts.find((r) => engine.memory.mark(feedbackMark(r.receipt_id)) === null)?.receipt_id ?? null;
+  return receipts.find((r) => engine.memory.learned.mark(feedbackMark(r.receipt_id)) === null)?.receipt_id ?? null;
 }

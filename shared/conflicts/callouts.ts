@@ -14,7 +14,7 @@ export const CALLOUT_ACTOR = { kind: 'rule', id: 'callouts' } as const;
 export function desiredBlocks(engine: MemoryEngine, note: LiveNote): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const id = note.nodeId;
-  const conflicts = [...engine.memory.edges({ from: id, type: CONFLICT_EDGE_TYPE }), ...engine.memory.edges({ to: id, type: CONFLICT_EDGE_TYPE })]
+  const conflicts = [...engine.memory.edges.find({ from: id, type: CONFLICT_EDGE_TYPE }), ...engine.memory.edges.find({ to: id, type: CONFLICT_EDGE_TYPE })]
     .map(toConflict)
     .sort((x, y) => x.created_at - y.created_at || (x.edge_id < y.edge_id ? -1 : 1));
   const status = statusLines(engine, note, conflicts);

@@ -98,15 +98,15 @@ export class ConflictService {
   // ── objects ─────────────────────────────────────────────────────────────
 
   get(edgeId: string): Conflict | null {
-    const e = this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === edgeId);
+    const e = this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === edgeId);
     return e ? toConflict(e) : null;
   }
 
   /** Conflicts, oldest first; `visible` drops those with an end the caller may not see (both ends must pass). */
   list(q: { state?: ConflictState; node?: string; visible?: (id: string) => boolean } = {}): Conflict[] {
     const rows = q.node
-      ? dedupe([...this.engine.memory.edges({ from: q.node, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges({ to: q.node, type: CONFLICT_EDGE_TYPE })])
-      : this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE });
+      ? dedupe([...this.engine.memory.edges.find({ from: q.node, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges.find({ to: q.node, type: CONFLICT_EDGE_TYPE })])
+      : this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE });
     return rows
       .map(toConflict)
       .filter((c) => (q.state === undefined || c.state === q.state) && (!q.visible || (q.visible(c.a) && q.visible(c.b))))
@@ -115,7 +115,7 @@ export class ConflictService {
 
   /** The conflict between two notes in either direction, if any. */
   between(a: string, b: string): Conflict | null {
-    const e = this.engine.memory.edges({ from: a, to: b, type: CONFLICT_EDGE_TYPE })[0] ?? this.engine.memory.edges({ from: b, to: a, type: CONFLICT_EDGE_TYPE })[0];
+    const e = this.engine.memory.edges.find({ from: a, to: b, type: CONFLICT_EDGE_TYPE })[0] ?? this.engine.memory.edges.find({ from: b, to: a, type: CONFLICT_EDGE_TYPE })[0];
     return e ? toConflict(e) : null;
   }
 
@@ -132,7 +132,7 @@ export class ConflictService {
     const existing = this.between(a.nodeId, b.nodeId);
     if (existing) return { conflict: existing, created: false };
     const evidence = normaliseEvidence(input.evidence);
-    const row = await this.engine.memory.upsertEdge({
+    const row = await this.engine.memory.edges.upsert({
       from_id: a.nodeId,
       to_id: b.nodeId,
       type: CONFLICT_EDGE_TYPE,
@@ -161,7 +161,7 @@ export class ConflictService {
     if (!(RESOLUTIONS as readonly string[]).includes(input.resolution)) {
       throw new LithosError('invalid_argument', `resolution must be one of ${RESOLUTIONS.join(', ')} (got "${String(input.resolution)}").`, { resolution: input.resolution });
     }
-    const row = this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === input.edge_id);
+    const row = this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === input.edge_id);
     if (!row) throw new LithosError('not_found', `No conflict with edge_id "${input.edge_id}". lithos_conflict_list shows the open ones.`, { edge_id: input.edge_id });
     const c = toConflict(row);
     const winnerId = input.winner_id ?? null;
@@ -205,7 +205,7 @@ export class ConflictService {
       at: new Date(this.deps.clock.now()).toISOString(),
     };
     const evidence: ConflictEvidence = { ...c.evidence, resolution: record };
-    const updated = await this.engine.memory.upsertEdge({ ...edgeInput(row), evidence, conflict_state: input.resolution });
+    const updated = await this.engine.memory.edges.upsert({ ...edgeInput(row), evidence, conflict_state: input.resolution });
     await this.engine.audit.append({
       action: 'conflict.resolve',
       actor: auditActor(input.resolver),
@@ -297,7 +297,7 @@ export class ConflictService {
 
   /** The notes at the other end of a conflict with this one (any state). */
   private partnersOf(nodeId: string): Set<string> {
-    const edges = [...this.engine.memory.edges({ from: nodeId, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges({ to: nodeId, type: CONFLICT_EDGE_TYPE })];
+    const edges = [...this.engine.memory.edges.find({ from: nodeId, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges.find({ to: nodeId, type: CONFLICT_EDGE_TYPE })];
     return new Set(edges.map((e) => (e.from_id === nodeId ? e.to_id : e.from_id)).filter((id) => id !== nodeId));
   }
 
@@ -356,9 +356,9 @@ export class ConflictService {
       try {
         const p = this.engine.policy.get();
         const key = JSON.stringify([p.hidden_folders, p.shared_patterns, p.default_namespaces, p.agents]);
-        if (this.engine.memory.mark(POLICY_MARK) === key) return;
+        if (this.engine.memory.learned.mark(POLICY_MARK) === key) return;
         await this.syncAll();
-        await this.engine.memory.setMark(POLICY_MARK, key);
+        await this.engine.memory.learned.setMark(POLICY_MARK, key);
       } catch (err) {
         const e = asLithosError(err);
         this.deps.logger.warn(`Updating callouts after a policy change failed: ${e.message}`, { code: e.code });
@@ -376,7 +376,7 @@ export class ConflictService {
   /** Every end of a conflict and every quarantined note: the only notes that can hold a managed block. */
   private async syncAll(): Promise<number> {
     const ids = new Set<string>();
-    for (const e of this.engine.memory.edges({ type: CONFLICT_EDGE_TYPE })) {
+    for (const e of this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE })) {
       ids.add(e.from_id);
       ids.add(e.to_id);
     }

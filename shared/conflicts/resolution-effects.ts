@@ -34,19 +34,19 @@ export async function supersede(engine: MemoryEngine, winner: LiveNote, loser: L
 /** Lowers the loser: salience, its per-class priors, and the typed edges that lead to it (constants in conflict-types.ts). */
 export async function refute(engine: MemoryEngine, loserId: string, changes: ResolutionChange[]): Promise<void> {
   const mem = engine.memory;
-  const s = mem.stats(loserId);
+  const s = mem.stats.get(loserId);
   const salience = Math.max(REFUTED_SALIENCE_FLOOR, s.salience - REFUTED_SALIENCE_DROP);
   const priors: Record<string, number> = { ...s.per_queryclass_priors };
   // Kept in ±class_prior_cap like every per-class adjustment (a note refuted twice sits at the cap, not below it).
   const cap = engine.learning.get().feedback.class_prior_cap;
   for (const qc of QUERY_CLASSES) priors[qc] = Math.max(-cap, (priors[qc] ?? 0) - REFUTED_PRIOR_DROP);
-  await mem.updateStats(loserId, { salience, per_queryclass_priors: priors });
+  await mem.stats.update(loserId, { salience, per_queryclass_priors: priors });
   changes.push({ node: loserId, what: 'stats.salience', before: s.salience, after: salience });
   changes.push({ node: loserId, what: 'stats.per_queryclass_priors', before: s.per_queryclass_priors, after: priors });
-  for (const e of mem.edges({ to: loserId })) {
+  for (const e of mem.edges.find({ to: loserId })) {
     if (e.type === CONFLICT_EDGE_TYPE) continue;
     const weight = e.weight * REFUTED_EDGE_FACTOR;
-    await mem.upsertEdge({ ...edgeInput(e), weight });
+    await mem.edges.upsert({ ...edgeInput(e), weight });
     changes.push({ node: loserId, what: `edge.weight ${e.edge_id} (${e.type} from ${e.from_id})`, before: e.weight, after: weight });
   }
 }
@@ -56,8 +56,8 @@ export async function merge(engine: MemoryEngine, c: Conflict, merge: LiveNote, 
   const mergeId = merge.nodeId;
   for (const end of [c.a, c.b]) {
     if (end === mergeId) continue;
-    const prior = engine.memory.edges({ from: mergeId, to: end, type: 'derived_from' })[0];
-    const row = await engine.memory.upsertEdge({
+    const prior = engine.memory.edges.find({ from: mergeId, to: end, type: 'derived_from' })[0];
+    const row = await engine.memory.edges.upsert({
       from_id: mergeId,
       to_id: end,
       type: 'derived_from',

@@ -81,7 +81,7 @@ export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean, p
     const id = n.nodeId;
     if (!ok(id)) continue;
     const sums = new Map<string, number>();
-    for (const c of engine.memory.coactivated(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
+    for (const c of engine.memory.coactivation.of(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
     for (const [other, count] of sums) {
       if (count < CONCEPT_MIN_COACTIVATION) continue;
       let m = adj.get(id);
@@ -220,7 +220,7 @@ export function withMembersBlock(body: string, block: string): string {
 /** Members of a concept note: the sources of its `is_example_of` edges that are live notes. */
 export function conceptMembers(engine: MemoryEngine, conceptId: string): string[] {
   return engine.memory
-    .edges({ to: conceptId, type: 'is_example_of' })
+    .edges.find({ to: conceptId, type: 'is_example_of' })
     .map((e) => e.from_id)
     .filter((id) => engine.note(id)?.nodeId === id);
 }
@@ -354,15 +354,15 @@ async function upsertConcept(
   const added: string[] = [];
   const seenAgain = new Set(cluster);
   for (const m of members) {
-    const had = engine.memory.edges({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
+    const had = engine.memory.edges.find({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
     if (had) {
       // Seen in the cluster again: its membership is renewed, or decay would prune it while it is still used
       // together, and the concept, left without members, would be created a second time.
       // Only the rule's own edges: a weight a person or agent set (lithos_edge_update) is theirs.
-      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.upsertEdge({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
+      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.edges.upsert({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
       continue;
     }
-    await engine.memory.upsertEdge({
+    await engine.memory.edges.upsert({
       from_id: m.nodeId,
       to_id: id,
       type: 'is_example_of',
@@ -392,9 +392,9 @@ async function upsertConcept(
 async function capConceptSalience(engine: MemoryEngine): Promise<void> {
   for (const n of engine.notes()) {
     if (n.cached.meta.note_type !== 'concept') continue;
-    const s = engine.memory.stats(n.nodeId);
+    const s = engine.memory.stats.get(n.nodeId);
     if (s.salience > CONCEPT_SALIENCE_CEILING) {
-      await engine.memory.updateStats(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
+      await engine.memory.stats.update(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
       await engine.audit.append({ action: 'concept.update', actor: CONCEPT_RULE, target: n.nodeId, data: { salience_from: s.salience, salience_to: CONCEPT_SALIENCE_CEILING } });
     }
   }

@@ -120,10 +120,10 @@ async function reinforce(engine: MemoryEngine, state: ConsolidationState, unit: 
       done.add(key);
       mark.pairs.push(key);
       mark.at = now;
-      const existing = [...engine.memory.edges({ from: a, to: b, type: 'related_to' }), ...engine.memory.edges({ from: b, to: a, type: 'related_to' })];
+      const existing = [...engine.memory.edges.find({ from: a, to: b, type: 'related_to' }), ...engine.memory.edges.find({ from: b, to: a, type: 'related_to' })];
       if (existing.some((e) => e.provenance_type === 'human')) continue;
       const e = existing[0];
-      const row = await engine.memory.upsertEdge(
+      const row = await engine.memory.edges.upsert(
         e
           ? { ...e, weight: Math.min(1, e.weight + REINFORCE_AMOUNT) }
           : {

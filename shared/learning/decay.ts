@@ -43,9 +43,9 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   await engine.learning.refresh();
   const k = engine.learning.get().decay;
   const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
-  let last = mem.mark(DECAY_MARK) as { at: number } | null;
-  const stats = mem.allStats();
-  const edges = mem.edges({}).filter(decays);
+  let last = mem.learned.mark(DECAY_MARK) as { at: number } | null;
+  const stats = mem.stats.all();
+  const edges = mem.edges.find({}).filter(decays);
   if (last === null) {
     if (stats.length === 0 && edges.length === 0) return report; // nothing learned yet: no baseline worth writing
     // Learned since a first open that had nothing to decay (a short session that closed before any scheduled
@@ -55,7 +55,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
     for (const st of stats) learned = Math.max(learned, st.last_used_at ?? 0, st.last_retrieved_at ?? 0);
     for (const e of edges) learned = Math.max(learned, e.updated_at);
     if (!(learned > 0 && learned < now)) {
-      await mem.setMark(DECAY_MARK, { at: now });
+      await mem.learned.setMark(DECAY_MARK, { at: now });
       return report;
     }
     last = { at: learned };
@@ -64,7 +64,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   if (elapsed < 0) {
     // The mark is in the future: the clock was wrong (ahead) at an earlier run and has been corrected.
     // Start again from now; otherwise decay would stop until real time caught up with the wrong date.
-    await mem.setMark(DECAY_MARK, { at: now });
+    await mem.learned.setMark(DECAY_MARK, { at: now });
     return report;
   }
   if (!(elapsed > 0)) return report;
@@ -84,7 +84,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       }
       if (patch.salience !== undefined) report.salience++;
       if (patch.spaced_rep_strength !== undefined) report.spaced_rep++;
-      if (patch.salience !== undefined || patch.spaced_rep_strength !== undefined) await mem.updateStats(s.node_id, patch);
+      if (patch.salience !== undefined || patch.spaced_rep_strength !== undefined) await mem.stats.update(s.node_id, patch);
     }
     for (const e of edges) {
       // Unused since the later of the last run and its last reinforcement.
@@ -92,25 +92,25 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
       if (!(dt > 0)) continue;
       const w = round(e.weight * halve(dt, k.edge_half_life_days));
       if (w < k.edge_prune_below) {
-        await mem.deleteEdge(e.edge_id);
+        await mem.edges.delete(e.edge_id);
         report.edges_pruned++;
       } else if (w !== e.weight) {
-        await mem.upsertEdge({ ...e, weight: w });
+        await mem.edges.upsert({ ...e, weight: w });
         report.edges_decayed++;
       }
     }
-    report.coactivation_pruned = await mem.pruneCoactivation(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
-    report.affinity_pruned = await mem.pruneTagAffinity(now - TAG_AFFINITY.max_age_days * DAY_MS, TAG_AFFINITY.prune_below);
+    report.coactivation_pruned = await mem.coactivation.prune(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
+    report.affinity_pruned = await mem.learned.pruneTagAffinity(now - TAG_AFFINITY.max_age_days * DAY_MS, TAG_AFFINITY.prune_below);
     const oldMarks = mem
-      .marksWithPrefix(FEEDBACK_MARK_PREFIX)
+      .learned.marksWithPrefix(FEEDBACK_MARK_PREFIX)
       .filter((m) => {
         const at = (m.value as { at?: unknown } | null)?.at;
         return typeof at === 'number' && at < now - FEEDBACK_MARK_MAX_AGE_DAYS * DAY_MS;
       })
       .map((m) => m.key);
-    await mem.deleteMarks(oldMarks);
+    await mem.learned.deleteMarks(oldMarks);
     report.feedback_marks_pruned = oldMarks.length;
-    await mem.setMark(DECAY_MARK, { at: now });
+    await mem.learned.setMark(DECAY_MARK, { at: now });
   });
   if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned === 0) return report;
   await engine.audit.append({

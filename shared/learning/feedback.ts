@@ -55,7 +55,7 @@ export const feedbackMark = (receiptId: string): string => `${FEEDBACK_MARK_PREF
 
 /** The notes feedback for a receipt marked used, or null when none was given (or it predates the record). */
 export function usedByFeedback(engine: MemoryEngine, receiptId: string): string[] | null {
-  const m = engine.memory.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
+  const m = engine.memory.learned.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
   return m && Array.isArray(m.used) ? m.used.filter((x): x is string => typeof x === 'string') : null;
 }
 
@@ -111,7 +111,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
     edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false,
   };
-  if (engine.memory.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
+  if (engine.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
   await engine.learning.refresh();
   const k = engine.learning.get().feedback;
 
@@ -130,8 +130,8 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
 
   await mem.batch(async () => {
     for (const id of used) {
-      const s = mem.stats(id);
-      await mem.updateStats(id, {
+      const s = mem.stats.get(id);
+      await mem.stats.update(id, {
         use_count: s.use_count + 1,
         last_used_at: now,
         ...(reinforce && {
@@ -142,19 +142,19 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       });
     }
     for (const id of ignored) {
-      const s = mem.stats(id);
+      const s = mem.stats.get(id);
       const ignoredCount = s.ignored_count + 1;
       const chronic = ignoredCount > k.chronic_ignored_min && ignoredCount > s.use_count;
-      await mem.updateStats(id, {
+      await mem.stats.update(id, {
         ignored_count: ignoredCount,
         per_queryclass_priors: withPrior(s, cls, k.ignored_class_prior, k.class_prior_cap),
         ...(chronic && { salience: round(clamp(s.salience + k.ignored_salience, 0, 1)) }),
       });
     }
     for (const id of misleading) {
-      const s = mem.stats(id);
+      const s = mem.stats.get(id);
       const count = s.misleading_count + 1;
-      await mem.updateStats(id, {
+      await mem.stats.update(id, {
         misleading_count: count,
         salience: round(clamp(s.salience + k.misleading_salience, 0, 1)),
         per_queryclass_priors: withPrior(s, cls, k.misleading_class_prior, k.class_prior_cap),
@@ -162,9 +162,9 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
       // A note a person released from quarantine starts counting again from that point.
       if (count - misleadingBeforeRelease(engine, id) >= k.quarantine_at) toQuarantine.push(id);
       // The edges that pulled it in: from the other notes of this result into it. A person's edge stays.
-      for (const e of mem.edges({ to: id })) {
+      for (const e of mem.edges.find({ to: id })) {
         if (e.from_id === id || !finals.includes(e.from_id) || e.provenance_type === 'human' || e.type === 'contradicts') continue;
-        await mem.upsertEdge({ ...e, weight: round(Math.max(0, e.weight + k.misleading_edge)) });
+        await mem.edges.upsert({ ...e, weight: round(Math.max(0, e.weight + k.misleading_edge)) });
         out.edges_weakened++;
       }
     }
@@ -177,22 +177,22 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     }
     for (let i = 0; i < finals.length; i++) {
       for (let j = i + 1; j < finals.length; j++) {
-        await mem.bumpCoactivation(finals[i], finals[j], namespaceOf(engine, finals[i]), now);
+        await mem.coactivation.bump(finals[i], finals[j], namespaceOf(engine, finals[i]), now);
         out.coactivation_pairs++;
       }
     }
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
-      out.precedent = await recordPrecedent(mem, receipt, used, now);
+      out.precedent = await recordPrecedent(mem.learned, receipt, used, now);
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
       if (everyAgentReadsReceipt(engine, receipt)) {
         const shown = finals.map((id) => ({ tags: engine.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
-        out.tag_affinity = await recordTagAffinity(mem, receipt.query_text, shown, now);
+        out.tag_affinity = await recordTagAffinity(mem.learned, receipt.query_text, shown, now);
       }
     }
     // Which notes were used is kept with the mark: working memory and consolidation count these, not every note shown.
-    await mem.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
+    await mem.learned.setMark(feedbackMark(receipt.receipt_id), { at: now, agent: input.agent ?? null, task: input.task ?? null, used, misleading });
   });
 
   const actor: AuditActor = input.agent ? { kind: 'agent', id: input.agent } : { kind: 'human', id: null };
@@ -216,7 +216,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
     },
   });
   for (const id of toQuarantine) {
-    if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
+    if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats.get(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
   }
   return out;
 }
@@ -242,15 +242,15 @@ function namespaceOf(engine: MemoryEngine, id: string): string {
 /** `related_to` between two used notes, either direction, +usedEdge (created at that weight, provenance rule). */
 async function reinforceEdge(engine: MemoryEngine, a: string, b: string, usedEdge: number): Promise<boolean> {
   const mem = engine.memory;
-  const existing = mem.edges({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges({ from: b, to: a, type: 'related_to' })[0];
+  const existing = mem.edges.find({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges.find({ from: b, to: a, type: 'related_to' })[0];
   if (existing) {
     // A person's edge already says it; the learning layer does not overwrite it.
     if (existing.provenance_type === 'human') return false;
-    await mem.upsertEdge({ ...existing, weight: round(clamp(existing.weight + usedEdge, 0, 1)) });
+    await mem.edges.upsert({ ...existing, weight: round(clamp(existing.weight + usedEdge, 0, 1)) });
     return true;
   }
   const [from, to] = a < b ? [a, b] : [b, a];
-  await mem.upsertEdge({
+  await mem.edges.upsert({
     from_id: from,
     to_id: to,
     type: 'related_to',

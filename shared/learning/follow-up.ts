@@ -53,8 +53,8 @@ function neighbours(engine: MemoryEngine, id: string): Set<string> {
       if (s) out.add(s.nodeId);
     }
   }
-  for (const e of engine.memory.edges({ from: id })) if (e.type !== 'contradicts') out.add(e.to_id);
-  for (const e of engine.memory.edges({ to: id })) if (e.type !== 'contradicts') out.add(e.from_id);
+  for (const e of engine.memory.edges.find({ from: id })) if (e.type !== 'contradicts') out.add(e.to_id);
+  for (const e of engine.memory.edges.find({ to: id })) if (e.type !== 'contradicts') out.add(e.from_id);
   out.delete(id);
   return out;
 }
@@ -75,8 +75,8 @@ export async function applyFollowUp(engine: MemoryEngine, tracker: FollowUpTrack
   const mem = engine.memory;
   await mem.batch(async () => {
     for (const id of [...overlap, ...near]) {
-      const s = mem.stats(id);
-      await mem.updateStats(id, { salience: Math.round(Math.min(1, s.salience + FOLLOW_UP.salience) * 1e6) / 1e6 });
+      const s = mem.stats.get(id);
+      await mem.stats.update(id, { salience: Math.round(Math.min(1, s.salience + FOLLOW_UP.salience) * 1e6) / 1e6 });
     }
   });
   await engine.audit.append({

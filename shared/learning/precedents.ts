@@ -3,7 +3,8 @@
  * content terms and class) and the used node ids are remembered in memory.sqlite, newest PRECEDENTS.keep
  * kept. The precedent scout (retrieval/scouts/precedent.ts) proposes those notes for similar queries.
  */
-import type { MemoryStore, PrecedentRow } from '../stores/memory-store';
+import type { MemoryLearned } from '../stores/memory-learned';
+import type { PrecedentRow } from '../stores/memory-store';
 import { tokenize } from '../index/tokenizer';
 import type { Receipt } from '../retrieval/types';
 import { PRECEDENTS } from './constants';
@@ -24,9 +25,9 @@ export function precedentOf(receipt: Receipt, used: readonly string[], at: numbe
 }
 
 /** Stores the receipt's precedent (pruning the oldest beyond the bound); false when there was none to store. */
-export async function recordPrecedent(mem: MemoryStore, receipt: Receipt, used: readonly string[], at: number): Promise<boolean> {
+export async function recordPrecedent(learned: MemoryLearned, receipt: Receipt, used: readonly string[], at: number): Promise<boolean> {
   const row = precedentOf(receipt, used, at);
   if (!row) return false;
-  await mem.addPrecedent(row, PRECEDENTS.keep);
+  await learned.addPrecedent(row, PRECEDENTS.keep);
   return true;
 }

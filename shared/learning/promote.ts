@@ -27,7 +27,7 @@ export function recordHypothesisUse(engine: MemoryEngine, state: ConsolidationSt
 }
 
 export function inOpenConflict(engine: MemoryEngine, id: string): boolean {
-  const edges = [...engine.memory.edges({ from: id, type: 'contradicts' }), ...engine.memory.edges({ to: id, type: 'contradicts' })];
+  const edges = [...engine.memory.edges.find({ from: id, type: 'contradicts' }), ...engine.memory.edges.find({ to: id, type: 'contradicts' })];
   return edges.some((e) => BLOCKING_CONFLICT_STATES.includes(e.conflict_state));
 }
 

@@ -23,7 +23,7 @@ export async function quarantine(engine: MemoryEngine, id: string, why: { reason
   await engine.updateFrontmatter(note.path, (fm) => {
     fm.status = 'quarantined';
   });
-  await engine.memory.setMark(quarantineMark(id), { at: engine.now(), misleading_count: engine.memory.stats(id).misleading_count, previous_status: before });
+  await engine.memory.learned.setMark(quarantineMark(id), { at: engine.now(), misleading_count: engine.memory.stats.get(id).misleading_count, previous_status: before });
   // The status callout now rather than at the next change-hook tick (conflicts/callouts.ts owns the block).
   await engine.conflicts.syncCallouts(id);
   await engine.audit.append({
@@ -42,7 +42,7 @@ const quarantineMark = (id: string): string => `quarantine:${id}`;
  * once a person has released it (its status is no longer `quarantined`). 0 for a note never quarantined.
  */
 export function misleadingBeforeRelease(engine: MemoryEngine, id: string): number {
-  const m = engine.memory.mark(quarantineMark(id)) as { misleading_count?: unknown } | null;
+  const m = engine.memory.learned.mark(quarantineMark(id)) as { misleading_count?: unknown } | null;
   if (!m || typeof m.misleading_count !== 'number' || engine.note(id)?.cached.meta.status === 'quarantined') return 0;
   return m.misleading_count;
 }
@@ -53,7 +53,7 @@ export function quarantinedNotes(engine: MemoryEngine, allow: (id: string) => bo
     .notes()
     .filter((n) => n.cached.meta.status === 'quarantined' && allow(n.nodeId))
     .map((n) => {
-      const s = engine.memory.stats(n.nodeId);
+      const s = engine.memory.stats.get(n.nodeId);
       const m = n.cached.meta;
       return { id: n.nodeId, path: n.path, title: m.title, note_type: m.note_type, namespace: m.namespace, misleading_count: s.misleading_count, salience: s.salience };
     })

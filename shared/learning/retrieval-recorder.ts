@@ -42,10 +42,10 @@ export class RetrievalRecorder {
     // The receipt's seq rides in the same journal append as the counts: a receipts log cut later is found out.
     await engine.memory.batch(async () => {
       for (const n of receipt.final_nodes) {
-        const s = engine.memory.stats(n.id);
-        await engine.memory.updateStats(n.id, { retrieval_count: s.retrieval_count + 1, last_retrieved_at: at });
+        const s = engine.memory.stats.get(n.id);
+        await engine.memory.stats.update(n.id, { retrieval_count: s.retrieval_count + 1, last_retrieved_at: at });
       }
-      await engine.memory.setMark(RECEIPTS_SEQ_MARK, seq);
+      await engine.memory.learned.setMark(RECEIPTS_SEQ_MARK, seq);
     });
     // Implicit learning: a re-query in the same task near the previous result is a weak positive.
     if (receipt.task_id) await applyFollowUp(engine, this.followUps, receipt);

@@ -12,7 +12,8 @@
  * person → the notes tagged with that person; "deploy" → #infra).
  */
 import { normalizeText, tokenize } from '../index/tokenizer';
-import type { MemoryStore, TagAffinityRow } from '../stores/memory-store';
+import type { MemoryLearned } from '../stores/memory-learned';
+import type { TagAffinityRow } from '../stores/memory-store';
 import { TAG_AFFINITY } from './constants';
 
 /** The query's terms as the affinity counts them: distinct tokens, the first TAG_AFFINITY.max_terms. */
@@ -43,14 +44,14 @@ export function affinityDeltas(terms: readonly string[], shown: readonly { tags:
 
 /** Records one feedback's showings and uses. */
 export async function recordTagAffinity(
-  mem: MemoryStore,
+  learned: MemoryLearned,
   queryText: string,
   shown: readonly { tags: readonly string[]; used: boolean }[],
   at: number,
 ): Promise<boolean> {
   const deltas = affinityDeltas(affinityTerms(queryText), shown);
   if (deltas.length === 0) return false;
-  await mem.addTagAffinity(deltas, at);
+  await learned.addTagAffinity(deltas, at);
   return true;
 }
 

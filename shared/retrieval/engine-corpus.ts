@@ -204,34 +204,34 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   private computeEdges(id: string): EdgeRow[] {
-    const out = this.d.memory.edges({ from: id });
-    for (const e of this.d.memory.edges({ to: id })) if (e.from_id !== id) out.push(e);
+    const out = this.d.memory.edges.find({ from: id });
+    for (const e of this.d.memory.edges.find({ to: id })) if (e.from_id !== id) out.push(e);
     // An edge to a deleted (tombstoned) note is kept for its return, but is not a live neighbour.
     return out.filter((e) => this.d.byId.has(e.from_id) && this.d.byId.has(e.to_id));
   }
 
   coactivated(id: string): Coactivation[] {
-    return this.d.memory.coactivated(id).filter((c) => this.d.byId.has(c.other));
+    return this.d.memory.coactivation.of(id).filter((c) => this.d.byId.has(c.other));
   }
 
   stats(id: string): NodeStats {
-    return this.d.memory.stats(id);
+    return this.d.memory.stats.get(id);
   }
 
   /** The query terms' rows, read once per retrieval (a handful of indexed lookups). */
   tagAffinity(terms: readonly string[]): AffinityScorer | null {
     const t = terms.slice(0, TAG_AFFINITY.max_terms);
-    return affinityScorer(this.d.memory.tagAffinity(t), t);
+    return affinityScorer(this.d.memory.learned.tagAffinity(t), t);
   }
 
   /** Read from memory.sqlite once, then kept up to date from the store's change log and matched in memory. */
   precedents(terms: readonly string[], queryClass: string): PrecedentMatch[] {
     const mem = this.d.memory;
-    const version = mem.precedentVersion;
+    const version = mem.learned.precedentVersion;
     const cached = this.precedentIndex;
-    const changes = cached ? mem.precedentChangesSince(cached.version) : null;
+    const changes = cached ? mem.learned.precedentChangesSince(cached.version) : null;
     if (!cached || !changes) {
-      this.precedentIndex = { version, index: new PrecedentIndex(mem.precedents()) };
+      this.precedentIndex = { version, index: new PrecedentIndex(mem.learned.precedents()) };
     } else if (changes.length > 0) {
       for (const c of changes) {
         if (c.kind === 'precedent') cached.index.add(c.row);

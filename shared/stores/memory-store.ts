@@ -1,15 +1,17 @@
-import { LithosError } from '../errors';
-import { newId } from '../model/ids';
-import { PROVENANCE_TYPES } from '../model/types';
 import type { SqlDb } from './sql-db';
 import { JournaledStore, type StoreDeps } from './journaled-store';
-import { applyOp, EDGE_COLS, NODE_COLS, planEdge, PRECEDENT_COLS, STATS_COLS, toEdge, toNode, toPrecedent, toStats } from './memory-rows';
+import { applyOp } from './memory-rows';
 import { MEMORY_FILES, MEMORY_JOURNAL, MEMORY_PREVIOUS, recoverMemory } from './memory-recovery';
 import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
-import { DEFAULT_NODE_STATS } from './memory-types';
-import type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
-import { checkEdge, checkPrecedent, checkStatsPatch, nonEmpty } from './memory-validate';
+import { MemoryCoactivation } from './memory-coactivation';
+import { MemoryEdges } from './memory-edges';
+import { MemoryLearned } from './memory-learned';
+import { MemoryNodes } from './memory-nodes';
+import { PrecedentLog } from './memory-precedent-log';
+import { MemoryStats } from './memory-stats';
+import type { MemoryTables } from './memory-tables';
+import type { MemoryOp } from './memory-types';
 
 export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
@@ -17,24 +19,38 @@ export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
 export type { StoreDeps } from './journaled-store';
 
-export type EdgeInput = Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_at'> & { edge_id?: string };
+export type { EdgeInput } from './memory-edges';
+export type { PrecedentChange } from './memory-precedent-log';
 
 /**
- * memory.sqlite: what the engine learns and cannot re-derive from Markdown (node registry, typed edges,
- * per-node stats, co-activation). Reads are synchronous; a mutation applies at once and its promise
- * resolves when its journal line is durable, so an acknowledged change survives a crash at any point.
+ * memory.sqlite: what the engine learns and cannot re-derive from Markdown. This class owns the database,
+ * the journal, snapshots and recovery; each signal is read and changed through its own facade (nodes,
+ * edges, stats, coactivation, learned), all writing through the one journal. Reads are synchronous; a
+ * mutation applies at once and its promise resolves when its journal line is durable, so an acknowledged
+ * change survives a crash at any point.
  */
-/** A change to the precedents table, as readers of precedentChangesSince see it. */
-export type PrecedentChange = Extract<MemoryOp, { kind: 'precedent' | 'precedent_del' }>;
-/** Precedent changes kept in memory for incremental readers; one further behind rebuilds from precedents(). */
-const PRECEDENT_LOG = 1000;
-
 export class MemoryStore extends JournaledStore<MemoryOp> {
-  private precedentLog: PrecedentChange[] = [];
-  private precedentLogStart = 0;
+  private readonly precedentLog = new PrecedentLog();
+
+  /** The node registry: ids, paths, tombstones. */
+  readonly nodes: MemoryNodes;
+  /** Typed edges between node ids. */
+  readonly edges: MemoryEdges;
+  /** Per-node stats. */
+  readonly stats: MemoryStats;
+  /** Pairs of nodes retrieved together. */
+  readonly coactivation: MemoryCoactivation;
+  /** The learning layer's marks, precedents and term–tag affinity. */
+  readonly learned: MemoryLearned;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
+    const tables: MemoryTables = { db, clock: deps.clock, mutate: (plan) => this.mutate(plan) };
+    this.nodes = new MemoryNodes(tables);
+    this.edges = new MemoryEdges(tables);
+    this.stats = new MemoryStats(tables);
+    this.coactivation = new MemoryCoactivation(tables);
+    this.learned = new MemoryLearned(tables, this.precedentLog);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
@@ -44,296 +60,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     return { store, warnings: r.warnings, losses: r.losses };
   }
 
-  // ── registry ────────────────────────────────────────────────────────────
-
-  nodeById(id: string): NodeRow | null {
-    const r = this.db.one(`SELECT ${NODE_COLS} FROM nodes WHERE node_id = ?`, [id]);
-    return r ? toNode(r) : null;
-  }
-
-  nodeByPath(path: string): NodeRow | null {
-    const r = this.db.one(`SELECT ${NODE_COLS} FROM nodes WHERE path = ?`, [path]);
-    return r ? toNode(r) : null;
-  }
-
-  liveNodes(): NodeRow[] {
-    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NULL ORDER BY path`).map(toNode);
-  }
-
-  tombstones(): NodeRow[] {
-    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NOT NULL ORDER BY deleted_at, node_id`).map(toNode);
-  }
-
-  /** Creates or updates a node and makes it live at `path` (clearing any tombstone). */
-  registerNode(row: { node_id: string; path: string; id_source: 'frontmatter' | 'registry'; content_hash: string | null }): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('node_id', row.node_id);
-      nonEmpty('path', row.path);
-      if (row.id_source !== 'frontmatter' && row.id_source !== 'registry') {
-        throw new LithosError('invalid_argument', `id_source must be 'frontmatter' or 'registry'.`, { id_source: row.id_source });
-      }
-      this.assertPathFree(row.path, row.node_id);
-      const { node_id, path, id_source } = row;
-      return [{ kind: 'node', row: { node_id, path, id_source, content_hash: row.content_hash ?? null, deleted_at: null, last_path: null } }];
-    });
-  }
-
-  /** Rename: the id — and with it edges and stats — follows the note to its new path. */
-  moveNode(nodeId: string, newPath: string): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('path', newPath);
-      const n = this.liveNode(nodeId);
-      if (n.path === newPath) return [];
-      this.assertPathFree(newPath, nodeId);
-      return [{ kind: 'node', row: { ...n, path: newPath } }];
-    });
-  }
-
-  /** Marks a node deleted; its edges and stats stay until purgeTombstones. Already tombstoned: no-op. */
-  tombstoneNode(nodeId: string, at: number): Promise<void> {
-    return this.mutate(() => {
-      const n = this.nodeById(nodeId);
-      if (!n) throw new LithosError('not_found', `No node ${nodeId}.`, { node_id: nodeId });
-      if (n.deleted_at !== null) return [];
-      return [{ kind: 'node', row: { ...n, path: null, deleted_at: at, last_path: n.path } }];
-    });
-  }
-
-  reviveNode(nodeId: string, path: string, contentHash: string | null): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('path', path);
-      const n = this.nodeById(nodeId);
-      if (!n) throw new LithosError('not_found', `No node ${nodeId}.`, { node_id: nodeId });
-      this.assertPathFree(path, nodeId);
-      return [{ kind: 'node', row: { ...n, path, content_hash: contentHash, deleted_at: null, last_path: null } }];
-    });
-  }
-
-  /** A tombstone matching the id, else the path it was deleted from, else its content (most recent first). */
-  findTombstone(q: { nodeId?: string; path?: string; contentHash?: string }): NodeRow | null {
-    const where = 'deleted_at IS NOT NULL AND';
-    const order = 'ORDER BY deleted_at DESC, node_id LIMIT 1';
-    const tries: [string, string | undefined][] = [
-      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} node_id = ? ${order}`, q.nodeId],
-      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} last_path = ? ${order}`, q.path],
-      [`SELECT ${NODE_COLS} FROM nodes WHERE ${where} content_hash = ? ${order}`, q.contentHash],
-    ];
-    for (const [sql, value] of tries) {
-      if (value === undefined || value === null) continue;
-      const r = this.db.one(sql, [value]);
-      if (r) return toNode(r);
-    }
-    return null;
-  }
-
-  /** Live nodes whose last indexed content has this hash, by path; at most `limit` (many empty notes share one hash). */
-  liveByContentHash(contentHash: string, limit = 20): NodeRow[] {
-    return this.db.all(`SELECT ${NODE_COLS} FROM nodes WHERE deleted_at IS NULL AND content_hash = ? ORDER BY path LIMIT ?`, [contentHash, limit]).map(toNode);
-  }
-
-  /** Deletes tombstones older than `olderThan` (ms) with their edges, stats and co-activation. */
-  async purgeTombstones(olderThan: number): Promise<number> {
-    let count = 0;
-    await this.mutate(() => {
-      const ids = this.db.all('SELECT node_id FROM nodes WHERE deleted_at IS NOT NULL AND deleted_at < ?', [olderThan]).map((r) => String(r[0]));
-      count = ids.length;
-      return ids.length ? [{ kind: 'purge', node_ids: ids }] : [];
-    });
-    return count;
-  }
-
-  // ── edges ───────────────────────────────────────────────────────────────
-
-  /** Creates an edge, or updates the one with the same edge_id or the same (from, to, type). */
-  async upsertEdge(e: EdgeInput): Promise<EdgeRow> {
-    let row: EdgeRow | null = null;
-    await this.mutate(() => {
-      checkEdge(e, PROVENANCE_TYPES);
-      row = planEdge(this.db, e, this.deps.clock.now(), newId);
-      return [{ kind: 'edge', row }];
-    });
-    return row as unknown as EdgeRow;
-  }
-
-  edges(q: { from?: string; to?: string; type?: string; namespace?: string }): EdgeRow[] {
-    const conds: string[] = [];
-    const params: string[] = [];
-    for (const [col, v] of [['from_id', q.from], ['to_id', q.to], ['type', q.type], ['namespace', q.namespace]] as const) {
-      if (v !== undefined) {
-        conds.push(`${col} = ?`);
-        params.push(v);
-      }
-    }
-    const where = conds.length ? `WHERE ${conds.join(' AND ')}` : '';
-    return this.db.all(`SELECT ${EDGE_COLS} FROM edges ${where} ORDER BY created_at, edge_id`, params).map(toEdge);
-  }
-
-  deleteEdge(edgeId: string): Promise<void> {
-    return this.mutate(() => (this.db.one('SELECT 1 FROM edges WHERE edge_id = ?', [edgeId]) ? [{ kind: 'edge_del', edge_id: edgeId }] : []));
-  }
-
-  // ── stats ───────────────────────────────────────────────────────────────
-
-  stats(nodeId: string): NodeStats {
-    const r = this.db.one(`SELECT ${STATS_COLS} FROM node_stats WHERE node_id = ?`, [nodeId]);
-    return r ? toStats(r) : { node_id: nodeId, ...DEFAULT_NODE_STATS, per_queryclass_priors: {} };
-  }
-
-  async updateStats(nodeId: string, patch: Partial<Omit<NodeStats, 'node_id'>>): Promise<NodeStats> {
-    let next: NodeStats | null = null;
-    await this.mutate(() => {
-      nonEmpty('node_id', nodeId);
-      next = { ...this.stats(nodeId), ...checkStatsPatch(patch), node_id: nodeId };
-      return [{ kind: 'stats', row: next }];
-    });
-    return next as unknown as NodeStats;
-  }
-
-  // ── co-activation ───────────────────────────────────────────────────────
-
-  /** Counts one co-retrieval of a and b; the pair is stored once, smaller id first. */
-  bumpCoactivation(a: string, b: string, namespace: string, at: number): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('a', a);
-      nonEmpty('b', b);
-      if (a === b) throw new LithosError('invalid_argument', 'A node does not co-activate with itself.', { node_id: a });
-      const [x, y] = a < b ? [a, b] : [b, a];
-      const r = this.db.one('SELECT count, last_at FROM coactivation WHERE node_id_a = ? AND node_id_b = ? AND namespace = ?', [x, y, namespace]);
-      const count = r ? Number(r[0]) + 1 : 1;
-      const last_at = r ? Math.max(Number(r[1]), at) : at;
-      return [{ kind: 'coact', a: x, b: y, namespace, count, last_at }];
-    });
-  }
-
-  /**
-   * Forgets pairs last co-retrieved before `before` that were seen fewer than `below` times: too few to
-   * have formed anything, and too old to. Returns how many went.
-   */
-  async pruneCoactivation(before: number, below: number): Promise<number> {
-    const n = Number(this.db.one('SELECT COUNT(*) FROM coactivation WHERE last_at < ? AND count < ?', [before, below])?.[0] ?? 0);
-    if (n > 0) await this.mutate(() => [{ kind: 'coact_prune', before, below }]);
-    return n;
-  }
-
-  coactivated(nodeId: string): Coactivation[] {
-    return this.db
-      .all(
-        `SELECT node_id_b, namespace, count, last_at FROM coactivation WHERE node_id_a = ?
-         UNION ALL SELECT node_id_a, namespace, count, last_at FROM coactivation WHERE node_id_b = ?
-         ORDER BY 3 DESC, 1, 2`,
-        [nodeId, nodeId],
-      )
-      .map((r) => ({ other: String(r[0]), namespace: String(r[1]), count: Number(r[2]), last_at: Number(r[3]) }));
-  }
-
-  // ── learning marks ──────────────────────────────────────────────────────
-
-  /** A learning-layer bookmark (shared/learning): null when never set. */
-  mark(key: string): unknown {
-    const r = this.db.one('SELECT value FROM learning_marks WHERE key = ?', [key]);
-    return r ? (JSON.parse(String(r[0])) as unknown) : null;
-  }
-
-  /** Marks whose key starts with `prefix`, with their values (e.g. every `feedback:` mark). */
-  marksWithPrefix(prefix: string): { key: string; value: unknown }[] {
-    return this.db
-      .all("SELECT key, value FROM learning_marks WHERE substr(key, 1, ?) = ? ORDER BY key", [prefix.length, prefix])
-      .map((r) => ({ key: String(r[0]), value: JSON.parse(String(r[1])) as unknown }));
-  }
-
-  deleteMarks(keys: readonly string[]): Promise<void> {
-    if (keys.length === 0) return Promise.resolve();
-    return this.mutate(() => [{ kind: 'mark_del', keys: [...keys] }]);
-  }
-
-  setMark(key: string, value: unknown): Promise<void> {
-    return this.mutate(() => {
-      nonEmpty('key', key);
-      return [{ kind: 'mark', key, value: value ?? null }];
-    });
-  }
-
-  // ── precedents ──────────────────────────────────────────────────────────
-
-  /**
-   * Records a precedent (same id: replaced) and prunes the oldest beyond `keep`, in one mutation. The
-   * row is validated first; nothing is written for a bad one.
-   */
-  addPrecedent(row: PrecedentRow, keep: number): Promise<void> {
-    return this.mutate(() => {
-      checkPrecedent(row);
-      if (!Number.isInteger(keep) || keep < 1) throw new LithosError('invalid_argument', 'keep must be a positive integer.', { keep });
-      const ops: MemoryOp[] = [{ kind: 'precedent', row: { ...row, terms: [...row.terms], used: [...row.used] } }];
-      const others = Number(this.db.one('SELECT COUNT(*) FROM precedents WHERE precedent_id <> ?', [row.precedent_id])?.[0] ?? 0);
-      if (others + 1 > keep) {
-        const old = this.db
-          .all('SELECT precedent_id FROM precedents WHERE precedent_id <> ? ORDER BY at, precedent_id LIMIT ?', [row.precedent_id, others + 1 - keep])
-          .map((r) => String(r[0]));
-        ops.push({ kind: 'precedent_del', ids: old });
-      }
-      return ops;
-    });
-  }
-
-  /** Every precedent, newest first. */
-  precedents(): PrecedentRow[] {
-    return this.db.all(`SELECT ${PRECEDENT_COLS} FROM precedents ORDER BY at DESC, precedent_id DESC`).map(toPrecedent);
-  }
-
-  /** Counts precedent changes in this process (readers cache on it). */
-  get precedentVersion(): number {
-    return this.precedentLogStart + this.precedentLog.length;
-  }
-
-  /** The changes after `version`, oldest first; null when they are no longer kept (read precedents() again). */
-  precedentChangesSince(version: number): readonly PrecedentChange[] | null {
-    if (version < this.precedentLogStart || version > this.precedentVersion) return null;
-    return this.precedentLog.slice(version - this.precedentLogStart);
-  }
-
-  // ── term–tag affinity ───────────────────────────────────────────────────
-
-  /** The affinity rows of these terms (tag '' = a term's totals) and the overall row (term and tag ''). */
-  tagAffinity(terms: readonly string[]): TagAffinityRow[] {
-    const list = [...new Set(['', ...terms])];
-    return this.db
-      .all(`SELECT term, tag, shown, used, at FROM tag_affinity WHERE term IN (${list.map(() => '?').join(', ')}) ORDER BY term, tag`, list)
-      .map((r) => ({ term: String(r[0]), tag: String(r[1]), shown: Number(r[2]), used: Number(r[3]), at: Number(r[4]) }));
-  }
-
-  /** Adds showings and uses to term–tag rows (created as needed) in one mutation. */
-  addTagAffinity(deltas: readonly Omit<TagAffinityRow, 'at'>[], at: number): Promise<void> {
-    return this.mutate(() => {
-      const sum = new Map<string, Omit<TagAffinityRow, 'at'>>();
-      for (const d of deltas) {
-        if (!(Number.isInteger(d.shown) && Number.isInteger(d.used) && d.used >= 0 && d.shown >= d.used)) {
-          throw new LithosError('invalid_argument', 'Affinity counts must be integers with 0 <= used <= shown.', { term: d.term, tag: d.tag });
-        }
-        const key = JSON.stringify([d.term, d.tag]);
-        const s = sum.get(key);
-        sum.set(key, s ? { ...s, shown: s.shown + d.shown, used: s.used + d.used } : { ...d });
-      }
-      const rows: TagAffinityRow[] = [];
-      for (const d of sum.values()) {
-        const r = this.db.one('SELECT shown, used, at FROM tag_affinity WHERE term = ? AND tag = ?', [d.term, d.tag]);
-        rows.push({ ...d, shown: d.shown + Number(r?.[0] ?? 0), used: d.used + Number(r?.[1] ?? 0), at: Math.max(at, Number(r?.[2] ?? at)) });
-      }
-      return rows.length ? [{ kind: 'affinity', rows }] : [];
-    });
-  }
-
-  /** Forgets term–tag rows last counted before `before` with fewer than `below` showings; the overall row stays. */
-  async pruneTagAffinity(before: number, below: number): Promise<number> {
-    const n = Number(this.db.one("SELECT COUNT(*) FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [before, below])?.[0] ?? 0);
-    if (n > 0) await this.mutate(() => [{ kind: 'affinity_prune', before, below }]);
-    return n;
-  }
-
-  /** Every stats row (decay walks them all). */
-  allStats(): NodeStats[] {
-    return this.db.all(`SELECT ${STATS_COLS} FROM node_stats ORDER BY node_id`).map(toStats);
-  }
-
+  /** Row counts across the tables (status, reports). */
   counts(): { nodes: number; tombstones: number; edges: number; stats: number; coactivation: number } {
     const n = (sql: string): number => Number(this.db.one(sql)?.[0] ?? 0);
     return {
@@ -349,26 +76,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
 
   protected override apply(op: MemoryOp): void {
     applyOp(this.db, op);
-    if (op.kind === 'precedent' || op.kind === 'precedent_del') {
-      this.precedentLog.push(op);
-      if (this.precedentLog.length > 2 * PRECEDENT_LOG) {
-        const drop = this.precedentLog.length - PRECEDENT_LOG;
-        this.precedentLog = this.precedentLog.slice(drop);
-        this.precedentLogStart += drop;
-      }
-    }
-  }
-
-  private liveNode(nodeId: string): NodeRow {
-    const n = this.nodeById(nodeId);
-    if (!n || n.deleted_at !== null) throw new LithosError('not_found', `No live node ${nodeId}.`, { node_id: nodeId });
-    return n;
-  }
-
-  private assertPathFree(path: string, nodeId: string): void {
-    const holder = this.nodeByPath(path);
-    if (holder && holder.node_id !== nodeId) {
-      throw new LithosError('conflict', `"${path}" is already registered to node ${holder.node_id}.`, { path, node_id: holder.node_id });
-    }
+    this.precedentLog.record(op);
   }
 }

@@ -1,7 +1,7 @@
 import { LithosError } from '../errors';
 import type { EdgeRow, NodeStats, PrecedentRow } from './memory-types';
 
-/** Argument checks for MemoryStore mutations: bad input is refused before anything is written. */
+/** Argument checks for memory-store mutations (every facade): bad input is refused before anything is written. */
 
 export function nonEmpty(field: string, value: unknown): void {
   if (typeof value !== 'string' || value === '') {

@@ -44,18 +44,18 @@ export class NodeIdentity {
 
   async assign(q: IdentityQuery): Promise<IdentityResult> {
     const problems: NoteProblem[] = [];
-    const atPath = this.memory.nodeByPath(q.path);
+    const atPath = this.memory.nodes.byPath(q.path);
 
     if (q.frontmatterId) {
-      const byId = this.memory.nodeById(q.frontmatterId);
+      const byId = this.memory.nodes.byId(q.frontmatterId);
       if (byId && byId.deleted_at === null && byId.path === q.path) {
         return this.keep(byId.node_id, q, 'frontmatter', problems);
       }
       if (byId && byId.deleted_at === null && byId.path !== null) {
         const other = byId.path;
         if (other === q.renamedFrom || !(await q.fileExists(other))) {
-          if (atPath && atPath.node_id !== byId.node_id) await this.memory.tombstoneNode(atPath.node_id, this.clock.now());
-          await this.memory.moveNode(byId.node_id, q.path);
+          if (atPath && atPath.node_id !== byId.node_id) await this.memory.nodes.tombstone(atPath.node_id, this.clock.now());
+          await this.memory.nodes.move(byId.node_id, q.path);
           return this.keep(byId.node_id, q, 'frontmatter', problems, other);
         }
         // Two files claim one id (a copied note): the first keeps it, this one gets a registry id.
@@ -68,14 +68,14 @@ export class NodeIdentity {
         return this.registryId(q, problems, atPath && atPath.id_source === 'registry' ? atPath.node_id : null);
       }
       if (byId && byId.deleted_at !== null) {
-        if (atPath && atPath.node_id !== byId.node_id) await this.memory.tombstoneNode(atPath.node_id, this.clock.now());
-        await this.memory.reviveNode(byId.node_id, q.path, q.contentHash);
+        if (atPath && atPath.node_id !== byId.node_id) await this.memory.nodes.tombstone(atPath.node_id, this.clock.now());
+        await this.memory.nodes.revive(byId.node_id, q.path, q.contentHash);
         return { nodeId: byId.node_id, problems, revived: true };
       }
       // A new frontmatter id. If this path had another id, that node is retired (its learned signals stay
       // as a tombstone); the engine's own writes reuse the registry id, so this only happens on hand edits.
-      if (atPath) await this.memory.tombstoneNode(atPath.node_id, this.clock.now());
-      await this.memory.registerNode({ node_id: q.frontmatterId, path: q.path, id_source: 'frontmatter', content_hash: q.contentHash });
+      if (atPath) await this.memory.nodes.tombstone(atPath.node_id, this.clock.now());
+      await this.memory.nodes.register({ node_id: q.frontmatterId, path: q.path, id_source: 'frontmatter', content_hash: q.contentHash });
       return { nodeId: q.frontmatterId, problems, revived: false };
     }
 
@@ -98,9 +98,9 @@ export class NodeIdentity {
     let adopted = 0;
     await this.memory.batch(async () => {
       for (const n of all) {
-        if (this.memory.nodeByPath(n.path) || this.memory.nodeById(n.nodeId)) continue;
+        if (this.memory.nodes.byPath(n.path) || this.memory.nodes.byId(n.nodeId)) continue;
         const source = (await frontmatterIdOf(vault, n.path)) === n.nodeId ? 'frontmatter' : 'registry';
-        await this.memory.registerNode({ node_id: n.nodeId, path: n.path, id_source: source, content_hash: n.contentHash });
+        await this.memory.nodes.register({ node_id: n.nodeId, path: n.path, id_source: source, content_hash: n.contentHash });
         adopted++;
       }
     });
@@ -110,26 +110,26 @@ export class NodeIdentity {
   private async registryId(q: IdentityQuery, problems: NoteProblem[], current: string | null): Promise<IdentityResult> {
     if (current) return this.keep(current, q, 'registry', problems);
     if (q.renamedFrom) {
-      const prev = this.memory.nodeByPath(q.renamedFrom);
+      const prev = this.memory.nodes.byPath(q.renamedFrom);
       if (prev && prev.deleted_at === null) {
-        await this.memory.moveNode(prev.node_id, q.path);
+        await this.memory.nodes.move(prev.node_id, q.path);
         return this.keep(prev.node_id, q, prev.id_source, problems, q.renamedFrom);
       }
     }
-    const tomb = this.memory.findTombstone({ path: q.path }) ?? this.memory.findTombstone({ contentHash: q.contentHash });
+    const tomb = this.memory.nodes.findTombstone({ path: q.path }) ?? this.memory.nodes.findTombstone({ contentHash: q.contentHash });
     if (tomb && tomb.id_source === 'registry') {
-      await this.memory.reviveNode(tomb.node_id, q.path, q.contentHash);
+      await this.memory.nodes.revive(tomb.node_id, q.path, q.contentHash);
       return { nodeId: tomb.node_id, problems, revived: true };
     }
     // A rename the host reported as a create and a delete (file watchers do), the create seen first: the
     // same content at a path that is gone from disk is that note moved, not a new one.
-    for (const moved of this.memory.liveByContentHash(q.contentHash)) {
+    for (const moved of this.memory.nodes.liveByContentHash(q.contentHash)) {
       if (moved.id_source !== 'registry' || moved.path === null || moved.path === q.path || (await q.fileExists(moved.path))) continue;
-      await this.memory.moveNode(moved.node_id, q.path);
+      await this.memory.nodes.move(moved.node_id, q.path);
       return this.keep(moved.node_id, q, 'registry', problems, moved.path);
     }
     const id = newId();
-    await this.memory.registerNode({ node_id: id, path: q.path, id_source: 'registry', content_hash: q.contentHash });
+    await this.memory.nodes.register({ node_id: id, path: q.path, id_source: 'registry', content_hash: q.contentHash });
     return { nodeId: id, problems, revived: false };
   }
 
@@ -140,9 +140,9 @@ export class NodeIdentity {
     problems: NoteProblem[],
     movedFrom?: string,
   ): Promise<IdentityResult> {
-    const row = this.memory.nodeById(nodeId);
+    const row = this.memory.nodes.byId(nodeId);
     if (!row || row.content_hash !== q.contentHash || row.path !== q.path) {
-      await this.memory.registerNode({ node_id: nodeId, path: q.path, id_source: source, content_hash: q.contentHash });
+      await this.memory.nodes.register({ node_id: nodeId, path: q.path, id_source: source, content_hash: q.contentHash });
     }
     return movedFrom ? { nodeId, problems, movedFrom, revived: false } : { nodeId, problems, revived: false };
   }

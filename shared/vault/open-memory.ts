@@ -67,6 +67,6 @@ export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Pr
     d.logger.warn(w);
     warnings.push(w);
   }
-  await mem.store.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
+  await mem.store.nodes.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
   return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, indexer, identity, missingPrimary, warnings, losses };
 }

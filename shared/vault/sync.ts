@@ -189,7 +189,7 @@ export class VaultSync {
     const live = this.d.indexer.byPath.get(path);
     if (!live) return 'skipped';
     if (await this.d.vault.stat(path)) return 'skipped';
-    await this.d.memory.tombstoneNode(live.nodeId, this.d.clock.now());
+    await this.d.memory.nodes.tombstone(live.nodeId, this.d.clock.now());
     await this.d.indexer.remove(path);
     this.d.onRemoved?.(live.nodeId);
     return 'removed';

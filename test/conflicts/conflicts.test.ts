@@ -151,15 +151,15 @@ describe('resolution semantics', () => {
   it('refuted: the loser loses salience, per-class prior and the weight of edges into it; the Markdown is untouched', async () => {
     const { h, edge_id } = await withConflict();
     await h.call('lithos_edge_create', { from: M_ID, to: B_ID, type: 'supports', weight: 0.8 }, HUMAN);
-    const before = h.engine.memory.stats(B_ID);
+    const before = h.engine.memory.stats.get(B_ID);
     const bText = h.vault.text(B)!;
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'refuted', winner_id: A_ID }, AGENT);
-    const after = h.engine.memory.stats(B_ID);
+    const after = h.engine.memory.stats.get(B_ID);
     expect(after.salience).toBeCloseTo(before.salience - REFUTED_SALIENCE_DROP, 10);
     expect(after.per_queryclass_priors.design).toBeCloseTo(-REFUTED_PRIOR_DROP, 10);
-    expect(h.engine.memory.edges({ from: M_ID, to: B_ID, type: 'supports' })[0].weight).toBeCloseTo(0.8 * REFUTED_EDGE_FACTOR, 10);
-    expect(h.engine.memory.stats(A_ID)).toEqual(h.engine.memory.stats(A_ID)); // the winner keeps its stats
-    expect(h.engine.memory.stats(A_ID).salience).toBe(before.salience);
+    expect(h.engine.memory.edges.find({ from: M_ID, to: B_ID, type: 'supports' })[0].weight).toBeCloseTo(0.8 * REFUTED_EDGE_FACTOR, 10);
+    expect(h.engine.memory.stats.get(A_ID)).toEqual(h.engine.memory.stats.get(A_ID)); // the winner keeps its stats
+    expect(h.engine.memory.stats.get(A_ID).salience).toBe(before.salience);
     expect(findBlocks(h.vault.text(B)!)).toEqual([]);
     expect(h.vault.text(B)).toBe(B_TEXT); // callout gone, every byte back
     expect(bText).not.toBe(B_TEXT);
@@ -182,7 +182,7 @@ describe('resolution semantics', () => {
       const c = (await h.call('lithos_conflict_open', { a: other, b: B_ID }, HUMAN)).conflict;
       await h.call('lithos_conflict_resolve', { edge_id: c.edge_id, resolution: 'refuted', winner_id: other }, HUMAN);
     }
-    const priors = Object.values(h.engine.memory.stats(B_ID).per_queryclass_priors);
+    const priors = Object.values(h.engine.memory.stats.get(B_ID).per_queryclass_priors);
     expect(priors.length).toBeGreaterThan(0);
     expect(priors.every((p) => p === -FEEDBACK.class_prior_cap)).toBe(true);
     await h.engine.close();
@@ -190,10 +190,10 @@ describe('resolution semantics', () => {
 
   it('accepted_dual keeps both as they are and marks the conflict reviewed', async () => {
     const { h, edge_id } = await withConflict();
-    const stats = [h.engine.memory.stats(A_ID), h.engine.memory.stats(B_ID)];
+    const stats = [h.engine.memory.stats.get(A_ID), h.engine.memory.stats.get(B_ID)];
     const r = await h.call('lithos_conflict_resolve', { edge_id, resolution: 'accepted_dual' }, HUMAN);
     expect(r).toMatchObject({ conflict: { state: 'accepted_dual' }, changes: [] });
-    expect([h.engine.memory.stats(A_ID), h.engine.memory.stats(B_ID)]).toEqual(stats);
+    expect([h.engine.memory.stats.get(A_ID), h.engine.memory.stats.get(B_ID)]).toEqual(stats);
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([A_TEXT, B_TEXT]);
     // accepted_dual can still be settled later
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, HUMAN);
@@ -204,7 +204,7 @@ describe('resolution semantics', () => {
   it('merged: the merge note is derived_from both ends', async () => {
     const { h, edge_id } = await withConflict();
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'merged', winner_id: 'project/atlas/Pool merged.md' }, HUMAN);
-    expect(h.engine.memory.edges({ from: M_ID, type: 'derived_from' }).map((e) => e.to_id).sort()).toEqual([A_ID, B_ID].sort());
+    expect(h.engine.memory.edges.find({ from: M_ID, type: 'derived_from' }).map((e) => e.to_id).sort()).toEqual([A_ID, B_ID].sort());
     expect(h.engine.conflicts.get(edge_id)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: M_ID, loser_id: null } } });
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([A_TEXT, B_TEXT]);
     await h.engine.close();

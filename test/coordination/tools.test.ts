@@ -185,7 +185,7 @@ describe('completing a task', () => {
     expect((await t.call('lithos_task_status', { task_id: task })).claims).toEqual([]);
     // Handed to the learning layer at once (test/learning covers the arithmetic).
     expect(t.engine.coordination.pendingOutcomes()).toEqual([]);
-    expect(t.engine.memory.stats(POOL_ID).use_count).toBe(1);
+    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(1);
     const again = await failure(t.call('lithos_task_complete', { task_id: task }));
     expect(again.code).toBe('conflict');
   });

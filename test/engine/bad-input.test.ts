@@ -78,8 +78,8 @@ describe('bad input: each note is still indexed, the problem is listed, nothing 
 
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
     expect(again.engine.warnings.join('\n')).toMatch(/2 note id\(s\) missing from memory.sqlite were registered again/);
-    expect(again.engine.memory.nodeByPath('a.md')).toMatchObject({ node_id: ids.a, id_source: 'registry' });
-    expect(again.engine.memory.nodeByPath('b.md')).toMatchObject({ node_id: fmId, id_source: 'frontmatter' });
+    expect(again.engine.memory.nodes.byPath('a.md')).toMatchObject({ node_id: ids.a, id_source: 'registry' });
+    expect(again.engine.memory.nodes.byPath('b.md')).toMatchObject({ node_id: fmId, id_source: 'frontmatter' });
     // Without a registry row, this edit used to give a.md (no frontmatter id) a new id.
     h.vault.put('a.md', 'durable otters, edited');
     await again.engine.reconcile();
@@ -102,7 +102,7 @@ describe('bad input: each note is still indexed, the problem is listed, nothing 
     await h.blobs.remove('memory.sqlite');
     await h.blobs.remove('memory.journal');
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
-    expect(again.engine.memory.nodeByPath('a.md')?.node_id).toBe(id);
+    expect(again.engine.memory.nodes.byPath('a.md')?.node_id).toBe(id);
     h.vault.put('a.md', 'durable otters, edited');
     await again.engine.reconcile();
     expect(again.engine.note('a.md')!.nodeId).toBe(id);

@@ -27,7 +27,7 @@ async function snapshot(engine: MemoryEngine) {
   const notes = engine.notes().map((n) => n.path).sort();
   const links = Object.fromEntries(notes.map((p) => [p, engine.links(p).map((l) => l.targetPath)]));
   const backlinks = Object.fromEntries(notes.map((p) => [p, engine.backlinks(p)]));
-  const registry = engine.memory.liveNodes().map((n) => n.path).sort();
+  const registry = engine.memory.nodes.live().map((n) => n.path).sort();
   const search: Record<string, { path: string; score: number }[]> = {};
   for (const w of WORDS.slice(0, 5)) {
     search[w] = (await engine.search(w, { mode: 'hybrid', k: 10 })).map((h) => ({ path: h.path, score: Number(h.score.toFixed(6)) }));

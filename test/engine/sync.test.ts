@@ -9,8 +9,8 @@ async function noteWithHistory() {
   h.engine.startWatching();
   const id = h.engine.note('x/old.md')!.nodeId;
   const other = h.engine.note('y.md')!.nodeId;
-  await h.engine.memory.upsertEdge({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
-  await h.engine.memory.updateStats(id, { retrieval_count: 3 });
+  await h.engine.memory.edges.upsert({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+  await h.engine.memory.stats.update(id, { retrieval_count: 3 });
   return { h, id, other };
 }
 
@@ -67,8 +67,8 @@ describe('engine sync with the vault', () => {
     await h.engine.settle();
     expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
     expect(h.engine.note('x/old.md')).toBeNull();
-    expect(h.engine.memory.edges({ from: id }).map((e) => e.to_id)).toEqual([other]);
-    expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
+    expect(h.engine.memory.edges.find({ from: id }).map((e) => e.to_id)).toEqual([other]);
+    expect(h.engine.memory.stats.get(id).retrieval_count).toBe(3);
     // A copy (the old file still there) is a new note, not a move.
     await h.vault.write('z/copy.md', 'content about gardens');
     await h.engine.settle();
@@ -83,8 +83,8 @@ describe('engine sync with the vault', () => {
     const moved = h.engine.note('z/new.md')!;
     expect(moved.nodeId).toBe(id);
     expect(h.engine.note('x/old.md')).toBeNull();
-    expect(h.engine.memory.edges({ from: id })).toHaveLength(1);
-    expect(h.engine.memory.stats(id).retrieval_count).toBe(3);
+    expect(h.engine.memory.edges.find({ from: id })).toHaveLength(1);
+    expect(h.engine.memory.stats.get(id).retrieval_count).toBe(3);
     expect(moved.cached.meta.namespace).toBe('z');
     expect(await paths(h.engine, 'gardens')).toEqual(['z/new.md']);
   });
@@ -100,7 +100,7 @@ describe('engine sync with the vault', () => {
     await h.engine.settle();
     expect(h.engine.notes().map((n) => n.path)).toEqual(['c.md']);
     expect(h.engine.note('c.md')!.nodeId).toBe(id);
-    expect(h.engine.memory.tombstones()).toHaveLength(0);
+    expect(h.engine.memory.nodes.tombstones()).toHaveLength(0);
   });
 
   test('delete tombstones the node; the same note coming back gets its id and signals back', async () => {
@@ -108,18 +108,18 @@ describe('engine sync with the vault', () => {
     await h.engine.reconcile();
     h.engine.startWatching();
     const plainId = h.engine.note('b.md')!.nodeId;
-    await h.engine.memory.updateStats(ID_A, { salience: 0.9 });
+    await h.engine.memory.stats.update(ID_A, { salience: 0.9 });
     await h.vault.delete('a.md');
     await h.vault.delete('b.md');
     await h.engine.settle();
     expect(await paths(h.engine, 'learning')).toEqual([]);
-    expect(h.engine.memory.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
+    expect(h.engine.memory.nodes.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
     await h.vault.write('restored/a.md', note({ id: ID_A }, 'kept learning'));
     await h.vault.write('b.md', 'plain note without id');
     await h.engine.settle();
     expect(h.engine.note('restored/a.md')!.nodeId).toBe(ID_A);
     expect(h.engine.note('b.md')!.nodeId).toBe(plainId);
-    expect(h.engine.memory.stats(ID_A).salience).toBeCloseTo(0.9);
+    expect(h.engine.memory.stats.get(ID_A).salience).toBeCloseTo(0.9);
   });
 
   test('tombstones older than 30 days are purged at open', async () => {
@@ -131,7 +131,7 @@ describe('engine sync with the vault', () => {
     await h.engine.close();
     h.clock.advance(31 * 24 * 3600 * 1000);
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
-    expect(again.engine.memory.nodeById(id)).toBeNull();
+    expect(again.engine.memory.nodes.byId(id)).toBeNull();
   });
 
   test('a rename made while the engine was closed is recognised by content', async () => {

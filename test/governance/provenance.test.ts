@@ -67,7 +67,7 @@ describe('edge changes are audited with the caller as actor', () => {
     const id = made.edge.edge_id;
     await call('lithos_edge_update', { edge_id: id, weight: 0.9 }, HUMAN);
     expect(await call('lithos_edge_delete', { edge_id: id }, BOB)).toEqual({ deleted: { edge_id: id, from_id: odd, to_id: scalar, type: 'supports' } });
-    expect(h.engine.memory.edges({ from: odd })).toEqual([]);
+    expect(h.engine.memory.edges.find({ from: odd })).toEqual([]);
 
     const entries = (await h.engine.audit.recent({ target: id })).reverse();
     expect(entries.map((e) => [e.action, e.actor])).toEqual([

@@ -77,7 +77,7 @@ export async function openScopeVault(): Promise<ScopeVault> {
   const id = Object.fromEntries(PROBES.map((p) => [p, h.engine.note(path[p])!.nodeId])) as Record<Probe, string>;
   const hubId = h.engine.note(HUB)!.nodeId;
   for (const p of PROBES) {
-    await h.engine.memory.upsertEdge({ from_id: hubId, to_id: id[p], type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+    await h.engine.memory.edges.upsert({ from_id: hubId, to_id: id[p], type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
   }
   const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller, deleteTo: 'trash_folder' }));
   return { ...h, tools, call: (name, args, caller) => tools.call(name, args, caller), taskT, taskU, path, id, hubId };

@@ -29,7 +29,7 @@ async function open(over: Partial<Harness> = {}): Promise<Harness> {
   const h = await openHarness(files(), over);
   await h.engine.reconcile();
   for (const m of LAG) {
-    await h.engine.memory.upsertEdge({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
+    await h.engine.memory.edges.upsert({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
   }
   return h;
 }
@@ -105,9 +105,9 @@ describe('salience ceiling', () => {
   test('consolidation holds a concept note\'s stored salience at 0.85', async () => {
     const h = await open();
     try {
-      await h.engine.memory.updateStats(CONCEPT.id, { salience: 0.97 });
+      await h.engine.memory.stats.update(CONCEPT.id, { salience: 0.97 });
       await consolidate(h.engine, { summarizer: extractiveSummarizer });
-      expect(h.engine.memory.stats(CONCEPT.id).salience).toBe(0.85);
+      expect(h.engine.memory.stats.get(CONCEPT.id).salience).toBe(0.85);
     } finally {
       await h.engine.close();
     }
@@ -126,7 +126,7 @@ describe('a concept is a gateway', () => {
     const h = await openHarness({ ...files(), ...fillers });
     await h.engine.reconcile();
     for (const m of LAG) {
-      await h.engine.memory.upsertEdge({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
+      await h.engine.memory.edges.upsert({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
     }
     try {
       const r = await h.engine.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a', max_context_nodes: 50 }, { jitter: false, without: ['random', 'recency'] });

@@ -30,7 +30,7 @@ describe('concept formation', () => {
     const [c] = concepts();
     expect(c.cached.meta).toMatchObject({ note_type: 'concept', namespace: 'project/streams', access_scope: 'shared', title: 'kafka and lag' });
     expect(c.path).toBe('concepts/kafka and lag.md');
-    const edges = h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' });
+    const edges = h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' });
     expect(edges.map((e) => e.from_id).sort()).toEqual([...ids].sort());
     expect(edges.every((e) => e.provenance_type === 'rule' && e.weight === 0.7)).toBe(true);
     const body = (await h.engine.parse(c.path)).body;
@@ -63,7 +63,7 @@ describe('concept formation', () => {
     expect(r.concepts_created).toEqual([]);
     expect(r.concepts_updated).toEqual([c.nodeId]);
     expect(concepts()).toHaveLength(1);
-    expect(h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
+    expect(h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
     const body = (await h.engine.parse(c.path)).body;
     expect(body.startsWith('My own notes on lag.\n')).toBe(true);
     expect(body).toContain('Lag case a6|');
@@ -77,16 +77,16 @@ describe('concept formation', () => {
     await run();
     const [c] = concepts();
     const decayed = async (weight: number) => {
-      for (const e of h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.upsertEdge({ ...e, weight });
+      for (const e of h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.edges.upsert({ ...e, weight });
     };
     await decayed(0.3);
     await run();
-    expect(h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.weight)).toEqual(ids.map(() => 0.7));
-    for (const e of h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.deleteEdge(e.edge_id); // pruned by decay
+    expect(h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.weight)).toEqual(ids.map(() => 0.7));
+    for (const e of h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.edges.delete(e.edge_id); // pruned by decay
     const r = await run();
     expect(r.concepts_created).toEqual([]);
     expect(concepts().map((n) => n.path)).toEqual(['concepts/kafka and lag.md']);
-    expect(h.engine.memory.edges({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
+    expect(h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
   });
 
   test('below the thresholds nothing forms: pairs used together only twice, or only four notes', async () => {

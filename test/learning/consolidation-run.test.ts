@@ -21,7 +21,7 @@ afterEach(async () => {
 const [A, B, C, D] = LAG.map((n) => n.id);
 const run = (over: { task?: string; agent?: string } = {}) => consolidate(h.engine, { ...over, summarizer: extractiveSummarizer });
 const relatedWeight = (x: string, y: string): number | null => {
-  const e = [...h.engine.memory.edges({ from: x, to: y, type: 'related_to' }), ...h.engine.memory.edges({ from: y, to: x, type: 'related_to' })];
+  const e = [...h.engine.memory.edges.find({ from: x, to: y, type: 'related_to' }), ...h.engine.memory.edges.find({ from: y, to: x, type: 'related_to' })];
   return e.length ? e[0].weight : null;
 };
 
@@ -42,7 +42,7 @@ describe('edge reinforcement', () => {
     expect(r).toMatchObject({ units: [`task:${tid('T')}`], edges_created: 3, edges_reinforced: 0 });
     expect([relatedWeight(A, B), relatedWeight(A, C), relatedWeight(B, C)]).toEqual([REINFORCE_AMOUNT, REINFORCE_AMOUNT, REINFORCE_AMOUNT]);
     expect(relatedWeight(A, D)).toBeNull();
-    const e = h.engine.memory.edges({ type: 'related_to' });
+    const e = h.engine.memory.edges.find({ type: 'related_to' });
     expect(e.every((x) => x.provenance_type === 'rule' && x.provenance_actor === 'consolidate')).toBe(true);
     const entry = (await auditActions(h)).filter((a) => a.action === 'consolidate');
     expect(entry).toEqual([expect.objectContaining({ target: `task:${tid('T')}`, data: expect.objectContaining({ edges_created: 3, units: 1 }) })]);
@@ -50,8 +50,8 @@ describe('edge reinforcement', () => {
 
   test('an existing edge is strengthened; a human edge is left alone', async () => {
     await task('T');
-    await h.engine.memory.upsertEdge({ from_id: A, to_id: B, type: 'related_to', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: null });
-    await h.engine.memory.upsertEdge({ from_id: C, to_id: A, type: 'related_to', weight: 0.9, namespace: 'project', provenance_actor: 'human', provenance_type: 'human', evidence: null, conflict_state: null });
+    await h.engine.memory.edges.upsert({ from_id: A, to_id: B, type: 'related_to', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: null });
+    await h.engine.memory.edges.upsert({ from_id: C, to_id: A, type: 'related_to', weight: 0.9, namespace: 'project', provenance_actor: 'human', provenance_type: 'human', evidence: null, conflict_state: null });
     for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
     const r = await run({ task: tid('T') });
     expect(r).toMatchObject({ edges_reinforced: 1, edges_created: 1 });
@@ -74,11 +74,11 @@ describe('edge reinforcement', () => {
     await task('T');
     for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
     await run({ task: tid('T') });
-    const edges = JSON.stringify(h.engine.memory.edges({}));
+    const edges = JSON.stringify(h.engine.memory.edges.find({}));
     const files = JSON.stringify(h.vault.paths().map((p) => h.vault.text(p)));
     const r = await run({ task: tid('T') });
     expect(r).toMatchObject({ edges_created: 0, edges_reinforced: 0, hypotheses_promoted: [], concepts_created: [], summaries_refreshed: [] });
-    expect(JSON.stringify(h.engine.memory.edges({}))).toBe(edges);
+    expect(JSON.stringify(h.engine.memory.edges.find({}))).toBe(edges);
     expect(JSON.stringify(h.vault.paths().map((p) => h.vault.text(p)))).toBe(files);
   });
 
@@ -117,7 +117,7 @@ describe('hypothesis promotion', () => {
   });
 
   test('not promoted while an unreviewed contradicts edge touches it', async () => {
-    await h.engine.memory.upsertEdge({ from_id: LAG[0].id, to_id: HYPO.id, type: 'contradicts', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: 'unreviewed' });
+    await h.engine.memory.edges.upsert({ from_id: LAG[0].id, to_id: HYPO.id, type: 'contradicts', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: 'unreviewed' });
     await citedOnTasks(['T1', 'T2']);
     expect(h.engine.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
     expect((await auditActions(h)).some((a) => a.action === 'hypothesis.promote')).toBe(false);

@@ -70,7 +70,7 @@ describe('lithos_working_memory', () => {
     const wm = await call('lithos_working_memory', {});
     expect(wm.items.map((i: { id: string; used: number }) => [i.id, i.used])).toEqual([[L1, 2], [L2, 0], [L3, 0]]);
     await call('lithos_consolidate', { agent: 'agent-a' });
-    expect(h.engine.memory.edges({ type: 'related_to' }).filter((e) => e.from_id === L2 || e.to_id === L2)).toEqual([]);
+    expect(h.engine.memory.edges.find({ type: 'related_to' }).filter((e) => e.from_id === L2 || e.to_id === L2)).toEqual([]);
   });
 
   test('gated: a note the caller may not see is left out, while its owner and the person see it', async () => {
@@ -113,7 +113,7 @@ describe('lithos_consolidate and the triggers', () => {
     await call('lithos_task_complete', { task_id: t.task.id });
     const entry = (await auditActions(h)).find((a) => a.action === 'consolidate');
     expect(entry).toMatchObject({ target: `task:${t.task.id}`, data: expect.objectContaining({ edges_created: 1 }) });
-    expect(h.engine.memory.edges({ type: 'related_to' })).toHaveLength(1);
+    expect(h.engine.memory.edges.find({ type: 'related_to' })).toHaveLength(1);
   });
 
   test('the schedule runs on the engine timers every 6 h and stops when the engine closes', async () => {

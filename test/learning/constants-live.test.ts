@@ -19,7 +19,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const stats = (id: string) => h.engine.memory.stats(id);
+const stats = (id: string) => h.engine.memory.stats.get(id);
 const cite = async (ids: string[]) => applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: ids });
 
 test('a changed used_salience and used_edge apply to the next feedback call, and the one after that', async () => {
@@ -27,11 +27,11 @@ test('a changed used_salience and used_edge apply to the next feedback call, and
   await h.engine.learning.update('used_edge', 0.2);
   await cite([A, B]);
   expect(stats(A).salience).toBeCloseTo(0.6, 6);
-  expect(h.engine.memory.edges({ type: 'related_to' })[0].weight).toBeCloseTo(0.2, 6);
+  expect(h.engine.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2, 6);
   await h.engine.learning.reset();
   await cite([A, B]);
   expect(stats(A).salience).toBeCloseTo(0.6 + FEEDBACK.used_salience, 6);
-  expect(h.engine.memory.edges({ type: 'related_to' })[0].weight).toBeCloseTo(0.2 + FEEDBACK.used_edge, 6);
+  expect(h.engine.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2 + FEEDBACK.used_edge, 6);
 });
 
 test('quarantine_at 1: a single misleading mark quarantines the note', async () => {
@@ -56,7 +56,7 @@ test('chronic_ignored_min 0: the first ignore already costs salience, by the tun
 
 test('decay uses the tuned half-life on its next run', async () => {
   const t0 = h.clock.now();
-  await h.engine.memory.updateStats(C, { spaced_rep_strength: 1.4 });
+  await h.engine.memory.stats.update(C, { spaced_rep_strength: 1.4 });
   await runDecay(h.engine, t0);
   await h.engine.learning.update('decay.spaced_rep_half_life_days', 10);
   await runDecay(h.engine, t0 + 10 * DAY_MS);

@@ -16,55 +16,55 @@ afterEach(async () => {
 
 const mem = () => h.engine.memory;
 const edge = (from: string, to: string, weight: number, provenance: 'human' | 'agent' | 'rule', type = 'related_to') =>
-  mem().upsertEdge({ from_id: from, to_id: to, type, weight, namespace: 'project', provenance_actor: provenance, provenance_type: provenance, evidence: null, conflict_state: null });
+  mem().edges.upsert({ from_id: from, to_id: to, type, weight, namespace: 'project', provenance_actor: provenance, provenance_type: provenance, evidence: null, conflict_state: null });
 
 test('the first run records a baseline only; nothing learned means nothing written', async () => {
   expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
-  expect(mem().mark(DECAY_MARK)).toBeNull();
-  await mem().updateStats(A, { salience: 0.9 });
+  expect(mem().learned.mark(DECAY_MARK)).toBeNull();
+  await mem().stats.update(A, { salience: 0.9 });
   expect(await runDecay(h.engine, h.clock.now())).toMatchObject({ ran: false });
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
-  expect(mem().stats(A).salience).toBe(0.9);
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
+  expect(mem().stats.get(A).salience).toBe(0.9);
 });
 
 test('salience falls toward the note type floor with its half-life, and never below the floor', async () => {
   const t0 = h.clock.now();
   // A observation, B agent_finding, D task_record (fixture.ts)
-  await mem().updateStats(A, { salience: 0.9 });
-  await mem().updateStats(B, { salience: 0.9 });
-  await mem().updateStats(D, { salience: 0.1 }); // already under its floor: decay leaves it
+  await mem().stats.update(A, { salience: 0.9 });
+  await mem().stats.update(B, { salience: 0.9 });
+  await mem().stats.update(D, { salience: 0.1 }); // already under its floor: decay leaves it
   await runDecay(h.engine, t0);
   const obs = NOTE_TYPE_TABLE.observation;
   const r = await runDecay(h.engine, t0 + obs.half_life_days * DAY_MS);
   expect(r).toMatchObject({ ran: true, salience: 2 });
-  expect(mem().stats(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
-  expect(mem().stats(B).salience).toBeGreaterThan(mem().stats(A).salience); // findings fade slower
-  expect(mem().stats(D).salience).toBe(0.1);
+  expect(mem().stats.get(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
+  expect(mem().stats.get(B).salience).toBeGreaterThan(mem().stats.get(A).salience); // findings fade slower
+  expect(mem().stats.get(D).salience).toBe(0.1);
   await runDecay(h.engine, t0 + 100 * 365 * DAY_MS);
-  expect(mem().stats(A).salience).toBeCloseTo(obs.floor, 6);
-  expect(mem().stats(B).salience).toBeCloseTo(NOTE_TYPE_TABLE.agent_finding.floor, 6);
-  expect(mem().stats(A).salience).toBeGreaterThanOrEqual(obs.floor);
+  expect(mem().stats.get(A).salience).toBeCloseTo(obs.floor, 6);
+  expect(mem().stats.get(B).salience).toBeCloseTo(NOTE_TYPE_TABLE.agent_finding.floor, 6);
+  expect(mem().stats.get(A).salience).toBeGreaterThanOrEqual(obs.floor);
 });
 
 test('spaced-repetition strength decays toward 1', async () => {
   const t0 = h.clock.now();
-  await mem().updateStats(C, { spaced_rep_strength: 1.4 });
+  await mem().stats.update(C, { spaced_rep_strength: 1.4 });
   await runDecay(h.engine, t0);
   await runDecay(h.engine, t0 + DECAY.spaced_rep_half_life_days * DAY_MS);
-  expect(mem().stats(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
+  expect(mem().stats.get(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
 });
 
 test('running twice at the same now equals running once', async () => {
   const t0 = h.clock.now();
-  await mem().updateStats(A, { salience: 0.9, spaced_rep_strength: 1.5 });
+  await mem().stats.update(A, { salience: 0.9, spaced_rep_strength: 1.5 });
   await edge(A, B, 0.5, 'rule');
   await runDecay(h.engine, t0);
   const later = t0 + 10 * DAY_MS;
   await runDecay(h.engine, later);
-  const once = { stats: mem().allStats(), edges: mem().edges({}).map((e) => [e.edge_id, e.weight]) };
+  const once = { stats: mem().stats.all(), edges: mem().edges.find({}).map((e) => [e.edge_id, e.weight]) };
   const audits = (await h.engine.audit.recent({ action: 'decay' })).length;
   expect(await runDecay(h.engine, later)).toMatchObject({ ran: false });
-  expect({ stats: mem().allStats(), edges: mem().edges({}).map((e) => [e.edge_id, e.weight]) }).toEqual(once);
+  expect({ stats: mem().stats.all(), edges: mem().edges.find({}).map((e) => [e.edge_id, e.weight]) }).toEqual(once);
   expect(await h.engine.audit.recent({ action: 'decay' })).toHaveLength(audits);
 });
 
@@ -78,7 +78,7 @@ test('rule and agent edges decay and are pruned below the threshold; human and c
   await runDecay(h.engine, t0);
   const r = await runDecay(h.engine, t0 + DECAY.edge_half_life_days * DAY_MS);
   expect(r).toMatchObject({ edges_decayed: 2, edges_pruned: 1 });
-  const w = (id: string) => mem().edges({}).find((e) => e.edge_id === id)?.weight;
+  const w = (id: string) => mem().edges.find({}).find((e) => e.edge_id === id)?.weight;
   expect(w(rule.edge_id)).toBeCloseTo(0.25, 6);
   expect(w(agent.edge_id)).toBeCloseTo(0.25, 6);
   expect(w(weak.edge_id)).toBeUndefined();
@@ -89,37 +89,37 @@ test('rule and agent edges decay and are pruned below the threshold; human and c
 });
 
 test('the engine decays at open and on its schedule, and stops on close', async () => {
-  await mem().updateStats(A, { salience: 0.9 });
+  await mem().stats.update(A, { salience: 0.9 });
   // Opening ran decay once already (nothing learned then); this sets the baseline.
   await runDecay(h.engine, h.clock.now());
   h.clock.advance(DECAY.interval_ms);
   await h.engine.flush(); // lets the scheduled run finish
   await new Promise((r) => setImmediate(r));
-  expect(mem().stats(A).salience).toBeLessThan(0.9);
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
+  expect(mem().stats.get(A).salience).toBeLessThan(0.9);
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: h.clock.now() });
 });
 
 test('a mark left in the future by a clock that was ahead is reset to now, and decay goes on from there', async () => {
   const t0 = h.clock.now();
-  await mem().updateStats(A, { salience: 0.9 });
+  await mem().stats.update(A, { salience: 0.9 });
   await runDecay(h.engine, t0);
   await runDecay(h.engine, t0 + 365 * DAY_MS); // the laptop's clock a year ahead for one run
-  await mem().updateStats(A, { salience: 0.9 }); // learned back once the clock is right
+  await mem().stats.update(A, { salience: 0.9 }); // learned back once the clock is right
   expect(await runDecay(h.engine, t0 + DAY_MS)).toMatchObject({ ran: false });
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: t0 + DAY_MS });
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: t0 + DAY_MS });
   const obs = NOTE_TYPE_TABLE.observation;
   await runDecay(h.engine, t0 + DAY_MS + obs.half_life_days * DAY_MS);
-  expect(mem().stats(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
+  expect(mem().stats.get(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
 });
 
 test('what was learned in a first session that closed before any run still decays over the gap that follows', async () => {
   const t0 = h.clock.now();
   expect(await runDecay(h.engine, t0)).toMatchObject({ ran: false }); // a fresh vault: nothing learned, no mark
-  await mem().updateStats(A, { salience: 0.9, last_used_at: t0 + 1000 });
+  await mem().stats.update(A, { salience: 0.9, last_used_at: t0 + 1000 });
   const obs = NOTE_TYPE_TABLE.observation;
   const r = await runDecay(h.engine, t0 + 1000 + obs.half_life_days * DAY_MS); // reopened one half-life later
   expect(r).toMatchObject({ ran: true, salience: 1 });
-  expect(mem().stats(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
+  expect(mem().stats.get(A).salience).toBeCloseTo(obs.floor + (0.9 - obs.floor) / 2, 6);
 });
 
 test('runs every minute decay small edges as one run over the whole span does (rounding used to freeze them)', async () => {
@@ -129,33 +129,33 @@ test('runs every minute decay small edges as one run over the whole span does (r
   const span = DAY_MS;
   for (let t = 60_000; t <= span; t += 60_000) await runDecay(h.engine, t0 + t);
   const expected = 0.03 * Math.pow(2, -span / (DECAY.edge_half_life_days * DAY_MS));
-  expect(mem().edges({})[0].weight).toBeCloseTo(expected, 6);
+  expect(mem().edges.find({})[0].weight).toBeCloseTo(expected, 6);
 });
 
 test('co-activation pairs seen too rarely to form a concept are forgotten once half a year old; frequent or recent ones stay', async () => {
   const t0 = h.clock.now();
-  await mem().updateStats(A, { salience: 0.9 });
+  await mem().stats.update(A, { salience: 0.9 });
   await runDecay(h.engine, t0);
-  await mem().bumpCoactivation(A, B, 'project', t0); // once, long ago
-  for (let i = 0; i < 3; i++) await mem().bumpCoactivation(A, C, 'project', t0); // often enough for a concept
-  await mem().bumpCoactivation(B, C, 'project', t0 + 100 * DAY_MS); // once, recently
+  await mem().coactivation.bump(A, B, 'project', t0); // once, long ago
+  for (let i = 0; i < 3; i++) await mem().coactivation.bump(A, C, 'project', t0); // often enough for a concept
+  await mem().coactivation.bump(B, C, 'project', t0 + 100 * DAY_MS); // once, recently
   const r = await runDecay(h.engine, t0 + 200 * DAY_MS);
   expect(r.coactivation_pruned).toBe(1);
-  expect(mem().coactivated(A).map((c) => [c.other, c.count])).toEqual([[C, 3]]);
-  expect(mem().coactivated(B).map((c) => c.other)).toEqual([C]);
+  expect(mem().coactivation.of(A).map((c) => [c.other, c.count])).toEqual([[C, 3]]);
+  expect(mem().coactivation.of(B).map((c) => c.other)).toEqual([C]);
   const audit = (await h.engine.audit.recent({ action: 'decay' }))[0];
   expect(audit.data).toMatchObject({ coactivation_pruned: 1 });
 });
 
 test('feedback marks of receipts over a year old are forgotten; recent ones stay, so feedback still counts once', async () => {
   const t0 = h.clock.now();
-  await mem().updateStats(A, { salience: 0.9 });
+  await mem().stats.update(A, { salience: 0.9 });
   await runDecay(h.engine, t0);
-  await mem().setMark('feedback:old-receipt', { at: t0, used: [A], misleading: [] });
-  await mem().setMark('feedback:new-receipt', { at: t0 + 300 * DAY_MS, used: [B], misleading: [] });
+  await mem().learned.setMark('feedback:old-receipt', { at: t0, used: [A], misleading: [] });
+  await mem().learned.setMark('feedback:new-receipt', { at: t0 + 300 * DAY_MS, used: [B], misleading: [] });
   const r = await runDecay(h.engine, t0 + 400 * DAY_MS);
   expect(r.feedback_marks_pruned).toBe(1);
-  expect(mem().mark('feedback:old-receipt')).toBeNull();
-  expect(mem().mark('feedback:new-receipt')).toMatchObject({ used: [B] });
-  expect(mem().mark(DECAY_MARK)).toEqual({ at: t0 + 400 * DAY_MS }); // other marks untouched
+  expect(mem().learned.mark('feedback:old-receipt')).toBeNull();
+  expect(mem().learned.mark('feedback:new-receipt')).toMatchObject({ used: [B] });
+  expect(mem().learned.mark(DECAY_MARK)).toEqual({ at: t0 + 400 * DAY_MS }); // other marks untouched
 });

@@ -14,7 +14,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const stats = (id: string) => h.engine.memory.stats(id);
+const stats = (id: string) => h.engine.memory.stats.get(id);
 
 describe('used notes', () => {
   test('a cited note gains salience, a use, last_used_at, spaced repetition and its class prior', async () => {
@@ -32,7 +32,7 @@ describe('used notes', () => {
   });
 
   test('salience and spaced repetition are clamped', async () => {
-    await h.engine.memory.updateStats(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
+    await h.engine.memory.stats.update(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
     const r = await retrieveAll(h);
     await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] });
     expect(stats(A)).toMatchObject({ salience: 1, spaced_rep_strength: FEEDBACK.spaced_rep_max });
@@ -40,11 +40,11 @@ describe('used notes', () => {
 
   test('two used notes get a related_to rule edge, created at +0.03 and reinforced by +0.03', async () => {
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B] });
-    const [e] = h.engine.memory.edges({ type: 'related_to' });
+    const [e] = h.engine.memory.edges.find({ type: 'related_to' });
     expect(e).toMatchObject({ weight: FEEDBACK.used_edge, provenance_type: 'rule' });
     expect([e.from_id, e.to_id].sort()).toEqual([A, B]);
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [B, A] });
-    expect(h.engine.memory.edges({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
+    expect(h.engine.memory.edges.find({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
   });
 
   test('the output text counts a note it reproduces as used, without a citation', async () => {
@@ -65,14 +65,14 @@ describe('used notes', () => {
 
 describe('ignored notes, per query class first', () => {
   test('an ignored note loses its class prior only; other classes are untouched', async () => {
-    await h.engine.memory.updateStats(B, { per_queryclass_priors: { design: 0.1 } });
+    await h.engine.memory.stats.update(B, { per_queryclass_priors: { design: 0.1 } });
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h, { query_class: 'debug' })).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 1, salience: 0.5, per_queryclass_priors: { design: 0.1, debug: FEEDBACK.ignored_class_prior } });
   });
 
   test('salience drops only when chronic: ignored more than 5 times and more often than used', async () => {
-    await h.engine.memory.updateStats(B, { ignored_count: 4 });
-    await h.engine.memory.updateStats(C, { ignored_count: 5, use_count: 9 });
+    await h.engine.memory.stats.update(B, { ignored_count: 4 });
+    await h.engine.memory.stats.update(C, { ignored_count: 5, use_count: 9 });
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 5, salience: 0.5 }); // 5 is not more than 5
     expect(stats(C)).toMatchObject({ ignored_count: 6, salience: 0.5 }); // used more often than ignored
@@ -81,7 +81,7 @@ describe('ignored notes, per query class first', () => {
   });
 
   test('a class prior stays within ±class_prior_cap', async () => {
-    await h.engine.memory.updateStats(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
+    await h.engine.memory.stats.update(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B).per_queryclass_priors.lookup).toBe(-FEEDBACK.class_prior_cap);
   });
@@ -91,13 +91,13 @@ describe('misleading notes', () => {
   test('lose class prior and salience, and the incoming rule/agent edges from other final nodes are weakened', async () => {
     const mem = h.engine.memory;
     const base = { namespace: 'project', evidence: null, conflict_state: null };
-    const pulled = await mem.upsertEdge({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
-    const human = await mem.upsertEdge({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
-    const outgoing = await mem.upsertEdge({ ...base, from_id: A, to_id: D, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
+    const pulled = await mem.edges.upsert({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
+    const human = await mem.edges.upsert({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
+    const outgoing = await mem.edges.upsert({ ...base, from_id: A, to_id: D, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
     const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [A] });
     expect(out).toMatchObject({ misleading: [A], edges_weakened: 1, quarantined: [] });
     expect(stats(A)).toMatchObject({ misleading_count: 1, salience: 0.5 + FEEDBACK.misleading_salience, per_queryclass_priors: { lookup: FEEDBACK.misleading_class_prior } });
-    const weight = (id: string) => mem.edges({}).find((e) => e.edge_id === id)!.weight;
+    const weight = (id: string) => mem.edges.find({}).find((e) => e.edge_id === id)!.weight;
     expect(weight(pulled.edge_id)).toBeCloseTo(0.5 + FEEDBACK.misleading_edge, 6);
     expect(weight(human.edge_id)).toBe(0.5);
     expect(weight(outgoing.edge_id)).toBe(0.5);
@@ -129,7 +129,7 @@ test('released by a person, a note counts misleading marks afresh: one more mark
   expect((await mark()).quarantined).toEqual([]);
   expect((await mark()).quarantined).toEqual([]);
   expect((await mark()).quarantined).toEqual([D]);
-  expect(h.engine.memory.stats(D).misleading_count).toBe(6); // the history is kept
+  expect(h.engine.memory.stats.get(D).misleading_count).toBe(6); // the history is kept
 });
 
 test('a status callout left in a note released while no Lithos process ran is removed by lithos conflicts scan', async () => {
@@ -145,19 +145,19 @@ test('a status callout left in a note released while no Lithos process ran is re
 test('coactivation counts every pair of final nodes', async () => {
   const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
   expect(out.coactivation_pairs).toBe(6);
-  for (const id of [A, B, C, D]) expect(h.engine.memory.coactivated(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
+  for (const id of [A, B, C, D]) expect(h.engine.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
 });
 
 test('feedback for the same receipt counts once', async () => {
   const r = await retrieveAll(h);
   await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   const snapshot = [A, B, C, D].map(stats);
-  const edges = h.engine.memory.edges({});
+  const edges = h.engine.memory.edges.find({});
   const again = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
-  expect(h.engine.memory.edges({})).toEqual(edges);
-  expect(h.engine.memory.coactivated(A).map((c) => c.count)).toEqual([1, 1, 1]);
+  expect(h.engine.memory.edges.find({})).toEqual(edges);
+  expect(h.engine.memory.coactivation.of(A).map((c) => c.count)).toEqual([1, 1, 1]);
   expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });
 

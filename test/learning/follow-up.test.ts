@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 const ask = (query_text: string, task_id?: string, k = 3) => h.engine.retrieve({ query_text, task_id, agent_id: 'agent-a', max_context_nodes: k }, { jitter: false, seed: 1 });
-const salience = (id: string) => h.engine.memory.stats(id).salience;
+const salience = (id: string) => h.engine.memory.stats.get(id).salience;
 
 test('overlapping and graph-near nodes of a re-query in the same task gain FOLLOW_UP.salience; the first query gains nothing', async () => {
   const first = await ask('connection pool too small', 'task-1');

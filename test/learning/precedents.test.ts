@@ -22,50 +22,50 @@ describe('the precedent store (memory.sqlite)', () => {
   test('precedents survive a restart through the journal alone, newest first', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    await store.addPrecedent(row(1), 10);
-    await store.addPrecedent(row(2, { query_class: 'debug', used: ['a', 'b'] }), 10);
+    await store.learned.addPrecedent(row(1), 10);
+    await store.learned.addPrecedent(row(2, { query_class: 'debug', used: ['a', 'b'] }), 10);
     const reopened = await MemoryStore.open(e);
-    expect(reopened.store.precedents()).toEqual([row(2, { query_class: 'debug', used: ['a', 'b'] }), row(1)]);
+    expect(reopened.store.learned.precedents()).toEqual([row(2, { query_class: 'debug', used: ['a', 'b'] }), row(1)]);
     await reopened.store.close();
   });
 
   test('the same precedent id replaces the row; beyond `keep` the oldest are pruned', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    for (let i = 1; i <= 5; i++) await store.addPrecedent(row(i), 3);
-    expect(store.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
-    await store.addPrecedent(row(4, { used: ['changed'] }), 3);
-    expect(store.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
-    expect(store.precedents()[1].used).toEqual(['changed']);
+    for (let i = 1; i <= 5; i++) await store.learned.addPrecedent(row(i), 3);
+    expect(store.learned.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
+    await store.learned.addPrecedent(row(4, { used: ['changed'] }), 3);
+    expect(store.learned.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
+    expect(store.learned.precedents()[1].used).toEqual(['changed']);
     // pruning is journaled too: a restart sees the same three
     const again = await MemoryStore.open(e);
-    expect(again.store.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
+    expect(again.store.learned.precedents().map((p) => p.precedent_id)).toEqual(['r5', 'r4', 'r3']);
     await again.store.close();
   });
 
   test('readers follow the changes since the version they last saw (additions and prunings, in order)', async () => {
     const { store } = await MemoryStore.open(await env());
-    await store.addPrecedent(row(1), 2);
-    const seen = store.precedentVersion;
-    await store.addPrecedent(row(2), 2);
-    await store.addPrecedent(row(3), 2);
-    expect(store.precedentChangesSince(seen)).toEqual([
+    await store.learned.addPrecedent(row(1), 2);
+    const seen = store.learned.precedentVersion;
+    await store.learned.addPrecedent(row(2), 2);
+    await store.learned.addPrecedent(row(3), 2);
+    expect(store.learned.precedentChangesSince(seen)).toEqual([
       { kind: 'precedent', row: row(2) },
       { kind: 'precedent', row: row(3) },
       { kind: 'precedent_del', ids: ['r1'] },
     ]);
-    expect(store.precedentChangesSince(store.precedentVersion)).toEqual([]);
+    expect(store.learned.precedentChangesSince(store.learned.precedentVersion)).toEqual([]);
     // a version this store never had: the reader must read everything again
-    expect(store.precedentChangesSince(store.precedentVersion + 1)).toBeNull();
+    expect(store.learned.precedentChangesSince(store.learned.precedentVersion + 1)).toBeNull();
     await store.close();
   });
 
   test('a bad row or bound is refused and nothing is written', async () => {
     const { store } = await MemoryStore.open(await env());
-    await expect(store.addPrecedent(row(1, { used: [''] }), 10)).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(store.addPrecedent(row(1, { precedent_id: '' }), 10)).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(store.addPrecedent(row(1), 0)).rejects.toMatchObject({ code: 'invalid_argument' });
-    expect(store.precedents()).toEqual([]);
+    await expect(store.learned.addPrecedent(row(1, { used: [''] }), 10)).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.learned.addPrecedent(row(1, { precedent_id: '' }), 10)).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.learned.addPrecedent(row(1), 0)).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(store.learned.precedents()).toEqual([]);
     await store.close();
   });
 
@@ -78,8 +78,8 @@ describe('the precedent store (memory.sqlite)', () => {
     old.close();
     const { store, warnings } = await MemoryStore.open(e);
     expect(warnings).toEqual([]);
-    await store.addPrecedent(row(1), 10);
-    expect(store.precedents()).toHaveLength(1);
+    await store.learned.addPrecedent(row(1), 10);
+    expect(store.learned.precedents()).toHaveLength(1);
     await store.close();
   });
 });
@@ -97,7 +97,7 @@ describe('feedback records precedents', () => {
     const r = await retrieveAll(h, { query_class: 'debug' });
     const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [B, A], agent: 'agent-a' });
     expect(out.precedent).toBe(true);
-    expect(h.engine.memory.precedents()).toEqual([
+    expect(h.engine.memory.learned.precedents()).toEqual([
       { precedent_id: r.receipt_id, at: h.clock.now(), query_class: 'debug', query_text: 'connection pool', agent_id: 'agent-a', terms: ['connection', 'pool'], used: [A, B] },
     ]);
     const [entry] = await h.engine.audit.recent({ action: 'feedback' });
@@ -107,14 +107,14 @@ describe('feedback records precedents', () => {
   test('nothing used, or a rejected output: no precedent', async () => {
     expect((await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] })).precedent).toBe(false);
     expect((await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false })).precedent).toBe(false);
-    expect(h.engine.memory.precedents()).toEqual([]);
+    expect(h.engine.memory.learned.precedents()).toEqual([]);
   });
 
   test('a precedent pruned from the store no longer proposes its notes', async () => {
     await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
     const ask = async () => (await h.engine.retrieve({ query_text: 'connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false })).nodes.find((n) => n.id === C)!.scouts;
     expect(await ask()).toContain('precedent');
-    await h.engine.memory.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', agent_id: null, terms: ['unrelated'], used: [D] }, 1);
+    await h.engine.memory.learned.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', agent_id: null, terms: ['unrelated'], used: [D] }, 1);
     expect(await ask()).not.toContain('precedent');
   });
 

@@ -17,24 +17,24 @@ test('a store written before use_count existed gains the column on open, with it
 
   const { store, warnings } = await MemoryStore.open(e);
   expect(warnings).toEqual([]);
-  expect(store.stats('n1')).toMatchObject({ salience: 0.7, spaced_rep_strength: 1.2, use_count: 0 });
-  await store.updateStats('n1', { use_count: 3 });
+  expect(store.stats.get('n1')).toMatchObject({ salience: 0.7, spaced_rep_strength: 1.2, use_count: 0 });
+  await store.stats.update('n1', { use_count: 3 });
   await store.close();
   // Reopening (column present now) adds nothing twice.
   const again = await MemoryStore.open(e);
-  expect(again.store.stats('n1').use_count).toBe(3);
+  expect(again.store.stats.get('n1').use_count).toBe(3);
   await again.store.close();
 });
 
 test('learning marks survive a restart through the journal alone', async () => {
   const e = await env();
   const { store } = await MemoryStore.open(e);
-  expect(store.mark('decay:last')).toBeNull();
-  await store.setMark('decay:last', { at: 42 });
-  await store.setMark('feedback:r1', { at: 7, agent: 'a' });
+  expect(store.learned.mark('decay:last')).toBeNull();
+  await store.learned.setMark('decay:last', { at: 42 });
+  await store.learned.setMark('feedback:r1', { at: 7, agent: 'a' });
   // No snapshot: only the journal holds the marks.
   const reopened = await MemoryStore.open(e);
-  expect(reopened.store.mark('decay:last')).toEqual({ at: 42 });
-  expect(reopened.store.mark('feedback:r1')).toEqual({ at: 7, agent: 'a' });
+  expect(reopened.store.learned.mark('decay:last')).toEqual({ at: 42 });
+  expect(reopened.store.learned.mark('feedback:r1')).toEqual({ at: 7, agent: 'a' });
   await reopened.store.close();
 });

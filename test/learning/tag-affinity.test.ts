@@ -99,34 +99,34 @@ describe('the affinity store (memory.sqlite)', () => {
   test('counts add up across calls and survive a restart through the journal', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    await store.addTagAffinity([{ term: 'deploy', tag: 'infra', shown: 1, used: 1 }, { term: 'deploy', tag: 'infra', shown: 2, used: 0 }], 100);
-    await store.addTagAffinity([{ term: 'deploy', tag: 'infra', shown: 1, used: 1 }, { term: 'other', tag: 'x', shown: 1, used: 0 }], 200);
+    await store.learned.addTagAffinity([{ term: 'deploy', tag: 'infra', shown: 1, used: 1 }, { term: 'deploy', tag: 'infra', shown: 2, used: 0 }], 100);
+    await store.learned.addTagAffinity([{ term: 'deploy', tag: 'infra', shown: 1, used: 1 }, { term: 'other', tag: 'x', shown: 1, used: 0 }], 200);
     const expected = [{ term: 'deploy', tag: 'infra', shown: 4, used: 2, at: 200 }];
-    expect(store.tagAffinity(['deploy'])).toEqual(expected);
+    expect(store.learned.tagAffinity(['deploy'])).toEqual(expected);
     const reopened = await MemoryStore.open(e);
-    expect(reopened.store.tagAffinity(['deploy'])).toEqual(expected);
+    expect(reopened.store.learned.tagAffinity(['deploy'])).toEqual(expected);
     await reopened.store.close();
   });
 
   test('bad counts are refused and nothing is written', async () => {
     const { store } = await MemoryStore.open(await env());
-    await expect(store.addTagAffinity([{ term: 't', tag: 'g', shown: 1, used: 2 }], 1)).rejects.toMatchObject({ code: 'invalid_argument' });
-    await expect(store.addTagAffinity([{ term: 't', tag: 'g', shown: 0.5, used: 0 }], 1)).rejects.toMatchObject({ code: 'invalid_argument' });
-    expect(store.tagAffinity(['t'])).toEqual([]);
+    await expect(store.learned.addTagAffinity([{ term: 't', tag: 'g', shown: 1, used: 2 }], 1)).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(store.learned.addTagAffinity([{ term: 't', tag: 'g', shown: 0.5, used: 0 }], 1)).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(store.learned.tagAffinity(['t'])).toEqual([]);
     await store.close();
   });
 
   test('pruning forgets rare, old pairs only; the overall row stays', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    await store.addTagAffinity([{ term: '', tag: '', shown: 1, used: 0 }, { term: 'old', tag: 'rare', shown: 2, used: 0 }, { term: 'old', tag: 'common', shown: 3, used: 1 }], 100);
-    await store.addTagAffinity([{ term: 'new', tag: 'rare', shown: 1, used: 0 }], 1000);
-    expect(await store.pruneTagAffinity(500, 3)).toBe(1);
-    expect(await store.pruneTagAffinity(500, 3)).toBe(0);
-    const left = (terms: string[]) => store.tagAffinity(terms).map((r) => `${r.term}/${r.tag}`);
+    await store.learned.addTagAffinity([{ term: '', tag: '', shown: 1, used: 0 }, { term: 'old', tag: 'rare', shown: 2, used: 0 }, { term: 'old', tag: 'common', shown: 3, used: 1 }], 100);
+    await store.learned.addTagAffinity([{ term: 'new', tag: 'rare', shown: 1, used: 0 }], 1000);
+    expect(await store.learned.pruneTagAffinity(500, 3)).toBe(1);
+    expect(await store.learned.pruneTagAffinity(500, 3)).toBe(0);
+    const left = (terms: string[]) => store.learned.tagAffinity(terms).map((r) => `${r.term}/${r.tag}`);
     expect(left(['old', 'new'])).toEqual(['/', 'new/rare', 'old/common']);
     const reopened = await MemoryStore.open(e);
-    expect(reopened.store.tagAffinity(['old', 'new']).map((r) => `${r.term}/${r.tag}`)).toEqual(['/', 'new/rare', 'old/common']);
+    expect(reopened.store.learned.tagAffinity(['old', 'new']).map((r) => `${r.term}/${r.tag}`)).toEqual(['/', 'new/rare', 'old/common']);
     await reopened.store.close();
   });
 
@@ -139,8 +139,8 @@ describe('the affinity store (memory.sqlite)', () => {
     old.close();
     const { store, warnings } = await MemoryStore.open(e);
     expect(warnings).toEqual([]);
-    await store.addTagAffinity([{ term: 't', tag: 'g', shown: 1, used: 1 }], 1);
-    expect(store.tagAffinity(['t'])).toHaveLength(1);
+    await store.learned.addTagAffinity([{ term: 't', tag: 'g', shown: 1, used: 1 }], 1);
+    expect(store.learned.tagAffinity(['t'])).toHaveLength(1);
     await store.close();
   });
 });
@@ -191,7 +191,7 @@ describe('feedback teaches which tags go with which words', () => {
     const shown = new Set<string>();
     for (const q of ['deploy pipeline', 'deploy schedule', 'deploy failed', 'deploy pipeline images', 'deploy schedule review']) for (const p of await train(q)) shown.add(p);
     expect(shown.has('infra/rollback.md')).toBe(false);
-    const rows = h.engine.memory.tagAffinity(['deploy']);
+    const rows = h.engine.memory.learned.tagAffinity(['deploy']);
     expect(rows.find((r) => r.term === 'deploy' && r.tag === 'infra')!.used).toBeGreaterThan(0);
     expect(rows.find((r) => r.term === 'deploy' && r.tag === 'frontend')!.used).toBe(0);
 
@@ -207,17 +207,17 @@ describe('feedback teaches which tags go with which words', () => {
   test('a rejected output teaches nothing about tags', async () => {
     const r = await ask('deploy pipeline');
     await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited: [r.nodes[0].id], accepted: false });
-    expect(h.engine.memory.tagAffinity(['deploy'])).toEqual([]);
+    expect(h.engine.memory.learned.tagAffinity(['deploy'])).toEqual([]);
   });
 
   test('decay forgets pairs seen rarely and long ago', async () => {
     await train('deploy pipeline');
-    expect(h.engine.memory.tagAffinity(['deploy', 'pipeline']).length).toBeGreaterThan(1);
+    expect(h.engine.memory.learned.tagAffinity(['deploy', 'pipeline']).length).toBeGreaterThan(1);
     h.clock.advance(200 * 24 * 3600 * 1000);
     const report = await runDecay(h.engine, h.clock.now());
     expect(report.affinity_pruned).toBeGreaterThan(0);
     // the term's totals (three showings) stay; its pairs (one or two each) go
-    expect(h.engine.memory.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
+    expect(h.engine.memory.learned.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
   });
 });
 
@@ -235,7 +235,7 @@ describe('what the affinity may learn from: only retrievals every agent could re
     await setUp?.(h);
     const r = await h.engine.retrieve({ query_text: 'doctor', ...ctx }, { jitter: false, seed: 1, viewer: HUMAN_VIEWER });
     const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited: r.nodes.filter((n) => n.path.includes('health/')).map((n) => n.id) });
-    const rows = h.engine.memory.tagAffinity(['doctor']);
+    const rows = h.engine.memory.learned.tagAffinity(['doctor']);
     const [audit] = await h.engine.audit.recent({ action: 'feedback' });
     await h.engine.close();
     return { paths: r.nodes.map((n) => n.path).sort(), out, rows, audit };

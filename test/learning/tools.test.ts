@@ -20,15 +20,15 @@ describe('lithos_feedback', () => {
     const out = await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: ['project/atlas/Pool sizing.md'], misleading: ['Index'] });
     expect(out).toMatchObject({ receipt_id: r.receipt_id, applied: true, query_class: 'lookup', used: [POOL_ID], misleading: [INDEX_ID], quarantined: [] });
     expect(out.ignored).toEqual([t.engine.note(POOLING)!.nodeId]);
-    expect(t.engine.memory.stats(POOL_ID)).toMatchObject({ use_count: 1, salience: 0.52 });
-    expect(t.engine.memory.stats(INDEX_ID).misleading_count).toBe(1);
+    expect(t.engine.memory.stats.get(POOL_ID)).toMatchObject({ use_count: 1, salience: 0.52 });
+    expect(t.engine.memory.stats.get(INDEX_ID).misleading_count).toBe(1);
   });
 
   test('repeating feedback for a receipt changes nothing and says applied: false', async () => {
     const r = await retrieve();
     await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: [POOL_ID] });
     expect(await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: [POOL_ID] })).toMatchObject({ applied: false });
-    expect(t.engine.memory.stats(POOL_ID).use_count).toBe(1);
+    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(1);
   });
 
   test("another agent's receipt is refused (forbidden) and left for its agent: feedback counts once per receipt", async () => {
@@ -86,7 +86,7 @@ describe('lithos_feedback', () => {
     const err = await failure(t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: ['Pool sizing'] }));
     expect(err.code).toBe('invalid_argument');
     expect(err.message).toContain('Pool sizing');
-    expect(t.engine.memory.stats(POOL_ID).use_count).toBe(0);
+    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(0);
   });
 
   test('described as cheap and optional, with implicit signals as the fallback; idempotent, not read-only', () => {
@@ -107,7 +107,7 @@ describe('lithos_task_complete carries feedback', () => {
     const r = await t.call('lithos_task_complete', { task_id: task, receipt_ids: [a.receipt_id, b.receipt_id], cited_nodes: [POOL_ID], accepted: true });
     expect(r.feedback.map((f: { receipt_id: string; applied: boolean }) => [f.receipt_id, f.applied])).toEqual([[a.receipt_id, true], [b.receipt_id, true]]);
     expect(r.outcome.learned_at).not.toBeNull();
-    expect(t.engine.memory.stats(POOL_ID).use_count).toBe(b.nodes.some((n: { id: string }) => n.id === POOL_ID) ? 2 : 1);
+    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(b.nodes.some((n: { id: string }) => n.id === POOL_ID) ? 2 : 1);
   });
 
   test('without receipt ids the task\'s own retrievals are used; with no evidence at all nothing is learned', async () => {

@@ -40,7 +40,7 @@ describe('note memory panel', () => {
     const view = await openOn(EXAMPLE_PATHS.poolSize);
     const root = view.contentEl;
     const note = world.engine.note(EXAMPLE_PATHS.poolSize)!;
-    const s = world.engine.memory.stats(note.nodeId);
+    const s = world.engine.memory.stats.get(note.nodeId);
     expect(root.querySelector('.lithos-panel-title')?.textContent).toBe('Ingest p95 regression caused by pool size');
     expect(fieldValue(root, 'Type')).toBe('agent_finding');
     expect(fieldValue(root, 'Namespace')).toBe(note.cached.meta.namespace);
@@ -121,7 +121,7 @@ describe('note memory panel', () => {
     pickType.choose(types.find((t) => t.value === 'depends_on')!);
     await settle(view);
     const from = world.engine.note(EXAMPLE_PATHS.retryV2)!.nodeId;
-    expect(world.engine.memory.edges({ from, type: 'depends_on' })).toEqual([expect.objectContaining({ provenance_type: 'human', provenance_actor: 'human' })]);
+    expect(world.engine.memory.edges.find({ from, type: 'depends_on' })).toEqual([expect.objectContaining({ provenance_type: 'human', provenance_actor: 'human' })]);
     expect(texts(view.contentEl, '.lithos-edges-out .lithos-row')).toContain('depends_onINC-137: Retry storm after broker failover0.50you');
   });
 
@@ -131,7 +131,7 @@ describe('note memory panel', () => {
     const button = view.contentEl.querySelector('[data-action="mark-misleading"]') as HTMLButtonElement;
     expect(button.disabled).toBe(false);
     await click(button, view);
-    expect(world.engine.memory.stats(top.id).misleading_count).toBe(1);
+    expect(world.engine.memory.stats.get(top.id).misleading_count).toBe(1);
     expect(obsidianRecord.notices.at(-1)).toBe(`Lithos: marked misleading (receipt ${world.activity.humanRetrieval.receipt_id}).`);
     // That retrieval has had its feedback now; no other one is waiting, so there is nothing left to mark.
     const again = view.contentEl.querySelector('[data-action="mark-misleading"]') as HTMLButtonElement;

@@ -75,14 +75,14 @@ describe('retrieve panel', () => {
     const view = await m.open<RetrieveView>(PANEL_TYPES.retrieve);
     await view.runQuery('ingest p95 latency regression', { queryClass: 'debug' });
     const [a, b] = view.result!.nodes;
-    const before = { a: world.engine.memory.stats(a.id), b: world.engine.memory.stats(b.id) };
+    const before = { a: world.engine.memory.stats.get(a.id), b: world.engine.memory.stats.get(b.id) };
     await click(view.contentEl.querySelector(`[data-id="${a.id}"] [data-mark="cited"]`), view);
     await click(view.contentEl.querySelector(`[data-id="${b.id}"] [data-mark="misleading"]`), view);
     expect(view.contentEl.querySelector(`[data-id="${a.id}"]`)?.classList.contains('is-cited')).toBe(true);
     await click(view.contentEl.querySelector('[data-action="send-feedback"]'), view);
-    expect(world.engine.memory.stats(a.id).use_count).toBe(before.a.use_count + 1);
-    expect(world.engine.memory.stats(b.id).misleading_count).toBe(before.b.misleading_count + 1);
-    expect(world.engine.memory.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
+    expect(world.engine.memory.stats.get(a.id).use_count).toBe(before.a.use_count + 1);
+    expect(world.engine.memory.stats.get(b.id).misleading_count).toBe(before.b.misleading_count + 1);
+    expect(world.engine.memory.learned.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
     const n = view.result!.nodes.length;
     expect(view.contentEl.querySelector('.lithos-feedback-result')?.textContent).toBe(`Feedback sent: 1 used, ${n - 2} ignored, 1 misleading.`);
     expect(view.contentEl.querySelector('[data-mark]')).toBeNull();

@@ -174,7 +174,7 @@ async function setUp(kind: Gated | null): Promise<{ engine: MemoryEngine; g: str
   const g = engine.notes().find((n) => n.path.endsWith('Pool exhaustion.md'))!.nodeId;
   const sizing = engine.note('project/db/Pool sizing.md')!.nodeId;
   // the gated note contradicts a visible one and was used with it: every route to it is open
-  await engine.memory.upsertEdge({
+  await engine.memory.edges.upsert({
     from_id: g,
     to_id: sizing,
     type: 'contradicts',
@@ -185,7 +185,7 @@ async function setUp(kind: Gated | null): Promise<{ engine: MemoryEngine; g: str
     evidence: null,
     conflict_state: 'open',
   });
-  await engine.memory.bumpCoactivation(sizing, g, 'project', 0);
+  await engine.memory.coactivation.bump(sizing, g, 'project', 0);
   return { engine, g, sizing };
 }
 

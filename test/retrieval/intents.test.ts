@@ -52,7 +52,7 @@ test('fixture: without an intent the better match leads', async () => {
 
 test('continuity favours a note accessed an hour ago over a slightly more relevant one untouched for a year', async () => {
   const { engine, clock, best, other } = await open();
-  await engine.memory.updateStats(other, { last_retrieved_at: clock.now() - HOUR });
+  await engine.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR });
   expect(rankOf(await ask(engine), best)).toBe(0); // recency of access alone does not reorder without an intent
   const r = await ask(engine, 'continuity');
   expect(rankOf(r, other)).toBe(0);
@@ -64,7 +64,7 @@ test('continuity favours a note accessed an hour ago over a slightly more releva
 
 test('frequent favours a note that is retrieved often and salient', async () => {
   const { engine, best, other } = await open();
-  await engine.memory.updateStats(other, { retrieval_count: 400, salience: 0.95 });
+  await engine.memory.stats.update(other, { retrieval_count: 400, salience: 0.95 });
   const r = await ask(engine, 'frequent');
   expect(rankOf(r, other)).toBe(0);
   expect(rankOf(r, best)).toBe(1);
@@ -74,7 +74,7 @@ test('frequent favours a note that is retrieved often and salient', async () => 
 
 test('fact_check favours relevance: it keeps the better match first where continuity and frequent do not', async () => {
   const { engine, clock, best, other } = await open();
-  await engine.memory.updateStats(other, { last_retrieved_at: clock.now() - HOUR, retrieval_count: 3 });
+  await engine.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR, retrieval_count: 3 });
   const gap = async (intent: Intent) => {
     const r = await ask(engine, intent);
     return r.nodes[rankOf(r, best)].score - r.nodes[rankOf(r, other)].score;

@@ -77,10 +77,10 @@ test('an exact title surfaces that note first, even when another note matches it
 
 test('retrieval bumps retrieval_count and last_retrieved_at of the final nodes, and nothing else', async () => {
   const exhaustion = idOf('project/db/Pool exhaustion.md');
-  await engine.memory.updateStats(exhaustion, { salience: 0.7, retrieval_count: 4, ignored_count: 1 });
+  await engine.memory.stats.update(exhaustion, { salience: 0.7, retrieval_count: 4, ignored_count: 1 });
   h.clock.advance(60_000);
   const all = engine.notes().map((n) => n.nodeId);
-  const before = new Map(all.map((id) => [id, engine.memory.stats(id)]));
+  const before = new Map(all.map((id) => [id, engine.memory.stats.get(id)]));
   const counts = engine.memory.counts();
 
   const r = await ask('connection pool exhaustion', { max_context_nodes: 3 });
@@ -88,22 +88,22 @@ test('retrieval bumps retrieval_count and last_retrieved_at of the final nodes, 
   expect(final.has(exhaustion)).toBe(true);
   for (const id of all) {
     const was = before.get(id)!;
-    const now = engine.memory.stats(id);
+    const now = engine.memory.stats.get(id);
     if (final.has(id)) expect(now).toEqual({ ...was, retrieval_count: was.retrieval_count + 1, last_retrieved_at: h.clock.now() });
     else expect(now).toEqual(was);
   }
-  expect(engine.memory.stats(exhaustion)).toMatchObject({ salience: 0.7, retrieval_count: 5, ignored_count: 1 });
+  expect(engine.memory.stats.get(exhaustion)).toMatchObject({ salience: 0.7, retrieval_count: 5, ignored_count: 1 });
   // no edges, no co-activation, no new nodes: learning moves only on feedback
   expect(engine.memory.counts()).toMatchObject({ nodes: counts.nodes, edges: counts.edges, coactivation: counts.coactivation });
 });
 
 test('record: false writes nothing: no receipt, no stats', async () => {
   const all = engine.notes().map((n) => n.nodeId);
-  const before = all.map((id) => engine.memory.stats(id));
+  const before = all.map((id) => engine.memory.stats.get(id));
   const r = await engine.retrieve({ query_text: 'connection pool', agent_id: 'alice' }, { record: false });
   expect(r.nodes.length).toBeGreaterThan(0);
   expect(r.receipt_id).toBeNull();
-  expect(all.map((id) => engine.memory.stats(id))).toEqual(before);
+  expect(all.map((id) => engine.memory.stats.get(id))).toEqual(before);
   expect(await h.blobs.read(RECEIPTS_FILE)).toBeNull();
   expect((await engine.receipts.query()).receipts).toEqual([]);
 });

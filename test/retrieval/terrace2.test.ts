@@ -217,7 +217,7 @@ test('engine: with no interpreter wired, a wanted pass is recorded as skipped in
   });
   await engine.reconcile();
   const [a, b] = ['a.md', 'b.md'].map((p) => engine.note(p)!.nodeId);
-  await engine.memory.upsertEdge({ from_id: a, to_id: b, type: 'contradicts', weight: 1, namespace: 'shared', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: 'open' });
+  await engine.memory.edges.upsert({ from_id: a, to_id: b, type: 'contradicts', weight: 1, namespace: 'shared', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: 'open' });
   const r = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
   expect(r.conflicts).toHaveLength(1);
   const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];

@@ -12,9 +12,9 @@ async function bothStores(): Promise<MemoryBlobStore> {
   const e = await env();
   const mem = (await MemoryStore.open(e)).store;
   for (let i = 0; i < 200; i++) {
-    await mem.registerNode({ node_id: `n${i}`, path: `notes/${i}.md`, id_source: 'registry', content_hash: `h${i}` });
+    await mem.nodes.register({ node_id: `n${i}`, path: `notes/${i}.md`, id_source: 'registry', content_hash: `h${i}` });
   }
-  await mem.updateStats('n1', { salience: 0.9 });
+  await mem.stats.update('n1', { salience: 0.9 });
   const cache = (await CacheStore.open(e)).store;
   cache.transaction(() => {
     for (let i = 0; i < 200; i++) cache.putNote(note(`notes/${i}.md`, `n${i}`), [{ node_id: `n${i}`, chunk_index: 0, text: `chunk ${i} `.repeat(20), heading: null }]);
@@ -54,11 +54,11 @@ describe.each([
     expect(cache.store.counts()).toMatchObject({ notes: 200, chunks: 200 });
 
     // The fresh store works and replaces the damaged file at its next snapshot.
-    await mem.store.registerNode({ node_id: 'x', path: 'x.md', id_source: 'registry', content_hash: null });
+    await mem.store.nodes.register({ node_id: 'x', path: 'x.md', id_source: 'registry', content_hash: null });
     await mem.store.close();
     const again = await MemoryStore.open(await env(blobs.clone()));
     expect(again.warnings).toEqual([]);
-    expect(again.store.nodeById('x')?.path).toBe('x.md');
+    expect(again.store.nodes.byId('x')?.path).toBe('x.md');
   });
 
   it('a cache file: warns that its notes will be re-indexed, keeps it aside; the other cache files and memory.sqlite are unaffected', async () => {
@@ -81,7 +81,7 @@ describe.each([
 
     expect(mem.warnings).toEqual([]);
     expect(mem.store.counts().nodes).toBe(200);
-    expect(mem.store.stats('n1').salience).toBe(0.9);
+    expect(mem.store.stats.get('n1').salience).toBe(0.9);
   });
 });
 
@@ -89,23 +89,23 @@ describe('an older copy of memory.sqlite', () => {
   it('restored from a backup: opened with a warning that names what the newer copy held and is lost', async () => {
     const e = await env();
     const first = (await MemoryStore.open(e)).store;
-    await first.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await first.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
     await first.close();
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
-    await second.updateStats('n1', { salience: 0.9 });
-    await second.bumpCoactivation('n1', 'n2', 'ns', 7);
+    await second.stats.update('n1', { salience: 0.9 });
+    await second.coactivation.bump('n1', 'n2', 'ns', 7);
     await second.close();
     const later = (await MemoryStore.open(e)).store;
-    await later.updateStats('n1', { use_count: 3 });
+    await later.stats.update('n1', { use_count: 3 });
     await later.close(); // two snapshots later: the journal reaches back only to the second
     e.blobs.files.set('memory.sqlite', backup); // the person restores last week's copy
     const third = await MemoryStore.open(e);
     expect(third.warnings).toEqual([expect.stringMatching(/memory\.sqlite is an older copy than the one Lithos last saved .*2 learned change\(s\) that only the newer copy held are lost/)]);
     expect(third.losses).toEqual([{ file: 'memory.sqlite', counts: { lost_changes: 2 }, message: third.warnings[0] }]);
     // Ops are final row states: the later stats write carried the salience along; the co-activation is gone.
-    expect(third.store.stats('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
-    expect(third.store.coactivated('n1')).toEqual([]);
+    expect(third.store.stats.get('n1')).toMatchObject({ salience: 0.9, use_count: 3 });
+    expect(third.store.coactivation.of('n1')).toEqual([]);
     await third.store.close();
     // Once saved again, the copy is the newest: no warning at the next open.
     expect((await MemoryStore.open(e)).warnings).toEqual([]);
@@ -114,32 +114,32 @@ describe('an older copy of memory.sqlite', () => {
   it('a copy as old as the previous snapshot loses nothing: the journal reaches back to it', async () => {
     const e = await env();
     const first = (await MemoryStore.open(e)).store;
-    await first.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await first.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
     await first.close();
     const backup = e.blobs.files.get('memory.sqlite')!.slice();
     const second = (await MemoryStore.open(e)).store;
-    await second.updateStats('n1', { salience: 0.9 });
+    await second.stats.update('n1', { salience: 0.9 });
     await second.close();
     e.blobs.files.set('memory.sqlite', backup);
     const again = await MemoryStore.open(e);
     expect(again.warnings).toEqual([]);
-    expect(again.store.stats('n1').salience).toBe(0.9);
+    expect(again.store.stats.get('n1').salience).toBe(0.9);
     await again.store.close();
   });
 
   it('a crash between the snapshot and its seal (the file newer than the seal) is no older copy', async () => {
     const e = await env();
     const s1 = (await MemoryStore.open(e)).store;
-    await s1.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
+    await s1.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h1' });
     await s1.close();
     const oldSeal = e.blobs.files.get('memory.sqlite.seal')!.slice();
     const s2 = (await MemoryStore.open(e)).store;
-    await s2.updateStats('n1', { salience: 0.9 });
+    await s2.stats.update('n1', { salience: 0.9 });
     await s2.close();
     e.blobs.files.set('memory.sqlite.seal', oldSeal);
     const again = await MemoryStore.open(e);
     expect(again.warnings).toEqual([]);
-    expect(again.store.stats('n1').salience).toBe(0.9);
+    expect(again.store.stats.get('n1').salience).toBe(0.9);
     await again.store.close();
   });
 });
@@ -167,15 +167,15 @@ describe('damaged stores, other cases', () => {
     const blobs = await bothStores();
     const e = await env(blobs);
     const { store } = await MemoryStore.open(e);
-    await store.updateStats('n2', { salience: 0.1 });
-    await store.bumpCoactivation('n1', 'n2', 'ns', 7);
+    await store.stats.update('n2', { salience: 0.1 });
+    await store.coactivation.bump('n1', 'n2', 'ns', 7);
     // Crash before the next snapshot, then the snapshot itself is found damaged.
     const crashed = blobs.clone();
     crashed.truncate('memory.sqlite', 0.3);
     const again = await MemoryStore.open(await env(crashed));
     expect(again.warnings[0]).toMatch(/rebuilt from memory\.journal alone \(203 change\(s\)\); the journal reaches back to the first change, so nothing was lost/);
-    expect(again.store.stats('n2').salience).toBe(0.1);
-    expect(again.store.coactivated('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
+    expect(again.store.stats.get('n2').salience).toBe(0.1);
+    expect(again.store.coactivation.of('n1')).toEqual([{ other: 'n2', namespace: 'ns', count: 1, last_at: 7 }]);
   });
 
   it('a file that is a database but not this store is moved aside too', async () => {
@@ -203,14 +203,14 @@ describe('damaged stores, other cases', () => {
   it('an unreadable line inside the journal is skipped with a warning; the lines around it are kept', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    await store.registerNode({ node_id: 'a', path: 'a.md', id_source: 'registry', content_hash: null });
+    await store.nodes.register({ node_id: 'a', path: 'a.md', id_source: 'registry', content_hash: null });
     await e.blobs.append(MEMORY_JOURNAL, new TextEncoder().encode('not json\n'));
-    await store.registerNode({ node_id: 'b', path: 'b.md', id_source: 'registry', content_hash: null });
+    await store.nodes.register({ node_id: 'b', path: 'b.md', id_source: 'registry', content_hash: null });
     const again = await MemoryStore.open(await env(e.blobs.clone()));
     expect(again.warnings).toEqual([
       'memory.journal had 1 unreadable line(s); they were skipped.',
       expect.stringMatching(/^memory\.journal was the only copy of recent changes and is damaged: changes after #2 may be lost/),
     ]);
-    expect(again.store.liveNodes().map((n) => n.node_id)).toEqual(['a', 'b']);
+    expect(again.store.nodes.live().map((n) => n.node_id)).toEqual(['a', 'b']);
   });
 });

@@ -29,8 +29,8 @@ export async function learnedState(engine: MemoryEngine) {
   const m = engine.memory;
   const c = engine.coordination;
   return {
-    edges: m.edges({}).map((e) => ({ id: e.edge_id, type: e.type, weight: e.weight, state: e.conflict_state })),
-    stats: m.allStats(),
+    edges: m.edges.find({}).map((e) => ({ id: e.edge_id, type: e.type, weight: e.weight, state: e.conflict_state })),
+    stats: m.stats.all(),
     counts: m.counts(),
     conflicts: engine.conflicts.list().length,
     agents: c.agents().map((a) => a.id),

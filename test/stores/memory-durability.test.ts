@@ -9,25 +9,25 @@ const enc = new TextEncoder();
 const UNSAVED = `${MEMORY_JOURNAL}.unsaved`;
 
 async function seed(store: MemoryStore, at: number): Promise<void> {
-  await store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: 'ha' });
-  await store.registerNode({ node_id: B, path: 'b.md', id_source: 'frontmatter', content_hash: 'hb' });
-  await store.upsertEdge({
+  await store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: 'ha' });
+  await store.nodes.register({ node_id: B, path: 'b.md', id_source: 'frontmatter', content_hash: 'hb' });
+  await store.edges.upsert({
     from_id: A, to_id: B, type: 'derived_from', weight: 1, namespace: 'ns', provenance_actor: 'rule:links',
     provenance_type: 'rule', evidence: ['[[b]]'], conflict_state: null,
   });
-  await store.updateStats(B, { retrieval_count: 2, last_retrieved_at: at });
-  await store.bumpCoactivation(A, B, 'ns', at);
-  await store.bumpCoactivation(B, A, 'ns', at + 1);
+  await store.stats.update(B, { retrieval_count: 2, last_retrieved_at: at });
+  await store.coactivation.bump(A, B, 'ns', at);
+  await store.coactivation.bump(B, A, 'ns', at + 1);
 }
 
 /** Everything the store holds, for comparing a store with its reopened self. */
 function dump(store: MemoryStore) {
   return {
-    live: store.liveNodes(),
-    tombs: store.tombstones(),
-    edges: store.edges({}),
-    stats: [store.stats(A), store.stats(B)],
-    coact: store.coactivated(A),
+    live: store.nodes.live(),
+    tombs: store.nodes.tombstones(),
+    edges: store.edges.find({}),
+    stats: [store.stats.get(A), store.stats.get(B)],
+    coact: store.coactivation.of(A),
     counts: store.counts(),
   };
 }
@@ -37,7 +37,7 @@ describe('MemoryStore durability', () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
-    await store.tombstoneNode(A, e.clock.now());
+    await store.nodes.tombstone(A, e.clock.now());
     const before = dump(store);
     await store.close();
 
@@ -52,10 +52,10 @@ describe('MemoryStore durability', () => {
     const e = await env(blobs);
     const { store } = await MemoryStore.open(e);
     let done = false;
-    const p = store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }).then(() => (done = true));
+    const p = store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }).then(() => (done = true));
     await settle();
     expect(done).toBe(false);
-    expect(store.nodeById(A)?.path).toBe('a.md'); // reads see the change at once
+    expect(store.nodes.byId(A)?.path).toBe('a.md'); // reads see the change at once
     expect(blobs.files.has(MEMORY_JOURNAL)).toBe(false);
     blobs.release();
     await p;
@@ -67,9 +67,9 @@ describe('MemoryStore durability', () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await Promise.all([
-      store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }),
-      store.registerNode({ node_id: B, path: 'b.md', id_source: 'registry', content_hash: null }),
-      store.bumpCoactivation(A, B, 'ns', 5),
+      store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null }),
+      store.nodes.register({ node_id: B, path: 'b.md', id_source: 'registry', content_hash: null }),
+      store.coactivation.bump(A, B, 'ns', 5),
     ]);
     expect(e.blobs.appends).toBe(1);
     expect(parseJournal(e.blobs.files.get(MEMORY_JOURNAL) ?? null).entries.map((x) => x.seq)).toEqual([1, 2, 3]);
@@ -93,14 +93,14 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
     await store.flush();
-    await store.bumpCoactivation(A, B, 'ns', 99); // after the snapshot: journal only
-    await store.updateStats(A, { salience: 0.9 });
+    await store.coactivation.bump(A, B, 'ns', 99); // after the snapshot: journal only
+    await store.stats.update(A, { salience: 0.9 });
     const before = dump(store);
     expect(store.journalSize()).toBe(8); // kept back to the previous snapshot: with none yet, all of it
 
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
     expect(dump(again)).toEqual(before);
-    expect(again.coactivated(A)[0].count).toBe(3);
+    expect(again.coactivation.of(A)[0].count).toBe(3);
   });
 
   it('a crash after the snapshot but before the journal is truncated does not apply anything twice', async () => {
@@ -109,7 +109,7 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open(e);
     await seed(store, e.clock.now());
     await store.flush(); // the first snapshot: the journal is kept whole (there is no previous one yet)
-    await store.bumpCoactivation(A, B, 'ns', 99);
+    await store.coactivation.bump(A, B, 'ns', 99);
     const before = dump(store);
     // The second snapshot may drop what the first holds: the process dies right before it does.
     blobs.failRemove.add(MEMORY_JOURNAL);
@@ -121,7 +121,7 @@ describe('MemoryStore durability', () => {
     const { store: again, warnings } = await MemoryStore.open(await env(blobs.clone()));
     expect(warnings).toEqual([]);
     expect(dump(again)).toEqual(before);
-    expect(again.coactivated(A)[0].count).toBe(3); // not 5
+    expect(again.coactivation.of(A)[0].count).toBe(3); // not 5
   });
 
   it('a crash while writing the snapshot leaves the previous snapshot plus the whole journal', async () => {
@@ -151,13 +151,13 @@ describe('MemoryStore durability', () => {
     expect(warnings[1]).toMatch(/^memory\.journal was the only copy of recent changes and is damaged: changes after #6 may be lost/);
     expect(e2.logger.at('warn')).toContain(warnings[0]);
     expect(dump(again)).toEqual(before);
-    expect(again.nodeById('half')).toBeNull();
+    expect(again.nodes.byId('half')).toBeNull();
 
     // The torn bytes are gone, so the next append starts on a fresh line.
-    await again.registerNode({ node_id: 'later', path: 'later.md', id_source: 'registry', content_hash: null });
+    await again.nodes.register({ node_id: 'later', path: 'later.md', id_source: 'registry', content_hash: null });
     const third = await MemoryStore.open(await env(crashed.clone()));
     expect(third.warnings).toEqual([]);
-    expect(third.store.nodeById('later')?.path).toBe('later.md');
+    expect(third.store.nodes.byId('later')?.path).toBe('later.md');
     expect(third.store.counts().nodes).toBe(3);
   });
 
@@ -171,7 +171,7 @@ describe('MemoryStore durability', () => {
     expect(e.blobs.files.has('memory.sqlite')).toBe(true);
     expect(e.blobs.files.has(UNSAVED)).toBe(false);
     expect(store.journalSize()).toBe(6); // no previous snapshot yet: the journal is the only way back
-    await store.updateStats(A, { salience: 0.7 });
+    await store.stats.update(A, { salience: 0.7 });
     await store.flush();
     expect(e.blobs.files.has(MEMORY_PREVIOUS)).toBe(true);
     expect(parseJournal(e.blobs.files.get(MEMORY_JOURNAL) ?? null).entries.map((x) => x.seq)).toEqual([7]);
@@ -184,7 +184,7 @@ describe('MemoryStore durability', () => {
   it('debounce coalesces many writes into one snapshot', async () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
-    for (let i = 0; i < 50; i++) await store.updateStats(A, { retrieval_count: i });
+    for (let i = 0; i < 50; i++) await store.stats.update(A, { retrieval_count: i });
     await settle();
     expect(e.blobs.writes).toBe(1); // the unsaved marker, once
 
@@ -197,7 +197,7 @@ describe('MemoryStore durability', () => {
     expect(e.blobs.files.has(UNSAVED)).toBe(false);
     expect(e.clock.pendingCount()).toBe(0);
     const { store: again } = await MemoryStore.open(await env(e.blobs.clone()));
-    expect(again.stats(A).retrieval_count).toBe(49);
+    expect(again.stats.get(A).retrieval_count).toBe(49);
   });
 
   it('each write restarts the quiet period, but a steady stream still snapshots within five periods', async () => {
@@ -205,7 +205,7 @@ describe('MemoryStore durability', () => {
     const { store } = await MemoryStore.open({ ...e, debounceMs: 1000 });
     for (let i = 0; i < 6; i++) {
       if (i > 0) e.clock.advance(900); // t = 0, 900, ..., 4,500: never 1,000 ms of quiet
-      await store.updateStats(A, { retrieval_count: i });
+      await store.stats.update(A, { retrieval_count: i });
       await settle();
     }
     expect(e.blobs.writes).toBe(1); // the unsaved marker
@@ -226,7 +226,7 @@ describe('MemoryStore durability', () => {
     const run = store
       .batch(async () => {
         // Sequential awaits, as bulk indexing does: none waits for the (held) journal appends.
-        for (let i = 0; i < 20; i++) await store.registerNode({ node_id: `n${i}`, path: `${i}.md`, id_source: 'registry', content_hash: null });
+        for (let i = 0; i < 20; i++) await store.nodes.register({ node_id: `n${i}`, path: `${i}.md`, id_source: 'registry', content_hash: null });
         return 'done';
       })
       .then((v) => {
@@ -250,7 +250,7 @@ describe('MemoryStore durability', () => {
     };
     await expect(
       store.batch(async () => {
-        await store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null });
+        await store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null });
       }),
     ).rejects.toThrow('disk full');
   });
@@ -259,7 +259,7 @@ describe('MemoryStore durability', () => {
     const e = await env();
     const { store } = await MemoryStore.open(e);
     await store.close();
-    await expect(store.registerNode({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null })).rejects.toMatchObject({
+    await expect(store.nodes.register({ node_id: A, path: 'a.md', id_source: 'registry', content_hash: null })).rejects.toMatchObject({
       code: 'internal',
     });
   });

@@ -6,7 +6,7 @@ import { env } from './helpers';
 async function snapshotted() {
   const e = await env();
   const { store } = await MemoryStore.open(e);
-  await store.registerNode({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h' });
+  await store.nodes.register({ node_id: 'n1', path: 'a.md', id_source: 'registry', content_hash: 'h' });
   await store.close();
   return e.blobs;
 }

@@ -282,7 +282,7 @@ describe('lithos_node_stats', () => {
   });
 
   test('learned values as the memory store holds them', async () => {
-    await t.engine.memory.updateStats(POOL_ID, { salience: 0.8, ignored_count: 2, misleading_count: 1, last_used_at: Date.UTC(2026, 0, 1, 12), per_queryclass_priors: { debug: 0.1 } });
+    await t.engine.memory.stats.update(POOL_ID, { salience: 0.8, ignored_count: 2, misleading_count: 1, last_used_at: Date.UTC(2026, 0, 1, 12), per_queryclass_priors: { debug: 0.1 } });
     expect(await t.call('lithos_node_stats', { id: POOL_ID })).toMatchObject({ salience: 0.8, ignored_count: 2, misleading_count: 1, last_used_at: '2026-01-01T12:00:00.000Z', per_queryclass_priors: { debug: 0.1 } });
   });
 

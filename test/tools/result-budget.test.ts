@@ -62,11 +62,11 @@ beforeAll(async () => {
   const hub = e.noteAtPath(HUB)!;
   const fans = Array.from({ length: MANY }, (_, i) => e.noteAtPath(fanPath(i))!);
   for (const f of fans) {
-    await e.memory.upsertEdge({ from_id: hub.nodeId, to_id: f.nodeId, type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(5_000) }, conflict_state: null });
+    await e.memory.edges.upsert({ from_id: hub.nodeId, to_id: f.nodeId, type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(5_000) }, conflict_state: null });
   }
   mark('edges');
   const big = e.noteAtPath(BIG)!;
-  ids.edge = (await e.memory.upsertEdge({ from_id: big.nodeId, to_id: hub.nodeId, type: 'depends_on', weight: 0.5, namespace: 'big', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(WIDE) }, conflict_state: null })).edge_id;
+  ids.edge = (await e.memory.edges.upsert({ from_id: big.nodeId, to_id: hub.nodeId, type: 'depends_on', weight: 0.5, namespace: 'big', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(WIDE) }, conflict_state: null })).edge_id;
   for (const [i, f] of fans.slice(0, 100).entries()) await e.conflicts.open({ a: fans[MANY - 1 - i].nodeId, b: f.nodeId, evidence: { claim_a: 'c'.repeat(20_000), claim_b: 'c'.repeat(20_000) }, actor: { kind: 'agent', id: 'agent-a' } });
   mark('conflicts');
   for (let i = 0; i < MANY; i++) {

@@ -75,7 +75,7 @@ export async function openConflictFor(ctx: ToolContext, tool: string, a: { from:
 export async function openConflictAsEdge(ctx: ToolContext, a: { from: string; to: string; evidence?: unknown; weight?: number; namespace?: string; conflict_state?: string | null }) {
   const r = await openConflictFor(ctx, 'lithos_edge_create', a);
   const id = r.conflict?.edge_id;
-  const row = ctx.engine.memory.edges({ type: CONFLICT_EDGE_TYPE }).find((e) => e.edge_id === id);
+  const row = ctx.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((e) => e.edge_id === id);
   return { edge: row ? edgeJson(ctx, row) : null, conflict: r.conflict, created: r.created };
 }
 

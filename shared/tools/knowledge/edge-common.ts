@@ -26,7 +26,7 @@ export function edgeJson(ctx: ToolContext, e: EdgeRow): Record<string, unknown> 
 }
 
 export function requireEdge(ctx: ToolContext, edgeId: string): EdgeRow {
-  const e = ctx.engine.memory.edges({}).find((x) => x.edge_id === edgeId);
+  const e = ctx.engine.memory.edges.find({}).find((x) => x.edge_id === edgeId);
   if (!e || !edgeJson(ctx, e)) throw new LithosError('not_found', `No edge with id "${edgeId}". lithos_edge_list shows the edges of a note.`, { edge_id: edgeId });
   return e;
 }

@@ -29,8 +29,8 @@ export const lithosEdgeCreate = defineTool({
     const from = findByIdOrPath(ctx, a.from);
     const to = findByIdOrPath(ctx, a.to);
     if (from.nodeId === to.nodeId) throw new LithosError('invalid_argument', 'An edge needs two different notes.', { field: 'to' });
-    const existing = ctx.engine.memory.edges({ from: from.nodeId, to: to.nodeId, type: a.type })[0];
-    const row = await ctx.engine.memory.upsertEdge({
+    const existing = ctx.engine.memory.edges.find({ from: from.nodeId, to: to.nodeId, type: a.type })[0];
+    const row = await ctx.engine.memory.edges.upsert({
       from_id: from.nodeId,
       to_id: to.nodeId,
       type: a.type,

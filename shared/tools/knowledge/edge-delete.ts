@@ -27,7 +27,7 @@ export const lithosEdgeDelete = defineTool({
     if (e.type === CONFLICT_EDGE_TYPE) {
       throw new LithosError('invalid_argument', 'A contradicts edge is a conflict: settle it with lithos_conflict_resolve (accepted_dual when the notes do not really disagree) instead of deleting it.', { edge_id: e.edge_id });
     }
-    await ctx.engine.memory.deleteEdge(e.edge_id);
+    await ctx.engine.memory.edges.delete(e.edge_id);
     await ctx.engine.audit.append({ action: 'edge.delete', actor: auditActorOf(ctx), target: e.edge_id, data: { from: e.from_id, to: e.to_id, type: e.type, weight: e.weight, namespace: e.namespace, conflict_state: e.conflict_state } });
     return { deleted: { edge_id: e.edge_id, from_id: e.from_id, to_id: e.to_id, type: e.type } };
   },

@@ -25,11 +25,11 @@ export const lithosEdgeList = defineTool({
     if (a.node !== undefined) {
       const n = findByIdOrPath(ctx, a.node);
       rows = [
-        ...(a.direction !== 'in' ? ctx.engine.memory.edges({ ...q, from: n.nodeId }) : []),
-        ...(a.direction !== 'out' ? ctx.engine.memory.edges({ ...q, to: n.nodeId }) : []),
+        ...(a.direction !== 'in' ? ctx.engine.memory.edges.find({ ...q, from: n.nodeId }) : []),
+        ...(a.direction !== 'out' ? ctx.engine.memory.edges.find({ ...q, to: n.nodeId }) : []),
       ];
     } else {
-      rows = ctx.engine.memory.edges(q);
+      rows = ctx.engine.memory.edges.find(q);
     }
     const seen = new Set<string>();
     const edges = rows.flatMap((e) => {

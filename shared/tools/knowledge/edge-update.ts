@@ -24,7 +24,7 @@ export const lithosEdgeUpdate = defineTool({
     const actor = actorOf(ctx, 'lithos_edge_update');
     const e = requireEdge(ctx, a.edge_id);
     checkConflictEdgeUpdate(e, a);
-    const row = await ctx.engine.memory.upsertEdge({
+    const row = await ctx.engine.memory.edges.upsert({
       edge_id: e.edge_id,
       from_id: e.from_id,
       to_id: e.to_id,

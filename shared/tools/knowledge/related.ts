@@ -58,8 +58,8 @@ export const lithosRelated = defineTool({
       const s = ctx.engine.note(p);
       if (s && s.path === p) add(s.nodeId, { kind: 'linked_from' });
     }
-    for (const e of ctx.engine.memory.edges({ from: note.nodeId })) add(e.to_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'out' });
-    for (const e of ctx.engine.memory.edges({ to: note.nodeId })) add(e.from_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'in' });
+    for (const e of ctx.engine.memory.edges.find({ from: note.nodeId })) add(e.to_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'out' });
+    for (const e of ctx.engine.memory.edges.find({ to: note.nodeId })) add(e.from_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'in' });
     for (const h of await ctx.engine.similar(note.nodeId, { k: a.k, allow: allowFor(ctx) })) add(h.id, { kind: 'similar', score: Math.round(h.score * 10000) / 10000 });
 
     const ranked = [...reasons.entries()]

@@ -40,7 +40,7 @@ export const lithosStats = defineTool({
       namespaces_total: Object.keys(namespaces).length,
       by_access_scope: count((m) => m.access_scope),
       by_status: count((m) => m.status),
-      edges: ctx.engine.memory.edges({}).filter((e) => ids.has(e.from_id) && ids.has(e.to_id)).length,
+      edges: ctx.engine.memory.edges.find({}).filter((e) => ids.has(e.from_id) && ids.has(e.to_id)).length,
       embedding_spaces: ctx.engine.activeSpaces(),
       pending_events: engineStats.pending_events,
     };

@@ -21,7 +21,7 @@ export const lithosNodeStats = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const note = findNote(ctx, a);
     const id = note.nodeId;
-    const s = ctx.engine.memory.stats(id);
+    const s = ctx.engine.memory.stats.get(id);
     // An edge counts only when its other end is a note the caller may see, so counts reveal no hidden note.
     const see = visibleTo(ctx);
     const shown = (other: string): boolean => {
@@ -31,12 +31,12 @@ export const lithosNodeStats = defineTool({
     const byType: Record<string, { out: number; in: number }> = {};
     let out = 0;
     let inn = 0;
-    for (const e of ctx.engine.memory.edges({ from: id })) {
+    for (const e of ctx.engine.memory.edges.find({ from: id })) {
       if (!shown(e.to_id)) continue;
       out++;
       (byType[e.type] ??= { out: 0, in: 0 }).out++;
     }
-    for (const e of ctx.engine.memory.edges({ to: id })) {
+    for (const e of ctx.engine.memory.edges.find({ to: id })) {
       if (!shown(e.from_id)) continue;
       inn++;
       (byType[e.type] ??= { out: 0, in: 0 }).in++;

@@ -77,5 +77,5 @@ function nodeIdOf(ctx: ToolContext, ref: string): string {
   if (ctx.caller.kind !== 'human') return findByIdOrPath(ctx, ref).nodeId;
   const live = ctx.engine.note(ref);
   if (live && (live.nodeId === ref || live.path === ref)) return live.nodeId;
-  return ctx.engine.memory.findTombstone({ path: ref })?.node_id ?? ref;
+  return ctx.engine.memory.nodes.findTombstone({ path: ref })?.node_id ?? ref;
 }

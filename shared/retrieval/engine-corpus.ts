@@ -11,7 +11,7 @@ import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import { ALLOW_ALL, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './types';
-import { extractFrame } from './frames';
+import { extractFrame } from '../model/frames';
 import { PrecedentIndex } from './precedent-index';
 
 export interface EngineCorpusDeps {

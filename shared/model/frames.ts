@@ -20,10 +20,21 @@
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';
-import { headingInLine } from '../model/headings';
-import { forEachProseLine } from '../model/markdown-lines';
-import type { NoteHeading } from '../model/types';
-import type { NoteFrame } from './types';
+import { headingInLine } from './headings';
+import { forEachProseLine } from './markdown-lines';
+import type { NoteHeading } from './types';
+
+/**
+ * Structural frame of a note for the analogy scout: what problem it faced, under which constraints,
+ * what was done, what came of it and what was learned. Each slot is a list of short phrases.
+ */
+export interface NoteFrame {
+  problem: string[];
+  constraints: string[];
+  actions: string[];
+  outcome: string[];
+  lessons: string[];
+}
 
 export const FRAME_SLOTS = ['problem', 'constraints', 'actions', 'outcome', 'lessons'] as const;
 export type FrameSlot = (typeof FRAME_SLOTS)[number];

@@ -17,6 +17,9 @@
  * Within a section, each list item and table row is one phrase; paragraphs are cut into sentences. Code
  * blocks and inline code are skipped; links keep their shown text. A frame with fewer than
  * MIN_FILLED_SLOTS filled slots is not worth matching: extractFrame returns null.
+ *
+ * The indexer extracts each note's frame when it indexes the note and stores it with the note's cached
+ * metadata (vault/note-indexer.ts, vault/cached-note.ts): retrieval reads frames, it never extracts them.
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';

@@ -65,7 +65,6 @@ type WarmFigures = Pick<
   | 'search_queries'
   | 'search_p50_ms'
   | 'search_p95_ms'
-  | 'retrieve_first_ms'
   | 'retrieve_p50_ms'
   | 'retrieve_p95_ms'
   | 'persist_ms'
@@ -77,6 +76,8 @@ type WarmFigures = Pick<
   RelayFigures;
 
 interface WarmJob {
+  /** `warm`: measureWarm; `first-retrieve`: measureFirstRetrieve, on the vault the warm phase left. */
+  phase: 'warm' | 'first-retrieve';
   root: string;
   notes: number;
   seed: number;
@@ -98,7 +99,7 @@ interface WarmWork {
  * The generator (vocabulary, plans, samplers: ~35 MB of RSS at 10k notes) stays in the parent: the warm
  * process is measured as a user's `lithos` process on an indexed vault, with nothing of the bench in it.
  */
-async function prepareWork(vault: SyntheticVault, job: Omit<WarmJob, 'workFile'>): Promise<string> {
+async function prepareWork(vault: SyntheticVault, job: Omit<WarmJob, 'workFile' | 'phase'>): Promise<string> {
   const rng = new Rng((job.seed ^ 0x1b873593) >>> 0);
   const edits: WarmWork['edits'] = [];
   for (let s = 0; s <= job.incrementalSamples; s++) {
@@ -112,7 +113,7 @@ async function prepareWork(vault: SyntheticVault, job: Omit<WarmJob, 'workFile'>
   return file;
 }
 
-/** Set (to a JSON WarmJob) in the environment of the child process that runs the warm phase. */
+/** Set (to a JSON WarmJob) in the environment of a child process that runs a warm-side phase. */
 const WARM_JOB_ENV = 'LITHOS_BENCH_WARM_JOB';
 
 export async function measureBench(opts: BenchOptions & { warmInChild?: boolean }): Promise<BenchReport> {
@@ -145,8 +146,10 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
     }
     const coldPeak = peakRssMb();
 
-    const job: WarmJob = { ...base, workFile };
-    const warm = opts.warmInChild ? await warmInChild(job) : await measureWarm(job);
+    const job: WarmJob = { ...base, workFile, phase: 'warm' };
+    const warm = opts.warmInChild ? await inChild<WarmFigures>(job) : await measureWarm(job);
+    const firstJob: WarmJob = { ...job, phase: 'first-retrieve' };
+    const first = opts.warmInChild ? await inChild<FirstRetrieveFigures>(firstJob) : await measureFirstRetrieve(firstJob);
     const coldS = coldMs / 1000;
     return {
       notes,
@@ -159,6 +162,7 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
       index_max_stall_ms: maxStallMs,
       onload_ms: await pluginOnloadFigure(),
       ...warm,
+      ...first,
       cold_peak_rss_mb: coldPeak,
       warm_process: opts.warmInChild ? 'separate' : 'same',
       cores: availableParallelism(),
@@ -217,8 +221,6 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
     const enginePeak = peakRssMb();
 
     // Full Parallel Terraced Scan as an agent's call runs it: receipts and retrieval stats written, no LLM.
-    // The first call also extracts every note's analogy frame once; it is reported on its own.
-    const firstRetrieve = await timed(() => engine.retrieve({ query_text: queries[0] ?? 'note', query_class: 'debug' }));
     const retrieveMs: number[] = [];
     for (const q of queries) retrieveMs.push((await timed(() => engine.retrieve({ query_text: q, query_class: 'debug', agent_id: 'bench' }))).ms);
 
@@ -235,7 +237,6 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
       search_queries: queries.length,
       search_p50_ms: percentile(searchMs, 50),
       search_p95_ms: percentile(searchMs, 95),
-      retrieve_first_ms: firstRetrieve.ms,
       retrieve_p50_ms: percentile(retrieveMs, 50),
       retrieve_p95_ms: percentile(retrieveMs, 95),
       persist_ms: persist.ms,
@@ -250,8 +251,26 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
   }
 }
 
-/** Runs measureWarm in a fresh process (this CLI script again, told what to do through WARM_JOB_ENV). */
-function warmInChild(job: WarmJob): Promise<WarmFigures> {
+type FirstRetrieveFigures = Pick<BenchReport, 'retrieve_first_ms'>;
+
+/**
+ * What an agent's first `lithos_retrieve` meets: a process that opens the indexed vault and runs one
+ * Parallel Terraced Scan, nothing before it (in a process of its own from the CLI, so nothing is warm).
+ */
+async function measureFirstRetrieve(job: WarmJob): Promise<FirstRetrieveFigures> {
+  const work = JSON.parse(await readFile(job.workFile, 'utf8')) as WarmWork;
+  const engine = await openHeadlessEngine(job.root);
+  try {
+    await engine.reconcile();
+    const first = await timed(() => engine.retrieve({ query_text: work.queries[0] ?? 'note', query_class: 'debug' }));
+    return { retrieve_first_ms: first.ms };
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Runs a warm-side phase in a fresh process (this CLI script again, told what to do through WARM_JOB_ENV). */
+function inChild<T>(job: WarmJob): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, __filename, 'bench'], {
       env: { ...process.env, [WARM_JOB_ENV]: JSON.stringify(job) },
@@ -263,12 +282,12 @@ function warmInChild(job: WarmJob): Promise<WarmFigures> {
     child.on('error', reject);
     child.on('close', (code) => {
       try {
-        const parsed = JSON.parse(out.trim().split('\n').pop() ?? '') as WarmFigures | { error: { message: string } };
-        if ('error' in parsed) throw new LithosError('internal', `bench warm phase failed: ${parsed.error.message}`);
-        if (code !== 0) throw new LithosError('internal', `bench warm phase exited with code ${String(code)}`);
+        const parsed = JSON.parse(out.trim().split('\n').pop() ?? '') as T | { error: { message: string } };
+        if (parsed && typeof parsed === 'object' && 'error' in parsed) throw new LithosError('internal', `bench ${job.phase} phase failed: ${parsed.error.message}`);
+        if (code !== 0) throw new LithosError('internal', `bench ${job.phase} phase exited with code ${String(code)}`);
         resolve(parsed);
       } catch (err) {
-        reject(err instanceof LithosError ? err : new LithosError('internal', `bench warm phase gave no result (exit code ${String(code)}).`));
+        reject(err instanceof LithosError ? err : new LithosError('internal', `bench ${job.phase} phase gave no result (exit code ${String(code)}).`));
       }
     });
   });
@@ -278,8 +297,9 @@ export async function runBench(args: BenchArgs): Promise<number> {
   const job = process.env[WARM_JOB_ENV];
   try {
     if (job) {
-      // This is the warm-phase child of another bench run (warmInChild): one JSON line, for the parent.
-      args.out(JSON.stringify(await measureWarm(JSON.parse(job) as WarmJob)));
+      // This is a child of another bench run (inChild): one JSON line, for the parent.
+      const w = JSON.parse(job) as WarmJob;
+      args.out(JSON.stringify(w.phase === 'first-retrieve' ? await measureFirstRetrieve(w) : await measureWarm(w)));
       return 0;
     }
     // From the built CLI (a .js file Node can run again), the warm phase gets a process of its own, so its

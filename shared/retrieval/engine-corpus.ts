@@ -11,7 +11,6 @@ import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import { ALLOW_ALL, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './types';
-import { extractFrame } from './frames';
 import { PrecedentIndex } from './precedent-index';
 
 export interface EngineCorpusDeps {
@@ -45,7 +44,6 @@ interface Derived {
 }
 
 export class EngineCorpus implements RetrievalCorpus {
-  private readonly frames = new WeakMap<object, NoteFrame | null>();
   private lists: Derived | null = null;
   private noEdges = false;
   // Per-scan caches (beginScan clears them): a retrieval asks about the same neighbours many times.
@@ -247,24 +245,12 @@ export class EngineCorpus implements RetrievalCorpus {
   }
 
   /**
-   * Extracted on first use from the indexed text and kept per cached-meta object, so it is the same object
-   * while the note is unchanged (the analogy scout caches signatures by frame identity) and is recomputed
-   * after an edit. Not persisted: a warm start stays as cheap as before; the first analogy query pays.
+   * Extracted when the note was indexed and stored with its cached metadata (vault/note-indexer.ts), parsed
+   * from there on first use. The same object while the note is unchanged (the analogy scout caches
+   * signatures by frame identity); a new one after an edit.
    */
   frame(id: string): NoteFrame | null {
-    const live = this.d.byId.get(id);
-    if (!live) return null;
-    if (this.frames.has(live.cached)) return this.frames.get(live.cached)!;
-    const text = this.d.index.noteText(id);
-    const m = live.cached.meta;
-    let frame: NoteFrame | null = null;
-    try {
-      frame = text === null ? null : extractFrame(text, [], { tags: m.tags, title: m.title, note_type: m.note_type });
-    } catch {
-      frame = null; // a note whose text the extractor cannot read simply has no frame
-    }
-    this.frames.set(live.cached, frame);
-    return frame;
+    return this.d.byId.get(id)?.cached.frame ?? null;
   }
 
   async excerpt(id: string, maxChars: number): Promise<string> {

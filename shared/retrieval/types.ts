@@ -4,6 +4,7 @@
  */
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
+import type { NoteFrame } from '../model/frames';
 import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
 import type { AffinityScorer } from '../learning/tag-affinity';
@@ -84,6 +85,9 @@ export const ALLOW_ALL = (): boolean => true;
  * A gate may carry a key naming the viewer and namespace filter it implements: a corpus may then cache
  * what it decided per note (e.g. a slot mask) until a note changes.
  */
+/** A note's structural frame, extracted when the note is indexed (model/frames.ts). */
+export type { NoteFrame };
+
 export type Gate = ((id: string) => boolean) & { cacheKey?: string };
 
 /** An id with a score in [0,1] from one retrieval signal. */
@@ -92,17 +96,6 @@ export interface Scored {
   score: number;
 }
 
-/**
- * Structural frame of a note for the analogy scout: what problem it faced, under which constraints,
- * what was done, what came of it and what was learned. Each slot is a list of short phrases.
- */
-export interface NoteFrame {
-  problem: string[];
-  constraints: string[];
-  actions: string[];
-  outcome: string[];
-  lessons: string[];
-}
 
 /**
  * Read access to the memory for scouts. Implemented by the engine over the index, the link graph and the

@@ -7,7 +7,8 @@ import type { Chunk } from '../index/chunker';
 import { chunkBody, embeddingText } from '../index/chunker';
 import type { LinkResolver } from '../model/resolve';
 import type { Embedder, VaultFileStat, Clock } from '../ports';
-import type { NoteProblem, ParsedNote } from '../model/types';
+import type { NoteMeta, NoteProblem, ParsedNote } from '../model/types';
+import { extractFrame, type NoteFrame } from '../model/frames';
 import { storedForm } from '../stores/vector-bytes';
 import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
 import { TermBagSync } from './term-bag-sync';
@@ -33,6 +34,24 @@ function storedChunks(c: Readonly<NodeChunks> | null): Chunk[] {
   const out: Chunk[] = [];
   for (let i = 0; i < c.indexes.length; i++) out.push(new StoredTextChunk(i, c.headings[i], c.bytes, i > 0 ? c.ends[i - 1] : 0, c.ends[i]));
   return out;
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * The note's frame, read from its text exactly as the search index will hold it (chunk texts as the cache
+ * stores them, UTF-8, joined by newlines: SearchIndex.noteText), so a frame does not depend on whether the
+ * note was indexed now or loaded from the cache. Extracted here, once per change of the note, so the first
+ * retrieval after a start reads frames instead of extracting every note's.
+ */
+function frameOf(chunks: readonly Chunk[], meta: NoteMeta): NoteFrame | null {
+  const text = utf8Decoder.decode(utf8Encoder.encode(chunks.map((c) => c.text).join('\n')));
+  try {
+    return extractFrame(text, [], { tags: meta.tags, title: meta.title, note_type: meta.note_type });
+  } catch {
+    return null; // a note whose text the extractor cannot read simply has no frame
+  }
 }
 
 function updatedAtMs(c: CachedNoteMeta, mtime: number): number {
@@ -89,12 +108,14 @@ export class NoteIndexer {
     if (prevOfId && prevOfId.path !== parsed.path) await this.remove(prevOfId.path, { keepVectors: true });
 
     const fresh = chunkBody(parsed.body);
+    const frame = frameOf(fresh, parsed.meta);
     const encoded = encodeCachedMeta({
       meta: { ...parsed.meta, id: parsed.meta.id ?? nodeId },
       headings: parsed.headings,
       links: parsed.links,
       problems: [...parsed.problems, ...extraProblems],
       hasFrontmatter: parsed.hasFrontmatter,
+      frame,
     });
     const rows: CachedChunk[] = fresh.map((c) => ({ node_id: nodeId, chunk_index: c.index, text: c.text, heading: c.heading }));
     this.cache.putNote({ path: parsed.path, node_id: nodeId, content_hash: parsed.contentHash, mtime: stat.mtime, size: stat.size, meta: encoded, indexed_at: this.clock.now() }, rows);
@@ -108,6 +129,7 @@ export class NoteIndexer {
       links: parsed.links,
       problems: [...parsed.problems, ...extraProblems],
       hasFrontmatter: parsed.hasFrontmatter,
+      frame,
     };
     const chunks = storedChunks(this.cache.chunkTexts(nodeId));
     const note: LiveNote = {

@@ -2,7 +2,7 @@ import { formatBenchTable, roundReport } from '../../bridge/bench/bench-report';
 import { measureBench, runBench } from '../../bridge/bench/run-bench';
 
 const KEYS = ['notes', 'cold_index_notes_per_s', 'warm_start_s', 'incremental_p50_ms', 'incremental_p95_ms',
-  'search_p50_ms', 'search_p95_ms', 'retrieve_p50_ms', 'retrieve_p95_ms', 'relay_retrieve_p95_ms', 'persist_ms', 'peak_rss_mb'];
+  'search_p50_ms', 'search_p95_ms', 'retrieve_first_ms', 'retrieve_p50_ms', 'retrieve_p95_ms', 'relay_retrieve_p95_ms', 'persist_ms', 'peak_rss_mb'];
 
 describe('runBench', () => {
   it('prints one JSON object with every figure a finite number on a tiny vault', async () => {

@@ -28,11 +28,12 @@ async function snapshot(engine: MemoryEngine) {
   const links = Object.fromEntries(notes.map((p) => [p, engine.links(p).map((l) => l.targetPath)]));
   const backlinks = Object.fromEntries(notes.map((p) => [p, engine.backlinks(p)]));
   const registry = engine.memory.nodes.live().map((n) => n.path).sort();
+  const frames = Object.fromEntries(notes.map((p) => [p, engine.note(p)!.cached.frame]));
   const search: Record<string, { path: string; score: number }[]> = {};
   for (const w of WORDS.slice(0, 5)) {
     search[w] = (await engine.search(w, { mode: 'hybrid', k: 10 })).map((h) => ({ path: h.path, score: Number(h.score.toFixed(6)) }));
   }
-  return { notes, links, backlinks, registry, search };
+  return { notes, links, backlinks, registry, frames, search };
 }
 
 test('incremental index == full rebuild after random create/modify/rename/delete sequences', async () => {
@@ -53,7 +54,10 @@ test('incremental index == full rebuild after random create/modify/rename/delete
           if (p && !pathOf(o.toName)) await h.vault.rename(p, to);
         } else {
           const existing = pathOf(o.name);
-          const body = `${o.words.map((w) => WORDS[w]).join(' ')}\n\nSee [[${NAMES[o.link] ?? 'missing'}]].`;
+          const text = o.words.map((w) => WORDS[w]).join(' ');
+          // Half the notes have a frame (analogy scout), derived at indexing like the rest.
+          const framed = o.words[0] % 2 === 0 ? `\n\n## Problem\n- ${text}\n## Fix\n- ${[...o.words].reverse().map((w) => WORDS[w]).join(' ')}` : '';
+          const body = `${text}${framed}\n\nSee [[${NAMES[o.link] ?? 'missing'}]].`;
           await h.vault.write(existing ?? `${FOLDERS[o.folder]}${NAMES[o.name]}.md`, body);
         }
       }

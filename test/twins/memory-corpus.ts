@@ -2,7 +2,7 @@ import { LithosError } from '../../shared/errors';
 import { HUMAN_VIEWER, gateFor, type Viewer } from '../../shared/governance/gate';
 import { normalizeExact, tokenize } from '../../shared/index/tokenizer';
 import { extractHeadings } from '../../shared/model/headings';
-import { extractFrame } from '../../shared/retrieval/frames';
+import { extractFrame } from '../../shared/model/frames';
 import { PrecedentIndex } from '../../shared/retrieval/precedent-index';
 import type { CorpusNote, NoteFrame, PrecedentMatch, ResolvedQuery, RetrievalCorpus, Scored, ScoutHit, ScoutInput } from '../../shared/retrieval/types';
 import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats, type PrecedentRow } from '../../shared/stores/memory-types';

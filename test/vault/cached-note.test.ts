@@ -1,18 +1,24 @@
 import { decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from '../../shared/vault/cached-note';
 import { parseNote } from '../../shared/model/note';
+import { deterministicFrameExtractor, extractFrame } from '../../shared/model/frames';
+
+const FRAMES = deterministicFrameExtractor.version;
 
 function cachedOf(path: string, text: string): CachedNoteMeta {
   const p = parseNote(path, text);
-  return { meta: p.meta, headings: p.headings, links: p.links, problems: p.problems, hasFrontmatter: p.hasFrontmatter };
+  const frame = extractFrame(p.body, p.headings, { tags: p.meta.tags, title: p.meta.title });
+  return { meta: p.meta, headings: p.headings, links: p.links, problems: p.problems, hasFrontmatter: p.hasFrontmatter, frame };
 }
 
-const NOTE = '---\ntitle: Otters\ntags: [a, "b\\nc"]\nconfidence: high\n---\n# Otters\nSee [[Rivers|the rivers]] and ![[pic.png]] and [x](Sea%20otters.md).\n';
+const NOTE = '---\ntitle: Otters\ntags: [a, "b\\nc"]\nconfidence: high\n---\n# Otters\nSee [[Rivers|the rivers]] and ![[pic.png]] and [x](Sea%20otters.md).\n' +
+  '## Problem\nThe otters left the river.\n## Lessons\n- Keep the water "clean"\n';
 
 describe('cached note meta', () => {
   it('round-trips, links included, whatever the strings hold', () => {
     const m = cachedOf('a/Otters.md', NOTE);
     expect(m.links.length).toBeGreaterThan(1);
     expect(m.problems.length).toBeGreaterThan(0);
+    expect(m.frame?.lessons).toEqual(['Keep the water "clean"']);
     const back = decodeCachedMeta(encodeCachedMeta(m))!;
     expect({ ...back }).toEqual(m);
     expect(encodeCachedMeta(back)).toBe(encodeCachedMeta(m));
@@ -28,9 +34,32 @@ describe('cached note meta', () => {
     expect(m.links).toHaveLength(cachedOf('a.md', NOTE).links.length);
   });
 
+  it('reads the frame only when asked: a damaged one leaves the note without a frame, the rest intact', () => {
+    const text = encodeCachedMeta(cachedOf('a.md', NOTE));
+    const m = decodeCachedMeta(`${text.slice(0, text.lastIndexOf('\n'))}\n{"problem": [oops`)!;
+    expect(m.meta.title).toBe('Otters');
+    expect(m.links.length).toBeGreaterThan(1);
+    expect(m.frame).toBeNull();
+    expect(decodeCachedMeta(`${text.slice(0, text.lastIndexOf('\n'))}\n{"problem": [1]}`)!.frame).toBeNull(); // not a frame's shape
+    const noFrame = { ...cachedOf('a.md', '# Just a title\n'), frame: null };
+    expect(decodeCachedMeta(encodeCachedMeta(noFrame))!.frame).toBeNull();
+  });
+
+  it('refuses a row stored without frames (an older Lithos): its note is indexed again', () => {
+    const m = cachedOf('a.md', NOTE);
+    const { meta, headings, problems, hasFrontmatter } = m;
+    const older = `${JSON.stringify({ meta, headings, problems, hasFrontmatter })}\n${JSON.stringify(m.links)}`;
+    expect(decodeCachedMeta(older)).toBeNull();
+    expect(decodeCachedMetaBytes(new TextEncoder().encode(older))).toBeNull();
+    const otherExtractor = encodeCachedMeta(m).replace(`"frames":"${FRAMES}"`, '"frames":"another-v1"');
+    expect(otherExtractor).not.toBe(encodeCachedMeta(m));
+    expect(decodeCachedMeta(otherExtractor)).toBeNull();
+  });
+
   it('still reads a row written as one JSON text, and refuses what is not a cached note', () => {
     const m = cachedOf('a.md', NOTE);
-    expect({ ...decodeCachedMeta(JSON.stringify(m))! }).toEqual(m);
+    expect({ ...decodeCachedMeta(JSON.stringify({ ...m, frames: FRAMES }))! }).toEqual(m);
+    expect(decodeCachedMeta(JSON.stringify(m))).toBeNull(); // no frames: written before they were stored
     for (const bad of ['', 'null', '{"meta": {}}', '{"meta": {}, "problems": []}', 'not json\n[]']) expect(decodeCachedMeta(bad)).toBeNull();
   });
 
@@ -39,10 +68,12 @@ describe('cached note meta', () => {
     const m = cachedOf('a/Otters.md', NOTE);
     const text = encodeCachedMeta(m);
     expect({ ...decodeCachedMetaBytes(utf8(text))! }).toEqual(m);
-    expect({ ...decodeCachedMetaBytes(utf8(JSON.stringify(m)))! }).toEqual(m); // one JSON text, links inside
-    const broken = decodeCachedMetaBytes(utf8(`${text.slice(0, text.indexOf('\n'))}\n[{"raw": oops`))!;
+    expect({ ...decodeCachedMetaBytes(utf8(JSON.stringify({ ...m, frames: FRAMES })))! }).toEqual(m); // one JSON text, links inside
+    const lines = text.split('\n');
+    const broken = decodeCachedMetaBytes(utf8(`${lines[0]}\n[{"raw": oops\n${lines[2]}`))!;
     expect(broken.meta.title).toBe('Otters');
     expect(broken.links).toEqual([]);
+    expect(broken.frame).toEqual(m.frame);
     for (const bad of ['', 'null', '{"meta": {}}', 'not json\n[]']) expect(decodeCachedMetaBytes(utf8(bad))).toBeNull();
   });
 });

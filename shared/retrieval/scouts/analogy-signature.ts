@@ -18,7 +18,7 @@
  * are interned to integer ids so the scout's per-query work is typed-array lookups.
  */
 import { STOPWORDS, tokenize } from '../../index/tokenizer';
-import { FRAME_SLOTS } from '../frames';
+import { FRAME_SLOTS } from '../../model/frames';
 import type { CorpusNote, NoteFrame } from '../types';
 
 /** Bounds the per-query scan (terms × notes) whatever the notes' length. */

@@ -8,8 +8,8 @@ import {
   parseFrame,
   slotOfHeading,
   type FrameMeta,
-} from '../../shared/retrieval/frames';
-import type { NoteFrame } from '../../shared/retrieval/types';
+  type NoteFrame,
+} from '../../shared/model/frames';
 
 /** The frame of a Markdown body, with headings found by the parser's own extractor. */
 function frameOf(body: string, meta?: FrameMeta): NoteFrame | null {

@@ -17,13 +17,27 @@
  * Within a section, each list item and table row is one phrase; paragraphs are cut into sentences. Code
  * blocks and inline code are skipped; links keep their shown text. A frame with fewer than
  * MIN_FILLED_SLOTS filled slots is not worth matching: extractFrame returns null.
+ *
+ * The indexer extracts each note's frame when it indexes the note and stores it with the note's cached
+ * metadata (vault/note-indexer.ts, vault/cached-note.ts): retrieval reads frames, it never extracts them.
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';
-import { headingInLine } from '../model/headings';
-import { forEachProseLine } from '../model/markdown-lines';
-import type { NoteHeading } from '../model/types';
-import type { NoteFrame } from './types';
+import { headingInLine } from './headings';
+import { forEachProseLine } from './markdown-lines';
+import type { NoteHeading } from './types';
+
+/**
+ * Structural frame of a note for the analogy scout: what problem it faced, under which constraints,
+ * what was done, what came of it and what was learned. Each slot is a list of short phrases.
+ */
+export interface NoteFrame {
+  problem: string[];
+  constraints: string[];
+  actions: string[];
+  outcome: string[];
+  lessons: string[];
+}
 
 export const FRAME_SLOTS = ['problem', 'constraints', 'actions', 'outcome', 'lessons'] as const;
 export type FrameSlot = (typeof FRAME_SLOTS)[number];

@@ -112,7 +112,7 @@ describe('lithos retrieve', () => {
 
   test.each([
     ['an unknown intent', ['--intent', 'bogus'], /--intent must be one of continuity, /],
-    ['an unknown scout', ['--without', 'telepathy'], /--without must be one of vector, /],
+    ['an unknown scout', ['--without', 'telepathy'], /--without must be one of lexical, vector, /],
     ['--k 0', ['--k', '0'], /--k must be a whole number from 1 to 50/],
     ['--k 51', ['--k', '51'], /--k must be a whole number from 1 to 50/],
   ])('%s is bad usage: exit code 2 and a one-line message naming the command', async (_what, flags, message) => {

@@ -1,4 +1,5 @@
-import { AgentKeys } from './governance/agent-keys';
+import type { AgentKeys } from './governance/agent-keys';
+import { openConfigStores, pendingProposalIds, reportLosses } from './engine-config';
 import type { BlobStore, Embedder, Logger, VaultEvent } from './ports';
 import type { MemoryStore } from './stores/memory-store';
 import type { CacheStore } from './stores/cache-store';
@@ -8,7 +9,7 @@ import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/n
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
 import { liveNoteAtPath, lookupNote } from './vault/note-lookup';
-import { doctorReport, engineStats, pastLossWarnings, recordLosses, setAsideWarnings, type DoctorReport } from './vault/engine-report';
+import { doctorReport, engineStats, pastLossWarnings, setAsideWarnings, type DoctorReport } from './vault/engine-report';
 import type { StoreLoss } from './stores/store-loss';
 import type { LinkResolver } from './model/resolve';
 import type { ParsedNote } from './model/types';
@@ -29,13 +30,13 @@ import type { Interpreter } from './retrieval/terrace2';
 import { ReceiptLog } from './retrieval/receipts';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { newId } from './model/ids';
-import { AuditLog, type AuditActor } from './governance/audit';
+import { type AuditLog, type AuditActor } from './governance/audit';
 import { runDecay } from './learning/decay';
 import { Periodic } from './learning/periodic';
-import { RECEIPTS_SEQ_MARK, RetrievalRecorder } from './learning/retrieval-recorder';
+import { RetrievalRecorder } from './learning/retrieval-recorder';
 import { DECAY } from './learning/constants';
-import { PolicyStore } from './governance/policy';
-import { LearningStore } from './learning/learning-store';
+import type { PolicyStore } from './governance/policy';
+import type { LearningStore } from './learning/learning-store';
 import { ProposalStore } from './governance/proposals';
 import { resolveViewer } from './governance/viewer';
 import { gatedNote, type Viewer } from './governance/gate';
@@ -46,15 +47,9 @@ import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps'
 
 export type { IndexReport } from './vault/sync';
 export type { EngineDeps } from './engine-deps';
-
 export type { EngineSearchHit } from './index/note-queries';
-
 export type { DoctorReport } from './vault/engine-report';
-
 export { TOMBSTONE_TTL_MS } from './vault/open-memory';
-
-/** The memory-store mark listing pending proposals' ids (ProposalStore.check). */
-const PENDING_PROPOSALS_MARK = 'proposals:pending';
 
 /**
  * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
@@ -146,31 +141,11 @@ export class MemoryEngine {
     const engine = new MemoryEngine(d, spaces, m.memory, m.cache, m.coordination, m.index, indexer, sync, graph, m.resolver, warnings);
     engine.backfill = m.missingPrimary;
     opened = engine;
-    const audit = await AuditLog.open({ blobs: d.blobs, clock: d.clock, logger: d.logger });
-    if (audit.damage) warnings.push(audit.damage.message);
-    const policy = await PolicyStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
-    if (policy.problem) warnings.push(policy.problem);
-    const agentKeys = await AgentKeys.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
-    if (agentKeys.problem) warnings.push(agentKeys.problem);
-    const learning = await LearningStore.open({ blobs: d.blobs, clock: d.clock, logger: d.logger, audit });
-    if (learning.problem) warnings.push(learning.problem);
-    const pending = {
-      get: (): string[] => {
-        const ids = m.memory.learned.mark(PENDING_PROPOSALS_MARK);
-        return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
-      },
-      set: (ids: string[]) => m.memory.learned.setMark(PENDING_PROPOSALS_MARK, ids),
-    };
+    const { audit, policy, agentKeys, learning } = await openConfigStores(d, warnings);
+    const pending = pendingProposalIds(m.memory.learned);
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req), pending });
     Object.assign(engine as { audit: AuditLog; policy: PolicyStore; agentKeys: AgentKeys; learning: LearningStore; proposals: ProposalStore }, { audit, policy, agentKeys, learning, proposals });
-    // Found after the stores opened: each logged, warned and audited (vault/engine-report.ts).
-    const mark = m.memory.learned.mark(RECEIPTS_SEQ_MARK);
-    const later = [await engine.receipts.check(typeof mark === 'number' ? mark : null), ...(await proposals.check())].filter((l) => l !== null);
-    for (const l of later) {
-      d.logger.warn(l.message);
-      warnings.push(l.message);
-    }
-    await recordLosses(audit, [...m.losses, ...(audit.damage ? [audit.damage] : []), ...later], engine.losses);
+    await reportLosses(d, { audit, learned: m.memory.learned, receipts: engine.receipts, proposals }, m.losses, warnings, engine.losses);
     await engine.decayNow();
     engine.decay.start();
     return engine;
@@ -272,7 +247,6 @@ export class MemoryEngine {
     return this.queries.noteVector(id);
   }
 
-
   /**
    * The viewer the scope gate judges for a caller: the person as is; an agent with its policy allowlist,
    * the shared patterns and the tasks it is on (governance/viewer.ts).
@@ -295,7 +269,6 @@ export class MemoryEngine {
     this.assertOpen();
     return this.queries.textSimilarity(ids, text);
   }
-
 
   /** One decay run (learning/decay.ts); a failure is logged, never thrown at the host. */
   private decayNow(): Promise<void> {
@@ -445,7 +418,6 @@ export class MemoryEngine {
     this.assertOpen();
     return this.queries.similar(id, opts);
   }
-
 
   async flush(): Promise<void> {
     await this.sync.settle();

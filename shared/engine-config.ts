@@ -1,0 +1,69 @@
+/**
+ * The small files under `.lithos/` the engine opens beside its stores (MemoryEngine.open): the audit trail,
+ * the policy, agent keys and learning overrides, each noting in `warnings` what it could not read, and the
+ * pending-proposal ids kept in memory.sqlite (so a proposal file lost to damage is noticed).
+ */
+import type { ResolvedDeps } from './engine-deps';
+import { AgentKeys } from './governance/agent-keys';
+import { AuditLog } from './governance/audit';
+import { PolicyStore } from './governance/policy';
+import { LearningStore } from './learning/learning-store';
+import type { MemoryLearned } from './stores/memory-learned';
+import type { StoreLoss } from './stores/store-loss';
+import type { ReceiptLog } from './retrieval/receipts';
+import type { ProposalStore } from './governance/proposals';
+import { RECEIPTS_SEQ_MARK } from './learning/retrieval-recorder';
+import { recordLosses } from './vault/engine-report';
+
+export interface ConfigStores {
+  audit: AuditLog;
+  policy: PolicyStore;
+  agentKeys: AgentKeys;
+  learning: LearningStore;
+}
+
+export async function openConfigStores(d: ResolvedDeps, warnings: string[]): Promise<ConfigStores> {
+  const deps = { blobs: d.blobs, clock: d.clock, logger: d.logger };
+  const audit = await AuditLog.open(deps);
+  if (audit.damage) warnings.push(audit.damage.message);
+  const policy = await PolicyStore.open({ ...deps, audit });
+  const agentKeys = await AgentKeys.open({ ...deps, audit });
+  const learning = await LearningStore.open({ ...deps, audit });
+  for (const problem of [policy.problem, agentKeys.problem, learning.problem]) if (problem) warnings.push(problem);
+  return { audit, policy, agentKeys, learning };
+}
+
+/** The learning mark that holds the pending proposals' ids. */
+const PENDING_PROPOSALS_MARK = 'proposals:pending';
+
+/** The ids of pending proposals, as ProposalStore keeps them in memory.sqlite's learning marks. */
+export function pendingProposalIds(learned: MemoryLearned) {
+  return {
+    get: (): string[] => {
+      const ids = learned.mark(PENDING_PROPOSALS_MARK);
+      return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
+    },
+    set: (ids: string[]) => learned.setMark(PENDING_PROPOSALS_MARK, ids),
+  };
+}
+
+/**
+ * Learned data found lost at open — by the stores (`found`), the audit trail, and then the receipts and pending
+ * proposals checked against what memory.sqlite remembers of them: each logged, warned, audited as
+ * `store.damaged` and kept in `into` (vault/engine-report.ts).
+ */
+export async function reportLosses(
+  d: ResolvedDeps,
+  s: { audit: AuditLog; learned: MemoryLearned; receipts: ReceiptLog; proposals: ProposalStore },
+  found: readonly StoreLoss[],
+  warnings: string[],
+  into: StoreLoss[],
+): Promise<void> {
+  const mark = s.learned.mark(RECEIPTS_SEQ_MARK);
+  const later = [await s.receipts.check(typeof mark === 'number' ? mark : null), ...(await s.proposals.check())].filter((l) => l !== null);
+  for (const l of later) {
+    d.logger.warn(l.message);
+    warnings.push(l.message);
+  }
+  await recordLosses(s.audit, [...found, ...(s.audit.damage ? [s.audit.damage] : []), ...later], into);
+}

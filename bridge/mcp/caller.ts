@@ -1,6 +1,9 @@
 import type { ToolCaller, ToolDef } from '../../shared/tools/types';
 import type { JsonSchemaObject } from '../../shared/tools/json-schema';
 import { LithosError } from '../../shared/errors';
+import type { SessionIdentity } from '../../shared/governance/session-identity';
+
+export { SessionIdentity } from '../../shared/governance/session-identity';
 
 /** The per-call identity argument every tool accepts over MCP (on top of its own schema). */
 export const AGENT_ARG = 'agent_id';
@@ -25,35 +28,6 @@ export function withAgentArg(def: ToolDef, schema: JsonSchemaObject): JsonSchema
 }
 
 /**
- * Who this MCP session acts for, fixed once: by --agent / LITHOS_AGENT_ID when the bridge starts, else by
- * the first call that names an agent_id. A call naming another agent afterwards is refused: one argument
- * must not let an agent read another's agent_private notes or write in its name.
- */
-export class SessionIdentity {
-  /** `key`: the agent's key, if the bridge has one (LITHOS_AGENT_KEY); checked by the dispatcher. */
-  constructor(
-    private agent: string | null,
-    readonly key: string | null = null,
-  ) {}
-
-  /** The agent of the session; null until one is named. */
-  get agentId(): string | null {
-    return this.agent;
-  }
-
-  /** The agent a call acts for: `given` (a call's agent_id) must be the session's, or bind a session that has none. */
-  actAs(given: string | undefined): string | null {
-    if (given === undefined || given === this.agent) return this.agent;
-    if (this.agent === null) return (this.agent = given);
-    throw new LithosError(
-      'forbidden',
-      `This session acts as agent "${this.agent}" (fixed when it started, by --agent, LITHOS_AGENT_ID or its first call); it cannot act as "${given}". Give each agent its own bridge.`,
-      { field: AGENT_ARG, session_agent: this.agent, agent_id: given },
-    );
-  }
-}
-
-/**
  * Who is calling and with which arguments: the session's agent, which a call's `agent_id` may name but
  * never change (SessionIdentity). It is taken out of the arguments unless the tool declares it itself.
  */
@@ -64,6 +38,6 @@ export function splitCaller(def: ToolDef | undefined, args: Record<string, unkno
     throw new LithosError('invalid_argument', `${AGENT_ARG} must be a non-empty string of at most 200 characters.`, { field: AGENT_ARG });
   }
   if (!def || !declares(def, AGENT_ARG)) delete rest[AGENT_ARG];
-  const agent = identity.actAs(typeof given === 'string' ? given.trim() : undefined);
+  const agent = identity.actAs(typeof given === 'string' ? given.trim() : undefined, { field: AGENT_ARG });
   return { caller: { kind: 'agent', agent_id: agent, ...(identity.key ? { key: identity.key } : {}) }, args: rest };
 }

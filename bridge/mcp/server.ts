@@ -57,7 +57,7 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
   }));
   const byName = new Map(dispatcher.list().map((d) => [d.name, d]));
   // One server per stdio session: the agent it acts for is fixed here (caller.ts).
-  const identity = new SessionIdentity(opts.defaultAgent, opts.agentKey ?? null);
+  const identity = new SessionIdentity(opts.defaultAgent, 'when it started, by --agent, LITHOS_AGENT_ID or its first call', opts.agentKey ?? null);
   // Callers over MCP are agents: the person's own tools (proposal decisions) are not offered to them.
   const agentNames = agentTools(dispatcher.list()).map((d) => d.name);
   // A bad --tools fails here, before the server starts: the person sees it at once.

@@ -9,6 +9,7 @@ import { DEFAULT_CALL_DEADLINE_MS, INTERPRET_DEADLINE_MS } from './limits';
 import { decodeMessage, encodeMessage, type Message } from './messages';
 import { fromWireError, toWireError } from './wire-error';
 import { PROTOCOL_VERSION } from './version';
+import { SessionIdentity } from '../governance/session-identity';
 
 export interface HostSessionOptions {
   dispatcher: ToolDispatcher;
@@ -62,8 +63,8 @@ export class HostSession {
   private readonly maxDeadlineMs: number;
   /** Known once the handshake is admitted. */
   hello: Hello | null = null;
-  /** The agent every call on this connection acts for (boundCaller). */
-  private agent: string | null = null;
+  /** The agent every call on this connection acts for (boundCaller), made from the hello. */
+  private identity: SessionIdentity | null = null;
 
   constructor(private readonly opts: HostSessionOptions) {
     this.timers = opts.timers ?? systemTimers;
@@ -164,7 +165,7 @@ export class HostSession {
       return;
     }
     this.hello = hello;
-    this.agent = hello.agent_id;
+    this.identity = new SessionIdentity(hello.agent_id, 'by its hello or first call', hello.agent_key ?? null);
     this.state = 'open';
     this.reply({ type: 'welcome', protocol_version: PROTOCOL_VERSION, plugin_version: this.opts.pluginVersion, vault: this.opts.vaultName });
   }
@@ -234,14 +235,13 @@ export class HostSession {
    * session's agent, and a frame must not switch it.
    */
   private boundCaller(asked: string | null): ToolCaller | LithosError {
-    if (this.agent === null && asked !== null) this.agent = asked;
-    const key = this.hello?.agent_key;
-    if (asked === null || asked === this.agent) return { kind: 'agent', agent_id: this.agent, ...(key ? { key } : {}) };
-    return new LithosError('forbidden', `This connection acts as agent "${this.agent}" (fixed by its hello or first call); a call cannot act as "${asked}".`, {
-      session_agent: this.agent,
-      agent_id: asked,
-      retryable: false,
-    });
+    const identity = this.identity!; // calls are read only once the hello was admitted
+    try {
+      const agent = identity.actAs(asked, { retryable: false });
+      return { kind: 'agent', agent_id: agent, ...(identity.key ? { key: identity.key } : {}) };
+    } catch (err) {
+      return asLithosError(err);
+    }
   }
 
   private finish(call: Call, entry: InFlight, outcome: { ok: true; result: unknown } | { ok: false; err: unknown }): void {

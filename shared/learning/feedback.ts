@@ -222,7 +222,7 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
 }
 
 /**
- * Whether any agent may read this receipt, query included (tools/lcma/receipt-view.ts's rule, for every
+ * Whether any agent may read this receipt, query included (session/receipts-room.ts's rule, for every
  * agent at once): each note it returned still exists and every agent may read it, and its namespace filter
  * names no agent's private namespace.
  */

@@ -11,6 +11,7 @@ import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
 import { NotesRoom } from './notes-room';
+import { ReceiptsRoom } from './receipts-room';
 import { SessionScope } from './session-scope';
 import type { SessionEngine } from './session-engine';
 
@@ -24,6 +25,7 @@ export interface ToolFacts {
 export class MemorySession {
   readonly scope: SessionScope;
   readonly notes: NotesRoom;
+  readonly receipts: ReceiptsRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -31,6 +33,7 @@ export class MemorySession {
   ) {
     this.scope = new SessionScope(engine, caller);
     this.notes = new NotesRoom(engine, this.scope);
+    this.receipts = new ReceiptsRoom(engine, this.scope, this.notes);
   }
 
   get caller(): SessionCaller {

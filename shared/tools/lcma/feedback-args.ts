@@ -8,7 +8,6 @@ import { applyFeedback, checkFeedbackNodes, type FeedbackResult } from '../../le
 import type { Receipt } from '../../retrieval/types';
 import type { ToolContext } from '../types';
 import { allowFor, viewerOf } from '../knowledge/common';
-import { receiptFor } from './receipt-view';
 
 export const acceptedArg = z
   .boolean()
@@ -23,9 +22,7 @@ export interface PlannedFeedback {
 
 /** The receipt as the caller may see it; not_found when it does not exist or the caller may not see it. */
 export async function visibleReceipt(ctx: ToolContext, receiptId: string): Promise<Receipt> {
-  const r = (await ctx.engine.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
-  const shown = r ? receiptFor(ctx.engine, viewerOf(ctx), r) : null;
-  if (!shown || !r) throw new LithosError('not_found', `No receipt ${receiptId}. Pass the receipt_id lithos_retrieve returned.`, { receipt_id: receiptId });
+  const r = await ctx.memory.receipts.get(receiptId);
   // Feedback counts once per receipt: another agent giving it would spend (and could skew) what the
   // retrieving agent learns. Its own receipts, or those of a task it is on.
   if (ctx.caller.kind === 'agent' && r.agent_id !== ctx.caller.agent_id) {

@@ -10,7 +10,9 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { LearningRoom } from './learning-room';
 import { NotesRoom } from './notes-room';
+import { ReceiptsRoom } from './receipts-room';
 import { SessionScope } from './session-scope';
 import type { SessionEngine } from './session-engine';
 
@@ -24,6 +26,8 @@ export interface ToolFacts {
 export class MemorySession {
   readonly scope: SessionScope;
   readonly notes: NotesRoom;
+  readonly receipts: ReceiptsRoom;
+  readonly learning: LearningRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -31,6 +35,8 @@ export class MemorySession {
   ) {
     this.scope = new SessionScope(engine, caller);
     this.notes = new NotesRoom(engine, this.scope);
+    this.receipts = new ReceiptsRoom(engine, this.scope, this.notes);
+    this.learning = new LearningRoom(engine, this.scope, this.notes, this.receipts);
   }
 
   get caller(): SessionCaller {

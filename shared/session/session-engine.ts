@@ -45,6 +45,9 @@ export interface SessionEngine {
   parse(path: string): Promise<ParsedNote>;
   search(query: string, opts?: SearchOptions): Promise<EngineSearchHit[]>;
   similar(id: string, opts?: { k?: number; allow?: (id: string) => boolean }): Promise<EngineSearchHit[]>;
+  /** Learning's own reach (learning/feedback.ts FeedbackEngine): output support and quarantine's status write. */
+  textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>>;
+  updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void>;
   retrieve(ctx: QueryContext, opts?: RetrieveOptions): Promise<RetrievalResult>;
   writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult>;
   deleteNote(path: string, opts?: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult>;

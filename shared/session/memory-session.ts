@@ -10,6 +10,7 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { ConflictsRoom } from './conflicts-room';
 import { NotesRoom } from './notes-room';
 import { SessionScope } from './session-scope';
 import type { SessionEngine } from './session-engine';
@@ -24,6 +25,7 @@ export interface ToolFacts {
 export class MemorySession {
   readonly scope: SessionScope;
   readonly notes: NotesRoom;
+  readonly conflicts: ConflictsRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -31,6 +33,7 @@ export class MemorySession {
   ) {
     this.scope = new SessionScope(engine, caller);
     this.notes = new NotesRoom(engine, this.scope);
+    this.conflicts = new ConflictsRoom(engine, this.scope, this.notes);
   }
 
   get caller(): SessionCaller {

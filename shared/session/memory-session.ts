@@ -12,6 +12,7 @@ import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieva
 import type { SessionCaller } from './caller';
 import { ConflictsRoom } from './conflicts-room';
 import { NotesRoom } from './notes-room';
+import { ProposalsRoom } from './proposals-room';
 import { SessionScope } from './session-scope';
 import type { SessionEngine } from './session-engine';
 
@@ -26,6 +27,7 @@ export class MemorySession {
   readonly scope: SessionScope;
   readonly notes: NotesRoom;
   readonly conflicts: ConflictsRoom;
+  readonly proposals: ProposalsRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -34,6 +36,7 @@ export class MemorySession {
     this.scope = new SessionScope(engine, caller);
     this.notes = new NotesRoom(engine, this.scope);
     this.conflicts = new ConflictsRoom(engine, this.scope, this.notes);
+    this.proposals = new ProposalsRoom(engine, this.scope);
   }
 
   get caller(): SessionCaller {

@@ -14,6 +14,7 @@ import { ConflictsRoom } from './conflicts-room';
 import { NotesRoom } from './notes-room';
 import { ProposalsRoom } from './proposals-room';
 import { SessionScope } from './session-scope';
+import { TasksRoom } from './tasks-room';
 import type { SessionEngine } from './session-engine';
 
 /** What the session needs to know of a tool to let the call through (tools/types.ts ToolDef). */
@@ -28,6 +29,7 @@ export class MemorySession {
   readonly notes: NotesRoom;
   readonly conflicts: ConflictsRoom;
   readonly proposals: ProposalsRoom;
+  readonly tasks: TasksRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -37,6 +39,7 @@ export class MemorySession {
     this.notes = new NotesRoom(engine, this.scope);
     this.conflicts = new ConflictsRoom(engine, this.scope, this.notes);
     this.proposals = new ProposalsRoom(engine, this.scope);
+    this.tasks = new TasksRoom(engine, this.scope, this.notes);
   }
 
   get caller(): SessionCaller {

@@ -2,7 +2,8 @@
  * Agents, shared tasks, claims and findings (the coordination store) as a session uses them. Tasks are open
  * to every agent; what the room judges is the notes they name: a finding or outcome naming a note the viewer
  * may not see names none, and a note cited on a task must be one the acting agent may see on that task.
- * The acting agent is the call's `agent` when given, else the session's; it is registered on first use.
+ * The acting agent is the session's own; a call's `agent` names it only where the bridge named none (or for the
+ * person, who may act for any agent). It is registered on first use.
  */
 import { LithosError } from '../errors';
 import type { CoordinationStore } from '../coordination/coordination-store';
@@ -40,7 +41,12 @@ export class TasksRoom {
    * The agent is registered on its first call and its last_seen_at refreshed.
    */
   async acting(agent: string | undefined, tool: string): Promise<string> {
-    const id = agent ?? (this.who.isPerson ? 'human' : this.who.caller.agent_id);
+    const own = this.who.isPerson ? null : this.who.caller.agent_id;
+    // An agent whose bridge named it acts as itself only: naming another agent would borrow that agent's tasks.
+    if (own !== null && agent !== undefined && agent !== own) {
+      throw new LithosError('forbidden', `${tool}: this session acts as agent "${own}"; it cannot act as "${agent}". Leave agent out.`, { tool, field: 'agent' });
+    }
+    const id = agent ?? (this.who.isPerson ? 'human' : own);
     if (!id) {
       throw new LithosError('invalid_argument', `${tool} needs to know which agent is acting: pass agent, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).`, { tool });
     }
@@ -127,18 +133,6 @@ export class TasksRoom {
   /** The agent's retrievals for the task (up to 50), whose feedback a completion without receipt ids gives. */
   async receiptsFor(taskId: string, agent: string): Promise<Receipt[]> {
     return (await this.engine.receipts.query({ task: taskId, agent, limit: 50 })).receipts;
-  }
-
-  /**
-   * Consolidates the task's working memory once the task (and its feedback) is recorded. The task is
-   * complete whatever happens here, so a failure is logged, not thrown.
-   */
-  async consolidate(taskId: string, agent: string): Promise<void> {
-    try {
-      await this.engine.consolidator.run({ task: taskId, actor: agent === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: agent } });
-    } catch (err) {
-      this.engine.logger.warn('consolidation after task completion failed', { task_id: taskId, error: String(err) });
-    }
   }
 
   // ── notes named on a task ───────────────────────────────────────────────

@@ -1,8 +1,6 @@
-import { openHarness } from '../engine/harness';
 import { failure } from '../twins/error-code';
 import { receiptOf } from '../learning/consolidation-fixture';
 import { PERSON, type SessionCaller } from '../../shared/session/caller';
-import type { Logger } from '../../shared/ports';
 import { ALICE, BOB, CAROL, openScopeVault, type ScopeVault } from '../governance/scope-vault';
 
 /**
@@ -21,9 +19,9 @@ afterEach(async () => {
 const room = async (caller: SessionCaller) => (await v.engine.as(caller)).tasks;
 
 describe('who acts', () => {
-  it('the agent a call names, else the session’s agent, else `human` for the person; registered on first use', async () => {
+  it('the session’s agent, else the agent a call names, else `human` for the person; registered on first use', async () => {
     expect(await (await room(ALICE)).acting(undefined, 'lithos_task_claim')).toBe('alice');
-    expect(await (await room(ALICE)).acting('erin', 'lithos_task_claim')).toBe('erin');
+    expect(await (await room({ kind: 'agent', agent_id: null })).acting('erin', 'lithos_task_claim')).toBe('erin');
     expect(v.engine.coordination.agent('erin')).toMatchObject({ id: 'erin' });
     expect(await (await room(PERSON)).acting(undefined, 'lithos_task_claim')).toBe('human');
     expect(await failure((await room({ kind: 'agent', agent_id: null })).acting(undefined, 'lithos_task_claim'))).toMatchObject({
@@ -92,15 +90,9 @@ describe('after a completion', () => {
     expect((await (await room(ALICE)).receiptsFor(v.taskT, 'alice')).map((r) => r.receipt_id)).toEqual([mine.receipt_id]);
   });
 
-  it('consolidate runs for the task as the acting agent; a failing run is logged, never thrown', async () => {
-    await (await room(ALICE)).consolidate(v.taskT, 'alice');
-    expect((await v.engine.audit.recent({ action: 'consolidate' }))[0]).toMatchObject({ actor: { kind: 'agent', id: 'alice' }, target: `task:${v.taskT}` });
-
-    const warned: { message: string; data?: Record<string, unknown> }[] = [];
-    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message, data) => void warned.push({ message, data }) };
-    const h = await openHarness({}, { deps: { logger } });
-    await (await h.engine.as(PERSON)).tasks.consolidate('no-such-task', 'human');
-    expect(warned).toEqual([{ message: 'consolidation after task completion failed', data: { task_id: 'no-such-task', error: expect.stringContaining('No task no-such-task') } }]);
-    await h.engine.close();
+  it('an agent the bridge named acts as itself only: naming another agent is refused', async () => {
+    await expect((await room(ALICE)).acting('bob', 'lithos_task_claim')).rejects.toMatchObject({ code: 'forbidden', data: { field: 'agent' } });
+    await expect((await room(ALICE)).acting('alice', 'lithos_task_claim')).resolves.toBe('alice');
+    await expect((await room(PERSON)).acting('bob', 'lithos_task_claim')).resolves.toBe('bob');
   });
 });

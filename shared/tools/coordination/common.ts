@@ -24,7 +24,7 @@ export const agentArg = z
   .min(1)
   .max(LIMITS.agentId)
   .optional()
-  .describe('Your agent id. Optional when the bridge already knows it (--agent or LITHOS_AGENT_ID); given here, it wins.');
+  .describe('Your agent id. Optional when the bridge already knows it (--agent or LITHOS_AGENT_ID), and then it must be that id.');
 export const taskIdArg = z.string().trim().min(1).max(LIMITS.nodeRef).describe('The task id returned by lithos_task_create or lithos_task_list.');
 export const aspectArg = z
   .string()

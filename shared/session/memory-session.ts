@@ -10,6 +10,7 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { EdgesRoom } from './edges-room';
 import { LearningRoom } from './learning-room';
 import { NotesRoom } from './notes-room';
 import { ReceiptsRoom } from './receipts-room';
@@ -28,6 +29,7 @@ export class MemorySession {
   readonly notes: NotesRoom;
   readonly receipts: ReceiptsRoom;
   readonly learning: LearningRoom;
+  readonly edges: EdgesRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -37,6 +39,7 @@ export class MemorySession {
     this.notes = new NotesRoom(engine, this.scope);
     this.receipts = new ReceiptsRoom(engine, this.scope, this.notes);
     this.learning = new LearningRoom(engine, this.scope, this.notes, this.receipts);
+    this.edges = new EdgesRoom(engine, this.scope, this.notes);
   }
 
   get caller(): SessionCaller {

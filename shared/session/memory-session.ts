@@ -11,6 +11,7 @@ import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
 import { EdgesRoom } from './edges-room';
+import { IndexRoom } from './index-room';
 import { LearningRoom } from './learning-room';
 import { NotesRoom } from './notes-room';
 import { ReceiptsRoom } from './receipts-room';
@@ -30,6 +31,7 @@ export class MemorySession {
   readonly receipts: ReceiptsRoom;
   readonly learning: LearningRoom;
   readonly edges: EdgesRoom;
+  readonly index: IndexRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -40,6 +42,7 @@ export class MemorySession {
     this.receipts = new ReceiptsRoom(engine, this.scope, this.notes);
     this.learning = new LearningRoom(engine, this.scope, this.notes, this.receipts);
     this.edges = new EdgesRoom(engine, this.scope, this.notes);
+    this.index = new IndexRoom(engine);
   }
 
   get caller(): SessionCaller {

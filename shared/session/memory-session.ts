@@ -10,6 +10,8 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { EdgesRoom } from './edges-room';
+import { IndexRoom } from './index-room';
 import { LearningRoom } from './learning-room';
 import { NotesRoom } from './notes-room';
 import { ReceiptsRoom } from './receipts-room';
@@ -34,6 +36,8 @@ export class MemorySession {
   readonly conflicts: ConflictsRoom;
   readonly proposals: ProposalsRoom;
   readonly tasks: TasksRoom;
+  readonly edges: EdgesRoom;
+  readonly index: IndexRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -46,6 +50,8 @@ export class MemorySession {
     this.conflicts = new ConflictsRoom(engine, this.scope, this.notes);
     this.proposals = new ProposalsRoom(engine, this.scope);
     this.tasks = new TasksRoom(engine, this.scope, this.notes);
+    this.edges = new EdgesRoom(engine, this.scope, this.notes);
+    this.index = new IndexRoom(engine);
   }
 
   get caller(): SessionCaller {

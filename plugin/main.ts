@@ -68,10 +68,10 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       pluginVersion: this.manifest.version,
       // What agents may call (read-only, tools switched off) is the vault policy's agent_tools, which this
       // dispatcher enforces on every call, here as in headless `lithos mcp`.
-      dispatcher: createDispatcher(TOOL_CATALOG, (caller) => {
+      dispatcher: createDispatcher(TOOL_CATALOG, () => {
         const engine = this.session?.engine;
         if (!engine) throw new LithosError('unavailable', 'Lithos is still opening its memory in Obsidian; try again in a moment.', { retryable: true });
-        return { engine, caller };
+        return { gateway: engine };
       }),
       logger: this.logger,
       onState: (s) => bridgeStatus.show(s),

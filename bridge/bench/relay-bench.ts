@@ -44,7 +44,7 @@ class BenchDispatcher implements ToolDispatcher {
   private readonly real: ToolDispatcher;
 
   constructor(private readonly engine: MemoryEngine) {
-    this.real = createDispatcher(TOOL_CATALOG, (caller) => ({ engine, caller }));
+    this.real = createDispatcher(TOOL_CATALOG, () => ({ gateway: engine }));
   }
 
   list(): readonly ToolDef[] {

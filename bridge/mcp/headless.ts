@@ -132,7 +132,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     );
   };
 
-  const inner = createDispatcher(catalog, async (caller) => ({ engine: (await open()).engine, caller, deleteTo: 'trash_folder' }));
+  const inner = createDispatcher(catalog, async () => ({ gateway: (await open()).engine, deleteTo: 'trash_folder' }));
   const defs = new Map(catalog.map((d) => [d.name, d]));
   const dispatcher: ToolDispatcher = {
     list: () => inner.list(),

@@ -110,7 +110,7 @@ export class HumanTools {
   private readonly dispatcher;
 
   constructor(readonly engine: MemoryEngine) {
-    this.dispatcher = createDispatcher(TOOL_CATALOG, () => ({ engine, caller: HUMAN }));
+    this.dispatcher = createDispatcher(TOOL_CATALOG, () => ({ gateway: engine }));
   }
 
   private call<T>(name: string, args: Record<string, unknown>): Promise<T> {

@@ -1,10 +1,9 @@
 import { LithosError, asLithosError } from '../errors';
-import type { CallOptions, ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
+import type { CallHost, CallOptions, ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
 import { invalidArguments } from './errors';
-import { openSession } from '../session/memory-session';
 
 /** Builds the context a handler runs in; a headless host may open the vault here, on the first call. */
-export type ContextFactory = (caller: ToolCaller) => Omit<ToolContext, 'memory'> | Promise<Omit<ToolContext, 'memory'>>;
+export type ContextFactory = (caller: ToolCaller) => CallHost | Promise<CallHost>;
 
 /**
  * The in-process dispatcher: finds the tool, validates the arguments with its schema (before any vault is
@@ -28,11 +27,11 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
       const parsed = def.input.safeParse(args ?? {});
       if (!parsed.success) throw invalidArguments(def.name, parsed.error);
       try {
-        const made = await makeContext(caller);
+        const host = await makeContext(caller);
         // The session checks the key and reads the policy in force, for every front door that dispatches.
-        const memory = await openSession(made.engine, caller);
+        const memory = await host.gateway.as(caller);
         memory.checkTool(def);
-        const ctx: ToolContext = { ...made, memory, caller: memory.caller, ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}) };
+        const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}) };
         return await def.handler(parsed.data, ctx);
       } catch (err) {
         throw asLithosError(err, 'internal');

@@ -4,10 +4,9 @@
  * tool behaves identically in relay and headless mode.
  */
 import type { z } from 'zod';
-import type { MemoryEngine } from '../engine';
 import type { Interpreter } from '../retrieval/terrace2';
 import type { SessionCaller } from '../session/caller';
-import type { MemorySession } from '../session/memory-session';
+import type { MemoryGateway, MemorySession } from '../session/memory-session';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -20,7 +19,6 @@ export interface ToolAnnotations {
 export type ToolCaller = SessionCaller;
 
 export interface ToolContext {
-  engine: MemoryEngine;
   /** The memory as this caller may use it: every read and write through it applies the caller's scope. */
   memory: MemorySession;
   caller: ToolCaller;
@@ -35,6 +33,15 @@ export interface ToolContext {
    * the engine's own, if any. Per call, so one agent's model never serves another agent's retrieval.
    */
   interpreter?: Interpreter;
+}
+
+/**
+ * What a front door hands the dispatcher for one call: where to open the caller's session (the engine in a
+ * composition root), and how deletes go. The dispatcher opens the session; a handler sees only that.
+ */
+export interface CallHost {
+  gateway: MemoryGateway;
+  deleteTo?: ToolContext['deleteTo'];
 }
 
 /** What a call may carry besides its arguments and caller. */

@@ -22,7 +22,7 @@ beforeEach(async () => {
   try {
     await v.engine.reconcile();
     await v.engine.policy.set({ propose_namespaces: ['decisions'] });
-    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: v.engine, caller }));
+    const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: v.engine }));
     const agent = { kind: 'agent' as const, agent_id: 'claude' };
     const a = (await tools.call('lithos_write', { title: 'ADR 2', namespace: 'decisions', content: 'We cache with Redis.\n' }, agent)) as { proposal_id: string };
     const b = (await tools.call('lithos_write', { path: 'decisions/ADR 1.md', content: 'We use MySQL.\n' }, agent)) as { proposal_id: string };

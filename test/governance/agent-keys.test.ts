@@ -110,7 +110,7 @@ describe('an unverified agent (keys issued, none presented) through the tools', 
       annotations: { readOnlyHint, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: async () => ++ran,
     });
-    const tools = createDispatcher([mk('x_reads', true), mk('x_writes', false)], (caller) => ({ engine: t.engine, caller }));
+    const tools = createDispatcher([mk('x_reads', true), mk('x_writes', false)], () => ({ gateway: t.engine }));
     await expect(tools.call('x_reads', {}, claims())).resolves.toBe(1);
     expect((await failure(tools.call('x_writes', {}, claims()))).code).toBe('forbidden');
     await expect(tools.call('x_writes', {}, claims(bobKey))).resolves.toBe(2);

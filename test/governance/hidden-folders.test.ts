@@ -16,7 +16,7 @@ const HUMAN: ToolCaller = { kind: 'human', agent_id: null };
 const SECRET = 'private/Salary review.md';
 
 let h: Harness;
-const call = (name: string, args: unknown, caller: ToolCaller): Promise<any> => createDispatcher(TOOL_CATALOG, (c) => ({ engine: h.engine, caller: c })).call(name, args, caller); // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON results, checked by assertions
+const call = (name: string, args: unknown, caller: ToolCaller): Promise<any> => createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine })).call(name, args, caller); // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON results, checked by assertions
 
 beforeEach(async () => {
   h = await openHarness({

@@ -17,7 +17,7 @@ async function open(files: Record<string, string>, policy?: unknown): Promise<Ha
   const h = await openHarness(files);
   if (policy !== undefined) await h.engine.policy.set(policy);
   await h.engine.reconcile();
-  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
   return { ...h, list: async (c) => ((await tools.call('lithos_list', { limit: 200 }, c)) as Listed).notes.map((n) => n.path) };
 }
 
@@ -55,7 +55,7 @@ describe('project scope follows the allowlist', () => {
   test('prefix confusion: an allowlist of project/a covers project/a and below, never project/ab', async () => {
     const h = await open(files, { default_namespaces: [], agents: { alice: { namespaces: ['project/a'] } } });
     expect(await h.list(A)).toEqual(['project/a/A.md', 'project/a/deep/D.md']);
-    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+    const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
     expect((await failure(tools.call('lithos_read', { path: 'project/ab/AB.md' }, A))).code).toBe('not_found');
     await h.engine.close();
   });
@@ -117,7 +117,7 @@ describe('fail closed', () => {
     await again.engine.reconcile();
     expect(again.engine.policy.get()).toEqual(CLOSED_POLICY);
     expect(again.engine.warnings.some((w) => w.includes('policy.json is not valid JSON'))).toBe(true);
-    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
+    const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: again.engine }));
     expect(((await tools.call('lithos_list', {}, A)) as Listed).notes).toEqual([]);
     // The damaged file may have made agents read-only or switched tools off: while it is damaged they only read.
     expect((await failure(tools.call('lithos_write', { title: 'T', content: 'x\n', namespace: 'shared' }, A))).code).toBe('forbidden');
@@ -132,7 +132,7 @@ describe('fail closed', () => {
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
     await again.engine.reconcile();
     expect(again.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true } });
-    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
+    const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: again.engine }));
     expect((await failure(tools.call('lithos_read', { path: 'private/Diary.md' }, A))).code).toBe('not_found');
     await again.engine.close();
   });
@@ -164,7 +164,7 @@ describe('fail closed', () => {
       await again.engine.reconcile();
       expect(again.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true }, default_namespaces: [] });
       expect(again.engine.warnings.some((w) => w.includes('policy.json is missing, but a policy was in force before'))).toBe(true);
-      const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: again.engine, caller }));
+      const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: again.engine }));
       const found = (await tools.call('lithos_search', { query: 'shared', k: 20 }, A)) as { results: { path: string }[] };
       expect(found.results.map((r) => r.path)).not.toContain('private/h.md');
       expect((await failure(tools.call('lithos_read', { path: 'private/h.md' }, A))).code).toBe('not_found');
@@ -251,7 +251,7 @@ describe('the policy is a loaded object', () => {
 });
 
 describe('agent_tools: which tools agents may call, whatever the mode', () => {
-  const call = (h: Harness, name: string, args: unknown) => createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller })).call(name, args, A);
+  const call = (h: Harness, name: string, args: unknown) => createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine })).call(name, args, A);
 
   test('a disabled tool is refused before it runs; the others are not', async () => {
     const h = await open({ 'project/a/A.md': project('project/a') }, { agent_tools: { disabled: ['lithos_delete'] } });

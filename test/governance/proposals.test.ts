@@ -20,7 +20,7 @@ beforeEach(async () => {
   h = await openHarness({ [ADR]: note({ title: 'ADR 1', author: 'human', tags: ['adr'] }, 'We use Postgres.\n'), 'notes/Free.md': note({ title: 'Free' }, 'Anyone writes here.\n') });
   await h.engine.policy.set({ propose_namespaces: ['decisions'] });
   await h.engine.reconcile();
-  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller, deleteTo: 'trash_folder' }));
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
   call = (name, args, caller) => tools.call(name, args, caller);
 });
 afterEach(async () => {

@@ -18,7 +18,7 @@ beforeEach(async () => {
     'notes/Scalar.md': note({ title: 'Scalar', author: 'dan', contributors: 'dan' }, 'A scalar contributor.\n'),
   });
   await h.engine.reconcile();
-  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
   call = (name, args, caller) => tools.call(name, args, caller);
 });
 afterEach(async () => {

@@ -79,6 +79,6 @@ export async function openScopeVault(): Promise<ScopeVault> {
   for (const p of PROBES) {
     await h.engine.memory.edges.upsert({ from_id: hubId, to_id: id[p], type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
   }
-  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller, deleteTo: 'trash_folder' }));
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
   return { ...h, tools, call: (name, args, caller) => tools.call(name, args, caller), taskT, taskU, path, id, hubId };
 }

@@ -23,7 +23,7 @@ let h: Harness;
 let call: (name: string, args: unknown, caller?: ToolCaller) => Promise<any>;
 beforeEach(async () => {
   h = await openFixture();
-  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
   call = (name, args, caller = A) => tools.call(name, args, caller);
 });
 afterEach(async () => {

@@ -42,7 +42,7 @@ export interface ExampleActivity {
 type Args = Record<string, unknown>;
 
 export async function playExampleActivity(engine: MemoryEngine, advance: (ms: number) => void): Promise<ExampleActivity> {
-  const dispatcher = createDispatcher(TOOL_CATALOG, (caller) => ({ engine, caller }));
+  const dispatcher = createDispatcher(TOOL_CATALOG, () => ({ gateway: engine }));
   const as = (agent: string | null) => {
     const caller: ToolCaller = agent === null ? { kind: 'human', agent_id: null } : { kind: 'agent', agent_id: agent };
     return <T>(tool: string, args: Args): Promise<T> => dispatcher.call(tool, args, caller) as Promise<T>;

@@ -126,7 +126,7 @@ export async function openCatalogVault(catalog: readonly ToolDef[] = TOOL_CATALO
     for (const [k, data] of blobs) b.files.set(k, data.slice());
     const again = await openHarness({}, { vault: new MemoryVault(files), blobs: b, clock: new FakeClock(now) });
     await again.engine.reconcile();
-    const tools = createDispatcher(catalog, (caller) => ({ engine: again.engine, caller, deleteTo: 'trash_folder' }));
+    const tools = createDispatcher(catalog, () => ({ gateway: again.engine, deleteTo: 'trash_folder' }));
     return { ...again, fresh, tools, catalog, callers, probes, hub: { id: hubId, path: hubPath }, taskT, taskU };
   };
   return fresh();

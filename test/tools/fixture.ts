@@ -38,7 +38,7 @@ export interface ToolHarness extends Harness {
 export async function openTools(files: Record<string, string> = FIXTURE): Promise<ToolHarness> {
   const h = await openHarness(files);
   await h.engine.reconcile();
-  const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller, deleteTo: 'trash_folder' }));
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
   return {
     ...h,
     tools,

@@ -146,7 +146,7 @@ describe('path safety: write, read and delete stay inside the notes of the vault
       symlinkSync(outside, join(vault, 'escape'), 'dir');
       const engine = await MemoryEngine.open({ vault: new NodeVault(vault), blobs: new MemoryBlobStore(), sql: await loadSql() });
       await engine.reconcile();
-      const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine, caller }));
+      const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: engine }));
       for (const path of ['escape/new.md', 'escape/victim.md']) {
         expect((await failure(tools.call('lithos_write', { path, title: 'T', content: 'x' }, AGENT))).code).toBe('path_outside_vault');
       }

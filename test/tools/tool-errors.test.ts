@@ -21,7 +21,7 @@ test('long strings in an error are cut, in the message and at any depth of data;
 test('a 1 MB note id given to lithos_read answers with an error of a few KB', async () => {
   const h = await openHarness({});
   try {
-    const tools = createDispatcher(TOOL_CATALOG, (caller) => ({ engine: h.engine, caller }));
+    const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
     const err = await tools.call('lithos_read', { id: 'y'.repeat(1_000_000) }, { kind: 'agent', agent_id: 'a' }).catch((x: unknown) => x);
     expect(JSON.stringify(toToolError(err)).length).toBeLessThan(5000);
   } finally {

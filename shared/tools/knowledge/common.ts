@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { GatedNote, Viewer } from '../../governance/gate';
 import type { SearchFilters } from '../../index/filters';
 import { NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import type { LiveNote } from '../../vault/note-indexer';
-import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
+import type { ToolAnnotations, ToolDef } from '../types';
 
 /** Keeps a tool's handler typed against its own schema while the catalog holds plain ToolDefs. */
 export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
@@ -11,32 +10,6 @@ export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-// ── transitional (issue 18): the conflict and coordination tools still call these (and findByIdOrPath
-// below); they go once those tools ask the session's rooms directly. The knowledge tools no longer use them.
-
-/** The caller as the scope gate sees it (the session resolves it once per call). */
-export function viewerOf(ctx: ToolContext): Viewer {
-  return ctx.memory.scope.viewer;
-}
-
-/**
- * Whether the caller may see a note (shared/governance/gate.ts). A note it may not see is reported as
- * not found everywhere, so its existence does not leak.
- */
-export function visibleTo(ctx: ToolContext): (note: GatedNote) => boolean {
-  return (note) => ctx.memory.notes.sees(note);
-}
-
-/** The search index's per-note gate for the caller. */
-export function allowFor(ctx: ToolContext): (id: string) => boolean {
-  return (id) => ctx.memory.notes.seesId(id);
-}
-
-/** Who writes: the agent id, or `human` for the person. Writes need an identity to record as author. */
-export function actorOf(ctx: ToolContext, tool: string): string {
-  return ctx.memory.scope.actor(tool);
-}
 
 // ── note references ─────────────────────────────────────────────────────
 
@@ -53,11 +26,6 @@ export function oneRef(v: NoteRef): boolean {
   return [v.id, v.path, v.title].filter((x) => x !== undefined).length === 1;
 }
 export const ONE_REF_MESSAGE = 'Give exactly one of id, path or title.';
-
-/** A note id or path in edge tools (`from`, `to`, `node`). Transitional, as viewerOf above. */
-export function findByIdOrPath(ctx: ToolContext, ref: string): LiveNote {
-  return ctx.memory.notes.findByIdOrPath(ref);
-}
 
 /** What list-like results carry per note. */
 export function noteSummary(n: LiveNote): Record<string, unknown> {

@@ -48,7 +48,7 @@ export async function startCatalogHost(root: string): Promise<CatalogHost> {
       return new Promise(() => undefined);
     },
   };
-  const real = createDispatcher([...TOOL_CATALOG, hold], async (caller) => ({ engine, caller, deleteTo: 'trash_folder' }));
+  const real = createDispatcher([...TOOL_CATALOG, hold], async () => ({ gateway: engine, deleteTo: "trash_folder" }));
   const calls: CatalogHost['calls'] = [];
   const dispatcher: ToolDispatcher = {
     list: () => real.list(),

@@ -77,13 +77,14 @@ function gatedTool(): { def: ToolDef; release: () => void; engines: unknown[] } 
   const def: ToolDef = {
     name: 'test_slow_read',
     title: 'Slow read',
-    description: 'Waits on a gate, then reads the stats of the engine it started on.',
+    description: 'Waits on a gate, then searches the engine it started on.',
     input: z.strictObject({}),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(_a, ctx) {
-      engines.push(ctx.engine);
+      engines.push(ctx.memory);
       await gate;
-      return ctx.engine.stats();
+      // Search refuses on a closed engine: a result proves the call's engine stayed open.
+      return { notes: (await ctx.memory.notes.search('note')).length };
     },
   };
   return { def, release: () => release(), engines };

@@ -60,7 +60,7 @@ export class TestTools implements ToolDispatcher {
     if (!parsed.success) throw new LithosError('invalid_argument', `Bad arguments for "${name}": ${parsed.error.issues[0]?.message ?? ''}`);
     const memory = await this.engine.as(caller);
     memory.checkTool(def);
-    return def.handler(parsed.data, { engine: this.engine, memory, caller: memory.caller });
+    return def.handler(parsed.data, { memory, caller: memory.caller });
   }
 
   release(key: string, value: unknown = 'released'): void {

@@ -10,6 +10,7 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { FeedbackRoom } from './feedback-room';
 import { NotesRoom } from './notes-room';
 import { SessionScope } from './session-scope';
 import type { SessionEngine } from './session-engine';
@@ -24,6 +25,7 @@ export interface ToolFacts {
 export class MemorySession {
   readonly scope: SessionScope;
   readonly notes: NotesRoom;
+  readonly feedback: FeedbackRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -31,6 +33,7 @@ export class MemorySession {
   ) {
     this.scope = new SessionScope(engine, caller);
     this.notes = new NotesRoom(engine, this.scope);
+    this.feedback = new FeedbackRoom(engine, this.scope);
   }
 
   get caller(): SessionCaller {

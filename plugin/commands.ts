@@ -1,17 +1,17 @@
 import type { Plugin } from 'obsidian';
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import { verifyAudit } from '../shared/governance/audit';
 import { HashingEmbedder } from '../shared/index/embedders/hashing-embedder';
 import type { Embedder } from '../shared/ports';
+import type { EngineControls } from './engine-controls';
 import { mcpClientConfig, type McpClient } from './mcp-config';
 import type { LithosSettings } from './settings';
 import type { LithosStatus } from './status-bar';
 
 /** What the commands need from the plugin (main.ts implements it). */
 export interface CommandHost {
-  /** The open engine, or null after telling the person why there is none. */
-  requireEngine(): MemoryEngine | null;
+  /** The open engine's controls (its jobs and spaces), or null after telling the person why there is none. */
+  requireControls(): EngineControls | null;
   rebuildIndex(): Promise<void>;
   inSafeMode(): boolean;
   leaveSafeMode(): Promise<void>;
@@ -54,16 +54,16 @@ export const CORE_COMMANDS: readonly CoreCommand[] = [
     name: 'Rebuild index (rescan vault)',
     run: async (h) => {
       if (h.inSafeMode()) return h.notify('Lithos is in safe mode: run "Leave safe mode" first.');
-      if (h.requireEngine()) await h.rebuildIndex();
+      if (h.requireControls()) await h.rebuildIndex();
     },
   },
   {
     id: 'consolidate-now',
     name: 'Consolidate memory now',
     run: async (h) => {
-      const engine = h.requireEngine();
-      if (!engine) return;
-      const r = await engine.consolidator.run({ actor: { kind: 'human', id: null } });
+      const controls = h.requireControls();
+      if (!controls) return;
+      const r = await controls.consolidator.run({ actor: { kind: 'human', id: null } });
       h.notify(
         `Lithos consolidated ${r.units.length} working ${r.units.length === 1 ? 'memory' : 'memories'}: ${r.edges_reinforced} edges reinforced, ${r.edges_created} created, ` +
           `${r.hypotheses_promoted.length} hypotheses promoted, ${r.concepts_created.length} concepts created, ${r.summaries_refreshed.length} summaries refreshed.`,
@@ -74,10 +74,10 @@ export const CORE_COMMANDS: readonly CoreCommand[] = [
     id: 'reembed-space',
     name: 'Re-embed every note into the offline space',
     run: async (h) => {
-      const engine = h.requireEngine();
-      if (!engine) return;
+      const controls = h.requireControls();
+      if (!controls) return;
       const [space] = pluginSpaces();
-      const n = await engine.addSpace(space, (done, total) => h.status({ state: 'progress', phase: 'index', done, total }));
+      const n = await controls.addSpace(space, (done, total) => h.status({ state: 'progress', phase: 'index', done, total }));
       h.showReady();
       h.notify(`Lithos re-embedded ${n} ${n === 1 ? 'note' : 'notes'} into ${space.spaceId}.`);
     },
@@ -86,9 +86,9 @@ export const CORE_COMMANDS: readonly CoreCommand[] = [
     id: 'verify-audit',
     name: 'Verify the audit log',
     run: async (h) => {
-      const engine = h.requireEngine();
-      if (!engine) return;
-      const r = await verifyAudit(engine.blobs);
+      const controls = h.requireControls();
+      if (!controls) return;
+      const r = await verifyAudit(controls.blobs);
       if (r.ok) return h.notify(`Lithos audit log intact: ${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}${r.head ? `, newest #${r.head.seq}` : ''}.`);
       const first = r.problems[0];
       h.notify(`Lithos audit log BROKEN (${r.problems.length} ${r.problems.length === 1 ? 'problem' : 'problems'}): ${first ? `${first.kind}${first.line ? ` at line ${first.line}` : ''}: ${first.message}` : ''}`);

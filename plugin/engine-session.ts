@@ -1,9 +1,12 @@
+import type { CallHost } from '../shared/tools/types';
 import type { App, EventRef } from 'obsidian';
 import { MemoryEngine, type IndexReport } from '../shared/engine';
 import { asLithosError, LithosError } from '../shared/errors';
 import type { Logger, VaultEvent } from '../shared/ports';
 import { systemClock, systemTimers } from '../shared/ports';
 import { HeartbeatLock } from '../shared/coordination/heartbeat-lock';
+import { PERSON } from '../shared/session/caller';
+import type { MemorySession } from '../shared/session/memory-session';
 import { ObsidianVault } from './obsidian-vault';
 import { ObsidianBlobStore } from './obsidian-blob-store';
 import { loadSql } from './sql-loader';
@@ -31,10 +34,12 @@ export interface EngineSessionDeps {
 
 /**
  * One engine over the vault for the plugin's lifetime: waits for the single-writer lock, opens the stores,
- * follows vault events, runs scans one at a time and keeps the status bar current.
+ * follows vault events, runs scans one at a time and keeps the status bar current. It also holds the
+ * person's memory session, which the panels and commands work through.
  */
 export class EngineSession {
   private current: MemoryEngine | null = null;
+  private person: MemorySession | null = null;
   private lock: HeartbeatLock | null = null;
   private closed = false;
   private refreshing = false;
@@ -48,6 +53,22 @@ export class EngineSession {
 
   get engine(): MemoryEngine | null {
     return this.current;
+  }
+
+  /** The person's memory session while the engine is open. */
+  get memory(): MemorySession | null {
+    return this.person;
+  }
+
+  /** What a tool call runs on (the dispatcher opens the caller's session over it); unavailable while the engine opens. */
+  toolHost(): CallHost {
+    if (!this.current) throw new LithosError('unavailable', 'Lithos is still opening its memory in Obsidian; try again in a moment.', { retryable: true });
+    return { gateway: this.current };
+  }
+
+  /** The engine's clock, or the system's while there is none. */
+  now(): number {
+    return this.current?.now() ?? Date.now();
   }
 
   get scanning(): boolean {
@@ -77,12 +98,19 @@ export class EngineSession {
         callouts: this.deps.callouts(),
         onProgress: (p) => this.deps.status({ state: 'progress', ...p }),
       });
+      // The person sees every note whatever the policy says, so one session serves as long as the engine is open.
+      const memory = await engine.as(PERSON).catch(async (err: unknown) => {
+        await engine.close().catch(() => undefined);
+        await this.releaseLock();
+        throw err;
+      });
       if (this.closed) {
         await engine.close();
         await this.releaseLock();
         return;
       }
       this.current = engine;
+      this.person = memory;
       this.error = null;
       // Learned data lost to a damaged file is said out loud, not only in the console (also audited).
       for (const loss of engine.losses) this.deps.notify(`Lithos: ${loss.message}`);
@@ -124,6 +152,7 @@ export class EngineSession {
     this.closed = true;
     const engine = this.current;
     this.current = null;
+    this.person = null;
     // Still opening: start() sees `closed`, closes the engine and releases the lock itself.
     if (!engine) return;
     this.deps.changed('engine');

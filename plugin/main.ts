@@ -1,7 +1,7 @@
 import { Notice, Platform, Plugin, requestUrl } from 'obsidian';
 import { vaultIgnoresCase } from './vault-case';
 import type { MemoryEngine } from '../shared/engine';
-import { asLithosError, LithosError } from '../shared/errors';
+import { asLithosError } from '../shared/errors';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
 import { createDispatcher } from '../shared/tools/dispatcher';
 import { createConsoleLogger } from './console-logger';
@@ -15,6 +15,7 @@ import { PluginDataFile } from './startup/plugin-data';
 import { whenMetadataResolved } from './startup/metadata-ready';
 import { registerPanels, revealPanel, type PanelType } from './panels';
 import { PanelChanges, panelContext } from './panel-context';
+import { HumanTools } from './panels/human-tools';
 import type { LithosSettings } from './settings';
 import { fetchWithFallback, streamingFetch } from './model-fetch';
 import { ModelDownloads } from './model-downloads';
@@ -57,7 +58,10 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     const bridgeStatus = new BridgeStatusBar(bridgeItem);
     this.registerDomEvent(bridgeItem, 'click', () => followClick(bridgeStatusClick(this.bridge?.state), clicks));
 
-    this.session = this.makeSession();
+    const session = (this.session = this.makeSession());
+    // What agents may call (read-only, tools switched off) is the vault policy's agent_tools, which this
+    // dispatcher enforces on every call, here as in headless `lithos mcp`. The panels call it as the person.
+    const dispatcher = createDispatcher(TOOL_CATALOG, () => session.toolHost());
     this.bridge = new BridgeControl({
       desktop: Platform.isDesktopApp,
       lithosDir: () => {
@@ -66,13 +70,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       },
       vaultName: this.app.vault.getName(),
       pluginVersion: this.manifest.version,
-      // What agents may call (read-only, tools switched off) is the vault policy's agent_tools, which this
-      // dispatcher enforces on every call, here as in headless `lithos mcp`.
-      dispatcher: createDispatcher(TOOL_CATALOG, () => {
-        const engine = this.session?.engine;
-        if (!engine) throw new LithosError('unavailable', 'Lithos is still opening its memory in Obsidian; try again in a moment.', { retryable: true });
-        return { gateway: engine };
-      }),
+      dispatcher,
       logger: this.logger,
       onState: (s) => bridgeStatus.show(s),
     });
@@ -81,11 +79,11 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     registerPanels(
       this,
       panelContext({
-        engine: () => this.session?.engine ?? null,
+        session: () => this.session,
+        tools: new HumanTools(dispatcher),
         settings: () => this.currentSettings(),
         changes: this.changes,
         safeMode: () => this.safeMode,
-        sessionError: () => this.session?.error ?? null,
       }),
     );
     registerCoreCommands(this, this);
@@ -107,7 +105,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       new LithosSettingTab(this.app, this, {
         settings: () => this.currentSettings(),
         save: (fn) => this.changeSettings(fn),
-        engine: () => this.session?.engine ?? null,
+        controls: () => this.session?.engine ?? null,
         bridge: () => this.bridge?.state ?? { kind: 'off' },
         regenerateToken: () => this.regenerateToken(),
         models: () => models,
@@ -208,7 +206,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
   // ── CommandHost ────────────────────────────────────────────────────────
 
-  requireEngine(): MemoryEngine | null {
+  requireControls(): MemoryEngine | null {
     const engine = this.session?.engine ?? null;
     if (!engine) {
       this.notify(this.safeMode ? 'Lithos is in safe mode: run "Leave safe mode" first.' : (this.session?.error ?? 'Lithos is still opening its memory.'));
@@ -234,7 +232,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
   async startBridge(): Promise<void> {
     if (this.safeMode) return this.notify('Lithos is in safe mode: the bridge stays off until you run "Leave safe mode".');
-    if (!this.requireEngine()) return;
+    if (!this.requireControls()) return;
     await this.changeSettings((s) => {
       s.bridge.enabled = true;
     });
@@ -272,9 +270,9 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   }
 
   openSearch(): void {
-    const engine = this.requireEngine();
-    if (!engine) return;
-    new SearchModal(this.app, (q) => engine.search(q, { k: 20 }), (err) => this.logger.error('search failed', { error: asLithosError(err).toJSON() })).open();
+    const memory = this.requireControls() && this.session?.memory;
+    if (!memory) return;
+    new SearchModal(this.app, (q) => memory.notes.search(q, { k: 20 }), (err) => this.logger.error('search failed', { error: asLithosError(err).toJSON() })).open();
   }
 }
 

@@ -1,7 +1,8 @@
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import type { Logger } from '../shared/ports';
+import type { MemorySession } from '../shared/session/memory-session';
 import type { PanelChange, PanelContext, PanelSettings } from './panels';
+import type { HumanTools } from './panels/human-tools';
 import type { LithosSettings } from './settings';
 
 /** The open panels' subscriptions: one that throws is logged and never stops the others hearing of a change. */
@@ -38,20 +39,22 @@ export function panelSettings(s: LithosSettings): PanelSettings {
 }
 
 export interface PanelContextDeps {
-  engine(): MemoryEngine | null;
+  /** The memory the plugin opened: the person's session, its clock, and why it failed to open. */
+  session(): { memory: MemorySession | null; error: string | null; now(): number } | null;
+  tools: HumanTools;
   settings(): LithosSettings;
   changes: PanelChanges;
   safeMode(): boolean;
-  /** Why the engine failed to open, or null. */
-  sessionError(): string | null;
 }
 
 /** How the panels reach the plugin (see PanelContext). */
 export function panelContext(d: PanelContextDeps): PanelContext {
   return {
-    engine: () => d.engine(),
+    memory: () => d.session()?.memory ?? null,
+    tools: d.tools,
+    now: () => d.session()?.now() ?? Date.now(),
     settings: () => panelSettings(d.settings()),
     onChange: (cb) => d.changes.subscribe(cb),
-    engineError: () => (d.safeMode() ? 'Lithos is in safe mode: run "Leave safe mode" to open the memory.' : d.sessionError()),
+    engineError: () => (d.safeMode() ? 'Lithos is in safe mode: run "Leave safe mode" to open the memory.' : (d.session()?.error ?? null)),
   };
 }

@@ -1,5 +1,5 @@
 import { SuggestModal, type App } from 'obsidian';
-import type { EngineSearchHit } from '../shared/engine';
+import type { EngineSearchHit } from '../shared/index/note-queries';
 
 /** Hybrid search over the memory; choosing a hit opens the note. */
 export class SearchModal extends SuggestModal<EngineSearchHit> {

@@ -1,7 +1,7 @@
 import { Notice, Setting } from 'obsidian';
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import { AGENT_KEY_ENV } from '../shared/governance/agent-keys';
+import type { EngineControls } from './engine-controls';
 
 /** A key just issued: shown under its agent until the settings tab closes (only its hash is kept). */
 export interface IssuedKey {
@@ -14,22 +14,22 @@ export interface IssuedKey {
  * `lithos agents key`); once any is issued, a bridge must present its agent's key to act as that agent.
  * `redraw` draws the tab again, with the key just issued, if any.
  */
-export function agentKeysSetting(el: HTMLElement, engine: MemoryEngine | null, issued: IssuedKey | null, redraw: (issued: IssuedKey | null) => void): void {
+export function agentKeysSetting(el: HTMLElement, controls: Pick<EngineControls, 'agentKeys'> | null, issued: IssuedKey | null, redraw: (issued: IssuedKey | null) => void): void {
   new Setting(el)
     .setName('Agent keys')
     .setHeading()
     .setDesc(`Issue a key to an agent and give it to that agent's bridge as ${AGENT_KEY_ENV} (the MCP config's "env"). Once any key is issued, a bridge without its agent's key sees only shared notes and may only read.`);
-  if (!engine) {
+  if (!controls) {
     new Setting(el).setName('Keys').setDesc('Open the memory first: keys live in .lithos/agent-keys.json.');
     return;
   }
-  if (engine.agentKeys.problem) new Setting(el).setName('Key file unreadable').setDesc(engine.agentKeys.problem);
+  if (controls.agentKeys.problem) new Setting(el).setName('Key file unreadable').setDesc(controls.agentKeys.problem);
   const fail = (err: unknown) => new Notice(`Lithos: ${asLithosError(err).message}`);
-  for (const k of engine.agentKeys.list()) {
+  for (const k of controls.agentKeys.list()) {
     new Setting(el)
       .setName(k.agent_id)
       .setDesc(`Key ${k.hint}…, issued ${k.issued_at.slice(0, 10)}.`)
-      .addButton((b) => b.setButtonText('Revoke').onClick(() => engine.agentKeys.revoke(k.agent_id).then(() => redraw(null), fail)));
+      .addButton((b) => b.setButtonText('Revoke').onClick(() => controls.agentKeys.revoke(k.agent_id).then(() => redraw(null), fail)));
     if (issued?.agent === k.agent_id) shown(el, issued);
   }
   let agent = '';
@@ -39,7 +39,7 @@ export function agentKeysSetting(el: HTMLElement, engine: MemoryEngine | null, i
     b.setButtonText('Issue').onClick(async () => {
       if (!agent) return void new Notice('Lithos: name the agent first.');
       try {
-        redraw({ agent, key: await engine.agentKeys.issue(agent) });
+        redraw({ agent, key: await controls.agentKeys.issue(agent) });
       } catch (err) {
         fail(err);
       }

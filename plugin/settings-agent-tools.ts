@@ -1,26 +1,26 @@
 import { Notice, Setting } from 'obsidian';
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import type { AgentTools } from '../shared/governance/policy';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
 import { CORE_TOOLS, DEFAULT_PROFILE } from '../shared/tools/profiles';
+import type { EngineControls } from './engine-controls';
 
 /**
  * The vault policy's agent_tools (read-only, tools switched off): applied by the tool dispatcher and the
- * bridge's tools/list in every mode, so `lithos mcp` headless honours them too. Saved through engine.policy
+ * bridge's tools/list in every mode, so `lithos mcp` headless honours them too. Saved through the policy store
  * (audited); a change applies to the next call and the bridge tells connected clients the list changed.
  */
-export function agentToolsSetting(el: HTMLElement, engine: MemoryEngine | null, part: 'read-only' | 'tools'): void {
+export function agentToolsSetting(el: HTMLElement, controls: Pick<EngineControls, 'policy'> | null, part: 'read-only' | 'tools'): void {
   if (part === 'tools') new Setting(el).setName('Tools').setHeading().setDesc('Switch a tool off to hide it from agents and refuse its calls (vault policy: .lithos/policy.json).');
-  if (!engine) {
+  if (!controls) {
     new Setting(el).setName(part === 'read-only' ? 'Read-only' : 'Tools for agents').setDesc('Open the memory first: what agents may call lives in the vault policy (.lithos/policy.json).');
     return;
   }
   const update = (fn: (t: AgentTools) => AgentTools): Promise<unknown> => {
-    const policy = engine.policy.get();
-    return engine.policy.set({ ...policy, agent_tools: fn(policy.agent_tools) }).catch((err: unknown) => new Notice(`Lithos: not saved: ${asLithosError(err).message}`));
+    const policy = controls.policy.get();
+    return controls.policy.set({ ...policy, agent_tools: fn(policy.agent_tools) }).catch((err: unknown) => new Notice(`Lithos: not saved: ${asLithosError(err).message}`));
   };
-  const rules = engine.policy.get().agent_tools;
+  const rules = controls.policy.get().agent_tools;
   if (part === 'read-only') {
     new Setting(el)
       .setName('Read-only')

@@ -1,7 +1,7 @@
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import type { BridgeControl } from './bridge-control';
 import type { LithosSettings } from './settings';
+import type { EngineControls } from './engine-controls';
 
 const HOUR_MS = 3600 * 1000;
 
@@ -34,7 +34,7 @@ export function settingsActions(before: LithosSettings, after: LithosSettings): 
 
 /** What the actions act on; the engine is null while it opens (its schedules are set when it does). */
 export interface SettingsTargets {
-  engine: MemoryEngine | null;
+  engine: Pick<EngineControls, 'consolidator' | 'setDecayInterval' | 'conflicts'> | null;
   safeMode: boolean;
   bridge: Pick<BridgeControl, 'apply'> | null;
   applyEmbeddings(): Promise<void>;
@@ -55,7 +55,7 @@ export async function applySettingsActions(actions: readonly SettingsAction[], t
 }
 
 /** The settings a newly opened engine starts with: its schedules, and the bridge if it is on. */
-export function applyOpeningSettings(engine: MemoryEngine, s: LithosSettings, bridge: Pick<BridgeControl, 'apply'> | null, desktop: boolean): void {
+export function applyOpeningSettings(engine: Pick<EngineControls, 'consolidator' | 'setDecayInterval'>, s: LithosSettings, bridge: Pick<BridgeControl, 'apply'> | null, desktop: boolean): void {
   engine.consolidator.start(s.learning.consolidationIntervalHours * HOUR_MS);
   engine.setDecayInterval(s.learning.decayIntervalHours * HOUR_MS);
   if (s.bridge.enabled && desktop) void bridge?.apply(true, s.bridge.port).catch(() => undefined);

@@ -13,7 +13,7 @@ import type { MiniLmState } from './minilm/minilm-switch';
  */
 export function embeddingSection(el: HTMLElement, host: SettingsTabHost, redraw: () => void): void {
   const s = host.settings().embeddings;
-  const spaces = host.engine()?.activeSpaces() ?? [];
+  const spaces = host.controls()?.activeSpaces() ?? [];
   new Setting(el)
     .setName('Embeddings')
     .setHeading()

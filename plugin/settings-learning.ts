@@ -1,18 +1,18 @@
 import { Notice, Setting, type TextComponent } from 'obsidian';
 import { asLithosError } from '../shared/errors';
-import type { MemoryEngine } from '../shared/engine';
 import { LEARNING_FILE } from '../shared/learning/learning-store';
 import { TUNABLES, defaultOf, overrideOf, rangeText, tunableProblem, type Tunable } from '../shared/learning/tunables';
 import type { LithosSettings } from './settings';
 import type { SettingsTabHost } from './settings-tab';
 import { flag, onCommit } from './settings-commit';
+import type { EngineControls } from './engine-controls';
 
 /**
  * Settings → Learning: the schedules of consolidation and decay (this device's data.json), and the learning
- * constants (the vault's .lithos/learning.json through engine.learning, so `lithos mcp` and the CLI learn
+ * constants (the vault's .lithos/learning.json through the engine's learning store, so `lithos mcp` and the CLI learn
  * the same way). Both apply without a restart.
  */
-export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'settings' | 'save' | 'engine'>): void {
+export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'settings' | 'save' | 'controls'>): void {
   const l = host.settings().learning;
   new Setting(el).setName('Learning').setHeading();
   const hours = (name: string, desc: string, value: number, set: (x: LithosSettings, h: number) => void): void => {
@@ -27,16 +27,16 @@ export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'se
   };
   hours('Consolidation every (hours)', 'Reinforce, promote, maintain concepts and summaries on this schedule.', l.consolidationIntervalHours, (x, h) => void (x.learning.consolidationIntervalHours = h));
   hours('Decay every (hours)', 'Fade unused strengths and weak rule/agent edges on this schedule.', l.decayIntervalHours, (x, h) => void (x.learning.decayIntervalHours = h));
-  constantsSection(el, host.engine());
+  constantsSection(el, host.controls());
 }
 
-function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
+function constantsSection(el: HTMLElement, controls: Pick<EngineControls, 'learning'> | null): void {
   const heading = new Setting(el).setName('Learning constants').setHeading();
-  if (!engine) {
+  if (!controls) {
     heading.setDesc(`Open the memory first: the learning constants live in the vault (.lithos/${LEARNING_FILE}).`);
     return;
   }
-  const store = engine.learning;
+  const store = controls.learning;
   heading.setDesc(
     store.problem
       ? `${store.problem} A change here replaces the file.`
@@ -55,7 +55,7 @@ function constantsSection(el: HTMLElement, engine: MemoryEngine | null): void {
         c.setPlaceholder(String(defaultOf(t)))
           .setValue(override === undefined ? '' : String(override))
           .onChange((v) => void checkField(c, t, v));
-        onCommit(c, (v) => saveField(engine, c, t, v));
+        onCommit(c, (v) => saveField(store, c, t, v));
       });
   }
   new Setting(el)
@@ -88,8 +88,8 @@ function checkField(c: TextComponent, t: Tunable, raw: string): number | null | 
 }
 
 /** Saves a committed edit; a refused value is not saved. */
-function saveField(engine: MemoryEngine, c: TextComponent, t: Tunable, raw: string): Promise<unknown> | undefined {
+function saveField(store: EngineControls['learning'], c: TextComponent, t: Tunable, raw: string): Promise<unknown> | undefined {
   const value = checkField(c, t, raw);
   if (value === undefined) return;
-  return engine.learning.update(t.key, value).catch((err: unknown) => flag(c, asLithosError(err).message));
+  return store.update(t.key, value).catch((err: unknown) => flag(c, asLithosError(err).message));
 }

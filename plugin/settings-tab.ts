@@ -1,5 +1,4 @@
 import { PluginSettingTab, Setting, type App, type Plugin } from 'obsidian';
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../shared/retrieval/types';
 import { MAX_K } from '../shared/retrieval/constants';
@@ -13,12 +12,14 @@ import { agentKeysSetting, type IssuedKey } from './settings-agent-keys';
 import { flag, onCommit } from './settings-commit';
 import type { ModelDownloads } from './model-downloads';
 import type { MiniLmSwitch } from './minilm/minilm-switch';
+import type { EngineControls } from './engine-controls';
 
 export interface SettingsTabHost {
   settings(): LithosSettings;
   /** Changes, persists and applies at once. */
   save(fn: (s: LithosSettings) => void): Promise<void>;
-  engine(): MemoryEngine | null;
+  /** The open engine's configuration; null while the memory opens. */
+  controls(): EngineControls | null;
   bridge(): BridgeState;
   regenerateToken(): Promise<void>;
   /** The all-MiniLM-L6-v2 download (lives on the plugin, so it outlasts the tab). */
@@ -44,7 +45,7 @@ function lines(text: string): string[] {
 /**
  * Settings → Lithos Memory. Every control saves and applies without a restart (text fields when the edit is
  * committed: Enter or leaving the field, see settings-commit.ts); the write policy is
- * the vault's `.lithos/policy.json`, edited through engine.policy (audited), so the CLI and agents see it too.
+ * the vault's `.lithos/policy.json`, edited through the engine's policy store (audited), so the CLI and agents see it too.
  */
 export class LithosSettingTab extends PluginSettingTab {
   private issuedKey: IssuedKey | null = null;
@@ -102,7 +103,7 @@ export class LithosSettingTab extends PluginSettingTab {
       .setName('Regenerate token')
       .setDesc('A new .lithos/bridge-token; connected agents are disconnected and reconnect with it.')
       .addButton((b) => b.setButtonText('Regenerate').onClick(() => void this.host.regenerateToken()));
-    agentToolsSetting(el, this.host.engine(), 'read-only');
+    agentToolsSetting(el, this.host.controls(), 'read-only');
     this.hiddenFolders(el);
     new Setting(el)
       .setName('Bridge command for MCP clients')
@@ -111,27 +112,27 @@ export class LithosSettingTab extends PluginSettingTab {
         t.setPlaceholder('/path/to/lithos-memory/dist/bridge/cli.js').setValue(s.cliPath);
         onCommit(t, (v) => this.save((x) => void (x.bridge.cliPath = v.trim())));
       });
-    agentKeysSetting(el, this.host.engine(), this.issuedKey, (issued) => {
+    agentKeysSetting(el, this.host.controls(), this.issuedKey, (issued) => {
       this.issuedKey = issued;
       this.display();
     });
-    agentToolsSetting(el, this.host.engine(), 'tools');
+    agentToolsSetting(el, this.host.controls(), 'tools');
   }
 
   /** The vault policy's hidden_folders: the scope gate hides these notes from every agent, over the bridge and in `lithos mcp` alike. */
   private hiddenFolders(el: HTMLElement): void {
-    const engine = this.host.engine();
+    const controls = this.host.controls();
     const setting = new Setting(el).setName('Hidden folders');
-    if (!engine) {
+    if (!controls) {
       setting.setDesc('Open the memory first: hidden folders live in the vault policy (.lithos/policy.json).');
       return;
     }
     setting
       .setDesc('One vault folder per line. No agent sees the notes in these folders, whatever their scope; you still do.')
       .addTextArea((t) => {
-        t.setValue(engine.policy.get().hidden_folders.join('\n'));
+        t.setValue(controls.policy.get().hidden_folders.join('\n'));
         onCommit(t, (v) =>
-          engine.policy.set({ ...engine.policy.get(), hidden_folders: cleanList(lines(v), true) }).then(
+          controls.policy.set({ ...controls.policy.get(), hidden_folders: cleanList(lines(v), true) }).then(
             () => flag(t, null),
             (err: unknown) => flag(t, asLithosError(err).message),
           ),
@@ -171,8 +172,8 @@ export class LithosSettingTab extends PluginSettingTab {
 
   private writePolicySection(el: HTMLElement): void {
     new Setting(el).setName('Write policy').setHeading();
-    const engine = this.host.engine();
-    if (!engine) {
+    const controls = this.host.controls();
+    if (!controls) {
       new Setting(el).setDesc('Open the memory first: the write policy lives in the vault (.lithos/policy.json).');
       return;
     }
@@ -180,9 +181,9 @@ export class LithosSettingTab extends PluginSettingTab {
       .setName('Agents propose, I confirm')
       .setDesc('Namespaces (one per line, patterns like decisions/** allowed) where agent writes become proposals you accept or reject.')
       .addTextArea((t) => {
-        t.setValue(engine.policy.get().propose_namespaces.join('\n'));
+        t.setValue(controls.policy.get().propose_namespaces.join('\n'));
         onCommit(t, (v) =>
-          engine.policy.set({ ...engine.policy.get(), propose_namespaces: cleanList(lines(v)) }).then(
+          controls.policy.set({ ...controls.policy.get(), propose_namespaces: cleanList(lines(v)) }).then(
             () => flag(t, null),
             (err: unknown) => flag(t, asLithosError(err).message),
           ),

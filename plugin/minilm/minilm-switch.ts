@@ -5,12 +5,15 @@
  * without MiniLM vectors are embedded in the background, new and edited ones as they are indexed.
  * Switching back, or another folder, removes the space at once. A failure leaves the offline space alone.
  */
-import type { MemoryEngine } from '../../shared/engine';
 import { asLithosError, LithosError } from '../../shared/errors';
 import type { ModelFolderStatus } from '../../shared/index/embedders/model-download';
 import { MINILM_SPACE_ID } from '../../shared/index/embedders/transformers-embedder';
 import type { Embedder } from '../../shared/ports';
 import type { MiniLmEmbedder } from './worker-client';
+import type { EngineControls } from '../engine-controls';
+
+/** The engine's embedding spaces, which the switch adds MiniLM to and takes it out of. */
+type Spaces = Pick<EngineControls, 'addSpace' | 'removeSpace' | 'notes'>;
 
 export type MiniLmState =
   | { kind: 'off' }
@@ -41,7 +44,7 @@ export interface MiniLmSwitchDeps {
 }
 
 interface Live {
-  engine: MemoryEngine;
+  engine: Spaces;
   root: string;
   embedder: MiniLmEmbedder;
   stopped: boolean;
@@ -69,7 +72,7 @@ export class MiniLmSwitch {
   }
 
   /** Brings the engine in line with the settings; calls run one after another, never reject. */
-  apply(engine: MemoryEngine | null, wish: MiniLmWish): Promise<void> {
+  apply(engine: Spaces | null, wish: MiniLmWish): Promise<void> {
     this.chain = this.chain.then(() => this.run(engine, wish)).catch((err: unknown) => this.fail(asLithosError(err).message));
     return this.chain;
   }
@@ -91,7 +94,7 @@ export class MiniLmSwitch {
     this.deps.notify(`Lithos: all-MiniLM-L6-v2 is not used: ${message} Obsidian keeps searching with the offline space.`);
   }
 
-  private async run(engine: MemoryEngine | null, wish: MiniLmWish): Promise<void> {
+  private async run(engine: Spaces | null, wish: MiniLmWish): Promise<void> {
     const live = this.live;
     if (live && (!wish.on || live.engine !== engine || live.root !== wish.root)) this.takeOut();
     if (!wish.on) return this.set({ kind: 'off' });

@@ -1,5 +1,5 @@
 import type { WorkspaceLeaf } from 'obsidian';
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import type { PanelContext } from './context';
 import { PanelView } from './panel-view';
 import { PANEL_TYPES } from './panel-types';
@@ -45,7 +45,7 @@ export class AgentsView extends PanelView {
 
   /** Updates every countdown from its expiry; a claim that lapses says so (the next refresh drops it). */
   tick(): void {
-    const now = this.ctx.engine()?.now() ?? Date.now();
+    const now = this.ctx.now();
     this.contentEl.querySelectorAll<HTMLElement>('[data-expires-at]').forEach((el) => {
       const left = Math.max(0, Math.ceil((Number(el.dataset.expiresAt) - now) / 1000));
       el.setText(countdown(left));
@@ -53,10 +53,10 @@ export class AgentsView extends PanelView {
     });
   }
 
-  protected async draw(root: HTMLElement, engine: MemoryEngine, tools: HumanTools): Promise<void> {
+  protected async draw(root: HTMLElement, memory: MemorySession, tools: HumanTools): Promise<void> {
     root.addClass('lithos-agents');
     const [agents, tasks] = await Promise.all([tools.agents(), tools.tasks()]);
-    const now = engine.now();
+    const now = this.ctx.now();
 
     root.createEl('h4', { cls: 'lithos-panel-title', text: `Agents (${agents.length})` });
     const al = root.createDiv({ cls: 'lithos-list lithos-agent-list' });
@@ -95,7 +95,7 @@ export class AgentsView extends PanelView {
           const li = fl.createEl('li');
           li.createSpan({ cls: 'lithos-muted', text: `${f.agent}: ` });
           li.createSpan({ text: f.summary });
-          const linked = f.knowledge_id ? engine.note(f.knowledge_id) : null;
+          const linked = f.knowledge_id ? memory.notes.get(f.knowledge_id) : null;
           if (linked) {
             li.createSpan({ text: ' → ' });
             noteLink(li, linked.cached.meta.title || linked.path, linked.path, (p) => this.openNote(p));

@@ -1,4 +1,4 @@
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import type { Resolution } from '../../shared/conflicts/conflict-types';
 import type { ConflictJson } from './human-tools';
 import { actionButton, noteLink } from './format';
@@ -6,14 +6,14 @@ import { actionButton, noteLink } from './format';
 const SNIPPET_CHARS = 240;
 
 /** What each side says: the disagreeing sentences a rule found, else the note's short summary or opening text. */
-export async function conflictSnippets(engine: MemoryEngine, c: ConflictJson): Promise<{ a: string; b: string }> {
+export async function conflictSnippets(memory: MemorySession, c: ConflictJson): Promise<{ a: string; b: string }> {
   const f = c.evidence.findings?.[0];
   if (f) return { a: f.a_sentence, b: f.b_sentence };
-  return { a: await opening(engine, c.a.path), b: await opening(engine, c.b.path) };
+  return { a: await opening(memory, c.a.path), b: await opening(memory, c.b.path) };
 }
 
-async function opening(engine: MemoryEngine, path: string): Promise<string> {
-  const parsed = await engine.parse(path);
+async function opening(memory: MemorySession, path: string): Promise<string> {
+  const parsed = await memory.notes.read(memory.notes.find({ path }));
   const short = parsed.meta.summaries.short?.trim();
   if (short) return clip(short);
   // Skip headings, callouts (our own managed ones among them) and blank lines: the first prose is what the note claims.

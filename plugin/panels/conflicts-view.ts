@@ -1,5 +1,5 @@
 import type { WorkspaceLeaf } from 'obsidian';
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import type { PanelContext } from './context';
 import { PanelView } from './panel-view';
 import { PANEL_TYPES } from './panel-types';
@@ -23,7 +23,7 @@ export class ConflictsView extends PanelView {
     return 'swords';
   }
 
-  protected async draw(root: HTMLElement, engine: MemoryEngine, tools: HumanTools): Promise<void> {
+  protected async draw(root: HTMLElement, memory: MemorySession, tools: HumanTools): Promise<void> {
     root.addClass('lithos-conflicts');
     const queue = await tools.conflicts({ state: 'unreviewed' });
     root.createEl('h4', { cls: 'lithos-panel-title', text: `Unreviewed conflicts (${queue.length})` });
@@ -32,8 +32,8 @@ export class ConflictsView extends PanelView {
       return;
     }
     for (const c of queue) {
-      const snippets = await conflictSnippets(engine, c);
-      renderConflictCard(root, c, snippets, conflictHandlers(this.app, engine, c, () => void this.refresh()));
+      const snippets = await conflictSnippets(memory, c);
+      renderConflictCard(root, c, snippets, conflictHandlers(this.app, memory, tools, c, () => void this.refresh()));
     }
   }
 }

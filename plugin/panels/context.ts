@@ -1,4 +1,5 @@
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
+import type { HumanTools } from './human-tools';
 
 /** What changed, for panels that only care about some changes. */
 export type PanelChange = 'engine' | 'index' | 'settings';
@@ -13,11 +14,16 @@ export interface PanelSettings {
 }
 
 /**
- * How the panels reach the plugin (main.ts builds it). The engine is null while it opens or after a
- * failure; panels show why and wait for `onChange('engine')`.
+ * How the panels reach the plugin (main.ts builds it). They act as the person: reads and edits through the
+ * person's memory session, the rest through the lithos_* tools. The session is null while the memory opens
+ * or after a failure; panels show why and wait for `onChange('engine')`.
  */
 export interface PanelContext {
-  engine(): MemoryEngine | null;
+  memory(): MemorySession | null;
+  /** The lithos_* tools as the person; call them only while `memory()` is there. */
+  readonly tools: HumanTools;
+  /** The memory's clock (claims count down and "… ago" reads by it). */
+  now(): number;
   settings(): PanelSettings;
   /**
    * `cb` runs when the engine becomes ready (or goes away), the index changed (a note added, edited or
@@ -25,6 +31,6 @@ export interface PanelContext {
    * when they close.
    */
   onChange(cb: (what: PanelChange) => void): () => void;
-  /** Why there is no engine, shown in place of a panel's content; null while it is simply still opening. */
+  /** Why there is no memory, shown in place of a panel's content; null while it is simply still opening. */
   engineError?(): string | null;
 }

@@ -1,17 +1,14 @@
 /**
- * The panels act through the same lithos_* tools agents call, as the person (`{kind:'human'}`): the scope
- * gate lets the person see everything, and every write is audited as the person, exactly as a tool call.
- * The result shapes below are the tools' documented JSON, typed for the fields the panels read.
+ * The panels act through the same lithos_* tools agents call, as the person (PERSON): the dispatcher opens
+ * the person's session for each call, which lets the person see everything, and every write is audited as
+ * the person, exactly as a tool call. The result shapes below are the tools' documented JSON, typed for the
+ * fields the panels read.
  */
-import type { MemoryEngine } from '../../shared/engine';
-import { TOOL_CATALOG } from '../../shared/tools/catalog';
-import { createDispatcher } from '../../shared/tools/dispatcher';
-import type { ToolCaller } from '../../shared/tools/types';
+import { PERSON } from '../../shared/session/caller';
+import type { ToolDispatcher } from '../../shared/tools/types';
 import type { Receipt, RetrievalResult } from '../../shared/retrieval/types';
 import type { ConflictEvidence, ConflictState, Resolution } from '../../shared/conflicts/conflict-types';
 import type { EdgeRow } from '../../shared/stores/memory-types';
-
-export const HUMAN: ToolCaller = { kind: 'human', agent_id: null };
 
 export interface NodeStatsJson {
   id: string;
@@ -105,16 +102,16 @@ export interface FindingJson {
   created_at: string;
 }
 
-/** The tools the panels use, called as the person. Each throws the tool's LithosError on failure. */
+/**
+ * The tools the panels use, called as the person. Each throws the tool's LithosError on failure. The
+ * composition root hands over its dispatcher (the one the bridge serves agents with), so the panels never
+ * hold the engine the dispatcher's calls run on.
+ */
 export class HumanTools {
-  private readonly dispatcher;
-
-  constructor(readonly engine: MemoryEngine) {
-    this.dispatcher = createDispatcher(TOOL_CATALOG, () => ({ gateway: engine }));
-  }
+  constructor(private readonly dispatcher: Pick<ToolDispatcher, 'call'>) {}
 
   private call<T>(name: string, args: Record<string, unknown>): Promise<T> {
-    return this.dispatcher.call(name, args, HUMAN) as Promise<T>;
+    return this.dispatcher.call(name, args, PERSON) as Promise<T>;
   }
 
   /**
@@ -176,15 +173,4 @@ export class HumanTools {
   async findings(taskId: string): Promise<FindingJson[]> {
     return this.collect<FindingJson>('lithos_finding_list', { task_id: taskId }, 'findings', 1000);
   }
-}
-
-/** One HumanTools per engine, so views sharing an engine share the dispatcher. */
-const cache = new WeakMap<MemoryEngine, HumanTools>();
-export function toolsFor(engine: MemoryEngine): HumanTools {
-  let t = cache.get(engine);
-  if (!t) {
-    t = new HumanTools(engine);
-    cache.set(engine, t);
-  }
-  return t;
 }

@@ -1,5 +1,5 @@
 import type { TFile, WorkspaceLeaf } from 'obsidian';
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import type { PanelContext } from './context';
 import { PanelView } from './panel-view';
 import { PANEL_TYPES } from './panel-types';
@@ -49,10 +49,10 @@ export class NoteMemoryView extends PanelView {
     return this.path;
   }
 
-  protected async draw(root: HTMLElement, engine: MemoryEngine, tools: HumanTools): Promise<void> {
+  protected async draw(root: HTMLElement, memory: MemorySession, tools: HumanTools): Promise<void> {
     root.addClass('lithos-note-memory');
     const path = this.path;
-    const note = path ? engine.note(path) : null;
+    const note = path ? memory.notes.get(path) : null;
     if (!path || !note || note.path !== path) {
       root.createDiv({ cls: 'lithos-empty', text: path ? `${path} is not in Lithos memory (yet).` : 'Open a note to see what Lithos knows about it.' });
       return;
@@ -62,10 +62,10 @@ export class NoteMemoryView extends PanelView {
       tools.edges(path),
       tools.conflicts({ node: path }),
       tools.receipts({ node: note.nodeId, limit: RECEIPTS_SHOWN }),
-      openReceiptFor(engine, note.nodeId),
+      openReceiptFor(memory, tools, note.nodeId),
     ]);
     const meta = note.cached.meta;
-    const now = engine.now();
+    const now = this.ctx.now();
 
     root.createEl('h4', { cls: 'lithos-panel-title', text: meta.title || path });
     root.createDiv({ cls: 'lithos-muted', text: path });
@@ -89,7 +89,7 @@ export class NoteMemoryView extends PanelView {
       actions,
       'Mark misleading',
       async () => {
-        const r = await markMisleading(engine, note.nodeId);
+        const r = await markMisleading(memory, tools, note.nodeId);
         new Notice(r ? `Lithos: marked misleading (receipt ${r.receipt_id}).` : 'Lithos: no retrieval without feedback returned this note.');
         await this.refresh();
       },
@@ -119,7 +119,7 @@ export class NoteMemoryView extends PanelView {
       const row = cl.createDiv({ cls: `lithos-row is-${c.state}` });
       row.createSpan({ cls: 'lithos-badge', text: c.state.replace('_', ' ') });
       noteLink(row, other.title, other.path, (p) => this.openNote(p));
-      if (c.state === 'unreviewed') actionButton(row, 'Resolve…', () => openResolveModal(this.app, engine, c, () => void this.refresh()), report);
+      if (c.state === 'unreviewed') actionButton(row, 'Resolve…', () => openResolveModal(this.app, memory, tools, c, () => void this.refresh()), report);
     }
 
     root.createEl('h5', { text: 'Surfaced by' });

@@ -1,12 +1,12 @@
 import { ItemView, type WorkspaceLeaf } from 'obsidian';
-import type { MemoryEngine } from '../../shared/engine';
 import { asLithosError } from '../../shared/errors';
+import type { MemorySession } from '../../shared/session/memory-session';
 import type { PanelChange, PanelContext } from './context';
-import { toolsFor, type HumanTools } from './human-tools';
+import type { HumanTools } from './human-tools';
 
 /**
- * What every Lithos side panel shares: it renders from the engine when opened and again on each change it
- * cares about, shows why when there is no engine, and shows a failed render as an error line instead of
+ * What every Lithos side panel shares: it renders from the person's memory when opened and again on each
+ * change it cares about, shows why when there is none, and shows a failed render as an error line instead of
  * leaving stale content. Subclasses implement `draw`.
  */
 export abstract class PanelView extends ItemView {
@@ -42,7 +42,7 @@ export abstract class PanelView extends ItemView {
     this.generation++;
   }
 
-  /** Re-renders from the engine now. */
+  /** Re-renders from the memory now. */
   refresh(): Promise<void> {
     const gen = ++this.generation;
     this.rendered = this.render(gen);
@@ -50,13 +50,13 @@ export abstract class PanelView extends ItemView {
   }
 
   private async render(gen: number): Promise<void> {
-    const engine = this.ctx.engine();
+    const memory = this.ctx.memory();
     const root = createDiv({ cls: 'lithos-panel-body' });
-    if (!engine) {
+    if (!memory) {
       root.createDiv({ cls: 'lithos-empty', text: this.ctx.engineError?.() ?? 'Lithos is opening its memory…' });
     } else {
       try {
-        await this.draw(root, engine, toolsFor(engine));
+        await this.draw(root, memory, this.ctx.tools);
       } catch (err) {
         root.empty();
         root.createDiv({ cls: 'lithos-error', text: `Could not show this panel: ${asLithosError(err).message}` });
@@ -68,8 +68,8 @@ export abstract class PanelView extends ItemView {
     this.contentEl.appendChild(root);
   }
 
-  /** Fills `root` (detached until it is done) from the engine. */
-  protected abstract draw(root: HTMLElement, engine: MemoryEngine, tools: HumanTools): Promise<void>;
+  /** Fills `root` (detached until it is done) from the person's memory and tools. */
+  protected abstract draw(root: HTMLElement, memory: MemorySession, tools: HumanTools): Promise<void>;
 
   /** Opens a note in the main area, as clicking a link does. */
   protected openNote(path: string): void {

@@ -1,5 +1,5 @@
 import type { WorkspaceLeaf } from 'obsidian';
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import type { Receipt } from '../../shared/retrieval/types';
 import type { PanelContext } from './context';
 import { PanelView } from './panel-view';
@@ -45,13 +45,13 @@ export class ReceiptsView extends PanelView {
     return this.refresh();
   }
 
-  protected async draw(root: HTMLElement, engine: MemoryEngine, tools: HumanTools): Promise<void> {
+  protected async draw(root: HTMLElement, _memory: MemorySession, tools: HumanTools): Promise<void> {
     root.addClass('lithos-receipts');
     const [all, receipts] = await Promise.all([tools.receipts({ limit: LIMIT }), tools.receipts({ ...this.filter, limit: LIMIT })]);
     this.drawFilters(root, all);
     root.createDiv({ cls: 'lithos-muted', text: `${receipts.length} receipt${receipts.length === 1 ? '' : 's'}${Object.keys(this.filter).length ? ' (filtered)' : ''}` });
     const list = root.createDiv({ cls: 'lithos-list lithos-receipt-list' });
-    const now = engine.now();
+    const now = this.ctx.now();
     for (const r of receipts) {
       const item = list.createDiv({ cls: `lithos-receipt${r.receipt_id === this.openId ? ' is-open' : ''}`, attr: { 'data-receipt-id': r.receipt_id } });
       const head = item.createDiv({ cls: 'lithos-receipt-head', attr: { role: 'button', tabindex: '0' } });

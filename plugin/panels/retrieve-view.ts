@@ -1,11 +1,11 @@
 import type { WorkspaceLeaf } from 'obsidian';
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import { INTENTS, QUERY_CLASSES, type RetrievalResult, type RetrievedNode, type ScoreTerms } from '../../shared/retrieval/types';
 import { RERANK } from '../../shared/retrieval/constants';
 import type { PanelChange, PanelContext } from './context';
 import { PanelView } from './panel-view';
 import { PANEL_TYPES } from './panel-types';
-import { toolsFor, type FeedbackJson, type HumanTools } from './human-tools';
+import type { FeedbackJson } from './human-tools';
 import { actionButton, noteLink, num } from './format';
 import { report } from './actions';
 
@@ -64,7 +64,7 @@ export class RetrieveView extends PanelView {
   override getIcon(): string {
     return 'search';
   }
-  /** A result stays on screen while notes change; only the engine and the defaults matter. */
+  /** A result stays on screen while notes change; only the memory and the defaults matter. */
   protected override get followsChanges(): readonly PanelChange[] {
     return ['engine', 'settings'];
   }
@@ -75,19 +75,14 @@ export class RetrieveView extends PanelView {
 
   /** Runs a retrieval for `text` with the pickers' class and intent, and shows it. */
   async runQuery(text: string, opts: { queryClass?: string; intent?: string } = {}): Promise<void> {
-    const engine = this.ctx.engine();
     const query = text.trim();
-    if (!engine || !query) return;
+    if (!this.ctx.memory() || !query) return;
     const d = this.ctx.settings().retrieval ?? {};
     const queryClass = opts.queryClass ?? (this.state.queryClass || d.default_query_class || '');
     const intent = opts.intent ?? (this.state.intent || d.default_intent || '');
-    const result = await this.tools(engine).retrieve({ query_text: query, query_class: queryClass || undefined, intent: intent || undefined, max_context_nodes: d.max_nodes });
+    const result = await this.ctx.tools.retrieve({ query_text: query, query_class: queryClass || undefined, intent: intent || undefined, max_context_nodes: d.max_nodes });
     this.state = { query, queryClass, intent, result, marks: new Map(), feedback: null };
     await this.refresh();
-  }
-
-  private tools(engine: MemoryEngine): HumanTools {
-    return toolsFor(engine);
   }
 
   /** Toggles a mark on a result; marks are sent together by "Send feedback" (feedback counts once per receipt). */
@@ -99,16 +94,15 @@ export class RetrieveView extends PanelView {
   }
 
   async sendFeedback(): Promise<FeedbackJson | null> {
-    const engine = this.ctx.engine();
     const r = this.state.result;
-    if (!engine || !r?.receipt_id || this.state.feedback) return null;
+    if (!this.ctx.memory() || !r?.receipt_id || this.state.feedback) return null;
     const pick = (m: Mark): string[] => [...this.state.marks].filter(([, v]) => v === m).map(([id]) => id);
-    this.state.feedback = await this.tools(engine).feedback(r.receipt_id, pick('cited'), pick('misleading'));
+    this.state.feedback = await this.ctx.tools.feedback(r.receipt_id, pick('cited'), pick('misleading'));
     await this.refresh();
     return this.state.feedback;
   }
 
-  protected async draw(root: HTMLElement, engine: MemoryEngine): Promise<void> {
+  protected async draw(root: HTMLElement, memory: MemorySession): Promise<void> {
     root.addClass('lithos-retrieve');
     this.drawForm(root);
     const r = this.state.result;
@@ -131,8 +125,8 @@ export class RetrieveView extends PanelView {
       root.createEl('h5', { text: `Conflicts among these (${r.conflicts.length})` });
       const cl = root.createDiv({ cls: 'lithos-list' });
       for (const c of r.conflicts) {
-        const a = engine.note(c.a)?.cached.meta.title ?? c.a;
-        const b = engine.note(c.b)?.cached.meta.title ?? c.b;
+        const a = memory.notes.get(c.a)?.cached.meta.title ?? c.a;
+        const b = memory.notes.get(c.b)?.cached.meta.title ?? c.b;
         cl.createDiv({ cls: 'lithos-row is-contradicts', text: `${a} ⟷ ${b} (${c.state ?? 'unreviewed'})` });
       }
     }

@@ -5,7 +5,7 @@
  */
 import { LithosError } from '../errors';
 import type { ConsolidationReport } from '../learning/consolidate';
-import { applyFeedback, checkFeedbackNodes, type FeedbackResult } from '../learning/feedback';
+import { applyFeedback, checkFeedbackNodes, feedbackMark, type FeedbackResult } from '../learning/feedback';
 import { quarantinedNotes, type QuarantinedNote } from '../learning/quarantine';
 import { workingMemory, type WorkingItem } from '../learning/working-memory';
 import type { Receipt } from '../retrieval/types';
@@ -77,14 +77,24 @@ export class LearningRoom {
    */
   async reportable(receiptId: string): Promise<Receipt> {
     const r = await this.receipts.get(receiptId);
-    const c = this.who.caller;
-    if (c.kind === 'agent' && r.agent_id !== c.agent_id) {
-      const onTask = r.task_id !== null && this.who.viewer.tasks?.includes(r.task_id);
-      if (!onTask) {
-        throw new LithosError('forbidden', `Receipt ${receiptId} is another agent's retrieval${r.task_id ? ` (task ${r.task_id}, which you are not on)` : ''}: give feedback on your own receipts.`, { receipt_id: receiptId });
-      }
+    if (!this.mayReport(r)) {
+      throw new LithosError('forbidden', `Receipt ${receiptId} is another agent's retrieval${r.task_id ? ` (task ${r.task_id}, which you are not on)` : ''}: give feedback on your own receipts.`, { receipt_id: receiptId });
     }
     return r;
+  }
+
+  /**
+   * Whether this caller may give feedback on a receipt it got through its session and none has been given yet;
+   * told only to a caller who could give it (the panels' "give feedback" prompt).
+   */
+  awaitsFeedback(receipt: Pick<Receipt, 'receipt_id' | 'agent_id' | 'task_id'>): boolean {
+    return this.mayReport(receipt) && this.engine.memory.learned.mark(feedbackMark(receipt.receipt_id)) === null;
+  }
+
+  private mayReport(r: Pick<Receipt, 'agent_id' | 'task_id'>): boolean {
+    const c = this.who.caller;
+    if (c.kind === 'human' || r.agent_id === c.agent_id) return true;
+    return r.task_id !== null && (this.who.viewer.tasks ?? []).includes(r.task_id);
   }
 
   /**

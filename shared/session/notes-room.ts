@@ -6,7 +6,7 @@
 import { LithosError } from '../errors';
 import { gateFor, gatedNote, type GatedNote } from '../governance/gate';
 import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
-import type { ParsedNote } from '../model/types';
+import type { NoteType, ParsedNote } from '../model/types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { ResolvedLink } from '../vault/link-graph';
 import type { DeleteNoteResult } from '../vault/note-writer';
@@ -127,5 +127,24 @@ export class NotesRoom {
   /** Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent). */
   delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
     return deleteNote(this.engine, this.who, (n) => this.sees(n), note, opts, tool);
+  }
+
+  /**
+   * The person's "Set note type": note_type in the note's frontmatter, and nothing else, changes (the host's
+   * processFrontMatter), audited as the person. Agents change notes through lithos_write, under the write
+   * policy, so they are refused here. Returns whether the type changed.
+   */
+  async setNoteType(path: string, type: NoteType): Promise<boolean> {
+    if (!this.who.isPerson) throw new LithosError('forbidden', 'Only the person sets a note type here; an agent changes a note with lithos_write.', { path });
+    // The exact path: an edit names the file, not a title or a case variant of it.
+    const note = this.engine.note(path);
+    if (!note || note.path !== path || !this.sees(note)) throw new LithosError('not_found', `No note at ${path}.`, { path });
+    const before = note.cached.meta.note_type;
+    if (before === type) return false;
+    await this.engine.updateFrontmatter(path, (fm) => {
+      fm.note_type = type;
+    });
+    await this.engine.audit.append({ action: 'note.write', actor: this.who.auditActor, target: note.nodeId, data: { path, field: 'note_type', before, after: type } });
+    return true;
   }
 }

@@ -53,4 +53,5 @@ export interface SessionEngine {
   deleteNote(path: string, opts?: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult>;
   stats(): Record<string, unknown>;
   activeSpaces(): string[];
+  updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void>;
 }

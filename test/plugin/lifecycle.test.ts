@@ -117,6 +117,21 @@ describe('plugin lifecycle', () => {
     expect(h.record.notices).toEqual([]);
   });
 
+  test("the panels' and commands' memory session is the person's, opened with the engine and dropped when it closes", async () => {
+    const app = fixture();
+    app.metadataCache.resolved = true;
+    app.workspace.finishLayout();
+    const plugin = await host(app).load();
+    await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 2 notes', () => indexItem(plugin).textContent);
+    const session = (plugin as unknown as { session: { memory: { caller: unknown; notes: { all(): unknown[] } } | null } }).session;
+    const memory = session.memory;
+    expect(memory?.caller).toEqual({ kind: 'human', agent_id: null });
+    expect(memory?.notes.all()).toHaveLength(2);
+    plugin.unload();
+    expect(session.memory).toBeNull();
+    await eventually(() => !app.adapter.files.has('.lithos/lock.json'), () => lithosFiles(app));
+  });
+
   test('a normal start writes the "indexing" marker before opening the memory and clears it when the first scan ends', async () => {
     const app = fixture();
     app.metadataCache.resolved = true;

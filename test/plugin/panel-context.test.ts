@@ -1,5 +1,6 @@
 import { PanelChanges, panelContext, panelSettings } from '../../plugin/panel-context';
 import type { PanelChange } from '../../plugin/panels';
+import { HumanTools } from '../../plugin/panels/human-tools';
 import { defaultSettings } from '../../plugin/settings';
 import type { Logger } from '../../shared/ports';
 
@@ -46,12 +47,13 @@ describe('how the panels reach the plugin', () => {
 
   test('in safe mode the panels say how to leave it; otherwise why the engine failed to open, or nothing while it opens', () => {
     let safe = true;
-    let error: string | null = 'the index is damaged';
-    const ctx = panelContext({ engine: () => null, settings: defaultSettings, changes: new PanelChanges(recordingLogger()), safeMode: () => safe, sessionError: () => error });
+    const session = { memory: null, error: 'the index is damaged' as string | null, now: () => 0 };
+    const tools = new HumanTools({ call: () => Promise.reject(new Error('no tools in this spec')) });
+    const ctx = panelContext({ session: () => session, tools, settings: defaultSettings, changes: new PanelChanges(recordingLogger()), safeMode: () => safe });
     expect(ctx.engineError?.()).toBe('Lithos is in safe mode: run "Leave safe mode" to open the memory.');
     safe = false;
     expect(ctx.engineError?.()).toBe('the index is damaged');
-    error = null;
+    session.error = null;
     expect(ctx.engineError?.()).toBeNull();
   });
 });

@@ -26,7 +26,7 @@ afterEach(async () => {
 function render(engine: MemoryEngine | null): HTMLElement {
   const el = document.body.createDiv();
   const settings: LithosSettings = defaultSettings();
-  learningSection(el, { settings: () => settings, save: async (fn) => fn(settings), engine: () => engine });
+  learningSection(el, { settings: () => settings, save: async (fn) => fn(settings), controls: () => engine });
   return el;
 }
 

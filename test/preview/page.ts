@@ -15,7 +15,6 @@ import type { PanelView } from '../../plugin/panels/panel-view';
 import type { RetrieveView } from '../../plugin/panels/retrieve-view';
 import type { ReceiptsView } from '../../plugin/panels/receipts-view';
 import { openResolveModal } from '../../plugin/panels/actions';
-import { toolsFor } from '../../plugin/panels/human-tools';
 import { MemoryVault } from '../twins/memory-vault';
 import { MemoryBlobStore } from '../twins/memory-blobs';
 import { FakeClock } from '../twins/fake-clock';
@@ -40,7 +39,8 @@ async function main(): Promise<void> {
   const app = new App();
   const plugin = new Plugin(app);
   // Five results keep the retrieve screenshot readable; the panel's default is the engine's (10).
-  registerPanels(plugin as unknown as Obsidian.Plugin, panelContext(engine, { retrieval: { max_nodes: 5 } }));
+  const ctx = panelContext(engine, { retrieval: { max_nodes: 5 } });
+  registerPanels(plugin as unknown as Obsidian.Plugin, ctx);
   const sidebar = document.querySelector<HTMLElement>('.preview-sidebar')!;
 
   const mount = async <V extends PanelView>(type: string, title: string): Promise<V> => {
@@ -80,8 +80,8 @@ async function main(): Promise<void> {
       await mount(PANEL_TYPES.agents, 'Agents & tasks');
       break;
     case 'resolve-modal': {
-      const [c] = await toolsFor(engine).conflicts({ state: 'unreviewed' });
-      await openResolveModal(app as unknown as Obsidian.App, engine, c);
+      const [c] = await ctx.tools.conflicts({ state: 'unreviewed' });
+      await openResolveModal(app as unknown as Obsidian.App, ctx.memory()!, ctx.tools, c);
       document.body.classList.add('has-modal');
       break;
     }

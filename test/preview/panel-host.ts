@@ -1,9 +1,16 @@
 /**
  * The PanelContext a host without Obsidian gives the panels (view specs, preview page): a fixed engine,
- * settings, and change notifications the caller fires by hand.
+ * opened as the person's memory session with the tools over it, settings, and change notifications the
+ * caller fires by hand.
  */
+import { LithosError } from '../../shared/errors';
 import type { MemoryEngine } from '../../shared/engine';
+import { PERSON } from '../../shared/session/caller';
+import { MemorySession } from '../../shared/session/memory-session';
+import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { PanelChange, PanelContext, PanelSettings } from '../../plugin/panels/context';
+import { HumanTools } from '../../plugin/panels/human-tools';
 
 export interface TestPanelContext extends PanelContext {
   emit(what: PanelChange): void;
@@ -13,10 +20,21 @@ export interface TestPanelContext extends PanelContext {
 
 export function panelContext(engine: MemoryEngine | null, settings: PanelSettings = {}): TestPanelContext {
   let current = engine;
+  // The plugin opens the session with engine.as(PERSON), which also reads a hand edit of the policy; the
+  // person's session judges nothing by the policy, so building it at once is the same session.
+  let memory = engine ? new MemorySession(engine, PERSON) : null;
   let error: string | null = null;
   const subs = new Set<(what: PanelChange) => void>();
+  const tools = new HumanTools(
+    createDispatcher(TOOL_CATALOG, () => {
+      if (!current) throw new LithosError('unavailable', 'No engine in this panel host.');
+      return { gateway: current };
+    }),
+  );
   return {
-    engine: () => current,
+    memory: () => memory,
+    tools,
+    now: () => current?.now() ?? Date.now(),
     settings: () => settings,
     engineError: () => error,
     onChange(cb) {
@@ -28,6 +46,7 @@ export function panelContext(engine: MemoryEngine | null, settings: PanelSetting
     },
     setEngine(e, err = null) {
       current = e;
+      memory = e ? new MemorySession(e, PERSON) : null;
       error = err;
       for (const cb of [...subs]) cb('engine');
     },

@@ -1,5 +1,5 @@
 import { SuggestModal, type App } from 'obsidian';
-import type { MemoryEngine } from '../../../shared/engine';
+import type { NotesRoom } from '../../../shared/session/notes-room';
 
 export interface NoteChoice {
   id: string;
@@ -13,7 +13,8 @@ const MAX_SUGGESTIONS = 50;
 export class NoteSuggestModal extends SuggestModal<NoteChoice> {
   constructor(
     app: App,
-    private readonly engine: MemoryEngine,
+    /** The person's notes (the memory session's notes room). */
+    private readonly notes: Pick<NotesRoom, 'all'>,
     placeholder: string,
     private readonly onChoose: (note: NoteChoice) => void,
     private readonly exclude: ReadonlySet<string> = new Set(),
@@ -26,7 +27,7 @@ export class NoteSuggestModal extends SuggestModal<NoteChoice> {
   getSuggestions(query: string): NoteChoice[] {
     const q = query.trim().toLowerCase();
     const out: NoteChoice[] = [];
-    for (const n of this.engine.notes()) {
+    for (const n of this.notes.all()) {
       if (this.exclude.has(n.path)) continue;
       const title = n.cached.meta.title || n.path;
       if (q && !title.toLowerCase().includes(q) && !n.path.toLowerCase().includes(q)) continue;

@@ -19,7 +19,7 @@ import { openMemory } from './vault/open-memory';
 import type { NoteIndexer, LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
-import { normalizeVaultPath } from './vault/paths';
+import { normalizeVaultPath } from './model/paths';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
 import { AuditedWrites } from './vault/audited-writes';
 import { PathLocks } from './vault/path-locks';

@@ -1,5 +1,5 @@
 import type { AuditActor, AuditLog } from '../governance/audit';
-import { normalizeVaultPath } from './paths';
+import { normalizeVaultPath } from '../model/paths';
 import { deleteNote, writeNote, type DeleteNoteResult, type NoteWriterHost, type WriteNoteRequest, type WriteNoteResult } from './note-writer';
 import { editNoteText } from './text-edit';
 import type { PathLocks } from './path-locks';

@@ -5,7 +5,7 @@ import { parseNote, utf8Length } from '../model/note';
 import { isUuid, newId } from '../model/ids';
 import { CURRENT_SCHEMA_VERSION, MAX_NOTE_BYTES, type AccessScope, type NoteStatus, type NoteType, type ParsedNote } from '../model/types';
 import type { LiveNote } from './note-indexer';
-import { folderOf, stripMd } from './paths';
+import { folderOf, stripMd } from '../model/paths';
 
 /**
  * The engine's own note writes and deletes (lithos_write, lithos_delete): whole-file writes through the

@@ -6,7 +6,7 @@ import { LithosError, asLithosError } from '../errors';
 import { isHiddenPath, isMarkdownPath } from '../model/paths';
 import type { NodeIdentity } from './identity';
 import type { NoteIndexer } from './note-indexer';
-import { macrotask } from '../index/yield-to-host';
+import { macrotask } from '../stores/yield-to-host';
 
 export interface IndexReport {
   notes: number;

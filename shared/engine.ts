@@ -20,7 +20,7 @@ import type { NoteIndexer, LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './model/paths';
-import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
+import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './model/note-write';
 import { AuditedWrites } from './vault/audited-writes';
 import { PathLocks } from './vault/path-locks';
 import { EngineCorpus } from './retrieval/engine-corpus';

@@ -7,7 +7,7 @@ import type { GatedNote } from '../../governance/gate';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import { normalizeTag, isValidTagBody } from '../../model/tags';
-import type { NoteFields } from '../../vault/note-writer';
+import type { NoteFields } from '../../model/note-write';
 import { checkNotePath, portabilityProblem } from '../note-path';
 import { actorOf, defineTool, findNote, viewerOf, visibleTo } from './common';
 

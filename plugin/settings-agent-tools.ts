@@ -3,7 +3,7 @@ import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import type { AgentTools } from '../shared/governance/policy';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
-import { CORE_TOOLS, DEFAULT_PROFILE } from '../shared/tools/profiles';
+import { CORE_TOOLS, DEFAULT_PROFILE } from '../shared/governance/tool-profiles';
 
 /**
  * The vault policy's agent_tools (read-only, tools switched off): applied by the tool dispatcher and the

@@ -61,11 +61,11 @@ export const IGNORED_CONFIDENCE_COUNT = 2;
 export const IGNORED_FREE = 2;
 
 /**
- * type_prior(note_type, query_class) lives in the note-type table (learning/note-types.ts), the one place
+ * type_prior(note_type, query_class) lives in the note-type table (model/note-types.ts), the one place
  * that describes note types; re-exported here for the re-rank. The learning layer's per-node, per-class
  * adjustment (node_stats.per_queryclass_priors) is added on top, clamped.
  */
-export { TYPE_PRIORS } from '../learning/note-types';
+export { TYPE_PRIORS } from '../model/note-types';
 
 /** scope_affinity by how the note sits relative to the query's namespaces, agent and task. */
 export const SCOPE_AFFINITY = {

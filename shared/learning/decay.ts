@@ -7,7 +7,8 @@
  * the same `now` changes nothing the second time.
  */
 import type { MemoryEngine } from '../engine';
-import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS, TAG_AFFINITY } from './constants';
+import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS } from './constants';
+import { TAG_AFFINITY } from '../retrieval/constants';
 import { FEEDBACK_MARK_PREFIX } from './feedback';
 import { CONCEPT_MIN_COACTIVATION } from './concepts';
 import { noteTypeRow } from '../model/note-types';

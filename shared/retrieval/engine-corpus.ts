@@ -2,8 +2,8 @@
  * The engine's RetrievalCorpus: note metadata from the indexer, BM25 and vectors from the search index,
  * wiki-links from the link graph, edges/stats/coactivation from the memory store.
  */
-import { affinityScorer, type AffinityScorer } from '../learning/tag-affinity';
-import { TAG_AFFINITY } from '../learning/constants';
+import { affinityScorer, type AffinityScorer } from './tag-affinity';
+import { TAG_AFFINITY } from './constants';
 import type { Embedder } from '../ports';
 import type { QueryScores, SearchIndex } from '../index/search-index';
 import type { MemoryStore } from '../stores/memory-store';

@@ -7,7 +7,7 @@ import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { NoteFrame } from '../model/frames';
 import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
-import type { AffinityScorer } from '../learning/tag-affinity';
+import type { AffinityScorer } from './tag-affinity';
 import type { ScoutName } from './scouts';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;

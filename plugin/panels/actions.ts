@@ -8,7 +8,7 @@ import type { MemoryEngine } from '../../shared/engine';
 import { asLithosError, LithosError } from '../../shared/errors';
 import { EDGE_TYPES, NOTE_TYPES, type NoteType } from '../../shared/model/types';
 import { feedbackMark } from '../../shared/learning/feedback';
-import type { Resolution } from '../../shared/conflicts/conflict-types';
+import type { Resolution } from '../../shared/stores/conflict-edges';
 import type { PanelContext } from './context';
 import { toolsFor, type ConflictJson, type FeedbackJson } from './human-tools';
 import { ChoiceModal } from './modals/choice-modal';

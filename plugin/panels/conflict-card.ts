@@ -1,5 +1,5 @@
 import type { MemoryEngine } from '../../shared/engine';
-import type { Resolution } from '../../shared/conflicts/conflict-types';
+import type { Resolution } from '../../shared/stores/conflict-edges';
 import type { ConflictJson } from './human-tools';
 import { actionButton, noteLink } from './format';
 

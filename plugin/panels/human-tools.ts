@@ -8,7 +8,7 @@ import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolCaller } from '../../shared/tools/types';
 import type { Receipt, RetrievalResult } from '../../shared/retrieval/types';
-import type { ConflictEvidence, ConflictState, Resolution } from '../../shared/conflicts/conflict-types';
+import type { ConflictEvidence, ConflictState, Resolution } from '../../shared/stores/conflict-edges';
 import type { EdgeRow } from '../../shared/stores/memory-types';
 
 export const HUMAN: ToolCaller = { kind: 'human', agent_id: null };

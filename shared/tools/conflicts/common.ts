@@ -1,7 +1,7 @@
 /** Shared pieces of the conflict tools (conflict-open.ts, conflict-list.ts, conflict-resolve.ts). */
 import { LithosError } from '../../errors';
 import { gatedNote } from '../../governance/gate';
-import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictEvidence } from '../../conflicts/conflict-types';
+import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictEvidence } from '../../stores/conflict-edges';
 import type { EdgeRow } from '../../stores/memory-types';
 import type { ConflictActor } from '../../conflicts/conflicts';
 import type { ToolContext } from '../types';

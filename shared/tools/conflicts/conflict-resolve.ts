@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
-import { RESOLUTIONS } from '../../conflicts/conflict-types';
+import { RESOLUTIONS } from '../../stores/conflict-edges';
 import { defineTool, findByIdOrPath, viewerOf } from '../knowledge/common';
 import { gatedNote } from '../../governance/gate';
 import { checkNoteWrite } from '../../governance/write-policy';

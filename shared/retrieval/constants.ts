@@ -3,7 +3,7 @@
  * says where each applies. Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never
  * per test or per dataset.
  */
-import type { Intent } from './types';
+import type { Intent } from './scout-contract';
 
 /** Each scout's weight in the base score is declared in its own file (scouts/*.ts, registry scouts/index.ts). */
 

@@ -5,6 +5,7 @@
 import { normalizeText } from '../index/tokenizer';
 import type { TagAffinityRow } from '../stores/memory-store';
 import { TAG_AFFINITY } from './constants';
+import type { AffinityScore, AffinityScorer } from './scout-contract';
 
 /**
  * A note's tags as the affinity counts them: in the query terms' normal form (lowercased, NFKC, so `Café`
@@ -13,16 +14,6 @@ import { TAG_AFFINITY } from './constants';
 export function affinityTags(tags: readonly string[]): string[] {
   return [...new Set(tags.map((t) => normalizeText(t)).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
 }
-
-export interface AffinityScore {
-  /** Mean log-lift over the note's (term, tag) pairs, in [−cap, cap]; 0 without evidence. */
-  value: number;
-  /** The pair that says the most, in words; null when nothing does, or too little to matter (|value| < 0.05). */
-  reason: string | null;
-}
-
-/** Scores notes by their tags for one query; built once per retrieval from the query terms' rows. */
-export type AffinityScorer = (tags: readonly string[]) => AffinityScore;
 
 const NONE: AffinityScore = { value: 0, reason: null };
 

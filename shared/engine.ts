@@ -44,6 +44,8 @@ import { readersMaySee } from './governance/audience';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
 import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps';
+import { openSession, type MemorySession } from './session/memory-session';
+import type { SessionCaller } from './session/caller';
 
 export type { IndexReport } from './vault/sync';
 export type { EngineDeps } from './engine-deps';
@@ -149,6 +151,12 @@ export class MemoryEngine {
     await engine.decayNow();
     engine.decay.start();
     return engine;
+  }
+
+  /** The memory as this caller may use it (session/memory-session.ts): what every front door holds. */
+  as(caller: SessionCaller): Promise<MemorySession> {
+    this.assertOpen();
+    return openSession(this, caller);
   }
 
   /** Full scan: mtime + size, then content hash, so unchanged notes cost nothing. */

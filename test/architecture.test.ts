@@ -71,7 +71,6 @@ const ENGINE_EXCEPTIONS = {
     'shared/learning/support.ts',
     'shared/learning/working-memory.ts',
     'shared/tools/knowledge/search.ts',
-    'shared/tools/lcma/receipt-view.ts',
     'shared/tools/types.ts',
   ].map((file) => `${file} -> shared/engine.ts`),
   /**
@@ -98,6 +97,12 @@ const ENGINE_EXCEPTIONS = {
     'shared/learning/summaries.ts',
     'shared/learning/support.ts',
     'shared/learning/working-memory.ts',
+    'shared/session/learning-room.ts',
+    'shared/session/memory-session.ts',
+    'shared/session/notes-room.ts',
+    'shared/session/receipts-room.ts',
+    'shared/session/session-engine.ts',
+    'shared/session/session-scope.ts',
   ],
 };
 

@@ -54,7 +54,7 @@ export const FEEDBACK_MARK_PREFIX = 'feedback:';
 export const feedbackMark = (receiptId: string): string => `${FEEDBACK_MARK_PREFIX}${receiptId}`;
 
 /** The notes feedback for a receipt marked used, or null when none was given (or it predates the record). */
-export function usedByFeedback(engine: MemoryEngine, receiptId: string): string[] | null {
+export function usedByFeedback(engine: Pick<MemoryEngine, 'memory'>, receiptId: string): string[] | null {
   const m = engine.memory.learned.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
   return m && Array.isArray(m.used) ? m.used.filter((x): x is string => typeof x === 'string') : null;
 }
@@ -63,7 +63,7 @@ const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The receipt, or not_found. */
-export async function findReceipt(engine: MemoryEngine, receiptId: string): Promise<Receipt> {
+export async function findReceipt(engine: Pick<MemoryEngine, 'receipts'>, receiptId: string): Promise<Receipt> {
   const r = (await engine.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
   if (!r) throw new LithosError('not_found', `No receipt ${receiptId}. Pass the receipt_id lithos_retrieve returned.`, { receipt_id: receiptId });
   return r;
@@ -90,16 +90,19 @@ function withPrior(s: NodeStats, cls: string, delta: number, cap: number): Recor
   return { ...s.per_queryclass_priors, [cls]: round(clamp((s.per_queryclass_priors[cls] ?? 0) + delta, -cap, cap)) };
 }
 
-/** One application at a time per engine, so two calls for the same receipt cannot both pass the applied-once check. */
-const queues = new WeakMap<MemoryEngine, Promise<unknown>>();
+/** What feedback reaches of the engine (a memory session passes the engine it holds). */
+export type FeedbackEngine = Pick<MemoryEngine, 'note' | 'parse' | 'textSimilarity' | 'updateFrontmatter' | 'memory' | 'receipts' | 'learning' | 'audit' | 'policy' | 'conflicts' | 'now'>;
 
-export function applyFeedback(engine: MemoryEngine, input: FeedbackInput): Promise<FeedbackResult> {
+/** One application at a time per engine, so two calls for the same receipt cannot both pass the applied-once check. */
+const queues = new WeakMap<FeedbackEngine, Promise<unknown>>();
+
+export function applyFeedback(engine: FeedbackEngine, input: FeedbackInput): Promise<FeedbackResult> {
   const run = (queues.get(engine) ?? Promise.resolve()).catch(() => undefined).then(() => applyOnce(engine, input));
   queues.set(engine, run);
   return run;
 }
 
-async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<FeedbackResult> {
+async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<FeedbackResult> {
   const receipt = await findReceipt(engine, input.receipt_id);
   const cited = [...new Set(input.cited ?? [])];
   const misleading = [...new Set(input.misleading ?? [])];
@@ -222,11 +225,11 @@ async function applyOnce(engine: MemoryEngine, input: FeedbackInput): Promise<Fe
 }
 
 /**
- * Whether any agent may read this receipt, query included (tools/lcma/receipt-view.ts's rule, for every
+ * Whether any agent may read this receipt, query included (session/receipts-room.ts's rule, for every
  * agent at once): each note it returned still exists and every agent may read it, and its namespace filter
  * names no agent's private namespace.
  */
-function everyAgentReadsReceipt(engine: MemoryEngine, receipt: Receipt): boolean {
+function everyAgentReadsReceipt(engine: Pick<MemoryEngine, 'policy' | 'note'>, receipt: Receipt): boolean {
   const policy = engine.policy.get();
   if ((receipt.namespace_filter ?? []).some((ns) => /^agent(\/|$)/.test(ns.trim()))) return false;
   return receipt.final_nodes.every((f) => {
@@ -235,12 +238,12 @@ function everyAgentReadsReceipt(engine: MemoryEngine, receipt: Receipt): boolean
   });
 }
 
-function namespaceOf(engine: MemoryEngine, id: string): string {
+function namespaceOf(engine: Pick<MemoryEngine, 'note'>, id: string): string {
   return engine.note(id)?.cached.meta.namespace ?? '';
 }
 
 /** `related_to` between two used notes, either direction, +usedEdge (created at that weight, provenance rule). */
-async function reinforceEdge(engine: MemoryEngine, a: string, b: string, usedEdge: number): Promise<boolean> {
+async function reinforceEdge(engine: Pick<MemoryEngine, 'memory' | 'note'>, a: string, b: string, usedEdge: number): Promise<boolean> {
   const mem = engine.memory;
   const existing = mem.edges.find({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges.find({ from: b, to: a, type: 'related_to' })[0];
   if (existing) {

@@ -16,7 +16,7 @@ export interface QuarantinedNote {
 }
 
 /** Sets `status: quarantined` and audits it; false when the note is gone or already quarantined. */
-export async function quarantine(engine: MemoryEngine, id: string, why: { reason: string; receipt_id?: string }): Promise<boolean> {
+export async function quarantine(engine: Pick<MemoryEngine, 'note' | 'updateFrontmatter' | 'memory' | 'now' | 'conflicts' | 'audit'>, id: string, why: { reason: string; receipt_id?: string }): Promise<boolean> {
   const note = engine.note(id);
   if (!note || note.nodeId !== id || note.cached.meta.status === 'quarantined') return false;
   const before = note.cached.meta.status;
@@ -41,14 +41,14 @@ const quarantineMark = (id: string): string => `quarantine:${id}`;
  * Misleading marks that no longer count towards quarantine: those a note had when it was last quarantined,
  * once a person has released it (its status is no longer `quarantined`). 0 for a note never quarantined.
  */
-export function misleadingBeforeRelease(engine: MemoryEngine, id: string): number {
+export function misleadingBeforeRelease(engine: Pick<MemoryEngine, 'memory' | 'note'>, id: string): number {
   const m = engine.memory.learned.mark(quarantineMark(id)) as { misleading_count?: unknown } | null;
   if (!m || typeof m.misleading_count !== 'number' || engine.note(id)?.cached.meta.status === 'quarantined') return 0;
   return m.misleading_count;
 }
 
 /** Every quarantined note, most misleading first, for review. `allow` is the caller's scope gate. */
-export function quarantinedNotes(engine: MemoryEngine, allow: (id: string) => boolean = () => true): QuarantinedNote[] {
+export function quarantinedNotes(engine: Pick<MemoryEngine, 'notes' | 'memory'>, allow: (id: string) => boolean = () => true): QuarantinedNote[] {
   return engine
     .notes()
     .filter((n) => n.cached.meta.status === 'quarantined' && allow(n.nodeId))

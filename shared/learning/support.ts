@@ -15,7 +15,7 @@ export function lexicalSupport(noteText: string, output: ReadonlySet<string>, k:
 }
 
 /** The ids among `ids` the output is supported by: lexical share ≥ lexical_share, or cosine ≥ embedding_cosine. */
-export async function supportedByOutput(engine: MemoryEngine, ids: readonly string[], outputText: string, k: LearningConstants['support']): Promise<string[]> {
+export async function supportedByOutput(engine: Pick<MemoryEngine, 'textSimilarity' | 'note' | 'parse'>, ids: readonly string[], outputText: string, k: LearningConstants['support']): Promise<string[]> {
   if (ids.length === 0 || outputText.trim() === '') return [];
   const output = new Set(contentTerms(outputText));
   const cosines = await engine.textSimilarity(ids, outputText);

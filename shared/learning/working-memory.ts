@@ -56,7 +56,7 @@ export interface WorkingMemoryQuery {
  * joining it, so an outsider's receipts neither show in its working memory nor shape its consolidation. A
  * task id no coordination task has (retrieval accepts any label) keeps every receipt.
  */
-export function receiptsOnTask(engine: MemoryEngine, task: string, receipts: readonly Receipt[]): Receipt[] {
+export function receiptsOnTask(engine: Pick<MemoryEngine, 'coordination'>, task: string, receipts: readonly Receipt[]): Receipt[] {
   if (!engine.coordination.task(task)) return [...receipts];
   const on = new Map<string, boolean>();
   return receipts.filter((r) => {
@@ -68,7 +68,7 @@ export function receiptsOnTask(engine: MemoryEngine, task: string, receipts: rea
 }
 
 /** The working memory for an agent, a task or both; at least one is required. */
-export async function workingMemory(engine: MemoryEngine, q: WorkingMemoryQuery): Promise<WorkingMemory> {
+export async function workingMemory(engine: Pick<MemoryEngine, 'receipts' | 'coordination' | 'memory'>, q: WorkingMemoryQuery): Promise<WorkingMemory> {
   if (!q.agent && !q.task) throw new LithosError('invalid_argument', 'Working memory belongs to an agent or a task: give agent, task or both.');
   const since = q.task ? undefined : q.now - AGENT_WORKING_MEMORY_WINDOW_MS;
   const res = await engine.receipts.query({ agent: q.agent, task: q.task, since, until: q.now + 1, limit: MAX_RECEIPTS_LIMIT });
@@ -78,7 +78,7 @@ export async function workingMemory(engine: MemoryEngine, q: WorkingMemoryQuery)
 }
 
 /** Completed-task outcomes that belong to this working memory. */
-function outcomesFor(engine: MemoryEngine, receipts: readonly Receipt[], q: WorkingMemoryQuery, since: number | undefined): TaskOutcomeRow[] {
+function outcomesFor(engine: Pick<MemoryEngine, 'coordination'>, receipts: readonly Receipt[], q: WorkingMemoryQuery, since: number | undefined): TaskOutcomeRow[] {
   const tasks = new Set<string>();
   if (q.task) tasks.add(q.task);
   else for (const r of receipts) if (r.task_id) tasks.add(r.task_id);

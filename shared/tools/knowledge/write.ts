@@ -8,7 +8,7 @@ import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import { normalizeTag, isValidTagBody } from '../../model/tags';
 import type { NoteFields } from '../../model/note-write';
-import { checkNotePath, portabilityProblem } from '../note-path';
+import { checkNotePath, portabilityProblem } from '../../vault/note-path';
 import { actorOf, defineTool, findNote, viewerOf, visibleTo } from './common';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);

@@ -74,36 +74,12 @@ const ENGINE_EXCEPTIONS = {
     'shared/tools/types.ts',
   ].map((file) => `${file} -> shared/engine.ts`),
   /**
-   * engine.ts builds the learning and conflicts services, which import it back. Also on it: a cycle of
-   * conflicts/conflicts.ts and resolution-effects.ts (the types ConflictActor and ResolutionChange), which
-   * stays when the engine imports go.
+   * The import cycle through shared/engine.ts that those imports close (engine.ts builds the learning,
+   * conflicts and session code, which imports it back), whatever files it holds meanwhile. It hides one
+   * cycle of its own, conflicts/conflicts.ts ↔ conflicts/resolution-effects.ts (the types ConflictActor and
+   * ResolutionChange), which this test reports once the engine imports are gone.
    */
-  cycle: [
-    'shared/conflicts/callouts.ts',
-    'shared/conflicts/conflicts.ts',
-    'shared/conflicts/detection.ts',
-    'shared/conflicts/resolution-effects.ts',
-    'shared/engine-config.ts',
-    'shared/engine.ts',
-    'shared/learning/concepts.ts',
-    'shared/learning/consolidate.ts',
-    'shared/learning/consolidator.ts',
-    'shared/learning/decay.ts',
-    'shared/learning/feedback.ts',
-    'shared/learning/follow-up.ts',
-    'shared/learning/promote.ts',
-    'shared/learning/quarantine.ts',
-    'shared/learning/retrieval-recorder.ts',
-    'shared/learning/summaries.ts',
-    'shared/learning/support.ts',
-    'shared/learning/working-memory.ts',
-    'shared/session/learning-room.ts',
-    'shared/session/memory-session.ts',
-    'shared/session/notes-room.ts',
-    'shared/session/receipts-room.ts',
-    'shared/session/session-engine.ts',
-    'shared/session/session-scope.ts',
-  ],
+  engineCycle: true,
 };
 
 interface ImportSite {
@@ -277,7 +253,15 @@ describe('architecture', () => {
     });
 
     test('no files import each other in a cycle (type-only imports included)', () => {
-      expect(importCycles(importGraph(shared))).toEqual(ENGINE_EXCEPTIONS.cycle.length > 0 ? [ENGINE_EXCEPTIONS.cycle] : []);
+      const graph = importGraph(shared);
+      const cycles = importCycles(graph);
+      const throughEngine = (c: readonly string[]): boolean => c.includes('shared/engine.ts');
+      expect(cycles.filter((c) => !throughEngine(c))).toEqual([]);
+      expect({ engineCycle: cycles.some(throughEngine) }).toEqual({ engineCycle: ENGINE_EXCEPTIONS.engineCycle });
+      // Only the excepted imports close it: without them, no cycle runs through engine.ts.
+      const excepted = new Set(ENGINE_EXCEPTIONS.imports);
+      const rest = new Map([...graph].map(([f, targets]) => [f, targets.filter((t) => !excepted.has(`${f} -> ${t}`))]));
+      expect(importCycles(rest).filter(throughEngine)).toEqual([]);
     });
 
     test('every folder and root file of shared/ has its place', () => {

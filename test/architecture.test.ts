@@ -70,7 +70,6 @@ const ENGINE_EXCEPTIONS = {
     'shared/learning/summaries.ts',
     'shared/learning/support.ts',
     'shared/learning/working-memory.ts',
-    'shared/tools/knowledge/search.ts',
     'shared/tools/types.ts',
   ].map((file) => `${file} -> shared/engine.ts`),
   /**

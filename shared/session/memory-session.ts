@@ -10,10 +10,15 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { EdgesRoom } from './edges-room';
+import { IndexRoom } from './index-room';
 import { LearningRoom } from './learning-room';
 import { NotesRoom } from './notes-room';
 import { ReceiptsRoom } from './receipts-room';
+import { ConflictsRoom } from './conflicts-room';
+import { ProposalsRoom } from './proposals-room';
 import { SessionScope } from './session-scope';
+import { TasksRoom } from './tasks-room';
 import type { SessionEngine } from './session-engine';
 
 /** What the session needs to know of a tool to let the call through (tools/types.ts ToolDef). */
@@ -28,6 +33,11 @@ export class MemorySession {
   readonly notes: NotesRoom;
   readonly receipts: ReceiptsRoom;
   readonly learning: LearningRoom;
+  readonly conflicts: ConflictsRoom;
+  readonly proposals: ProposalsRoom;
+  readonly tasks: TasksRoom;
+  readonly edges: EdgesRoom;
+  readonly index: IndexRoom;
 
   constructor(
     private readonly engine: SessionEngine,
@@ -37,6 +47,11 @@ export class MemorySession {
     this.notes = new NotesRoom(engine, this.scope);
     this.receipts = new ReceiptsRoom(engine, this.scope, this.notes);
     this.learning = new LearningRoom(engine, this.scope, this.notes, this.receipts);
+    this.conflicts = new ConflictsRoom(engine, this.scope, this.notes);
+    this.proposals = new ProposalsRoom(engine, this.scope);
+    this.tasks = new TasksRoom(engine, this.scope, this.notes);
+    this.edges = new EdgesRoom(engine, this.scope, this.notes);
+    this.index = new IndexRoom(engine);
   }
 
   get caller(): SessionCaller {

@@ -9,7 +9,9 @@ import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
 import type { ParsedNote } from '../model/types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { ResolvedLink } from '../vault/link-graph';
+import type { DeleteNoteResult } from '../model/note-write';
 import { checkNotePath } from '../vault/note-path';
+import { deleteNote, writeNote, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
 import type { SessionEngine } from './session-engine';
 import type { SessionScope } from './session-scope';
 
@@ -112,5 +114,18 @@ export class NotesRoom {
   /** Notes like this one that the viewer may see. */
   similar(id: string, opts: { k?: number } = {}): Promise<EngineSearchHit[]> {
     return this.engine.similar(id, { ...opts, allow: (x) => this.seesId(x) });
+  }
+
+  /**
+   * Writes a note under the vault's write policy (session/note-writes.ts): refused, or kept as a proposal
+   * where a person confirms agent changes. `tool` names the front door when an agent gives no id.
+   */
+  write(target: WriteTarget, w: NoteWrite, tool: string): Promise<NoteWriteOutcome> {
+    return writeNote(this.engine, this.who, (n) => this.sees(n), target, w, tool);
+  }
+
+  /** Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent). */
+  delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
+    return deleteNote(this.engine, this.who, (n) => this.sees(n), note, opts, tool);
   }
 }

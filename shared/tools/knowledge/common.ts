@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { AuditActor } from '../../governance/audit';
 import type { GatedNote, Viewer } from '../../governance/gate';
 import type { SearchFilters } from '../../index/filters';
 import { NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import type { LiveNote } from '../../vault/note-indexer';
-import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
 
 /** Keeps a tool's handler typed against its own schema while the catalog holds plain ToolDefs. */
@@ -13,6 +11,9 @@ export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef {
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+// ── transitional (issue 18): the conflict and coordination tools still call these (and findByIdOrPath
+// below); they go once those tools ask the session's rooms directly. The knowledge tools no longer use them.
 
 /** The caller as the scope gate sees it (the session resolves it once per call). */
 export function viewerOf(ctx: ToolContext): Viewer {
@@ -27,15 +28,6 @@ export function visibleTo(ctx: ToolContext): (note: GatedNote) => boolean {
   return (note) => ctx.memory.notes.sees(note);
 }
 
-/** A link as the caller may know it (session/notes-room.ts). */
-export function linkAsSeenBy(ctx: ToolContext): (r: ResolvedLink) => ResolvedLink {
-  return (r) => {
-    if (r.targetPath === null) return r;
-    const n = ctx.engine.note(r.targetPath);
-    return n && n.path === r.targetPath && !ctx.memory.notes.sees(n) ? { ...r, targetPath: null } : r;
-  };
-}
-
 /** The search index's per-note gate for the caller. */
 export function allowFor(ctx: ToolContext): (id: string) => boolean {
   return (id) => ctx.memory.notes.seesId(id);
@@ -44,15 +36,6 @@ export function allowFor(ctx: ToolContext): (id: string) => boolean {
 /** Who writes: the agent id, or `human` for the person. Writes need an identity to record as author. */
 export function actorOf(ctx: ToolContext, tool: string): string {
   return ctx.memory.scope.actor(tool);
-}
-
-/** Who acted, for the audit trail (engine.audit). */
-export function auditActorOf(ctx: ToolContext): AuditActor {
-  return ctx.memory.scope.auditActor;
-}
-
-export function provenanceOf(ctx: ToolContext): 'human' | 'agent' {
-  return ctx.memory.scope.provenance;
 }
 
 // ── note references ─────────────────────────────────────────────────────
@@ -71,12 +54,7 @@ export function oneRef(v: NoteRef): boolean {
 }
 export const ONE_REF_MESSAGE = 'Give exactly one of id, path or title.';
 
-/** The live note a reference names, if the caller may see it; not_found otherwise (gated notes included). */
-export function findNote(ctx: ToolContext, ref: NoteRef): LiveNote {
-  return ctx.memory.notes.find(ref);
-}
-
-/** A note id or path in edge tools (`from`, `to`, `node`). */
+/** A note id or path in edge tools (`from`, `to`, `node`). Transitional, as viewerOf above. */
 export function findByIdOrPath(ctx: ToolContext, ref: string): LiveNote {
   return ctx.memory.notes.findByIdOrPath(ref);
 }

@@ -4,7 +4,7 @@ import * as nodePath from 'node:path';
 import type { Logger, VaultEvent, VaultFileStat, VaultPort } from '../shared/ports';
 import { silentLogger } from '../shared/ports';
 import { LithosError } from '../shared/errors';
-import { isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
+import { isMarkdownPath, normalizeVaultPath } from '../shared/model/paths';
 import { caseProbeFs, probeIgnoresCase } from '../shared/vault/case-probe';
 import { errnoOf, fsError } from './fs-errors';
 import { removeIfStale, tempSuffix, writeFileAtomic } from './atomic-file';

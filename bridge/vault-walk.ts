@@ -1,6 +1,6 @@
 import { lstatSync, promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { isMarkdownPath } from '../shared/vault/paths';
+import { isMarkdownPath } from '../shared/model/paths';
 import { errnoOf } from './fs-errors';
 import { TEMP_SUFFIX_RE } from './atomic-file';
 

@@ -1,6 +1,6 @@
 import type { DataAdapter } from 'obsidian';
 import type { BlobStore } from '../shared/ports';
-import { folderOf, normalizeVaultPath } from '../shared/vault/paths';
+import { folderOf, normalizeVaultPath } from '../shared/model/paths';
 
 /** The DataAdapter calls this store makes (typed from Obsidian's declarations, imported as types only). */
 export type BlobAdapter = Pick<DataAdapter, 'exists' | 'readBinary' | 'writeBinary' | 'remove' | 'rename' | 'list' | 'mkdir'> &

@@ -1,6 +1,6 @@
 import type { DataAdapter } from 'obsidian';
 import type { ModelFilePort } from '../shared/index/embedders/model-download';
-import { folderOf } from '../shared/vault/paths';
+import { folderOf } from '../shared/model/paths';
 
 export type ModelFilesAdapter = Pick<DataAdapter, 'stat' | 'exists' | 'readBinary' | 'writeBinary' | 'remove' | 'rename' | 'mkdir'> &
   // appendBinary is Obsidian 1.12.3+; older apps rewrite the part file with the new bytes added.

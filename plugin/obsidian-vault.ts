@@ -1,7 +1,7 @@
 import type { DataAdapter, EventRef, FileManager, TAbstractFile, TFile, Vault } from 'obsidian';
 import type { VaultEvent, VaultFileStat, VaultPort } from '../shared/ports';
 import { LithosError } from '../shared/errors';
-import { folderOf, isHiddenPath, isMarkdownPath, normalizeVaultPath } from '../shared/vault/paths';
+import { folderOf, isHiddenPath, isMarkdownPath, normalizeVaultPath } from '../shared/model/paths';
 
 /**
  * The parts of Obsidian's App this adapter uses. Typed with Obsidian's own declarations but only

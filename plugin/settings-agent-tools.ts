@@ -2,7 +2,7 @@ import { Notice, Setting } from 'obsidian';
 import { asLithosError } from '../shared/errors';
 import type { AgentTools } from '../shared/governance/policy';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
-import { CORE_TOOLS, DEFAULT_PROFILE } from '../shared/tools/profiles';
+import { CORE_TOOLS, DEFAULT_PROFILE } from '../shared/governance/tool-profiles';
 import type { EngineControls } from './engine-controls';
 
 /**

@@ -13,7 +13,7 @@ import { INTENTS, QUERY_CLASSES, type Intent, type KnownQueryClass } from '../sh
 import { CONSOLIDATION_INTERVAL_MS } from '../shared/learning/consolidator';
 import { DECAY } from '../shared/learning/constants';
 import type { AgentTools } from '../shared/governance/policy';
-import { normalizeVaultPath } from '../shared/vault/paths';
+import { normalizeVaultPath } from '../shared/model/paths';
 
 export const DEFAULT_BRIDGE_PORT = 27_183;
 const HOUR_MS = 3600 * 1000;

@@ -7,8 +7,11 @@ import ts from 'typescript';
  * The layering rules, checked on the source text:
  * - shared/ is host-free: no obsidian, electron, ws, Node built-ins, and nothing outside shared/;
  * - plugin/ and bridge/ never import each other: each may reach into shared/ and itself only;
- * - bridge/ never imports obsidian (a types-only package: it would fail at run time in Node).
- * ESLint's no-restricted-imports repeats the shared/ rule in the editor; this test is the gate.
+ * - bridge/ never imports obsidian (a types-only package: it would fail at run time in Node);
+ * - inside shared/, a file imports only its own layer and lower ones (SHARED_LAYERS), and no files import
+ *   each other in a cycle. Type-only imports count for both: a type cycle still ties the files together.
+ * ESLint's no-restricted-imports repeats the host-free shared/ rule in the editor; the layer order and the
+ * cycle check live here only. This test is the gate.
  */
 
 const ROOT = path.resolve(__dirname, '..');
@@ -20,6 +23,62 @@ const HOST_PACKAGES = new Set(['obsidian', 'electron', 'ws']);
 
 /** Local layers each layer may import from. */
 const MAY_IMPORT: Record<Layer, Layer[]> = { shared: ['shared'], plugin: ['plugin', 'shared'], bridge: ['bridge', 'shared'] };
+
+/**
+ * The layers inside shared/, lowest first: the one place their order is written (docs/architecture.md
+ * describes each). A file may import its own layer and the layers before it. A string is a folder; a list
+ * holds root files: first the base every layer may use, last the composition, which may import anything.
+ */
+const SHARED_LAYERS: readonly (string | readonly string[])[] = [
+  ['errors.ts', 'ports.ts'],
+  'model',
+  'stores',
+  'index',
+  'coordination',
+  'governance',
+  'vault',
+  'retrieval',
+  'learning',
+  'conflicts',
+  'session',
+  'tools',
+  'protocol',
+  ['engine.ts', 'engine-config.ts', 'engine-deps.ts'],
+];
+
+/**
+ * The only breaches allowed today, each exact: files that still import the engine (MemoryEngine, or a type it
+ * re-exports), and the import cycle those imports close through engine.ts. Issue 18 (services with narrow
+ * ports) removes them; an entry that no longer occurs fails the test, so the list shrinks with the code
+ * until it is empty. Nothing else goes here.
+ */
+const ENGINE_EXCEPTIONS = {
+  imports: [
+    'shared/conflicts/callouts.ts',
+    'shared/conflicts/conflicts.ts',
+    'shared/conflicts/detection.ts',
+    'shared/conflicts/resolution-effects.ts',
+    'shared/learning/concepts.ts',
+    'shared/learning/consolidate.ts',
+    'shared/learning/consolidator.ts',
+    'shared/learning/decay.ts',
+    'shared/learning/feedback.ts',
+    'shared/learning/follow-up.ts',
+    'shared/learning/promote.ts',
+    'shared/learning/quarantine.ts',
+    'shared/learning/retrieval-recorder.ts',
+    'shared/learning/summaries.ts',
+    'shared/learning/support.ts',
+    'shared/learning/working-memory.ts',
+  ].map((file) => `${file} -> shared/engine.ts`),
+  /**
+   * The import cycle through shared/engine.ts that those imports close (engine.ts builds the learning,
+   * conflicts and session code, which imports it back), whatever files it holds meanwhile. It hides one
+   * cycle of its own, conflicts/conflicts.ts ↔ conflicts/resolution-effects.ts (the types ConflictActor and
+   * ResolutionChange), which this test reports once the engine imports are gone.
+   */
+  engineCycle: true,
+};
 
 interface ImportSite {
   specifier: string;
@@ -71,6 +130,86 @@ function violations(file: string, source: string): string[] {
   return out;
 }
 
+/** Where a shared/ path sits in SHARED_LAYERS (its index), or -1. `shared/vault/x` → vault; `shared/engine` → engine.ts. */
+function sharedLayerOf(target: string): number {
+  const [, first, ...rest] = target.split('/');
+  if (rest.length > 0 || SHARED_LAYERS.includes(first)) return SHARED_LAYERS.indexOf(first);
+  const name = /\.ts$/.test(first) ? first : `${first}.ts`;
+  return SHARED_LAYERS.findIndex((l) => typeof l !== 'string' && l.includes(name));
+}
+
+const layerName = (i: number): string => {
+  const l = SHARED_LAYERS[i];
+  return typeof l === 'string' ? `${l}/` : l.join(', ');
+};
+
+/** Imports in a shared/ file of a layer above its own, each as `file:line: message` (composition files exempt). */
+function sharedLayerViolations(file: string, source: string): string[] {
+  const own = sharedLayerOf(file);
+  if (own === -1) return [`${file}: ${file.split('/')[1]} has no place in SHARED_LAYERS (test/architecture.test.ts): add it`];
+  if (own === SHARED_LAYERS.length - 1) return [];
+  const out: string[] = [];
+  for (const { specifier, line } of importsOf(source)) {
+    if (!specifier.startsWith('.')) continue;
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+    if (!target.startsWith('shared/')) continue; // leaving shared/ is the top-level rule's to report
+    const layer = sharedLayerOf(target);
+    if (layer === -1) out.push(`${file}:${line}: "${specifier}" resolves to ${target}, which has no place in SHARED_LAYERS`);
+    else if (layer > own) {
+      out.push(`${file}:${line}: ${layerName(own)} may not import "${specifier}" (resolves to ${target}, whose layer (${layerName(layer)}) is above ${layerName(own)} in SHARED_LAYERS)`);
+    }
+  }
+  return out;
+}
+
+/** Each file's imports among `files` (relative specifiers resolved as TypeScript does: x.ts, then x/index.ts). */
+function importGraph(files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const [file, source] of files) {
+    const targets = importsOf(source)
+      .filter((i) => i.specifier.startsWith('.'))
+      .map((i) => path.posix.normalize(path.posix.join(path.posix.dirname(file), i.specifier)))
+      .flatMap((t) => [`${t}.ts`, `${t}/index.ts`, t].find((c) => files.has(c)) ?? []);
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/**
+ * Every import cycle, as the sorted list of the files tied together (a strongly connected component of
+ * more than one file, or a file importing itself), found with Tarjan's algorithm.
+ */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -92,6 +231,41 @@ describe('architecture', () => {
   test.each(LAYERS)('%s/ imports only what its layer allows', (layer) => {
     const found = files.filter((f) => f.startsWith(`${layer}/`)).flatMap((f) => violations(f, readFileSync(path.join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
+  });
+
+  describe('inside shared/, the layers of SHARED_LAYERS', () => {
+    const shared = new Map(files.filter((f) => f.startsWith('shared/') && f.endsWith('.ts')).map((f) => [f, readFileSync(path.join(ROOT, f), 'utf8')]));
+    /** The ENGINE_EXCEPTIONS.imports entry a breach would match: `file -> shared/engine.ts`, or null. */
+    const engineImportOf = (v: string): string | null => {
+      const m = /^(shared\/[^:]+):\d+: .*\(resolves to shared\/engine,/.exec(v);
+      return m ? `${m[1]} -> shared/engine.ts` : null;
+    };
+
+    test('each file imports only its own layer and lower ones', () => {
+      const found = [...shared].flatMap(([f, src]) => sharedLayerViolations(f, src));
+      const allowed = new Set(ENGINE_EXCEPTIONS.imports);
+      expect(found.filter((v) => !allowed.has(engineImportOf(v) ?? ''))).toEqual([]);
+      // Each exception still occurs: the list holds exactly what remains.
+      const occurring = new Set(found.map(engineImportOf));
+      expect(ENGINE_EXCEPTIONS.imports.filter((e) => !occurring.has(e))).toEqual([]);
+    });
+
+    test('no files import each other in a cycle (type-only imports included)', () => {
+      const graph = importGraph(shared);
+      const cycles = importCycles(graph);
+      const throughEngine = (c: readonly string[]): boolean => c.includes('shared/engine.ts');
+      expect(cycles.filter((c) => !throughEngine(c))).toEqual([]);
+      expect({ engineCycle: cycles.some(throughEngine) }).toEqual({ engineCycle: ENGINE_EXCEPTIONS.engineCycle });
+      // Only the excepted imports close it: without them, no cycle runs through engine.ts.
+      const excepted = new Set(ENGINE_EXCEPTIONS.imports);
+      const rest = new Map([...graph].map(([f, targets]) => [f, targets.filter((t) => !excepted.has(`${f} -> ${t}`))]));
+      expect(importCycles(rest).filter(throughEngine)).toEqual([]);
+    });
+
+    test('every folder and root file of shared/ has its place', () => {
+      const places = [...new Set([...shared.keys()].map((f) => f.split('/')[1]))];
+      expect(places.filter((p) => sharedLayerOf(`shared/${p}`) === -1)).toEqual([]);
+    });
   });
 
   describe('the checker itself catches violations', () => {
@@ -130,6 +304,52 @@ describe('architecture', () => {
       expect(violations('bridge/commands/x.ts', "import { App } from 'obsidian';")).toEqual([
         'bridge/commands/x.ts:1: bridge/ may not import "obsidian" (types-only package, absent at run time in Node)',
       ]);
+    });
+
+    test('inside shared/, an import of a higher layer, type-only too, with file:line', () => {
+      const source = [
+        "import { LithosError } from '../errors';", // 1 base
+        "import { parseNote } from '../model/note';", // 2 lower
+        "import type { LiveNote } from './note-indexer';", // 3 own folder
+        "import type { Viewer } from '../governance/gate';", // 4 lower
+        "import type { Scout } from '../retrieval/scout-contract';", // 5 higher, type-only
+        "export { x } from '../tools/catalog';", // 6 higher
+        "import type { MemoryEngine } from '../engine';", // 7 composition
+      ].join('\n');
+      expect(sharedLayerViolations('shared/vault/x.ts', source)).toEqual([
+        'shared/vault/x.ts:5: vault/ may not import "../retrieval/scout-contract" (resolves to shared/retrieval/scout-contract, whose layer (retrieval/) is above vault/ in SHARED_LAYERS)',
+        'shared/vault/x.ts:6: vault/ may not import "../tools/catalog" (resolves to shared/tools/catalog, whose layer (tools/) is above vault/ in SHARED_LAYERS)',
+        'shared/vault/x.ts:7: vault/ may not import "../engine" (resolves to shared/engine, whose layer (engine.ts, engine-config.ts, engine-deps.ts) is above vault/ in SHARED_LAYERS)',
+      ]);
+    });
+
+    test('the base imports nothing above it; the composition may import anything; an unplaced folder is named', () => {
+      expect(sharedLayerViolations('shared/ports.ts', "import type { NoteMeta } from './model/types';")).toHaveLength(1);
+      expect(sharedLayerViolations('shared/engine.ts', "import { x } from './tools/catalog';\nimport { y } from './protocol';")).toEqual([]);
+      expect(sharedLayerViolations('shared/widgets/w.ts', "import { x } from '../model/ids';")).toEqual([
+        'shared/widgets/w.ts: widgets has no place in SHARED_LAYERS (test/architecture.test.ts): add it',
+      ]);
+      expect(sharedLayerViolations('shared/tools/t.ts', "import { w } from '../widgets/w';")[0]).toContain('resolves to shared/widgets/w, which has no place');
+    });
+
+    test('an import cycle, type-only included, as its files; a diamond is no cycle', () => {
+      const graphOf = (files: Record<string, string>) => importGraph(new Map(Object.entries(files)));
+      expect(
+        importCycles(graphOf({ 'shared/model/a.ts': "import type { B } from './b';", 'shared/model/b.ts': "import { a } from './a';" })),
+      ).toEqual([['shared/model/a.ts', 'shared/model/b.ts']]);
+      expect(
+        importCycles(
+          graphOf({
+            'shared/retrieval/types.ts': "import type { ScoutName } from './scouts';",
+            'shared/retrieval/scouts/index.ts': "import { lexical } from './lexical';",
+            'shared/retrieval/scouts/lexical.ts': "import type { Scout } from '../types';",
+            'shared/retrieval/constants.ts': "import type { Intent } from './types';",
+          }),
+        ),
+      ).toEqual([['shared/retrieval/scouts/index.ts', 'shared/retrieval/scouts/lexical.ts', 'shared/retrieval/types.ts']]);
+      const diamond = { 'shared/a.ts': "import './b';\nimport './c';", 'shared/b.ts': "import './d';", 'shared/c.ts': "import './d';", 'shared/d.ts': '' };
+      expect(importCycles(graphOf(diamond))).toEqual([]);
+      expect(importCycles(graphOf({ 'shared/self.ts': "export * from './self';" }))).toEqual([['shared/self.ts']]);
     });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The longest the event loop went without a turn while some work ran: a setImmediate chain records the gap
  * between its ticks. In Obsidian the same gap is how long typing would wait, so indexing must keep it short
- * (it yields between chunks, shared/index/yield-to-host.ts).
+ * (it yields between chunks, shared/stores/yield-to-host.ts).
  */
 export function startStallProbe(): { stop(): number } {
   let last = performance.now();

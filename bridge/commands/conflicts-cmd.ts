@@ -1,6 +1,6 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
-import { CONFLICT_STATES, RESOLUTIONS, type Conflict, type ConflictState } from '../../shared/conflicts/conflict-types';
+import { CONFLICT_STATES, RESOLUTIONS, type Conflict, type ConflictState } from '../../shared/stores/conflict-edges';
 import type { MemoryEngine } from '../../shared/engine';
 import { printJson, table, type Out } from './output';
 import { defineCommand } from './command';

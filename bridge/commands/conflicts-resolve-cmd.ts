@@ -1,6 +1,6 @@
 import { openVault } from '../open-vault';
 import { LithosError } from '../../shared/errors';
-import { RESOLUTIONS, type Resolution } from '../../shared/conflicts/conflict-types';
+import { RESOLUTIONS, type Resolution } from '../../shared/stores/conflict-edges';
 import { plain, printJson } from './output';
 import { defineCommand } from './command';
 import { VAULT } from './positionals';

@@ -7,7 +7,7 @@ import type { ToolHost } from './headless';
 import { modeHost } from './mode-host';
 import { wireSampling } from './sampling-interpreter';
 import { vaultToolRules, watchToolRules } from './agent-tool-rules';
-import { parseProfileSpec, resolveProfile } from '../../shared/tools/profiles';
+import { parseProfileSpec, resolveProfile } from '../../shared/governance/tool-profiles';
 import { agentTools } from '../../shared/governance/tool-access';
 
 /** How long a shutdown waits for tool calls in flight to finish and be answered. */

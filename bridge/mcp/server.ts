@@ -8,7 +8,7 @@ import { SessionIdentity, splitCaller, withAgentArg } from './caller';
 import { fromOriginalArgs } from './original-args';
 import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
-import { DEFAULT_PROFILE, resolveProfile, type ToolProfile, type ToolProfileSpec } from '../../shared/tools/profiles';
+import { DEFAULT_PROFILE, resolveProfile, type ToolProfile, type ToolProfileSpec } from '../../shared/governance/tool-profiles';
 import { LithosError } from '../../shared/errors';
 import type { AgentTools } from '../../shared/governance/policy';
 

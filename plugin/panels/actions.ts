@@ -6,7 +6,7 @@
 import { Notice, type App } from 'obsidian';
 import { asLithosError } from '../../shared/errors';
 import { EDGE_TYPES, NOTE_TYPES } from '../../shared/model/types';
-import type { Resolution } from '../../shared/conflicts/conflict-types';
+import type { Resolution } from '../../shared/stores/conflict-edges';
 import type { MemorySession } from '../../shared/session/memory-session';
 import type { PanelContext } from './context';
 import type { ConflictJson, FeedbackJson, HumanTools } from './human-tools';

@@ -1,5 +1,5 @@
 import type { MemorySession } from '../../shared/session/memory-session';
-import type { Resolution } from '../../shared/conflicts/conflict-types';
+import type { Resolution } from '../../shared/stores/conflict-edges';
 import type { ConflictJson } from './human-tools';
 import { actionButton, noteLink } from './format';
 

@@ -7,7 +7,7 @@
 import { PERSON } from '../../shared/session/caller';
 import type { ToolDispatcher } from '../../shared/tools/types';
 import type { Receipt, RetrievalResult } from '../../shared/retrieval/types';
-import type { ConflictEvidence, ConflictState, Resolution } from '../../shared/conflicts/conflict-types';
+import type { ConflictEvidence, ConflictState, Resolution } from '../../shared/stores/conflict-edges';
 import type { EdgeRow } from '../../shared/stores/memory-types';
 
 export interface NodeStatsJson {

@@ -6,7 +6,7 @@
 import type { MemoryEngine } from '../engine';
 import type { LiveNote } from '../vault/note-indexer';
 import { applyBlocks } from './callout-blocks';
-import { CONFLICT_EDGE_TYPE, toConflict, type Conflict } from './conflict-types';
+import { CONFLICT_EDGE_TYPE, toConflict, type Conflict } from '../stores/conflict-edges';
 
 export const CALLOUT_ACTOR = { kind: 'rule', id: 'callouts' } as const;
 

@@ -19,7 +19,6 @@ import { syncCallouts } from './callouts';
 import { edgeInput, merge, refute, supersede } from './resolution-effects';
 import {
   CONFLICT_EDGE_TYPE,
-  DETECTION_LIMITS,
   RESOLUTIONS,
   normaliseEvidence,
   toConflict,
@@ -28,7 +27,8 @@ import {
   type ConflictState,
   type Resolution,
   type ResolutionRecord,
-} from './conflict-types';
+} from '../stores/conflict-edges';
+import { DETECTION_LIMITS } from './constants';
 
 export interface ConflictServiceDeps {
   clock: Clock;

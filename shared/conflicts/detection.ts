@@ -7,7 +7,8 @@ import type { MemoryEngine } from '../engine';
 import type { LiveNote } from '../vault/note-indexer';
 import { noteClaims, type Claim } from './claims';
 import { compareClaims } from './rules';
-import { DETECTION_LIMITS, type RuleFinding } from './conflict-types';
+import type { RuleFinding } from '../stores/conflict-edges';
+import { DETECTION_LIMITS } from './constants';
 
 /** The findings between `note` and each candidate that disagrees with it; `skip` leaves out pairs already settled. */
 export async function ruleFindings(engine: MemoryEngine, note: LiveNote, skip: (otherId: string) => boolean): Promise<{ other: LiveNote; findings: RuleFinding[] }[]> {

@@ -6,7 +6,8 @@ import type { MemoryEngine } from '../engine';
 import type { EdgeRow } from '../stores/memory-types';
 import { QUERY_CLASSES } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
-import { CONFLICT_EDGE_TYPE, MERGED_EDGE_WEIGHT, REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP, REFUTED_SALIENCE_FLOOR, type Conflict } from './conflict-types';
+import { CONFLICT_EDGE_TYPE, type Conflict } from '../stores/conflict-edges';
+import { MERGED_EDGE_WEIGHT, REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP, REFUTED_SALIENCE_FLOOR } from './constants';
 import type { ConflictActor, ResolutionChange } from './conflicts';
 
 /** Winner's `supersedes` gains the loser's id; the loser is archived (its status callout follows). */
@@ -31,7 +32,7 @@ export async function supersede(engine: MemoryEngine, winner: LiveNote, loser: L
   }
 }
 
-/** Lowers the loser: salience, its per-class priors, and the typed edges that lead to it (constants in conflict-types.ts). */
+/** Lowers the loser: salience, its per-class priors, and the typed edges that lead to it (constants in constants.ts). */
 export async function refute(engine: MemoryEngine, loserId: string, changes: ResolutionChange[]): Promise<void> {
   const mem = engine.memory;
   const s = mem.stats.get(loserId);

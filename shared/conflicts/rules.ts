@@ -10,7 +10,7 @@
  *   can have several.
  */
 import type { Claim } from './claims';
-import type { RuleFinding } from './conflict-types';
+import type { RuleFinding } from '../stores/conflict-edges';
 
 export function compareClaims(a: readonly Claim[], b: readonly Claim[], max: number): RuleFinding[] {
   const bySubject = new Map<string, Claim[]>();

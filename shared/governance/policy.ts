@@ -12,7 +12,7 @@
  *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
  *   "hidden_folders": ["private"],                        // no agent sees notes under these vault folders
  *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"],   // what agents may call at all
- *                    "profile": "core" }                                   // what a bridge offers (tools/profiles.ts)
+ *                    "profile": "core" }                                   // what a bridge offers (tool-profiles.ts)
  * }
  *
  * No file, and none ever saved: the defaults (every agent's allowlist is "*", nothing shared beyond
@@ -27,7 +27,7 @@ import type { BlobStore, Clock, Logger } from '../ports';
 import type { AuditActor, AuditLog } from './audit';
 import { coveredBy, patternProblem } from './namespace-patterns';
 import { ConfigFile } from '../stores/config-file';
-import { PROFILE_NAMES, type ToolProfileSpec } from '../tools/profiles';
+import { PROFILE_NAMES, type ToolProfileSpec } from './tool-profiles';
 
 export const POLICY_FILE = 'policy.json';
 export { RELOAD_MS } from '../stores/config-file';
@@ -54,7 +54,7 @@ export interface AgentTools {
   disabled: string[];
   /**
    * The tools a bridge offers its agent when not started with --tools: `core`, `full` or a list of names
-   * (shared/tools/profiles.ts). Absent: the default profile. Not a permission: read_only and disabled still apply.
+   * (governance/tool-profiles.ts). Absent: the default profile. Not a permission: read_only and disabled still apply.
    */
   profile?: ToolProfileSpec;
 }

@@ -10,7 +10,7 @@ import type { StoreLoss } from '../stores/store-loss';
 import { LithosError, asLithosError } from '../errors';
 import type { BlobStore, Clock } from '../ports';
 import { newId } from '../model/ids';
-import type { WriteNoteRequest, WriteNoteResult } from '../vault/note-writer';
+import type { WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import type { AuditActor, AuditLog } from './audit';
 
 export const PROPOSALS_DIR = 'proposals/';

@@ -4,8 +4,14 @@
  */
 import { LithosError } from '../errors';
 import type { Embedder } from '../ports';
-import type { LiveNote } from '../vault/note-indexer';
+import type { NoteMeta } from '../model/types';
 import type { SearchFilters, SearchHit, SearchIndex, SearchMode } from './search-index';
+
+/** What the queries read of a live note (vault/note-indexer.ts LiveNote has it): its path and metadata. */
+export interface QueriedNote {
+  path: string;
+  cached: { meta: Pick<NoteMeta, 'title' | 'namespace' | 'note_type' | 'tags'> };
+}
 
 /** An index hit plus the note metadata a caller usually wants beside it. */
 export interface EngineSearchHit extends SearchHit {
@@ -25,7 +31,7 @@ export interface SearchOptions {
 export class NoteQueries {
   constructor(
     private readonly index: SearchIndex,
-    private readonly byId: ReadonlyMap<string, LiveNote>,
+    private readonly byId: ReadonlyMap<string, QueriedNote>,
     /** Active spaces, the primary first. */
     private readonly embedders: () => readonly Embedder[],
   ) {}

@@ -16,7 +16,7 @@ import { bestLexicalChunk, makeSnippet } from './snippet';
 import { normalizeExact, tokenize } from './tokenizer';
 import { topK } from './top-k';
 import { VectorStore, type PackedVectors } from './vector-store';
-import { macrotask } from './yield-to-host';
+import { macrotask } from '../stores/yield-to-host';
 
 export type { SearchFilters } from './filters';
 export type { IndexDoc } from './index-doc';

@@ -30,7 +30,7 @@ import { gatedNote } from '../governance/gate';
 import { noAgentReads } from '../governance/audience';
 import { coveredBy } from '../governance/namespace-patterns';
 import { tokenize } from '../index/tokenizer';
-import { stripMd } from '../vault/paths';
+import { stripMd } from '../model/paths';
 import { CONCEPT_SALIENCE_CEILING } from '../retrieval/constants';
 
 export const CONCEPT_MIN_SIZE = 5;

@@ -58,28 +58,6 @@ export const PRECEDENTS = {
   max_query_chars: 200,
 } as const;
 
-/**
- * Term–tag affinity (learning/tag-affinity.ts). The pseudo-count and the re-rank weight
- * (RERANK.tag_affinity) were set on `lithos eval --feedback-split 0.5` (docs/evaluation.md, "Does feedback help?"):
- * LoCoMo's gain is +3.6% to +3.8% for pseudo-counts 2–10 at weight 0.1, +4.0% at 0.2 and +2.5% at 0.05.
- */
-export const TAG_AFFINITY = {
-  /** Query terms and note tags counted per feedback (a long query or a tag-heavy note stays bounded). */
-  max_terms: 16,
-  max_tags: 16,
-  /** Smoothing toward the level above (all feedback → the term → the term with the tag). */
-  pseudo_count: 5,
-  /** A term takes part once notes were shown this many times for queries holding it. */
-  min_term_shown: 5,
-  /** The mean log-lift is clamped to ±cap. */
-  cap: 1,
-  /** |mean log-lift| from which the result names the pair that explains it (× RERANK.tag_affinity: score moved). */
-  reason_min: 0.05,
-  /** Decay forgets pairs shown fewer than prune_below times and not counted for max_age_days. */
-  prune_below: 3,
-  max_age_days: 180,
-} as const;
-
 export const DECAY = {
   /** How often the engine runs decay while open (it also runs once at open). */
   interval_ms: 6 * 3600 * 1000,

@@ -1,16 +1,17 @@
 /**
  * Decay: what is not used fades, but never to nothing. Salience falls toward its note type's floor with
- * the type's half-life (note-types.ts), spaced-repetition strength falls toward 1, rule/agent edges lose
+ * the type's half-life (model/note-types.ts), spaced-repetition strength falls toward 1, rule/agent edges lose
  * weight and are pruned below edge_prune_below; human edges and conflict edges never decay. The half-lives
  * and the prune threshold are the vault's in force at the run (engine.learning, defaults in constants.ts DECAY).
  * Each run decays by the time elapsed since the last run (stored in memory.sqlite), so running twice at
  * the same `now` changes nothing the second time.
  */
 import type { MemoryEngine } from '../engine';
-import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS, TAG_AFFINITY } from './constants';
+import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS } from './constants';
+import { TAG_AFFINITY } from '../retrieval/constants';
 import { FEEDBACK_MARK_PREFIX } from './feedback';
 import { CONCEPT_MIN_COACTIVATION } from './concepts';
-import { noteTypeRow } from './note-types';
+import { noteTypeRow } from '../model/note-types';
 
 export const DECAY_MARK = 'decay:last';
 

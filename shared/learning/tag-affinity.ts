@@ -10,23 +10,18 @@
  * notes never shown. This signal is about features, not notes: it carries to notes never returned and to
  * questions never asked, through the tags and words they share with earlier ones (questions naming a
  * person → the notes tagged with that person; "deploy" → #infra).
+ *
+ * This file counts; retrieval/tag-affinity.ts reads (it sits below learning/, which retrieval may not import).
  */
-import { normalizeText, tokenize } from '../index/tokenizer';
+import { tokenize } from '../index/tokenizer';
 import type { MemoryLearned } from '../stores/memory-learned';
 import type { TagAffinityRow } from '../stores/memory-store';
-import { TAG_AFFINITY } from './constants';
+import { TAG_AFFINITY } from '../retrieval/constants';
+import { affinityTags } from '../retrieval/tag-affinity';
 
 /** The query's terms as the affinity counts them: distinct tokens, the first TAG_AFFINITY.max_terms. */
 export function affinityTerms(queryText: string): string[] {
   return [...new Set(tokenize(queryText))].slice(0, TAG_AFFINITY.max_terms);
-}
-
-/**
- * A note's tags as the affinity counts them: in the query terms' normal form (lowercased, NFKC, so `Café`
- * typed on macOS and on Windows is one tag), distinct, the first TAG_AFFINITY.max_tags.
- */
-export function affinityTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => normalizeText(t)).filter((t) => t !== ''))].slice(0, TAG_AFFINITY.max_tags);
 }
 
 /** The counts one feedback adds: per shown note, its tags × the query's terms, and each term's totals. */
@@ -53,64 +48,4 @@ export async function recordTagAffinity(
   if (deltas.length === 0) return false;
   await learned.addTagAffinity(deltas, at);
   return true;
-}
-
-export interface AffinityScore {
-  /** Mean log-lift over the note's (term, tag) pairs, in [−cap, cap]; 0 without evidence. */
-  value: number;
-  /** The pair that says the most, in words; null when nothing does, or too little to matter (|value| < 0.05). */
-  reason: string | null;
-}
-
-/** Scores notes by their tags for one query; built once per retrieval from the query terms' rows. */
-export type AffinityScorer = (tags: readonly string[]) => AffinityScore;
-
-const NONE: AffinityScore = { value: 0, reason: null };
-
-/**
- * The scorer for a query's terms over the rows the store holds for them. Rates are smoothed toward the
- * level above (overall → term → term and tag) with TAG_AFFINITY.pseudo_count, so a pair seen a few times
- * barely moves from the term's own rate; terms shown fewer than min_term_shown times take no part.
- */
-export function affinityScorer(
-  rows: readonly TagAffinityRow[],
-  terms: readonly string[],
-  k: { pseudo_count: number; min_term_shown: number; cap: number; reason_min: number } = TAG_AFFINITY,
-): AffinityScorer | null {
-  const key = (t: string, g: string): string => `${t}\u0000${g}`;
-  const byKey = new Map(rows.map((r) => [key(r.term, r.tag), r]));
-  const all = byKey.get(key('', ''));
-  if (!all) return null;
-  const p = (all.used + 1) / (all.shown + 2);
-  const rated: { term: string; rate: number }[] = [];
-  for (const t of new Set(terms)) {
-    const r = byKey.get(key(t, ''));
-    if (r && r.shown >= k.min_term_shown) rated.push({ term: t, rate: (r.used + k.pseudo_count * p) / (r.shown + k.pseudo_count) });
-  }
-  if (rated.length === 0) return null;
-  return (tags) => {
-    const gs = affinityTags(tags);
-    if (gs.length === 0) return NONE;
-    let sum = 0;
-    const pairs: { l: number; term: string; tag: string; row: TagAffinityRow }[] = [];
-    for (const { term, rate } of rated) {
-      for (const g of gs) {
-        const r = byKey.get(key(term, g));
-        if (!r) continue;
-        const l = Math.log((r.used + k.pseudo_count * rate) / (r.shown + k.pseudo_count) / rate);
-        sum += l;
-        pairs.push({ l, term, tag: g, row: r });
-      }
-    }
-    const value = Math.max(-k.cap, Math.min(k.cap, sum / (rated.length * gs.length)));
-    if (value === 0) return NONE;
-    // A shift too small to move a note past another is not worth a line in the result.
-    if (Math.abs(value) < k.reason_min) return { value, reason: null };
-    // The pair that pulls the most the way the mean went (a strong pair the other way would not explain it).
-    let best: (typeof pairs)[number] | null = null;
-    for (const pair of pairs) if (Math.sign(pair.l) === Math.sign(value) && (!best || Math.abs(pair.l) > Math.abs(best.l))) best = pair;
-    if (!best) return { value, reason: null };
-    const reason = `tag affinity ${value > 0 ? '+' : ''}${value.toFixed(2)}: notes tagged #${best.tag} were used ${best.row.used} of ${best.row.shown} times shown for "${best.term}"`;
-    return { value, reason };
-  };
 }

@@ -1,4 +1,4 @@
-import { folderOf } from '../vault/paths';
+import { folderOf } from './paths';
 
 /** Namespace of notes at the vault root. */
 export const DEFAULT_NAMESPACE = 'default';

@@ -1,4 +1,4 @@
-import { folderOf } from '../vault/paths';
+import { folderOf } from './paths';
 import { isUuid } from './ids';
 
 /** What the resolver needs to know about a note besides its path. */

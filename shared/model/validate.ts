@@ -1,4 +1,4 @@
-import { basenameNoExt } from '../vault/paths';
+import { basenameNoExt } from './paths';
 import { isUuid } from './ids';
 import { isValidNamespace, namespaceFromPath } from './namespace';
 import { mergeTags, normalizeTag } from './tags';

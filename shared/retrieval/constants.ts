@@ -3,7 +3,7 @@
  * says where each applies. Tuned on the dev data under ../shared/data with `lithos eval --mode pts`, never
  * per test or per dataset.
  */
-import type { Intent } from './types';
+import type { Intent } from './scout-contract';
 
 /** Each scout's weight in the base score is declared in its own file (scouts/*.ts, registry scouts/index.ts). */
 
@@ -34,6 +34,29 @@ export const RERANK = {
   concept_damping: 1,
 } as const;
 
+/**
+ * Term–tag affinity: learning/tag-affinity.ts counts it from feedback, tag-affinity.ts here reads it for the
+ * re-rank, decay prunes it. The pseudo-count and the re-rank weight
+ * (RERANK.tag_affinity) were set on `lithos eval --feedback-split 0.5` (docs/evaluation.md, "Does feedback help?"):
+ * LoCoMo's gain is +3.6% to +3.8% for pseudo-counts 2–10 at weight 0.1, +4.0% at 0.2 and +2.5% at 0.05.
+ */
+export const TAG_AFFINITY = {
+  /** Query terms and note tags counted per feedback (a long query or a tag-heavy note stays bounded). */
+  max_terms: 16,
+  max_tags: 16,
+  /** Smoothing toward the level above (all feedback → the term → the term with the tag). */
+  pseudo_count: 5,
+  /** A term takes part once notes were shown this many times for queries holding it. */
+  min_term_shown: 5,
+  /** The mean log-lift is clamped to ±cap. */
+  cap: 1,
+  /** |mean log-lift| from which the result names the pair that explains it (× RERANK.tag_affinity: score moved). */
+  reason_min: 0.05,
+  /** Decay forgets pairs shown fewer than prune_below times and not counted for max_age_days. */
+  prune_below: 3,
+  max_age_days: 180,
+} as const;
+
 /** A concept note's salience ceiling: concepts must not swamp the specific notes they gather. */
 export const CONCEPT_SALIENCE_CEILING = 0.85;
 /** Repeated-retrieval penalty of a concept note: min(MAX, PER_RETRIEVAL × its retrievals in the window). */
@@ -61,11 +84,11 @@ export const IGNORED_CONFIDENCE_COUNT = 2;
 export const IGNORED_FREE = 2;
 
 /**
- * type_prior(note_type, query_class) lives in the note-type table (learning/note-types.ts), the one place
+ * type_prior(note_type, query_class) lives in the note-type table (model/note-types.ts), the one place
  * that describes note types; re-exported here for the re-rank. The learning layer's per-node, per-class
  * adjustment (node_stats.per_queryclass_priors) is added on top, clamped.
  */
-export { TYPE_PRIORS } from '../learning/note-types';
+export { TYPE_PRIORS } from '../model/note-types';
 
 /** scope_affinity by how the note sits relative to the query's namespaces, agent and task. */
 export const SCOPE_AFFINITY = {

@@ -2,15 +2,15 @@
  * The engine's RetrievalCorpus: note metadata from the indexer, BM25 and vectors from the search index,
  * wiki-links from the link graph, edges/stats/coactivation from the memory store.
  */
-import { affinityScorer, type AffinityScorer } from '../learning/tag-affinity';
-import { TAG_AFFINITY } from '../learning/constants';
+import { affinityScorer } from './tag-affinity';
+import { TAG_AFFINITY } from './constants';
 import type { Embedder } from '../ports';
 import type { QueryScores, SearchIndex } from '../index/search-index';
 import type { MemoryStore } from '../stores/memory-store';
 import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
-import { ALLOW_ALL, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './types';
+import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './scout-contract';
 import { PrecedentIndex } from './precedent-index';
 
 export interface EngineCorpusDeps {

@@ -1,25 +1,37 @@
 /**
  * Types of the Parallel Terraced Scan (retrieve.ts): the query context an agent or the person sends, the
- * scouts' contract, and the result and receipt shapes. Everything here is host-free and JSON-shaped.
+ * scouts' contract (scout-contract.ts, re-exported here), and the result and receipt shapes. Everything
+ * here is host-free and JSON-shaped.
  */
-import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
-import type { AccessScope, NoteType, NoteStatus } from '../model/types';
-import type { NoteFrame } from '../model/frames';
+import type { NoteType } from '../model/types';
 import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
-import type { AffinityScorer } from '../learning/tag-affinity';
 import type { ScoutName } from './scouts';
+import type { Intent } from './scout-contract';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
 /** The class of a query that names none. */
 export const DEFAULT_QUERY_CLASS: KnownQueryClass = 'lookup';
 
-export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
-export type Intent = (typeof INTENTS)[number];
-
 /** Every scout's name, from the registry (scouts/index.ts), where a scout is added. */
 export type { ScoutName } from './scouts';
+
+/** The scouts' contract; a scout imports it from scout-contract.ts itself (types.ts imports the registry). */
+export { ALLOW_ALL, INTENTS } from './scout-contract';
+export type {
+  CorpusNote,
+  Gate,
+  Intent,
+  NoteFrame,
+  PrecedentMatch,
+  ResolvedQuery,
+  RetrievalCorpus,
+  Scored,
+  Scout,
+  ScoutHit,
+  ScoutInput,
+} from './scout-contract';
 
 /** What a caller asks (the design's QueryContext). Only query_text is required. */
 export interface QueryContext {
@@ -54,154 +66,6 @@ export interface RetrieveOptions {
   viewer?: Viewer;
   /** Terrace 2's interpreter for this retrieval only (a relayed call's bridge); default the engine's. */
   interpreter?: Interpreter;
-}
-
-/** A note as the scouts see it: metadata only, no body. */
-export interface CorpusNote {
-  id: string;
-  path: string;
-  title: string;
-  aliases: string[];
-  tags: string[];
-  entities: string[];
-  namespace: string;
-  note_type: NoteType;
-  access_scope: AccessScope;
-  status: NoteStatus;
-  author: string | null;
-  /** ms since epoch; null when the note has no created_at. */
-  created_at: number | null;
-  /** ms since epoch: updated_at, else created_at, else the file's mtime. */
-  updated_at: number;
-  confidence: number;
-  /** Frontmatter `supersedes` (ids or titles as written). */
-  supersedes: string[];
-}
-
-/** An allow-everything gate: the corpus may skip per-note checks when it is passed. */
-export const ALLOW_ALL = (): boolean => true;
-
-/**
- * A gate may carry a key naming the viewer and namespace filter it implements: a corpus may then cache
- * what it decided per note (e.g. a slot mask) until a note changes.
- */
-/** A note's structural frame, extracted when the note is indexed (model/frames.ts). */
-export type { NoteFrame };
-
-export type Gate = ((id: string) => boolean) & { cacheKey?: string };
-
-/** An id with a score in [0,1] from one retrieval signal. */
-export interface Scored {
-  id: string;
-  score: number;
-}
-
-
-/**
- * Read access to the memory for scouts. Implemented by the engine over the index, the link graph and the
- * memory store; the in-memory twin for scout tests builds one from plain objects.
- */
-export interface RetrievalCorpus {
-  size(): number;
-  note(id: string): CorpusNote | undefined;
-  notes(): Iterable<CorpusNote>;
-  /** BM25, max-normalised to [0,1], best first; only ids `allow` accepts. */
-  lexical(text: string, limit: number, allow: (id: string) => boolean): Scored[] | Promise<Scored[]>;
-  /** Cosine per active space, min-max normalised per space, best space per note; best first. */
-  vector(text: string, limit: number, allow: (id: string) => boolean): Promise<Scored[]>;
-  /**
-   * Lexical and vector scores (normalised as above, 0 = no match) of specific notes: candidates one side
-   * found get the other side's evidence too. Optional: without it a candidate keeps what its scouts said.
-   */
-  complete?(text: string, ids: readonly string[], allow: (id: string) => boolean): Promise<Map<string, { lexical: number; vector: number }>>;
-  /** Notes whose title, alias or id equals the text after normalisation (case, spaces, punctuation). */
-  exact(text: string): string[];
-  /** The note's mean chunk vector in the primary space (unit length), or null when it has none. */
-  noteVector(id: string): Float32Array | null;
-  /** Wiki-link neighbours, resolved, as node ids. */
-  linksOut(id: string): string[];
-  linksIn(id: string): string[];
-  /** Typed edges with either end at `id`. */
-  edges(id: string): EdgeRow[];
-  coactivated(id: string): Coactivation[];
-  stats(id: string): NodeStats;
-  /** Times a concept note was retrieved in the 24 h before `now` (repeated-retrieval penalty); 0 without it. */
-  recentRetrievals?(id: string, now: number): number;
-  /** Structural frame (analogy scout); null when the note has none worth matching. */
-  frame(id: string): NoteFrame | null;
-  /** Learned term–tag affinity for the query's terms (re-rank); null or absent: no evidence yet. */
-  tagAffinity?(terms: readonly string[]): AffinityScorer | null;
-  /** Precedents similar to the query terms, most similar first (precedent scout); none without it. */
-  precedents?(terms: readonly string[], queryClass: string): PrecedentMatch[];
-  /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */
-  beginScan?(): void;
-  /** Every note id, sorted (cached while nothing changes); the random scout draws from it. */
-  ids?(): readonly string[];
-  /** Every note, most recently updated first (cached while nothing changes). */
-  byRecency?(): readonly CorpusNote[];
-  /** Ids of notes the scope gate could hide from someone (not shared, or quarantined). */
-  restricted?(): ReadonlySet<string>;
-  /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */
-  excerpt?(id: string, maxChars: number): Promise<string>;
-}
-
-/** A stored precedent that resembles the query (retrieval/precedent-index.ts). */
-export interface PrecedentMatch {
-  query_text: string;
-  /** Whose query it was (null: the person). */
-  agent_id: string | null;
-  query_class: string;
-  /** Node ids used for that query (may name notes since deleted or hidden: the scout checks). */
-  used: readonly string[];
-  /** In (0,1]: IDF-weighted Jaccard of the term sets, scaled down for another query class. */
-  similarity: number;
-}
-
-/** A query after validation and defaults. */
-export interface ResolvedQuery {
-  text: string;
-  /** Lowercased content terms of the query (the lexical tokenizer's), for tag/metadata overlap. */
-  terms: string[];
-  query_class: string;
-  intent: Intent | null;
-  namespaces: string[];
-  agent_id: string | null;
-  task_id: string | null;
-  k: number;
-}
-
-export interface ScoutHit {
-  id: string;
-  /** In [0,1], comparable across the scout's own hits only. */
-  score: number;
-  /** Human-readable, e.g. `BM25 0.82 on "pool", "size"` or `linked from "ADR-7" (wiki-link, 1 hop)`. */
-  reasons: string[];
-}
-
-export interface ScoutInput {
-  query: ResolvedQuery;
-  corpus: RetrievalCorpus;
-  /** The shared scope gate (governance/gate.ts) bound to the viewer and namespace filter: call it first. */
-  visible: (id: string) => boolean;
-  /** Best candidates of the first wave (lexical/vector/exact/tags/recency), for graph-like scouts. */
-  seeds: readonly ScoutHit[];
-  /** Every wave-1 candidate by merged base score, best first (seeds included); empty in wave 1. */
-  pool: readonly ScoutHit[];
-  /** Most hits a scout should return. */
-  limit: number;
-  now: number;
-  /** Seeded, deterministic for the same seed. */
-  random: () => number;
-}
-
-/** A scout of terrace 0: one file under scouts/ declares it with defineScout, one line in scouts/index.ts registers it. */
-export interface Scout<N extends string = string> {
-  name: N;
-  /** 1: runs on the query alone; 2: runs after wave 1, on its seeds. */
-  wave: 1 | 2;
-  /** How much its normalised score adds to a candidate's base score (merge.ts). */
-  weight: number;
-  run(input: ScoutInput): Promise<ScoutHit[]> | ScoutHit[];
 }
 
 export interface ScoreTerms {

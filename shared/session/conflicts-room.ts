@@ -5,7 +5,7 @@
  * where it may write both notes).
  */
 import { LithosError } from '../errors';
-import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictState, type Resolution } from '../conflicts/conflict-types';
+import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictState, type Resolution } from '../stores/conflict-edges';
 import type { ConflictActor, ResolutionChange } from '../conflicts/conflicts';
 import { gatedNote } from '../governance/gate';
 import { checkNoteWrite } from '../governance/write-policy';

@@ -9,7 +9,7 @@ import type { Proposal } from '../governance/proposals';
 import { checkNoteDelete, checkNoteWrite, namespaceRefusal } from '../governance/write-policy';
 import { namespaceFromPath } from '../model/namespace';
 import type { LiveNote } from '../vault/note-indexer';
-import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../vault/note-writer';
+import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../model/note-write';
 import { checkNotePath, portabilityProblem } from '../vault/note-path';
 import type { SessionEngine } from './session-engine';
 import type { SessionScope } from './session-scope';

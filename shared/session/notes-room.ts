@@ -9,7 +9,7 @@ import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
 import type { NoteType, ParsedNote } from '../model/types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { ResolvedLink } from '../vault/link-graph';
-import type { DeleteNoteResult } from '../vault/note-writer';
+import type { DeleteNoteResult } from '../model/note-write';
 import { checkNotePath } from '../vault/note-path';
 import { deleteNote, writeNote, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
 import type { SessionEngine } from './session-engine';

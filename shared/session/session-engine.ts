@@ -19,7 +19,7 @@ import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieva
 import type { MemoryStore } from '../stores/memory-store';
 import type { LiveNote } from '../vault/note-indexer';
 import type { ResolvedLink } from '../vault/link-graph';
-import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../vault/note-writer';
+import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import type { AuditActor } from '../governance/audit';
 import type { LearningStore } from '../learning/learning-store';
 

@@ -5,7 +5,7 @@ import { quarantineName } from './sqlite';
 import { CacheTerms } from './cache-terms';
 import { CacheTables, GLOBAL, SHARDS, type CachedChunk, type CachedNote, type NodeChunks, type StoredNote } from './cache-tables';
 import { ByteWriter, CACHE_FILE, cachePartFile, decodeCache, encodeCachePart, LEGACY_CACHE_FILE, mergeCacheParts, splitCachePartsInSlices } from './cache-codec';
-import { macrotask } from '../index/yield-to-host';
+import { macrotask } from './yield-to-host';
 
 export type { CachedChunk, CachedNote, NodeChunks, StoredNote, StoredTermBag } from './cache-tables';
 export { CACHE_FILE } from './cache-codec';

@@ -1,6 +1,7 @@
 import type { AuditActor, AuditLog } from '../governance/audit';
-import { normalizeVaultPath } from './paths';
-import { deleteNote, writeNote, type DeleteNoteResult, type NoteWriterHost, type WriteNoteRequest, type WriteNoteResult } from './note-writer';
+import { normalizeVaultPath } from '../model/paths';
+import { deleteNote, writeNote, type NoteWriterHost } from './note-writer';
+import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import { editNoteText } from './text-edit';
 import type { PathLocks } from './path-locks';
 

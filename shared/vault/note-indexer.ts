@@ -12,7 +12,7 @@ import { extractFrame, type NoteFrame } from '../model/frames';
 import { storedForm } from '../stores/vector-bytes';
 import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
 import { TermBagSync } from './term-bag-sync';
-import { macrotask } from '../index/yield-to-host';
+import { macrotask } from '../stores/yield-to-host';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
 export interface LiveNote {

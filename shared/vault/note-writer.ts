@@ -3,9 +3,10 @@ import type { Clock, VaultPort } from '../ports';
 import { LithosError } from '../errors';
 import { parseNote, utf8Length } from '../model/note';
 import { isUuid, newId } from '../model/ids';
-import { CURRENT_SCHEMA_VERSION, MAX_NOTE_BYTES, type AccessScope, type NoteStatus, type NoteType, type ParsedNote } from '../model/types';
+import { CURRENT_SCHEMA_VERSION, MAX_NOTE_BYTES, type ParsedNote } from '../model/types';
+import type { DeleteNoteResult, NoteFields, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import type { LiveNote } from './note-indexer';
-import { folderOf, stripMd } from './paths';
+import { folderOf, stripMd } from '../model/paths';
 
 /**
  * The engine's own note writes and deletes (lithos_write, lithos_delete): whole-file writes through the
@@ -24,52 +25,6 @@ export interface NoteWriterHost {
    * instead of minting a new one.
    */
   liveId?(path: string): string | undefined;
-}
-
-/** Frontmatter fields a writer may set; absent fields are left as they are. */
-export interface NoteFields {
-  title?: string;
-  note_type?: NoteType;
-  namespace?: string;
-  access_scope?: AccessScope;
-  entities?: string[];
-  status?: NoteStatus;
-  summaries?: { short?: string; long?: string };
-  supersedes?: string[];
-  confidence?: number;
-  tags?: string[];
-  aliases?: string[];
-  source?: string | null;
-}
-
-export interface WriteNoteRequest {
-  path: string;
-  /** `create` refuses an existing file, `update` a missing one. */
-  mode: 'create' | 'update' | 'upsert';
-  /** The new body (Markdown after the frontmatter); the current body is kept when absent. */
-  content?: string;
-  fields: NoteFields;
-  /** Who writes: recorded as author on create and appended to contributors. */
-  actor: string | null;
-  /** The version (content hash) the writer last read; a different current version is a conflict. */
-  expectedVersion?: string;
-}
-
-export interface WriteNoteResult {
-  id: string;
-  path: string;
-  version: string;
-  created: boolean;
-  previous_version: string | null;
-}
-
-export interface DeleteNoteResult {
-  id: string | null;
-  path: string;
-  title: string;
-  version: string;
-  /** Where the file went: a path under `.trash/`, or null when the port deleted it (Obsidian: the user's trash setting). */
-  trashed_to: string | null;
 }
 
 /** Obsidian's local trash folder ("Move to Obsidian trash"). */

@@ -3,10 +3,10 @@ import type { MemoryStore } from '../stores/memory-store';
 import { parseNote } from '../model/note';
 import type { ParsedNote } from '../model/types';
 import { LithosError, asLithosError } from '../errors';
-import { isHiddenPath, isMarkdownPath } from './paths';
+import { isHiddenPath, isMarkdownPath } from '../model/paths';
 import type { NodeIdentity } from './identity';
 import type { NoteIndexer } from './note-indexer';
-import { macrotask } from '../index/yield-to-host';
+import { macrotask } from '../stores/yield-to-host';
 
 export interface IndexReport {
   notes: number;

@@ -1,6 +1,6 @@
 import { parseNote } from '../../shared/model/note';
 import { isUuid } from '../../shared/model/ids';
-import { basenameNoExt, folderOf, normalizeVaultPath } from '../../shared/vault/paths';
+import { basenameNoExt, folderOf, normalizeVaultPath } from '../../shared/model/paths';
 import { SyntheticVault } from '../../bridge/bench/synth-vault';
 
 const enc = new TextEncoder();

@@ -1,6 +1,6 @@
 import { note } from '../engine/harness';
 import { AGENT, HUMAN, OTHER, openTools, type ToolHarness } from '../tools/fixture';
-import { REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP } from '../../shared/conflicts/conflict-types';
+import { REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP } from '../../shared/conflicts/constants';
 import { findBlocks } from '../../shared/conflicts/callout-blocks';
 import { codeOf as errorCode } from '../twins/error-code';
 import { FEEDBACK } from '../../shared/learning/constants';

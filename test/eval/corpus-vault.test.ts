@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { readCorpus } from '../../bridge/eval/beir';
 import { CORPUS_MTIME_S, corpusIdOf, deterministicNoteId, noteFileName, renderCorpusNote, writeCorpusVault } from '../../bridge/eval/corpus-vault';
 import { isUuid } from '../../shared/model/ids';
-import { normalizeVaultPath } from '../../shared/vault/paths';
+import { normalizeVaultPath } from '../../shared/model/paths';
 
 const MINI = join(__dirname, '..', 'fixtures', 'beir-mini');
 

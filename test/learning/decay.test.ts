@@ -1,6 +1,6 @@
 import { runDecay, DECAY_MARK } from '../../shared/learning/decay';
 import { DAY_MS, DECAY } from '../../shared/learning/constants';
-import { NOTE_TYPE_TABLE } from '../../shared/learning/note-types';
+import { NOTE_TYPE_TABLE } from '../../shared/model/note-types';
 import type { Harness } from '../engine/harness';
 import { A, B, C, D, openLearning } from './fixture';
 

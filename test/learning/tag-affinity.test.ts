@@ -1,6 +1,7 @@
 import { runDecay } from '../../shared/learning/decay';
 import { applyFeedback } from '../../shared/learning/feedback';
-import { affinityDeltas, affinityScorer, affinityTags } from '../../shared/learning/tag-affinity';
+import { affinityDeltas } from '../../shared/learning/tag-affinity';
+import { affinityScorer, affinityTags } from '../../shared/retrieval/tag-affinity';
 import { MemoryStore, type TagAffinityRow } from '../../shared/stores/memory-store';
 import { MEMORY_SCHEMA } from '../../shared/stores/schema';
 import { env } from '../stores/helpers';

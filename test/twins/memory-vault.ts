@@ -1,6 +1,6 @@
 import { parseDocument, isMap } from 'yaml';
 import type { VaultEvent, VaultFileStat, VaultPort } from '../../shared/ports';
-import { isHiddenPath, isMarkdownPath, normalizeVaultPath } from '../../shared/vault/paths';
+import { isHiddenPath, isMarkdownPath, normalizeVaultPath } from '../../shared/model/paths';
 import { LithosError } from '../../shared/errors';
 
 const enc = new TextEncoder();

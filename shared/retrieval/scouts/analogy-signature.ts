@@ -19,7 +19,7 @@
  */
 import { STOPWORDS, tokenize } from '../../index/tokenizer';
 import { FRAME_SLOTS } from '../../model/frames';
-import type { CorpusNote, NoteFrame } from '../types';
+import type { CorpusNote, NoteFrame } from '../scout-contract';
 
 /** Bounds the per-query scan (terms × notes) whatever the notes' length. */
 export const MAX_TERMS_PER_SLOT = 16;

@@ -1,5 +1,5 @@
 import { FRAME_SLOTS } from '../../model/frames';
-import type { CorpusNote, ScoutHit, ScoutInput } from '../types';
+import type { CorpusNote, ScoutHit, ScoutInput } from '../scout-contract';
 import { codeId, codeSlot, internedCount, internedText, SIG_CODES, SIG_FILLED, signatureOf, TAG_SLOT, type FrameSignature } from './analogy-signature';
 import { defineScout } from './define';
 

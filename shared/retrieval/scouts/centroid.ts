@@ -1,6 +1,6 @@
 import { CENTROID_SEEDS } from '../constants';
 import { cosine } from '../similarity';
-import type { ScoutHit } from '../types';
+import type { ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
 
 /**

@@ -1,4 +1,4 @@
-import type { ScoutHit } from '../types';
+import type { ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
 
 /** Nodes used together with the seeds before (coactivation counts from feedback), weighted by seed score. */

@@ -1,4 +1,4 @@
-import type { ScoutHit } from '../types';
+import type { ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
 
 /** The other ends of `contradicts` edges touching the seeds: a claim should arrive with its counter-claim. */

@@ -1,4 +1,4 @@
-import type { Scout } from '../types';
+import type { Scout } from '../scout-contract';
 
 /**
  * Declares a scout. The `const` type parameter keeps its name a literal, so the registry (index.ts) can

@@ -1,5 +1,5 @@
 import { HOP_DECAY, WIKILINK_WEIGHT } from '../constants';
-import type { RetrievalCorpus, ScoutHit } from '../types';
+import type { RetrievalCorpus, ScoutHit } from '../scout-contract';
 import { topK } from '../../index/top-k';
 import { defineScout } from './define';
 

@@ -2,7 +2,7 @@
  * The scout registry: adding a scout is its file (defineScout: name, wave, weight, run) plus one line here.
  * ScoutName, SCOUT_NAMES (the CLI's --without choices) and SCOUT_WEIGHTS all derive from this list.
  */
-import type { Scout } from '../types';
+import type { Scout } from '../scout-contract';
 import { lexicalScout } from './lexical';
 import { vectorScout } from './vector';
 import { exactScout } from './exact';

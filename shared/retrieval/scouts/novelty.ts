@@ -1,5 +1,5 @@
 import { cosine } from '../similarity';
-import type { ScoutHit } from '../types';
+import type { ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
 
 /** How many relevant-but-different notes the novelty scout proposes. */

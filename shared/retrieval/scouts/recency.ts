@@ -1,5 +1,5 @@
 import { RECENCY_HALF_LIFE_DAYS, RECENCY_LIMIT } from '../constants';
-import type { ScoutHit } from '../types';
+import type { ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
 
 const DAY = 24 * 3600 * 1000;

@@ -1,4 +1,4 @@
-import type { CorpusNote, ScoutHit } from '../types';
+import type { CorpusNote, ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
 
 function words(s: string): string[] {

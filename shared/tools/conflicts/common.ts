@@ -1,6 +1,6 @@
 /** Shared pieces of the conflict tools (conflict-open.ts, conflict-list.ts, conflict-resolve.ts). */
 import { LithosError } from '../../errors';
-import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictEvidence } from '../../conflicts/conflict-types';
+import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictEvidence } from '../../stores/conflict-edges';
 import type { EdgeRow } from '../../stores/memory-types';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ToolContext } from '../types';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONFLICT_STATES } from '../../conflicts/conflict-types';
+import { CONFLICT_STATES } from '../../stores/conflict-edges';
 import { READ_ONLY, defineTool } from '../knowledge/common';
 import { conflictJson } from './common';
 import { cursorOf, cursorStarts, takePage, cursorArg } from '../text-budget';

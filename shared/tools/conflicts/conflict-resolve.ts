@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESOLUTIONS } from '../../conflicts/conflict-types';
+import { RESOLUTIONS } from '../../stores/conflict-edges';
 import { defineTool } from '../knowledge/common';
 import { conflictJson } from './common';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from './common';
 import { LithosError } from '../../errors';
-import { CONFLICT_EDGE_TYPE } from '../../conflicts/conflict-types';
+import { CONFLICT_EDGE_TYPE } from '../../stores/conflict-edges';
 
 const deleteInput = z.strictObject({
   edge_id: z.string().min(1).describe('The edge to remove (from lithos_edge_list or lithos_edge_create).'),

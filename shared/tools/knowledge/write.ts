@@ -4,7 +4,7 @@ import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import { normalizeTag, isValidTagBody } from '../../model/tags';
-import type { NoteFields } from '../../vault/note-writer';
+import type { NoteFields } from '../../model/note-write';
 import { checkNotePath, portabilityProblem } from '../../vault/note-path';
 import type { WriteTarget } from '../../session/note-writes';
 import { defineTool } from './common';

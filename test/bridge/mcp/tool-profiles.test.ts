@@ -6,11 +6,11 @@ import type { AgentToolRules } from '../../../bridge/mcp/agent-tool-rules';
 import { DEFAULT_POLICY, type AgentTools } from '../../../shared/governance/policy';
 import { agentTools } from '../../../shared/governance/tool-access';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
-import { CORE_TOOLS, parseProfileSpec, resolveProfile, type ToolProfileSpec } from '../../../shared/tools/profiles';
+import { CORE_TOOLS, parseProfileSpec, resolveProfile, type ToolProfileSpec } from '../../../shared/governance/tool-profiles';
 import { openTools, type ToolHarness } from '../../tools/fixture';
 
 /**
- * Tool profiles (shared/tools/profiles.ts) as an MCP client sees them: the server (bridge/mcp/server.ts) over
+ * Tool profiles (shared/governance/tool-profiles.ts) as an MCP client sees them: the server (bridge/mcp/server.ts) over
  * the SDK's in-memory transport, with the tools of the fixture vault. Every tool definition listed sits in the
  * agent's context before its first call, so `core` must stay small; `full` is the whole catalog.
  */

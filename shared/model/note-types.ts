@@ -3,7 +3,7 @@
  * how its salience decays, whether the engine may edit it on its own, and how a contradiction involving it
  * is settled. Retrieval (rerank type_prior) and decay (decay.ts) read it from here; docs/learning.md describes it.
  */
-import type { NoteType } from '../model/types';
+import type { NoteType } from './types';
 
 export interface NoteTypeRow {
   /** type_prior per query class in [0,1]; 0.5 is neutral; `default` covers classes not listed. */

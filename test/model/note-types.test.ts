@@ -1,5 +1,5 @@
 import { NOTE_TYPES } from '../../shared/model/types';
-import { NOTE_TYPE_TABLE, TYPE_PRIORS, contradictionPrecedence, noteTypeRow } from '../../shared/learning/note-types';
+import { NOTE_TYPE_TABLE, TYPE_PRIORS, contradictionPrecedence, noteTypeRow } from '../../shared/model/note-types';
 import { TYPE_PRIORS as RETRIEVAL_PRIORS } from '../../shared/retrieval/constants';
 import { QUERY_CLASSES } from '../../shared/retrieval/types';
 

@@ -4,7 +4,7 @@
  * `refuted` lowers it everywhere else, where the winner is not among the results.)
  */
 import type { EdgeRow } from '../stores/memory-types';
-import { CONFLICT_EDGE_TYPE, toConflict } from './conflict-types';
+import { CONFLICT_EDGE_TYPE, toConflict } from '../stores/conflict-edges';
 
 interface Ranked {
   id: string;

@@ -8,21 +8,16 @@ import type { SearchIndex } from './index/search-index';
 import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
-import { liveNoteAtPath, lookupNote } from './vault/note-lookup';
 import { doctorReport, engineStats, pastLossWarnings, setAsideWarnings, type DoctorReport } from './vault/engine-report';
 import type { StoreLoss } from './stores/store-loss';
-import type { LinkResolver } from './model/resolve';
 import type { ParsedNote } from './model/types';
-import { parseNote } from './model/note';
 import { LithosError } from './errors';
 import { openMemory } from './vault/open-memory';
 import type { NoteIndexer, LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
-import { normalizeVaultPath } from './vault/paths';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
-import { AuditedWrites } from './vault/audited-writes';
-import { PathLocks } from './vault/path-locks';
+import { NotesService } from './vault/notes-service';
 import { EngineCorpus } from './retrieval/engine-corpus';
 import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
@@ -36,6 +31,7 @@ import { Periodic } from './learning/periodic';
 import { RetrievalRecorder } from './learning/retrieval-recorder';
 import { DECAY } from './learning/constants';
 import type { PolicyStore } from './governance/policy';
+import type { ConfigStores } from './engine-config';
 import type { LearningStore } from './learning/learning-store';
 import { ProposalStore } from './governance/proposals';
 import { resolveViewer } from './governance/viewer';
@@ -55,6 +51,34 @@ export { TOMBSTONE_TTL_MS } from './vault/open-memory';
  * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
  * with their own ports.
  */
+/** Whether the engine was closed; its parts refuse work from then on. */
+class OpenState {
+  closed = false;
+  readonly assertOpen = (): void => {
+    if (this.closed) throw new LithosError('unsupported', 'The memory engine is closed.');
+  };
+}
+
+/** What `open` builds, in one step, before the engine. */
+interface EngineParts {
+  deps: ResolvedDeps;
+  state: OpenState;
+  spaces: EmbeddingSpaces;
+  memory: MemoryStore;
+  cache: CacheStore;
+  coordination: CoordinationStore;
+  index: SearchIndex;
+  indexer: NoteIndexer;
+  sync: VaultSync;
+  graph: LinkGraph;
+  notes: NotesService;
+  config: ConfigStores;
+  proposals: ProposalStore;
+  /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
+  backfill: string[];
+  warnings: string[];
+}
+
 export class MemoryEngine {
   readonly warnings: string[];
   /** Learned data found lost at open (each also in `warnings`, and audited as `store.damaged`). */
@@ -64,56 +88,50 @@ export class MemoryEngine {
    * Cached notes without vectors in the primary (first) space, e.g. after the default embedder's version
    * changed: embedded from the cached chunks at the next reconcile. Other spaces fill lazily or by addSpace.
    */
-  private backfill: string[] = [];
-  private closed = false;
+  private backfill: string[];
+  private readonly state: OpenState;
   private corpus: EngineCorpus | null = null;
   private interpreter: Interpreter | null = null;
   /** `.lithos/receipts.jsonl`: one line per retrieval (retrieval/receipts.ts). */
   private receiptLog: ReceiptLog | null = null;
   /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
-  readonly audit!: AuditLog;
+  readonly audit: AuditLog;
   /** Decay at open, then every DECAY.interval_ms (learning/decay.ts). */
   private readonly decay: Periodic;
   /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
-  readonly policy!: PolicyStore;
+  readonly policy: PolicyStore;
   /** `.lithos/agent-keys.json`: per-agent keys a bridge presents to act as its agent (governance/agent-keys.ts). */
-  readonly agentKeys!: AgentKeys;
+  readonly agentKeys: AgentKeys;
   /** `.lithos/learning.json`: overrides of the learning constants, read by feedback and decay (learning/learning-store.ts). */
-  readonly learning!: LearningStore;
+  readonly learning: LearningStore;
   /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
-  readonly proposals!: ProposalStore;
+  readonly proposals: ProposalStore;
+  readonly memory: MemoryStore;
+  readonly cache: CacheStore;
+  /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
+  readonly coordination: CoordinationStore;
   /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
   private readonly recorder: RetrievalRecorder;
   /** search, similar, noteVector, textSimilarity (index/note-queries.ts). */
   private readonly queries: NoteQueries;
-  private readonly writes: AuditedWrites;
+  private readonly deps: ResolvedDeps;
+  private readonly spaces: EmbeddingSpaces;
+  private readonly index: SearchIndex;
+  private readonly indexer: NoteIndexer;
+  private readonly sync: VaultSync;
+  private readonly graph: LinkGraph;
+  private readonly noteService: NotesService;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
   private stopPolicyWatch: () => void = () => undefined;
 
-  private constructor(
-    private readonly deps: ResolvedDeps,
-    private readonly spaces: EmbeddingSpaces,
-    readonly memory: MemoryStore,
-    readonly cache: CacheStore,
-    /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
-    readonly coordination: CoordinationStore,
-    private readonly index: SearchIndex,
-    private readonly indexer: NoteIndexer,
-    private readonly sync: VaultSync,
-    private readonly graph: LinkGraph,
-    private readonly resolver: LinkResolver,
-    warnings: string[],
-  ) {
-    this.warnings = warnings;
-    this.queries = new NoteQueries(index, indexer.byId, () => spaces.list());
-    const resync = async (p: string) => {
-      await sync.syncPath(p);
-      return indexer.byPath.get(p) ?? null;
-    };
-    const liveId = (p: string): string | undefined => indexer.byPath.get(p)?.nodeId;
-    this.writes = new AuditedWrites({ vault: deps.vault, clock: deps.clock, resync, liveId }, () => this.audit, liveId, new PathLocks(deps.vault.caseInsensitive === true));
-    this.decay = new Periodic(deps.timers, () => this.decayNow(), DECAY.interval_ms);
+  private constructor(p: EngineParts) {
+    ({ deps: this.deps, state: this.state, spaces: this.spaces, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
+    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, proposals: this.proposals, backfill: this.backfill, warnings: this.warnings } = p);
+    ({ audit: this.audit, policy: this.policy, agentKeys: this.agentKeys, learning: this.learning } = p.config);
+    const { indexer, spaces } = p;
+    this.queries = new NoteQueries(p.index, indexer.byId, () => spaces.list());
+    this.decay = new Periodic(p.deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }
 
@@ -122,6 +140,8 @@ export class MemoryEngine {
     const spaces = new EmbeddingSpaces(deps.embedders?.length ? deps.embedders : [new HashingEmbedder()]);
     const m = await openMemory(d, spaces);
     const { indexer, warnings } = m;
+    const config = await openConfigStores(d, warnings);
+    const state = new OpenState();
     let opened: MemoryEngine | null = null;
     const sync = new VaultSync({
       vault: d.vault,
@@ -138,14 +158,13 @@ export class MemoryEngine {
       onRemoved: (id) => opened?.conflicts.noteRemoved(id),
     });
     const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
-    const engine = new MemoryEngine(d, spaces, m.memory, m.cache, m.coordination, m.index, indexer, sync, graph, m.resolver, warnings);
-    engine.backfill = m.missingPrimary;
-    opened = engine;
-    const { audit, policy, agentKeys, learning } = await openConfigStores(d, warnings);
+    const notes = new NotesService({ vault: d.vault, clock: d.clock, audit: config.audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard: state.assertOpen });
     const pending = pendingProposalIds(m.memory.learned);
-    const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit, write: (req) => engine.writeNote(req), pending });
-    Object.assign(engine as { audit: AuditLog; policy: PolicyStore; agentKeys: AgentKeys; learning: LearningStore; proposals: ProposalStore }, { audit, policy, agentKeys, learning, proposals });
-    await reportLosses(d, { audit, learned: m.memory.learned, receipts: engine.receipts, proposals }, m.losses, warnings, engine.losses);
+    const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit: config.audit, write: (req) => notes.writeNote(req), pending });
+    const { memory, cache, coordination, index, missingPrimary: backfill } = m;
+    const engine = new MemoryEngine({ deps: d, state, spaces, memory, cache, coordination, index, indexer, sync, graph, notes, config, proposals, backfill, warnings });
+    opened = engine;
+    await reportLosses(d, { audit: config.audit, learned: m.memory.learned, receipts: engine.receipts, proposals }, m.losses, warnings, engine.losses);
     await engine.decayNow();
     engine.decay.start();
     return engine;
@@ -174,7 +193,7 @@ export class MemoryEngine {
   }
 
   handleEvent(e: VaultEvent): void {
-    if (!this.closed) this.sync.handleEvent(e);
+    if (!this.state.closed) this.sync.handleEvent(e);
   }
 
   /** Handles every pending event now, cutting debounces short (CLI, tests, before a flush). */
@@ -281,7 +300,7 @@ export class MemoryEngine {
   /** How often decay runs while open (the plugin's settings); a pending run is re-armed to `ms` from now. */
   setDecayInterval(ms: number): void {
     if (!Number.isFinite(ms) || ms <= 0) throw new LithosError('invalid_argument', `The decay interval must be a positive number of milliseconds (got ${ms}).`, { interval_ms: ms });
-    if (!this.closed) this.decay.reschedule(ms);
+    if (!this.state.closed) this.decay.reschedule(ms);
   }
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
@@ -296,24 +315,24 @@ export class MemoryEngine {
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */
   note(ref: string): LiveNote | null {
-    return lookupNote(this.indexer, this.resolver, ref);
+    return this.noteService.note(ref);
   }
 
   /** The live note at a vault path: exactly, in another Unicode form, or in another case where the disk ignores case. */
   noteAtPath(path: string): LiveNote | null {
-    return liveNoteAtPath(this.indexer, this.resolver, path, this.deps.vault.caseInsensitive === true);
+    return this.noteService.noteAtPath(path);
   }
 
   notes(): LiveNote[] {
-    return [...this.indexer.byPath.values()];
+    return this.noteService.notes();
   }
 
   links(path: string): ResolvedLink[] {
-    return this.graph.outgoing(path);
+    return this.noteService.links(path);
   }
 
   backlinks(path: string): string[] {
-    return this.graph.incoming(path);
+    return this.noteService.backlinks(path);
   }
 
   /** Embeds every note into `space` now and keeps it active (vectors from all active spaces are merged). */
@@ -355,29 +374,21 @@ export class MemoryEngine {
   }
 
   /** Reads and parses a note's current bytes (for tools that need the raw frontmatter, e.g. migrations). */
-  async parse(path: string): Promise<ParsedNote> {
-    this.assertOpen();
-    const p = normalizeVaultPath(path);
-    return parseNote(p, await this.deps.vault.readBytes(p));
+  parse(path: string): Promise<ParsedNote> {
+    return this.noteService.parse(path);
   }
 
   /**
    * The engine's own frontmatter write (migrations, later lithos_write): goes through the host's
    * processFrontMatter and is re-indexed at once, so the file event that follows finds nothing to do.
    */
-  async updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void> {
-    this.assertOpen();
-    const p = normalizeVaultPath(path);
-    await this.writes.exclusive(p, async () => {
-      await this.deps.vault.processFrontMatter(p, fn);
-      await this.sync.syncPath(p);
-    });
+  updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void> {
+    return this.noteService.updateFrontmatter(path, fn);
   }
 
   /** Creates or updates a note through the vault port, re-indexed at once and audited (vault/audited-writes.ts). */
   writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult> {
-    this.assertOpen();
-    return this.writes.write(req, audit);
+    return this.noteService.writeNote(req, audit);
   }
 
   /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
@@ -394,7 +405,7 @@ export class MemoryEngine {
   async followPolicy(): Promise<void> {
     this.assertOpen();
     this.stopPolicyWatch();
-    this.stopPolicyWatch = this.policy.onChange(() => void (this.closed ? undefined : this.conflicts.policyChanged()));
+    this.stopPolicyWatch = this.policy.onChange(() => void (this.state.closed ? undefined : this.conflicts.policyChanged()));
     await this.conflicts.policyChanged();
   }
 
@@ -403,14 +414,12 @@ export class MemoryEngine {
    * edit kept, re-indexed at once, audited as a note write by `audit`; the note's version changes.
    */
   editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
-    this.assertOpen();
-    return this.writes.editText(path, edit, audit);
+    return this.noteService.editNoteText(path, edit, audit);
   }
 
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
   deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
-    this.assertOpen();
-    return this.writes.delete(path, opts);
+    return this.noteService.deleteNote(path, opts);
   }
 
   /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
@@ -428,20 +437,20 @@ export class MemoryEngine {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.state.closed) return;
     this.stopWatching();
     this.stopPolicyWatch();
     await this.conflictService?.idle(); // a callout sync under way finishes before the stores close
     await this.decay.stop();
     await this.consolidatorInst?.stop();
     await this.flush();
-    this.closed = true;
+    this.state.closed = true;
     await this.memory.close();
     await this.cache.close();
     await this.coordination.close();
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new LithosError('unsupported', 'The memory engine is closed.');
+    this.state.assertOpen();
   }
 }

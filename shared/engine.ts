@@ -5,7 +5,7 @@ import type { MemoryStore } from './stores/memory-store';
 import type { CacheStore } from './stores/cache-store';
 import type { CoordinationStore } from './coordination/coordination-store';
 import type { SearchIndex } from './index/search-index';
-import { NoteQueries, type EngineSearchHit, type SearchOptions } from './index/note-queries';
+import type { EngineSearchHit, SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
 import { doctorReport, engineStats, pastLossWarnings, setAsideWarnings, type DoctorReport } from './vault/engine-report';
@@ -18,6 +18,7 @@ import { VaultSync, type IndexReport } from './vault/sync';
 import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
 import { NotesService } from './vault/notes-service';
+import { SearchService } from './vault/search-service';
 import { EngineCorpus } from './retrieval/engine-corpus';
 import { retrieve as runRetrieve } from './retrieval/retrieve';
 import { ALL_SCOUTS } from './retrieval/scouts';
@@ -63,7 +64,6 @@ class OpenState {
 interface EngineParts {
   deps: ResolvedDeps;
   state: OpenState;
-  spaces: EmbeddingSpaces;
   memory: MemoryStore;
   cache: CacheStore;
   coordination: CoordinationStore;
@@ -72,6 +72,7 @@ interface EngineParts {
   sync: VaultSync;
   graph: LinkGraph;
   notes: NotesService;
+  search: SearchService;
   config: ConfigStores;
   proposals: ProposalStore;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
@@ -112,25 +113,22 @@ export class MemoryEngine {
   readonly coordination: CoordinationStore;
   /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
   private readonly recorder: RetrievalRecorder;
-  /** search, similar, noteVector, textSimilarity (index/note-queries.ts). */
-  private readonly queries: NoteQueries;
   private readonly deps: ResolvedDeps;
-  private readonly spaces: EmbeddingSpaces;
   private readonly index: SearchIndex;
   private readonly indexer: NoteIndexer;
   private readonly sync: VaultSync;
   private readonly graph: LinkGraph;
   private readonly noteService: NotesService;
+  private readonly searchService: SearchService;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
   private stopPolicyWatch: () => void = () => undefined;
 
   private constructor(p: EngineParts) {
-    ({ deps: this.deps, state: this.state, spaces: this.spaces, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
+    ({ deps: this.deps, state: this.state, search: this.searchService, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
     ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, proposals: this.proposals, backfill: this.backfill, warnings: this.warnings } = p);
     ({ audit: this.audit, policy: this.policy, agentKeys: this.agentKeys, learning: this.learning } = p.config);
-    const { indexer, spaces } = p;
-    this.queries = new NoteQueries(p.index, indexer.byId, () => spaces.list());
+    const { indexer } = p;
     this.decay = new Periodic(p.deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
   }
@@ -159,10 +157,11 @@ export class MemoryEngine {
     });
     const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
     const notes = new NotesService({ vault: d.vault, clock: d.clock, audit: config.audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard: state.assertOpen });
+    const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard: state.assertOpen });
     const pending = pendingProposalIds(m.memory.learned);
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit: config.audit, write: (req) => notes.writeNote(req), pending });
     const { memory, cache, coordination, index, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, spaces, memory, cache, coordination, index, indexer, sync, graph, notes, config, proposals, backfill, warnings });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, index, indexer, sync, graph, notes, search, config, proposals, backfill, warnings });
     opened = engine;
     await reportLosses(d, { audit: config.audit, learned: m.memory.learned, receipts: engine.receipts, proposals }, m.losses, warnings, engine.losses);
     await engine.decayNow();
@@ -177,7 +176,7 @@ export class MemoryEngine {
     if (this.backfill.length > 0) {
       const paths = this.backfill;
       this.backfill = [];
-      await this.indexer.embedAll(this.spaces.primary(), undefined, paths);
+      await this.searchService.embedPrimary(paths);
     }
     return report;
   }
@@ -208,8 +207,7 @@ export class MemoryEngine {
 
   /** `allow`: a per-note gate (the caller's scope) applied before ranking, so k counts only allowed notes. */
   search(query: string, opts: SearchOptions = {}): Promise<EngineSearchHit[]> {
-    this.assertOpen();
-    return this.queries.search(query, opts);
+    return this.searchService.search(query, opts);
   }
 
   /**
@@ -224,7 +222,7 @@ export class MemoryEngine {
       index: this.index,
       graph: this.graph,
       memory: this.memory,
-      embedders: () => this.spaces.list(),
+      embedders: () => this.searchService.embedders(),
       version: () => this.indexer.version,
       recentRetrievals: (id, now) => this.recorder.count(id, now),
     });
@@ -263,7 +261,7 @@ export class MemoryEngine {
 
   /** A note's mean chunk vector in the primary space (unit length), or null. */
   noteVector(id: string): Float32Array | null {
-    return this.queries.noteVector(id);
+    return this.searchService.noteVector(id);
   }
 
   /**
@@ -285,8 +283,7 @@ export class MemoryEngine {
 
   /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */
   textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>> {
-    this.assertOpen();
-    return this.queries.textSimilarity(ids, text);
+    return this.searchService.textSimilarity(ids, text);
   }
 
   /** One decay run (learning/decay.ts); a failure is logged, never thrown at the host. */
@@ -336,11 +333,8 @@ export class MemoryEngine {
   }
 
   /** Embeds every note into `space` now and keeps it active (vectors from all active spaces are merged). */
-  async addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
-    this.assertOpen();
-    this.spaces.add(space);
-    this.cache.registerSpace(space.spaceId, space.dimensions);
-    return this.indexer.embedAll(space, onProgress);
+  addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
+    return this.searchService.addSpace(space, onProgress);
   }
 
   /**
@@ -349,11 +343,11 @@ export class MemoryEngine {
    * primary (first) space cannot be removed. Returns whether the space was active.
    */
   removeSpace(spaceId: string): boolean {
-    return this.spaces.remove(spaceId);
+    return this.searchService.removeSpace(spaceId);
   }
 
   activeSpaces(): string[] {
-    return this.spaces.ids();
+    return this.searchService.activeSpaces();
   }
 
   stats(): Record<string, unknown> {
@@ -424,8 +418,7 @@ export class MemoryEngine {
 
   /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
   similar(id: string, opts: { k?: number; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
-    this.assertOpen();
-    return this.queries.similar(id, opts);
+    return this.searchService.similar(id, opts);
   }
 
   async flush(): Promise<void> {

@@ -35,9 +35,8 @@ import type { PolicyStore } from './governance/policy';
 import type { ConfigStores } from './engine-config';
 import type { LearningStore } from './learning/learning-store';
 import { ProposalStore } from './governance/proposals';
-import { resolveViewer } from './governance/viewer';
-import { gatedNote, type Viewer } from './governance/gate';
-import { readersMaySee } from './governance/audience';
+import type { Viewer } from './governance/gate';
+import { GovernanceService } from './governance/governance-service';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
 import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps';
@@ -74,7 +73,7 @@ interface EngineParts {
   notes: NotesService;
   search: SearchService;
   config: ConfigStores;
-  proposals: ProposalStore;
+  governance: GovernanceService;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
   backfill: string[];
   warnings: string[];
@@ -95,18 +94,10 @@ export class MemoryEngine {
   private interpreter: Interpreter | null = null;
   /** `.lithos/receipts.jsonl`: one line per retrieval (retrieval/receipts.ts). */
   private receiptLog: ReceiptLog | null = null;
-  /** `.lithos/audit.jsonl`: the hash-chained trail of writes and learning actions (governance/audit.ts). */
-  readonly audit: AuditLog;
   /** Decay at open, then every DECAY.interval_ms (learning/decay.ts). */
   private readonly decay: Periodic;
-  /** `.lithos/policy.json`: allowlists, shared patterns, proposal namespaces (governance/policy.ts). */
-  readonly policy: PolicyStore;
-  /** `.lithos/agent-keys.json`: per-agent keys a bridge presents to act as its agent (governance/agent-keys.ts). */
-  readonly agentKeys: AgentKeys;
   /** `.lithos/learning.json`: overrides of the learning constants, read by feedback and decay (learning/learning-store.ts). */
   readonly learning: LearningStore;
-  /** `.lithos/proposals/`: agent writes waiting for a person (governance/proposals.ts). */
-  readonly proposals: ProposalStore;
   readonly memory: MemoryStore;
   readonly cache: CacheStore;
   /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
@@ -120,17 +111,35 @@ export class MemoryEngine {
   private readonly graph: LinkGraph;
   private readonly noteService: NotesService;
   private readonly searchService: SearchService;
+  private readonly governance: GovernanceService;
   private consolidatorInst: Consolidator | null = null;
   private conflictService: ConflictService | null = null;
   private stopPolicyWatch: () => void = () => undefined;
 
   private constructor(p: EngineParts) {
     ({ deps: this.deps, state: this.state, search: this.searchService, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
-    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, proposals: this.proposals, backfill: this.backfill, warnings: this.warnings } = p);
-    ({ audit: this.audit, policy: this.policy, agentKeys: this.agentKeys, learning: this.learning } = p.config);
+    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, governance: this.governance, backfill: this.backfill, warnings: this.warnings } = p);
+    this.learning = p.config.learning;
     const { indexer } = p;
     this.decay = new Periodic(p.deps.timers, () => this.decayNow(), DECAY.interval_ms);
     this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
+  }
+
+  /** The audit trail (GovernanceService). */
+  get audit(): AuditLog {
+    return this.governance.audit;
+  }
+
+  get policy(): PolicyStore {
+    return this.governance.policy;
+  }
+
+  get agentKeys(): AgentKeys {
+    return this.governance.agentKeys;
+  }
+
+  get proposals(): ProposalStore {
+    return this.governance.proposals;
   }
 
   static async open(deps: EngineDeps): Promise<MemoryEngine> {
@@ -160,8 +169,9 @@ export class MemoryEngine {
     const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard: state.assertOpen });
     const pending = pendingProposalIds(m.memory.learned);
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit: config.audit, write: (req) => notes.writeNote(req), pending });
+    const governance = new GovernanceService({ ...config, proposals, tasks: m.coordination });
     const { memory, cache, coordination, index, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, index, indexer, sync, graph, notes, search, config, proposals, backfill, warnings });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, index, indexer, sync, graph, notes, search, config, governance, backfill, warnings });
     opened = engine;
     await reportLosses(d, { audit: config.audit, learned: m.memory.learned, receipts: engine.receipts, proposals }, m.losses, warnings, engine.losses);
     await engine.decayNow();
@@ -264,21 +274,14 @@ export class MemoryEngine {
     return this.searchService.noteVector(id);
   }
 
-  /**
-   * The viewer the scope gate judges for a caller: the person as is; an agent with its policy allowlist,
-   * the shared patterns and the tasks it is on (governance/viewer.ts).
-   */
+  /** GovernanceService.viewerFor. */
   viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null; verified?: boolean }, taskId: string | null = null): Viewer {
-    return resolveViewer(caller, taskId, { policy: this.policy.get(), tasksOf: (id) => this.coordination.tasksOf(id) });
+    return this.governance.viewerFor(caller, taskId);
   }
 
-  /**
-   * Whether text the engine writes into `reader` (a callout, a concept's member list, a summary) may name or
-   * quote `target`: every agent that may read `reader` may read `target` too (governance/audience.ts).
-   */
+  /** GovernanceService.readersMaySee. */
   readersMaySee(reader: LiveNote, target: LiveNote): boolean {
-    const ctx = { policy: this.policy.get(), viewerOf: (id: string) => this.viewerFor({ kind: 'agent', agent_id: id }) };
-    return readersMaySee(ctx, gatedNote(reader), gatedNote(target));
+    return this.governance.readersMaySee(reader, target);
   }
 
   /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */

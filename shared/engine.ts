@@ -19,17 +19,14 @@ import { LinkGraph, type ResolvedLink } from './vault/link-graph';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
 import { NotesService } from './vault/notes-service';
 import { SearchService } from './vault/search-service';
-import { EngineCorpus } from './retrieval/engine-corpus';
-import { retrieve as runRetrieve } from './retrieval/retrieve';
-import { ALL_SCOUTS } from './retrieval/scouts';
 import type { Interpreter } from './retrieval/terrace2';
 import { ReceiptLog } from './retrieval/receipts';
-import type { QueryContext, RetrievalResult, RetrieveOptions } from './retrieval/types';
-import { newId } from './model/ids';
+import { RetrievalService } from './retrieval/retrieval-service';
+import type { QueryContext, Receipt, RetrievalResult, RetrieveOptions } from './retrieval/types';
 import { type AuditLog, type AuditActor } from './governance/audit';
 import { runDecay } from './learning/decay';
 import { Periodic } from './learning/periodic';
-import { RetrievalRecorder } from './learning/retrieval-recorder';
+import { applyFollowUp, FollowUpTracker } from './learning/follow-up';
 import { DECAY } from './learning/constants';
 import type { PolicyStore } from './governance/policy';
 import type { ConfigStores } from './engine-config';
@@ -90,10 +87,6 @@ export class MemoryEngine {
    */
   private backfill: string[];
   private readonly state: OpenState;
-  private corpus: EngineCorpus | null = null;
-  private interpreter: Interpreter | null = null;
-  /** `.lithos/receipts.jsonl`: one line per retrieval (retrieval/receipts.ts). */
-  private receiptLog: ReceiptLog | null = null;
   /** Decay at open, then every DECAY.interval_ms (learning/decay.ts). */
   private readonly decay: Periodic;
   /** `.lithos/learning.json`: overrides of the learning constants, read by feedback and decay (learning/learning-store.ts). */
@@ -102,8 +95,8 @@ export class MemoryEngine {
   readonly cache: CacheStore;
   /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
   readonly coordination: CoordinationStore;
-  /** Concept retrievals in the last 24 h (repeated-retrieval penalty); seeded from receipts before the first retrieval. */
-  private readonly recorder: RetrievalRecorder;
+  private readonly retrieval: RetrievalService;
+  private readonly followUps = new FollowUpTracker();
   private readonly deps: ResolvedDeps;
   private readonly index: SearchIndex;
   private readonly indexer: NoteIndexer;
@@ -122,7 +115,14 @@ export class MemoryEngine {
     this.learning = p.config.learning;
     const { indexer } = p;
     this.decay = new Periodic(p.deps.timers, () => this.decayNow(), DECAY.interval_ms);
-    this.recorder = new RetrievalRecorder(this, (id) => indexer.byId.get(id)?.cached.meta.note_type, (r) => this.consolidatorInst?.noteRetrieval(r));
+    const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: p.index, graph: p.graph, memory: p.memory, embedders: () => p.search.embedders(), version: () => indexer.version };
+    const receipts = new ReceiptLog(p.deps.blobs, p.deps.clock, { logger: p.deps.logger });
+    const recorded = async (r: Receipt): Promise<void> => {
+      // Implicit learning: a re-query in the same task near the previous result is a weak positive.
+      if (r.task_id) await applyFollowUp(this, this.followUps, r);
+      this.consolidatorInst?.noteRetrieval(r);
+    };
+    this.retrieval = new RetrievalService({ corpus, receipts, memory: p.memory, clock: p.deps.clock, governance: p.governance, recorded, guard: p.state.assertOpen });
   }
 
   /** The audit trail (GovernanceService). */
@@ -220,35 +220,9 @@ export class MemoryEngine {
     return this.searchService.search(query, opts);
   }
 
-  /**
-   * Parallel Terraced Scan (retrieval/retrieve.ts). Read-only for learning: it bumps retrieval_count and
-   * last_retrieved_at of the final nodes and writes a receipt, nothing else.
-   */
-  async retrieve(ctx: QueryContext, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
-    this.assertOpen();
-    this.corpus ??= new EngineCorpus({
-      byId: this.indexer.byId,
-      byPath: this.indexer.byPath,
-      index: this.index,
-      graph: this.graph,
-      memory: this.memory,
-      embedders: () => this.searchService.embedders(),
-      version: () => this.indexer.version,
-      recentRetrievals: (id, now) => this.recorder.count(id, now),
-    });
-    await this.recorder.ready(this.indexer.byId.keys());
-    // Bad values are refused by resolveQuery inside; here they only must not widen the viewer.
-    const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-    const viewer = opts.viewer ?? this.viewerFor({ kind: 'agent', agent_id: text(ctx?.agent_id) }, text(ctx?.task_id));
-    return runRetrieve(ctx, { ...opts, viewer }, {
-      corpus: this.corpus,
-      scouts: ALL_SCOUTS,
-      clock: this.deps.clock,
-      elapsed: typeof performance !== 'undefined' ? () => performance.now() : undefined,
-      interpreter: opts.interpreter ?? this.interpreter,
-      newId,
-      record: (receipt) => this.recorder.record(receipt),
-    });
+  /** RetrievalService.retrieve. */
+  retrieve(ctx: QueryContext, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
+    return this.retrieval.retrieve(ctx, opts);
   }
 
   /** Consolidation (learning/consolidate.ts): run on demand, or start its schedule (learning/consolidator.ts). */
@@ -305,12 +279,12 @@ export class MemoryEngine {
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
   get receipts(): ReceiptLog {
-    return (this.receiptLog ??= new ReceiptLog(this.deps.blobs, this.deps.clock, { logger: this.deps.logger }));
+    return this.retrieval.receipts;
   }
 
   /** Terrace 2's interpretive pass (the bridge sets an MCP-sampling interpreter); null switches it off. */
   setInterpreter(interpreter: Interpreter | null): void {
-    this.interpreter = interpreter;
+    this.retrieval.setInterpreter(interpreter);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */

@@ -71,6 +71,7 @@ interface EngineParts {
   search: SearchService;
   config: ConfigStores;
   governance: GovernanceService;
+  conflicts: ConflictService;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
   backfill: string[];
   warnings: string[];
@@ -106,12 +107,11 @@ export class MemoryEngine {
   private readonly searchService: SearchService;
   private readonly governance: GovernanceService;
   private consolidatorInst: Consolidator | null = null;
-  private conflictService: ConflictService | null = null;
-  private stopPolicyWatch: () => void = () => undefined;
+  private readonly conflictService: ConflictService;
 
   private constructor(p: EngineParts) {
     ({ deps: this.deps, state: this.state, search: this.searchService, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
-    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, governance: this.governance, backfill: this.backfill, warnings: this.warnings } = p);
+    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, governance: this.governance, conflicts: this.conflictService, backfill: this.backfill, warnings: this.warnings } = p);
     this.learning = p.config.learning;
     const { indexer } = p;
     this.decay = new Periodic(p.deps.timers, () => this.decayNow(), DECAY.interval_ms);
@@ -149,7 +149,8 @@ export class MemoryEngine {
     const { indexer, warnings } = m;
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
-    let opened: MemoryEngine | null = null;
+    // Built after sync (it writes callouts through the notes, which sync re-reads): sync's hooks find it then.
+    let conflicts: ConflictService | null = null;
     const sync = new VaultSync({
       vault: d.vault,
       memory: m.memory,
@@ -161,8 +162,8 @@ export class MemoryEngine {
       debounceMs: d.debounceMs,
       onProgress: d.onProgress,
       // Rule detection follows notes changed after open, never the reconcile's bulk work.
-      onChanged: (p) => opened?.conflicts.noteChanged(p),
-      onRemoved: (id) => opened?.conflicts.noteRemoved(id),
+      onChanged: (p) => conflicts?.noteChanged(p),
+      onRemoved: (id) => conflicts?.noteRemoved(id),
     });
     const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
     const notes = new NotesService({ vault: d.vault, clock: d.clock, audit: config.audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard: state.assertOpen });
@@ -171,8 +172,9 @@ export class MemoryEngine {
     const proposals = new ProposalStore({ blobs: d.blobs, clock: d.clock, audit: config.audit, write: (req) => notes.writeNote(req), pending });
     const governance = new GovernanceService({ ...config, proposals, tasks: m.coordination });
     const { memory, cache, coordination, index, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, index, indexer, sync, graph, notes, search, config, governance, backfill, warnings });
-    opened = engine;
+    const { clock, timers, logger } = d;
+    conflicts = new ConflictService({ notes, search, memory, audit: config.audit, policy: config.policy, governance, tunables: config.learning, clock, timers, logger, callouts: d.callouts ?? true, guard: state.assertOpen });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, index, indexer, sync, graph, notes, search, conflicts, config, governance, backfill, warnings });
     await reportLosses(d, { audit: config.audit, learned: m.memory.learned, receipts: engine.receipts, proposals }, m.losses, warnings, engine.losses);
     await engine.decayNow();
     engine.decay.start();
@@ -364,20 +366,12 @@ export class MemoryEngine {
 
   /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
   get conflicts(): ConflictService {
-    return (this.conflictService ??= new ConflictService(this, { clock: this.deps.clock, timers: this.deps.timers, logger: this.deps.logger, callouts: this.deps.callouts ?? true }));
+    return this.conflictService;
   }
 
-  /**
-   * For hosts that keep the vault open and write it (the plugin, headless `lithos mcp`): callouts name other
-   * notes only where the policy lets every reader see them, so they are brought in line now if the policy
-   * changed since they were last synced (a `lithos policy` run, a hand edit while closed), and whenever it
-   * changes from here on (settings, a hand edit picked up while open).
-   */
-  async followPolicy(): Promise<void> {
-    this.assertOpen();
-    this.stopPolicyWatch();
-    this.stopPolicyWatch = this.policy.onChange(() => void (this.state.closed ? undefined : this.conflicts.policyChanged()));
-    await this.conflicts.policyChanged();
+  /** ConflictService.followPolicy. */
+  followPolicy(): Promise<void> {
+    return this.conflictService.followPolicy();
   }
 
   /**
@@ -400,7 +394,7 @@ export class MemoryEngine {
 
   async flush(): Promise<void> {
     await this.sync.settle();
-    await this.conflictService?.drain();
+    await this.conflictService.drain();
     await this.memory.flush();
     await this.cache.flush();
     await this.coordination.flush();
@@ -409,8 +403,8 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.state.closed) return;
     this.stopWatching();
-    this.stopPolicyWatch();
-    await this.conflictService?.idle(); // a callout sync under way finishes before the stores close
+    this.conflictService.stopFollowingPolicy();
+    await this.conflictService.idle(); // a callout sync under way finishes before the stores close
     await this.decay.stop();
     await this.consolidatorInst?.stop();
     await this.flush();

@@ -37,6 +37,7 @@ import { GovernanceService } from './governance/governance-service';
 import { Consolidator } from './learning/consolidator';
 import { ConflictService } from './conflicts/conflicts';
 import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps';
+import type { Services } from './session/services';
 
 export type { IndexReport } from './vault/sync';
 export type { EngineDeps } from './engine-deps';
@@ -96,22 +97,19 @@ export class MemoryEngine {
   readonly cache: CacheStore;
   /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
   readonly coordination: CoordinationStore;
-  private readonly retrieval: RetrievalService;
+  /** The services the engine is made of (session/services.ts). */
+  readonly services: Services;
   private readonly followUps = new FollowUpTracker();
   private readonly deps: ResolvedDeps;
   private readonly index: SearchIndex;
   private readonly indexer: NoteIndexer;
   private readonly sync: VaultSync;
   private readonly graph: LinkGraph;
-  private readonly noteService: NotesService;
-  private readonly searchService: SearchService;
-  private readonly governance: GovernanceService;
   private consolidatorInst: Consolidator | null = null;
-  private readonly conflictService: ConflictService;
 
   private constructor(p: EngineParts) {
-    ({ deps: this.deps, state: this.state, search: this.searchService, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
-    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, notes: this.noteService, governance: this.governance, conflicts: this.conflictService, backfill: this.backfill, warnings: this.warnings } = p);
+    ({ deps: this.deps, state: this.state, memory: this.memory, cache: this.cache, coordination: this.coordination, index: this.index } = p);
+    ({ indexer: this.indexer, sync: this.sync, graph: this.graph, backfill: this.backfill, warnings: this.warnings } = p);
     this.learning = p.config.learning;
     const { indexer } = p;
     this.decay = new Periodic(p.deps.timers, () => this.decayNow(), DECAY.interval_ms);
@@ -122,24 +120,25 @@ export class MemoryEngine {
       if (r.task_id) await applyFollowUp(this, this.followUps, r);
       this.consolidatorInst?.noteRetrieval(r);
     };
-    this.retrieval = new RetrievalService({ corpus, receipts, memory: p.memory, clock: p.deps.clock, governance: p.governance, recorded, guard: p.state.assertOpen });
+    const retrieval = new RetrievalService({ corpus, receipts, memory: p.memory, clock: p.deps.clock, governance: p.governance, recorded, guard: p.state.assertOpen });
+    this.services = { notes: p.notes, search: p.search, retrieval, conflicts: p.conflicts, governance: p.governance, coordination: p.coordination, clock: p.deps.clock };
   }
 
   /** The audit trail (GovernanceService). */
   get audit(): AuditLog {
-    return this.governance.audit;
+    return this.services.governance.audit;
   }
 
   get policy(): PolicyStore {
-    return this.governance.policy;
+    return this.services.governance.policy;
   }
 
   get agentKeys(): AgentKeys {
-    return this.governance.agentKeys;
+    return this.services.governance.agentKeys;
   }
 
   get proposals(): ProposalStore {
-    return this.governance.proposals;
+    return this.services.governance.proposals;
   }
 
   static async open(deps: EngineDeps): Promise<MemoryEngine> {
@@ -188,7 +187,7 @@ export class MemoryEngine {
     if (this.backfill.length > 0) {
       const paths = this.backfill;
       this.backfill = [];
-      await this.searchService.embedPrimary(paths);
+      await this.services.search.embedPrimary(paths);
     }
     return report;
   }
@@ -219,12 +218,12 @@ export class MemoryEngine {
 
   /** `allow`: a per-note gate (the caller's scope) applied before ranking, so k counts only allowed notes. */
   search(query: string, opts: SearchOptions = {}): Promise<EngineSearchHit[]> {
-    return this.searchService.search(query, opts);
+    return this.services.search.search(query, opts);
   }
 
   /** RetrievalService.retrieve. */
   retrieve(ctx: QueryContext, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
-    return this.retrieval.retrieve(ctx, opts);
+    return this.services.retrieval.retrieve(ctx, opts);
   }
 
   /** Consolidation (learning/consolidate.ts): run on demand, or start its schedule (learning/consolidator.ts). */
@@ -247,22 +246,22 @@ export class MemoryEngine {
 
   /** A note's mean chunk vector in the primary space (unit length), or null. */
   noteVector(id: string): Float32Array | null {
-    return this.searchService.noteVector(id);
+    return this.services.search.noteVector(id);
   }
 
   /** GovernanceService.viewerFor. */
   viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null; verified?: boolean }, taskId: string | null = null): Viewer {
-    return this.governance.viewerFor(caller, taskId);
+    return this.services.governance.viewerFor(caller, taskId);
   }
 
   /** GovernanceService.readersMaySee. */
   readersMaySee(reader: LiveNote, target: LiveNote): boolean {
-    return this.governance.readersMaySee(reader, target);
+    return this.services.governance.readersMaySee(reader, target);
   }
 
   /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */
   textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>> {
-    return this.searchService.textSimilarity(ids, text);
+    return this.services.search.textSimilarity(ids, text);
   }
 
   /** One decay run (learning/decay.ts); a failure is logged, never thrown at the host. */
@@ -281,39 +280,39 @@ export class MemoryEngine {
 
   /** The receipt log: every recorded retrieval, queryable by time, agent, task and node. */
   get receipts(): ReceiptLog {
-    return this.retrieval.receipts;
+    return this.services.retrieval.receipts;
   }
 
   /** Terrace 2's interpretive pass (the bridge sets an MCP-sampling interpreter); null switches it off. */
   setInterpreter(interpreter: Interpreter | null): void {
-    this.retrieval.setInterpreter(interpreter);
+    this.services.retrieval.setInterpreter(interpreter);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */
   note(ref: string): LiveNote | null {
-    return this.noteService.note(ref);
+    return this.services.notes.note(ref);
   }
 
   /** The live note at a vault path: exactly, in another Unicode form, or in another case where the disk ignores case. */
   noteAtPath(path: string): LiveNote | null {
-    return this.noteService.noteAtPath(path);
+    return this.services.notes.noteAtPath(path);
   }
 
   notes(): LiveNote[] {
-    return this.noteService.notes();
+    return this.services.notes.notes();
   }
 
   links(path: string): ResolvedLink[] {
-    return this.noteService.links(path);
+    return this.services.notes.links(path);
   }
 
   backlinks(path: string): string[] {
-    return this.noteService.backlinks(path);
+    return this.services.notes.backlinks(path);
   }
 
   /** Embeds every note into `space` now and keeps it active (vectors from all active spaces are merged). */
   addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
-    return this.searchService.addSpace(space, onProgress);
+    return this.services.search.addSpace(space, onProgress);
   }
 
   /**
@@ -322,11 +321,11 @@ export class MemoryEngine {
    * primary (first) space cannot be removed. Returns whether the space was active.
    */
   removeSpace(spaceId: string): boolean {
-    return this.searchService.removeSpace(spaceId);
+    return this.services.search.removeSpace(spaceId);
   }
 
   activeSpaces(): string[] {
-    return this.searchService.activeSpaces();
+    return this.services.search.activeSpaces();
   }
 
   stats(): Record<string, unknown> {
@@ -348,7 +347,7 @@ export class MemoryEngine {
 
   /** Reads and parses a note's current bytes (for tools that need the raw frontmatter, e.g. migrations). */
   parse(path: string): Promise<ParsedNote> {
-    return this.noteService.parse(path);
+    return this.services.notes.parse(path);
   }
 
   /**
@@ -356,22 +355,22 @@ export class MemoryEngine {
    * processFrontMatter and is re-indexed at once, so the file event that follows finds nothing to do.
    */
   updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void> {
-    return this.noteService.updateFrontmatter(path, fn);
+    return this.services.notes.updateFrontmatter(path, fn);
   }
 
   /** Creates or updates a note through the vault port, re-indexed at once and audited (vault/audited-writes.ts). */
   writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult> {
-    return this.noteService.writeNote(req, audit);
+    return this.services.notes.writeNote(req, audit);
   }
 
   /** Conflict objects, rule detection and managed callouts (conflicts/conflicts.ts). */
   get conflicts(): ConflictService {
-    return this.conflictService;
+    return this.services.conflicts;
   }
 
   /** ConflictService.followPolicy. */
   followPolicy(): Promise<void> {
-    return this.conflictService.followPolicy();
+    return this.services.conflicts.followPolicy();
   }
 
   /**
@@ -379,22 +378,22 @@ export class MemoryEngine {
    * edit kept, re-indexed at once, audited as a note write by `audit`; the note's version changes.
    */
   editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
-    return this.noteService.editNoteText(path, edit, audit);
+    return this.services.notes.editNoteText(path, edit, audit);
   }
 
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */
   deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
-    return this.noteService.deleteNote(path, opts);
+    return this.services.notes.deleteNote(path, opts);
   }
 
   /** Nearest notes to a note's own mean chunk vector in each active space, the note itself left out. */
   similar(id: string, opts: { k?: number; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
-    return this.searchService.similar(id, opts);
+    return this.services.search.similar(id, opts);
   }
 
   async flush(): Promise<void> {
     await this.sync.settle();
-    await this.conflictService.drain();
+    await this.services.conflicts.drain();
     await this.memory.flush();
     await this.cache.flush();
     await this.coordination.flush();
@@ -403,8 +402,8 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.state.closed) return;
     this.stopWatching();
-    this.conflictService.stopFollowingPolicy();
-    await this.conflictService.idle(); // a callout sync under way finishes before the stores close
+    this.services.conflicts.stopFollowingPolicy();
+    await this.services.conflicts.idle(); // a callout sync under way finishes before the stores close
     await this.decay.stop();
     await this.consolidatorInst?.stop();
     await this.flush();

@@ -8,6 +8,7 @@ import type { GovernanceService } from '../governance/governance-service';
 import type { NotesService } from '../vault/notes-service';
 import type { SearchService } from '../vault/search-service';
 import type { RetrievalService } from '../retrieval/retrieval-service';
+import type { LearningService } from '../learning/learning-service';
 import type { ConflictService } from '../conflicts/conflicts';
 
 export interface Services {
@@ -17,6 +18,8 @@ export interface Services {
   readonly search: SearchService;
   /** retrieve, the receipt log, the interpreter. */
   readonly retrieval: RetrievalService;
+  /** Memory's learned signals: feedback, decay, consolidation, quarantine, working memory. */
+  readonly learning: LearningService;
   /** Conflict objects, rule detection, managed callouts. */
   readonly conflicts: ConflictService;
   /** Audit, policy, agent keys, proposals, viewers. */

@@ -23,17 +23,15 @@ import {
   normaliseEvidence,
   toConflict,
   type Conflict,
+  type ConflictActor,
   type ConflictEvidence,
   type ConflictState,
   type Resolution,
+  type ResolutionChange,
   type ResolutionRecord,
 } from './conflict-types';
 
-/** Who acts: 'human', an agent id, or a rule name; `kind` decides the edge's provenance_type. */
-export interface ConflictActor {
-  kind: 'human' | 'agent' | 'rule';
-  id: string | null;
-}
+export type { ConflictActor, ResolutionChange } from './conflict-types';
 
 export interface OpenConflictInput {
   a: string;
@@ -52,14 +50,6 @@ export interface ResolveInput {
   resolver: ConflictActor;
   /** superseded/refuted: the note that stands (an end); merged: the merge note. */
   winner_id?: string | null;
-}
-
-/** One change a resolution made, for the result and the audit entry. */
-export interface ResolutionChange {
-  node: string;
-  what: string;
-  before: unknown;
-  after: unknown;
 }
 
 /** The policy (its audience-deciding parts) the callouts were last synced under. */

@@ -6,8 +6,17 @@ import type { ConflictPorts } from './conflict-ports';
 import type { EdgeRow } from '../stores/memory-types';
 import { QUERY_CLASSES } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
-import { CONFLICT_EDGE_TYPE, MERGED_EDGE_WEIGHT, REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP, REFUTED_SALIENCE_FLOOR, type Conflict } from './conflict-types';
-import type { ConflictActor, ResolutionChange } from './conflicts';
+import {
+  CONFLICT_EDGE_TYPE,
+  MERGED_EDGE_WEIGHT,
+  REFUTED_EDGE_FACTOR,
+  REFUTED_PRIOR_DROP,
+  REFUTED_SALIENCE_DROP,
+  REFUTED_SALIENCE_FLOOR,
+  type Conflict,
+  type ConflictActor,
+  type ResolutionChange,
+} from './conflict-types';
 
 /** Winner's `supersedes` gains the loser's id; the loser is archived (its status callout follows). */
 export async function supersede(d: Pick<ConflictPorts, 'notes'>, winner: LiveNote, loser: LiveNote, changes: ResolutionChange[]): Promise<void> {

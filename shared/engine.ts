@@ -8,7 +8,6 @@ import type { ParsedNote } from './model/types';
 import type { MemoryStore } from './stores/memory-store';
 import type { CacheStore } from './stores/cache-store';
 import type { StoreLoss } from './stores/store-loss';
-import type { SearchIndex } from './index/search-index';
 import type { EngineSearchHit, SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
@@ -37,11 +36,6 @@ export type { EngineSearchHit } from './index/note-queries';
 export type { DoctorReport } from './vault/engine-report';
 export { TOMBSTONE_TTL_MS } from './vault/open-memory';
 
-/**
- * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
- * with their own ports. It owns the lifecycle (open, reconcile, watch, flush, close); the work is the
- * services' (`services`, session/services.ts), and its other members delegate to them.
- */
 /** Whether the engine was closed; its services refuse work from then on. */
 class OpenState {
   closed = false;
@@ -57,7 +51,6 @@ interface EngineParts {
   memory: MemoryStore;
   cache: CacheStore;
   coordination: CoordinationStore;
-  index: SearchIndex;
   indexer: NoteIndexer;
   sync: VaultSync;
   graph: LinkGraph;
@@ -67,6 +60,11 @@ interface EngineParts {
   warnings: string[];
 }
 
+/**
+ * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
+ * with their own ports. It owns the lifecycle (open, reconcile, watch, flush, close); the work is the
+ * services' (`services`, session/services.ts), and its other members delegate to them.
+ */
 export class MemoryEngine {
   readonly warnings: string[];
   /** Learned data found lost at open (each also in `warnings`, and audited as `store.damaged`). */
@@ -85,7 +83,6 @@ export class MemoryEngine {
   private backfill: string[];
   private readonly state: OpenState;
   private readonly deps: ResolvedDeps;
-  private readonly index: SearchIndex;
   private readonly indexer: NoteIndexer;
   private readonly sync: VaultSync;
   private readonly graph: LinkGraph;
@@ -96,7 +93,6 @@ export class MemoryEngine {
     this.memory = p.memory;
     this.cache = p.cache;
     this.coordination = p.coordination;
-    this.index = p.index;
     this.indexer = p.indexer;
     this.sync = p.sync;
     this.graph = p.graph;
@@ -113,8 +109,8 @@ export class MemoryEngine {
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
     const { services, sync, graph } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
-    const { memory, cache, coordination, index, indexer, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, index, indexer, sync, graph, services, backfill, warnings });
+    const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, services, backfill, warnings });
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();

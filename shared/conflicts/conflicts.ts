@@ -1,6 +1,6 @@
 /**
  * Conflict objects (docs/contradictions.md): open, list, resolve, rule detection and the managed
- * callouts that follow them. One per engine (`engine.conflicts`).
+ * callouts that follow them. One per engine (`services.conflicts`).
  *
  * Rule detection runs for notes that change after the engine is open — the engine's own writes and the
  * host's file events — never during a reconcile, so bulk indexing costs nothing more; `scan()` (`lithos

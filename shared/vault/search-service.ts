@@ -38,9 +38,9 @@ export class SearchService {
     return this.queries.similar(id, opts);
   }
 
-  /** A note's mean chunk vector in the primary space (unit length), or null. */
-  noteVector(id: string): Float32Array | null {
-    return this.queries.noteVector(id);
+  /** A note's mean chunk vector (unit length) in a space, the primary by default; null when it has none there. */
+  noteVector(id: string, spaceId?: string): Float32Array | null {
+    return spaceId === undefined ? this.queries.noteVector(id) : (this.d.index.noteVector(id, spaceId) ?? null);
   }
 
   /** Cosine between `text` and each note's mean vector in the primary space (notes without one are left out). */

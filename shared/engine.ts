@@ -2,6 +2,8 @@ import { openConfigStores, reportLosses } from './engine-config';
 import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps';
 import { buildServices } from './engine-services';
 import type { Services } from './session/services';
+import { openSession, type MemorySession } from './session/memory-session';
+import type { SessionCaller } from './session/caller';
 import type { BlobStore, Embedder, Logger, VaultEvent } from './ports';
 import { LithosError } from './errors';
 import type { ParsedNote } from './model/types';
@@ -118,6 +120,12 @@ export class MemoryEngine {
   }
 
   // ── lifecycle ───────────────────────────────────────────────────────────
+
+  /** The memory as this caller may use it (session/memory-session.ts): what every front door holds. */
+  as(caller: SessionCaller): Promise<MemorySession> {
+    this.assertOpen();
+    return openSession(this, caller);
+  }
 
   /** Full scan: mtime + size, then content hash, so unchanged notes cost nothing. */
   async reconcile(): Promise<IndexReport> {

@@ -8,7 +8,7 @@ import type { AgentTools } from './policy';
 const WHERE = 'Settings → Lithos Memory → Agents bridge, or agent_tools in .lithos/policy.json';
 
 /** Why agents may not call this tool under these rules, or null when they may. */
-export function toolRefusal(def: Pick<ToolDef, 'name' | 'annotations'>, rules: AgentTools): string | null {
+export function toolRefusal(def: { name: string; annotations: { readOnlyHint: boolean } }, rules: AgentTools): string | null {
   if (rules.disabled.includes(def.name)) return `The tool "${def.name}" is turned off for agents in this vault (${WHERE}).`;
   if (rules.read_only && !def.annotations.readOnlyHint) {
     return `The tool "${def.name}" changes the vault, and agents are read-only in this vault (${WHERE}).`;

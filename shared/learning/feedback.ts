@@ -93,14 +93,6 @@ function withPrior(s: NodeStats, cls: string, delta: number, cap: number): Recor
 /** What applying feedback uses. */
 export type FeedbackPorts = Pick<LearningPorts, 'notes' | 'search' | 'receipts' | 'memory' | 'tunables' | 'audit' | 'policy' | 'clock' | 'callouts'>;
 
-/**
- * Feedback through a host's learning service, which applies one at a time: the tools' entry while they
- * still hold the engine. Goes once they work through the scoped session (issue 18).
- */
-export function applyFeedback(host: { readonly services: { readonly learning: { feedback(input: FeedbackInput): Promise<FeedbackResult> } } }, input: FeedbackInput): Promise<FeedbackResult> {
-  return host.services.learning.feedback(input);
-}
-
 /** Applies feedback once; the caller runs one at a time (LearningService.feedback), so two calls for one receipt cannot both pass the applied-once check. */
 export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput): Promise<FeedbackResult> {
   const receipt = await findReceipt(d, input.receipt_id);

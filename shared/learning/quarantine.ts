@@ -59,11 +59,3 @@ export function listQuarantined(d: Pick<LearningPorts, 'notes' | 'memory'>, allo
     })
     .sort((a, b) => b.misleading_count - a.misleading_count || a.path.localeCompare(b.path));
 }
-
-/**
- * listQuarantined through a host's learning service: the tools' entry while they still hold the engine.
- * Goes once they work through the scoped session (issue 18).
- */
-export function quarantinedNotes(host: { readonly services: { readonly learning: { quarantined(allow?: (id: string) => boolean): QuarantinedNote[] } } }, allow?: (id: string) => boolean): QuarantinedNote[] {
-  return host.services.learning.quarantined(allow);
-}

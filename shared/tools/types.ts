@@ -6,6 +6,8 @@
 import type { z } from 'zod';
 import type { MemoryEngine } from '../engine';
 import type { Interpreter } from '../retrieval/terrace2';
+import type { SessionCaller } from '../session/caller';
+import type { MemorySession } from '../session/memory-session';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -15,21 +17,12 @@ export interface ToolAnnotations {
 }
 
 /** Who is calling: the bridge passes the agent identity with every call. */
-export interface ToolCaller {
-  kind: 'agent' | 'human';
-  agent_id: string | null;
-  /** The key the session presented for its agent (LITHOS_AGENT_KEY, or the websocket hello's agent_key). */
-  key?: string;
-  /**
-   * Set by the dispatcher from `key`, never taken from outside: false for an agent whose key did not verify
-   * while the vault issues keys (governance/agent-keys.ts): it sees only `shared` notes and may only call
-   * tools that read. Absent: verified.
-   */
-  verified?: boolean;
-}
+export type ToolCaller = SessionCaller;
 
 export interface ToolContext {
   engine: MemoryEngine;
+  /** The memory as this caller may use it: every read and write through it applies the caller's scope. */
+  memory: MemorySession;
   caller: ToolCaller;
   /**
    * How lithos_delete removes a note: `port` (default) leaves it to the host's vault port (the plugin's

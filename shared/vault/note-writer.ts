@@ -10,7 +10,7 @@ import { folderOf, stripMd } from './paths';
 /**
  * The engine's own note writes and deletes (lithos_write, lithos_delete): whole-file writes through the
  * VaultPort, guarded by the content hash the caller last read, and re-indexed at once so the file event
- * that follows finds nothing to do. Paths arrive already checked (tools/note-path.ts).
+ * that follows finds nothing to do. Paths arrive already checked (vault/note-path.ts).
  */
 
 export interface NoteWriterHost {

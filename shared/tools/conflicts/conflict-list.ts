@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONFLICT_STATES } from '../../conflicts/conflict-types';
-import { READ_ONLY, defineTool, findByIdOrPath } from '../knowledge/common';
-import { conflictJson, seesNode } from './common';
+import { READ_ONLY, defineTool } from '../knowledge/common';
+import { conflictJson } from './common';
 import { cursorOf, cursorStarts, takePage, cursorArg } from '../text-budget';
 
 const input = z.strictObject({
@@ -19,9 +19,7 @@ export const lithosConflictList = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const node = a.node !== undefined ? findByIdOrPath(ctx, a.node).nodeId : undefined;
-    const rows = ctx.engine.conflicts.list({ state: a.state, node, visible: seesNode(ctx) });
-    const conflicts = rows.flatMap((c) => {
+    const conflicts = ctx.memory.conflicts.list({ state: a.state, node: a.node }).flatMap((c) => {
       const j = conflictJson(ctx, c);
       return j ? [j] : [];
     });

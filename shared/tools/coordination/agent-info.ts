@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
-import { agentJson, boundedList, claimJson, defineTool, nowOf, READ_ONLY, touchCaller } from './common';
+import { agentJson, boundedList, claimJson, defineTool, READ_ONLY } from './common';
 
 const input = z.strictObject({
   id: z.string().trim().min(1).max(LIMITS.agentId).optional().describe('The agent to describe; default: yourself.'),
@@ -17,13 +17,13 @@ export const lithosAgentInfo = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    await touchCaller(ctx);
-    const store = ctx.engine.coordination;
+    const tasks = ctx.memory.tasks;
+    await tasks.touch();
     const id = a.id ?? ctx.caller.agent_id ?? (ctx.caller.kind === 'human' ? 'human' : '');
-    const agent = id ? store.agent(id) : null;
+    const agent = id ? tasks.agent(id) : null;
     if (!agent) throw new LithosError('not_found', `No agent "${id}". Use lithos_agent_list to see the known agents.`, { id });
-    const now = nowOf(ctx);
-    const claims = boundedList(store.claimsHeldBy(agent.id).map((c) => claimJson(c, now)));
+    const now = tasks.now();
+    const claims = boundedList(tasks.claimsHeldBy(agent.id).map((c) => claimJson(c, now)));
     return { agent: agentJson(agent), claims: claims.items, claims_total: claims.total };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../coordination/coordination-validate';
 import { listShape, pageItems } from '../text-budget';
-import { agentJson, defineTool, isoArg, READ_ONLY, touchCaller } from './common';
+import { agentJson, defineTool, isoArg, READ_ONLY } from './common';
 
 const input = z.strictObject({
   type: z.string().trim().min(1).max(LIMITS.name).optional().describe('Only agents of this type.'),
@@ -16,8 +16,8 @@ export const lithosAgentList = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    await touchCaller(ctx);
-    const agents = ctx.engine.coordination.agents({ type: a.type, activeSince: a.active_since === undefined ? undefined : Date.parse(a.active_since) });
+    await ctx.memory.tasks.touch();
+    const agents = ctx.memory.tasks.agents({ type: a.type, activeSince: a.active_since === undefined ? undefined : Date.parse(a.active_since) });
     const { page, total, next_cursor } = pageItems(agents.map(agentJson), a, 'lithos_agent_list');
     return { agents: page, total, next_cursor };
   },

@@ -23,7 +23,7 @@ export const lithosAgentRegister = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const id = a.id ?? (ctx.caller.kind === 'human' ? 'human' : ctx.caller.agent_id);
     if (!id) throw new LithosError('invalid_argument', 'lithos_agent_register needs an id: pass id, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).', { tool: 'lithos_agent_register' });
-    const r = await ctx.engine.coordination.registerAgent({ id, name: a.name, type: a.type, metadata: a.metadata });
+    const r = await ctx.memory.tasks.registerAgent({ id, name: a.name, type: a.type, metadata: a.metadata });
     return { success: true, created: r.created, agent: agentJson(r.agent) };
   },
 });

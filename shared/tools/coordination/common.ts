@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { LithosError } from '../../errors';
-import { canSee, gatedNote } from '../../governance/gate';
 import { LIMITS } from '../../coordination/coordination-validate';
 import { MAX_CLAIM_TTL_MINUTES, DEFAULT_CLAIM_TTL_MINUTES } from '../../coordination/coordination-types';
 import type { AgentRow, ClaimRow, FindingRow, TaskOutcomeRow, TaskRow } from '../../coordination/coordination-types';
-import type { LiveNote } from '../../vault/note-indexer';
 import type { ToolAnnotations, ToolContext, ToolDef } from '../types';
 import { boundJson, clipText, FIELD_MAX_CHARS, LIST_MAX_CHARS, takePage } from '../text-budget';
 
@@ -27,7 +24,7 @@ export const agentArg = z
   .min(1)
   .max(LIMITS.agentId)
   .optional()
-  .describe('Your agent id. Optional when the bridge already knows it (--agent or LITHOS_AGENT_ID); given here, it wins.');
+  .describe('Your agent id. Optional when the bridge already knows it (--agent or LITHOS_AGENT_ID), and then it must be that id.');
 export const taskIdArg = z.string().trim().min(1).max(LIMITS.nodeRef).describe('The task id returned by lithos_task_create or lithos_task_list.');
 export const aspectArg = z
   .string()
@@ -66,37 +63,16 @@ export const isoArg = (what: string) =>
 // ── who is calling ──────────────────────────────────────────────────────
 
 /**
- * The agent a call acts for: `agent` when given, else the bridge's identity; the person acts as `human`.
- * The agent is registered on its first call and its last_seen_at refreshed.
+ * Registers the calling agent, if the bridge named one, for tools that take no identity of their own
+ * (lithos_retrieve, lithos_feedback; the coordination tools call ctx.memory.tasks.touch themselves).
  */
-export async function actingAgent(ctx: ToolContext, agent: string | undefined, tool: string): Promise<string> {
-  const id = agent ?? (ctx.caller.kind === 'human' ? 'human' : ctx.caller.agent_id);
-  if (!id) {
-    throw new LithosError('invalid_argument', `${tool} needs to know which agent is acting: pass agent, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).`, { tool });
-  }
-  await ctx.engine.coordination.ensureAgent(id);
-  return id;
-}
-
-/** Registers the calling agent, if the bridge named one, for tools that take no identity of their own. */
 export async function touchCaller(ctx: ToolContext): Promise<void> {
-  if (ctx.caller.kind === 'agent' && ctx.caller.agent_id) await ctx.engine.coordination.ensureAgent(ctx.caller.agent_id);
+  await ctx.memory.tasks.touch();
 }
 
 /** ms → ISO 8601, the only time format tools return. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
-
-/**
- * A note reference (id, path, title or alias) as the note it names, if the agent may see it on this task.
- * A note it may not see is reported as missing, so its existence does not leak.
- */
-export function visibleNote(ctx: ToolContext, ref: string, agent: string, taskId: string): LiveNote | null {
-  const note = ctx.engine.note(ref);
-  if (!note) return null;
-  const viewer = ctx.engine.viewerFor(ctx.caller.kind === 'human' && agent === 'human' ? { kind: 'human', agent_id: null } : { kind: 'agent', agent_id: agent }, taskId);
-  return canSee(viewer, gatedNote(note)) ? note : null;
-}
 
 // ── result shapes (stable) ──────────────────────────────────────────────
 
@@ -143,21 +119,18 @@ export function claimJson(c: ClaimRow, now: number) {
   };
 }
 
-/**
- * `visible` is the caller's gate on note ids: a finding or outcome naming a note the caller may not see
- * names none (knowledge_id null, the id left out of the lists), as every other read tool does.
- */
-export function findingJson(f: FindingRow, visible: (id: string) => boolean = () => true) {
-  const knowledge = f.knowledge_id !== null && visible(f.knowledge_id) ? f.knowledge_id : null;
-  return { id: f.id, task_id: f.task_id, agent: f.agent_id, summary: f.summary, knowledge_id: knowledge, created_at: iso(f.created_at) };
+/** A finding as tools return it (the tasks room has already cut the note it names to what the caller sees). */
+export function findingJson(f: FindingRow) {
+  return { id: f.id, task_id: f.task_id, agent: f.agent_id, summary: f.summary, knowledge_id: f.knowledge_id, created_at: iso(f.created_at) };
 }
 
-export function outcomeJson(o: TaskOutcomeRow, visible: (id: string) => boolean = () => true) {
+/** A completion outcome as tools return it (the tasks room has already cut its notes to what the caller sees). */
+export function outcomeJson(o: TaskOutcomeRow) {
   return {
     agent: o.agent_id,
     receipt_id: o.receipt_id,
-    cited_nodes: o.cited_nodes.filter(visible),
-    misleading_nodes: o.misleading_nodes.filter(visible),
+    cited_nodes: o.cited_nodes,
+    misleading_nodes: o.misleading_nodes,
     // The agent's own answer, up to 100,000 characters: echoed only in part.
     output_text: o.output_text === null ? null : clipText(o.output_text, FIELD_MAX_CHARS),
     ...(o.output_text !== null && o.output_text.length > FIELD_MAX_CHARS ? { output_truncated: true } : {}),
@@ -171,5 +144,3 @@ export function releasedJson<T>(claims: readonly T[]): { released_claims: T[]; r
   const r = boundedList(claims);
   return { released_claims: r.items, released_total: r.total };
 }
-
-export const nowOf = (ctx: ToolContext): number => ctx.engine.coordination.now();

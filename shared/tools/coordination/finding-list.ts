@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineTool, findingJson, isoArg, READ_ONLY, taskIdArg, touchCaller } from './common';
-import { allowFor } from '../knowledge/common';
+import { defineTool, findingJson, isoArg, READ_ONLY, taskIdArg } from './common';
 import { listShape, pageItems } from '../text-budget';
 
 const input = z.strictObject({
@@ -16,10 +15,9 @@ export const lithosFindingList = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    await touchCaller(ctx);
-    const findings = ctx.engine.coordination.findings(a.task_id, a.since === undefined ? undefined : Date.parse(a.since));
-    const visible = allowFor(ctx);
-    const { page, total, next_cursor } = pageItems(findings.map((f) => findingJson(f, visible)), a, 'lithos_finding_list');
+    await ctx.memory.tasks.touch();
+    const findings = ctx.memory.tasks.findings(a.task_id, a.since === undefined ? undefined : Date.parse(a.since));
+    const { page, total, next_cursor } = pageItems(findings.map(findingJson), a, 'lithos_finding_list');
     return { findings: page, total, next_cursor };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
-import { actingAgent, ADDITIVE_WRITE, agentArg, defineTool, findingJson, taskIdArg, visibleNote } from './common';
+import { ADDITIVE_WRITE, agentArg, defineTool, findingJson, taskIdArg } from './common';
 
 const input = z.strictObject({
   task_id: taskIdArg,
@@ -26,10 +26,11 @@ export const lithosFindingPost = defineTool({
   input,
   annotations: ADDITIVE_WRITE,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_finding_post');
+    const tasks = ctx.memory.tasks;
+    const agent = await tasks.acting(a.agent, 'lithos_finding_post');
     let knowledgeId: string | null = null;
     if (a.knowledge_id !== undefined) {
-      const note = visibleNote(ctx, a.knowledge_id, agent, a.task_id);
+      const note = tasks.visibleNote(a.knowledge_id, agent, a.task_id);
       if (!note) {
         throw new LithosError('not_found', `knowledge_id: no note "${a.knowledge_id}". Link a note by the id lithos_write or lithos_search returned.`, {
           field: 'knowledge_id',
@@ -38,7 +39,7 @@ export const lithosFindingPost = defineTool({
       }
       knowledgeId = note.nodeId;
     }
-    const finding = await ctx.engine.coordination.postFinding({ task_id: a.task_id, agent, summary: a.summary, knowledge_id: knowledgeId });
+    const finding = await tasks.postFinding({ task_id: a.task_id, agent, summary: a.summary, knowledge_id: knowledgeId });
     return { finding_id: finding.id, finding: findingJson(finding) };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actingAgent, agentArg, claimJson, releasedJson, defineTool, nowOf, taskIdArg, taskJson } from './common';
+import { agentArg, claimJson, releasedJson, defineTool, taskIdArg, taskJson } from './common';
 
 const input = z.strictObject({
   task_id: taskIdArg,
@@ -17,15 +17,10 @@ export const lithosTaskCancel = defineTool({
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_task_cancel');
-    const r = await ctx.engine.coordination.cancelTask(a.task_id, agent, ctx.caller.kind === 'human');
-    await ctx.engine.audit.append({
-      action: 'task.cancel',
-      actor: ctx.caller.kind === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: agent },
-      target: r.task.id,
-      data: { reason: a.reason ?? null, released: r.released.map((c) => c.aspect) },
-    });
-    const now = nowOf(ctx);
+    const tasks = ctx.memory.tasks;
+    const agent = await tasks.acting(a.agent, 'lithos_task_cancel');
+    const r = await tasks.cancel(a.task_id, agent, a.reason ?? null);
+    const now = tasks.now();
     return { success: true, task: taskJson(r.task, false), ...releasedJson(r.released.map((c) => claimJson(c, now))) };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actingAgent, agentArg, aspectArg, claimJson, defineTool, IDEMPOTENT_WRITE, nowOf, taskIdArg, ttlArg } from './common';
+import { agentArg, aspectArg, claimJson, defineTool, IDEMPOTENT_WRITE, taskIdArg, ttlArg } from './common';
 
 const input = z.strictObject({ task_id: taskIdArg, aspect: aspectArg, ttl_minutes: ttlArg, agent: agentArg });
 
@@ -15,8 +15,9 @@ export const lithosTaskClaim = defineTool({
   input,
   annotations: IDEMPOTENT_WRITE,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_task_claim');
-    const r = await ctx.engine.coordination.claim({ task_id: a.task_id, aspect: a.aspect, agent, ttl_minutes: a.ttl_minutes });
-    return { success: true, already_held: r.already_held, claim: claimJson(r.claim, nowOf(ctx)) };
+    const tasks = ctx.memory.tasks;
+    const agent = await tasks.acting(a.agent, 'lithos_task_claim');
+    const r = await tasks.claim({ task_id: a.task_id, aspect: a.aspect, agent, ttl_minutes: a.ttl_minutes });
+    return { success: true, already_held: r.already_held, claim: claimJson(r.claim, tasks.now()) };
   },
 });

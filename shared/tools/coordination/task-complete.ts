@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIMITS } from '../../coordination/coordination-validate';
 import type { ToolAnnotations, ToolContext } from '../types';
-import { actingAgent, agentArg, boundedList, claimJson, releasedJson, defineTool, nowOf, outcomeJson, taskIdArg, taskJson, visibleNote } from './common';
+import { agentArg, boundedList, claimJson, releasedJson, defineTool, outcomeJson, taskIdArg, taskJson } from './common';
 import { LIST_MAX_CHARS } from '../text-budget';
-import { consolidateCompletedTask } from '../memory/after-complete';
 import { acceptedArg, feedbackJson, planFeedback, visibleReceipt } from '../lcma/feedback-args';
 import type { Receipt } from '../../retrieval/types';
 
@@ -30,7 +29,7 @@ function resolveNodes(ctx: ToolContext, field: string, refs: string[] | undefine
   const ids: string[] = [];
   const missing: string[] = [];
   for (const ref of refs ?? []) {
-    const note = visibleNote(ctx, ref, agent, taskId);
+    const note = ctx.memory.tasks.visibleNote(ref, agent, taskId);
     if (!note) missing.push(ref);
     else if (!ids.includes(note.nodeId)) ids.push(note.nodeId);
   }
@@ -56,9 +55,9 @@ export const lithosTaskComplete = defineTool({
   input,
   annotations: COMPLETE,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_task_complete');
-    const store = ctx.engine.coordination;
-    if (!store.task(a.task_id)) throw new LithosError('not_found', `No task ${a.task_id}.`, { task_id: a.task_id });
+    const room = ctx.memory.tasks;
+    const agent = await room.acting(a.agent, 'lithos_task_complete');
+    if (!room.task(a.task_id)) throw new LithosError('not_found', `No task ${a.task_id}.`, { task_id: a.task_id });
     const cited = resolveNodes(ctx, 'cited_nodes', a.cited_nodes, agent, a.task_id);
     const misleading = resolveNodes(ctx, 'misleading_nodes', a.misleading_nodes, agent, a.task_id);
     // Everything is checked before the task is completed, so a bad receipt or node completes nothing.
@@ -75,7 +74,7 @@ export const lithosTaskComplete = defineTool({
     // An empty or blank output is no output (the schema lets it through; the outcome store keeps only text).
     const output = a.output_text !== undefined && a.output_text.trim() !== '' ? a.output_text : undefined;
     const evidence = cited.length + misleading.length > 0 || output !== undefined || a.accepted !== undefined;
-    if (ids.length === 0 && evidence) receipts.push(...(await ctx.engine.receipts.query({ task: a.task_id, agent, limit: 50 })).receipts);
+    if (ids.length === 0 && evidence) receipts.push(...(await room.receiptsFor(a.task_id, agent)));
     const plan = await planFeedback(ctx, {
       receipts,
       strict: ids.length > 0,
@@ -86,11 +85,11 @@ export const lithosTaskComplete = defineTool({
       agent: agent === 'human' ? null : agent,
       task: a.task_id,
     });
-    const r = await store.completeTask(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: output });
+    const r = await room.complete(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: output });
     const feedback = await plan.apply();
-    const outcome = feedback.length > 0 ? await store.markOutcomeLearned(a.task_id) : r.outcome;
-    await consolidateCompletedTask(ctx, a.task_id, agent);
-    const now = nowOf(ctx);
+    const outcome = feedback.length > 0 ? await room.markOutcomeLearned(a.task_id) : r.outcome;
+    await ctx.memory.learning.afterTask(a.task_id, agent);
+    const now = room.now();
     // One feedback per receipt of the task: a long task's list is cut like its released claims, with the count.
     const learned = boundedList(feedback.map(feedbackJson), LIST_MAX_CHARS / 4);
     return { success: true, task: taskJson(r.task, false), ...releasedJson(r.released.map((c) => claimJson(c, now))), outcome: outcomeJson(outcome), feedback: learned.items, feedback_total: learned.total };

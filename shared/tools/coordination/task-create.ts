@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../../coordination/coordination-validate';
-import { actingAgent, ADDITIVE_WRITE, agentArg, defineTool, taskJson } from './common';
+import { ADDITIVE_WRITE, agentArg, defineTool, taskJson } from './common';
 
 const input = z.strictObject({
   title: z.string().trim().min(1).max(LIMITS.title).describe('What the task is, in one line.'),
@@ -20,8 +20,8 @@ export const lithosTaskCreate = defineTool({
   input,
   annotations: ADDITIVE_WRITE,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_task_create');
-    const task = await ctx.engine.coordination.createTask({ created_by: agent, title: a.title, description: a.description, tags: a.tags, metadata: a.metadata });
+    const agent = await ctx.memory.tasks.acting(a.agent, 'lithos_task_create');
+    const task = await ctx.memory.tasks.createTask({ created_by: agent, title: a.title, description: a.description, tags: a.tags, metadata: a.metadata });
     return { task_id: task.id, task: taskJson(task, false) };
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../coordination/coordination-validate';
 import { TASK_STATUSES } from '../../coordination/coordination-types';
 import { cursorOf, cursorStarts, takePage, cursorArg } from '../text-budget';
-import { boundedList, claimJson, defineTool, isoArg, nowOf, READ_ONLY, taskJson, touchCaller } from './common';
+import { boundedList, claimJson, defineTool, isoArg, READ_ONLY, taskJson } from './common';
 
 const input = z.strictObject({
   status: z.enum(TASK_STATUSES).optional().describe('Only tasks in this status.'),
@@ -24,12 +24,12 @@ export const lithosTaskList = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    await touchCaller(ctx);
-    const store = ctx.engine.coordination;
+    const room = ctx.memory.tasks;
+    await room.touch();
     const limit = a.limit ?? 100;
     const [start] = cursorStarts(a.cursor, 1, 'lithos_task_list');
     // One more than the page, to know whether another follows (the store reads at most 1000).
-    const tasks = store.tasks({
+    const tasks = room.tasks({
       status: a.status,
       createdBy: a.agent,
       claimedBy: a.claimed_by,
@@ -37,9 +37,9 @@ export const lithosTaskList = defineTool({
       since: a.since === undefined ? undefined : Date.parse(a.since),
       limit: Math.min(1000, start + limit + 1),
     });
-    const now = nowOf(ctx);
+    const now = room.now();
     const shown = tasks.slice(start, start + limit).map((t) => {
-      const claims = boundedList(store.liveClaims(t.id).map((c) => claimJson(c, now)), 2_000);
+      const claims = boundedList(room.liveClaims(t.id).map((c) => claimJson(c, now)), 2_000);
       return { ...taskJson(t, false), claims: claims.items, ...(claims.items.length < claims.total ? { claims_total: claims.total } : {}) };
     });
     const { page, next } = takePage(shown, 0, limit);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actingAgent, agentArg, aspectArg, defineTool, IDEMPOTENT_WRITE, taskIdArg } from './common';
+import { agentArg, aspectArg, defineTool, IDEMPOTENT_WRITE, taskIdArg } from './common';
 
 const input = z.strictObject({ task_id: taskIdArg, aspect: aspectArg, agent: agentArg });
 
@@ -13,8 +13,8 @@ export const lithosTaskRelease = defineTool({
   input,
   annotations: IDEMPOTENT_WRITE,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_task_release');
-    const released = await ctx.engine.coordination.release({ task_id: a.task_id, aspect: a.aspect, agent });
+    const agent = await ctx.memory.tasks.acting(a.agent, 'lithos_task_release');
+    const released = await ctx.memory.tasks.release({ task_id: a.task_id, aspect: a.aspect, agent });
     return { success: true, task_id: released.task_id, aspect: released.aspect, agent: released.agent_id };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actingAgent, agentArg, aspectArg, claimJson, defineTool, IDEMPOTENT_WRITE, nowOf, taskIdArg, ttlArg } from './common';
+import { agentArg, aspectArg, claimJson, defineTool, IDEMPOTENT_WRITE, taskIdArg, ttlArg } from './common';
 
 const input = z.strictObject({ task_id: taskIdArg, aspect: aspectArg, ttl_minutes: ttlArg, agent: agentArg });
 
@@ -13,8 +13,9 @@ export const lithosTaskRenew = defineTool({
   input,
   annotations: IDEMPOTENT_WRITE,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = await actingAgent(ctx, a.agent, 'lithos_task_renew');
-    const claim = await ctx.engine.coordination.renew({ task_id: a.task_id, aspect: a.aspect, agent, ttl_minutes: a.ttl_minutes });
-    return { success: true, claim: claimJson(claim, nowOf(ctx)) };
+    const tasks = ctx.memory.tasks;
+    const agent = await tasks.acting(a.agent, 'lithos_task_renew');
+    const claim = await tasks.renew({ task_id: a.task_id, aspect: a.aspect, agent, ttl_minutes: a.ttl_minutes });
+    return { success: true, claim: claimJson(claim, tasks.now()) };
   },
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
 import { LIST_MAX_CHARS } from '../text-budget';
-import { boundedList, claimJson, defineTool, findingJson, nowOf, outcomeJson, READ_ONLY, taskIdArg, taskJson, touchCaller } from './common';
-import { allowFor } from '../knowledge/common';
+import { boundedList, claimJson, defineTool, findingJson, outcomeJson, READ_ONLY, taskIdArg, taskJson } from './common';
 
 const input = z.strictObject({ task_id: taskIdArg });
 
@@ -17,24 +16,24 @@ export const lithosTaskStatus = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    await touchCaller(ctx);
-    const store = ctx.engine.coordination;
-    const task = store.task(a.task_id);
+    const room = ctx.memory.tasks;
+    await room.touch();
+    const task = room.task(a.task_id);
     if (!task) throw new LithosError('not_found', `No task ${a.task_id}. Use lithos_task_list to find tasks.`, { task_id: a.task_id });
-    const now = nowOf(ctx);
-    const outcome = store.outcome(task.id);
+    const now = room.now();
+    const outcome = room.outcome(task.id);
     // The description (at most 20,000 characters) comes whole; claims and findings share what is left of the
     // budget, the first of each with their totals (lithos_finding_list pages the findings).
     const left = Math.max(4_000, LIST_MAX_CHARS - (task.description?.length ?? 0)) / 2;
-    const claims = boundedList(store.liveClaims(task.id).map((c) => claimJson(c, now)), left);
-    const findings = boundedList(store.findings(task.id).map((f) => findingJson(f, allowFor(ctx))), left);
+    const claims = boundedList(room.liveClaims(task.id).map((c) => claimJson(c, now)), left);
+    const findings = boundedList(room.findings(task.id).map(findingJson), left);
     return {
       task: taskJson(task),
       claims: claims.items,
       findings: findings.items,
       claims_total: claims.total,
       findings_total: findings.total,
-      outcome: outcome ? outcomeJson(outcome, allowFor(ctx)) : null,
+      outcome: outcome ? outcomeJson(outcome) : null,
     };
   },
 });

@@ -1,14 +1,5 @@
-import { LithosError } from '../../errors';
 import type { Proposal } from '../../governance/proposals';
-import type { ToolContext } from '../types';
 import { boundJson, clipText } from '../text-budget';
-
-/** Only the person decides on proposals; an agent gets forbidden, whoever proposed. */
-export function requireHuman(ctx: ToolContext, tool: string): void {
-  if (ctx.caller.kind !== 'human') {
-    throw new LithosError('forbidden', `${tool} is for the person: agents propose, a person confirms. Use lithos_proposal_list to follow your proposals.`, { tool });
-  }
-}
 
 /** A proposal as tools return it: what it would write, and what became of it. */
 export function proposalJson(p: Proposal): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../knowledge/common';
-import { proposalJson, requireHuman } from './common';
+import { proposalJson } from './common';
 
 const input = z.strictObject({
   proposal_id: z.string().trim().min(1).describe('The proposal to accept (lithos_proposal_list).'),
@@ -17,7 +17,6 @@ export const lithosProposalAccept = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   audience: 'person',
   async handler(a: z.infer<typeof input>, ctx) {
-    requireHuman(ctx, 'lithos_proposal_accept');
-    return { proposal: proposalJson(await ctx.engine.proposals.accept(a.proposal_id, { kind: 'human', id: null })) };
+    return { proposal: proposalJson(await ctx.memory.proposals.accept(a.proposal_id, 'lithos_proposal_accept')) };
   },
 });

@@ -20,8 +20,7 @@ export const lithosProposalList = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = ctx.caller.kind === 'human' ? a.agent : (ctx.caller.agent_id ?? '');
-    const { proposals, damaged } = await ctx.engine.proposals.list({ agent, status: a.status });
+    const { proposals, damaged } = await ctx.memory.proposals.list({ agent: a.agent, status: a.status });
     const { page, total, next_cursor } = pageItems(proposals.map(proposalJson), a, 'lithos_proposal_list');
     return { proposals: page, damaged, total, next_cursor };
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../knowledge/common';
-import { proposalJson, requireHuman } from './common';
+import { proposalJson } from './common';
 
 const input = z.strictObject({
   proposal_id: z.string().trim().min(1).describe('The proposal to reject (lithos_proposal_list).'),
@@ -15,7 +15,6 @@ export const lithosProposalReject = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   audience: 'person',
   async handler(a: z.infer<typeof input>, ctx) {
-    requireHuman(ctx, 'lithos_proposal_reject');
-    return { proposal: proposalJson(await ctx.engine.proposals.reject(a.proposal_id, { kind: 'human', id: null }, a.reason ?? null)) };
+    return { proposal: proposalJson(await ctx.memory.proposals.reject(a.proposal_id, a.reason ?? null, 'lithos_proposal_reject')) };
   },
 });

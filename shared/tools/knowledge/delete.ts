@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { checkNoteDelete } from '../../governance/write-policy';
-import { defineTool, findNote, actorOf, viewerOf } from './common';
+import { defineTool } from './common';
 
 const input = z
   .strictObject({
@@ -21,10 +20,9 @@ export const lithosDelete = defineTool({
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof input>, ctx) {
-    const actor = actorOf(ctx, 'lithos_delete');
-    const note = findNote(ctx, a.id !== undefined ? { id: a.id } : { path: a.path });
-    checkNoteDelete(viewerOf(ctx), ctx.engine.policy.get(), { ...note.cached.meta, path: note.path });
-    const r = await ctx.engine.deleteNote(note.path, { expectedVersion: a.expected_version, trash: ctx.deleteTo === 'trash_folder', actor });
+    ctx.memory.scope.actor('lithos_delete'); // who deletes is asked first, before anything about the note
+    const note = ctx.memory.notes.find(a.id !== undefined ? { id: a.id } : { path: a.path });
+    const r = await ctx.memory.notes.delete(note, { expectedVersion: a.expected_version, trash: ctx.deleteTo === 'trash_folder' }, 'lithos_delete');
     return { deleted: { id: note.nodeId, path: r.path, title: r.title, version: r.version }, trashed_to: r.trashed_to };
   },
 });

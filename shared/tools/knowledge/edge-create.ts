@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { openConflictAsEdge } from '../conflicts/common';
 import { LithosError } from '../../errors';
-import { actorOf, auditActorOf, defineTool, findByIdOrPath, provenanceOf } from './common';
-import { conflictState, edgeAudit, edgeJson, edgeType, evidence, weight } from './edge-common';
+import { defineTool } from './common';
+import { conflictState, edgeJson, edgeType, evidence, weight } from './edge-common';
 
 const createInput = z.strictObject({
   from: z.string().min(1).describe('Source note: id or vault path.'),
@@ -25,24 +25,24 @@ export const lithosEdgeCreate = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof createInput>, ctx) {
     if (a.type === 'contradicts') return openConflictAsEdge(ctx, a); // the same conflict object as lithos_conflict_open
-    const actor = actorOf(ctx, 'lithos_edge_create');
-    const from = findByIdOrPath(ctx, a.from);
-    const to = findByIdOrPath(ctx, a.to);
+    ctx.memory.scope.actor('lithos_edge_create'); // who links is asked first, before anything about the notes
+    const from = ctx.memory.notes.findByIdOrPath(a.from);
+    const to = ctx.memory.notes.findByIdOrPath(a.to);
     if (from.nodeId === to.nodeId) throw new LithosError('invalid_argument', 'An edge needs two different notes.', { field: 'to' });
-    const existing = ctx.engine.memory.edges.find({ from: from.nodeId, to: to.nodeId, type: a.type })[0];
-    const row = await ctx.engine.memory.edges.upsert({
-      from_id: from.nodeId,
-      to_id: to.nodeId,
-      type: a.type,
-      weight: a.weight ?? existing?.weight ?? 0.5,
-      namespace: a.namespace ?? from.cached.meta.namespace,
-      provenance_actor: actor,
-      provenance_type: provenanceOf(ctx),
-      // Upserting an existing edge keeps what the caller does not restate (the weight above too).
-      evidence: a.evidence !== undefined ? a.evidence : (existing?.evidence ?? null),
-      conflict_state: a.conflict_state !== undefined ? a.conflict_state : (existing?.conflict_state ?? null),
-    });
-    await ctx.engine.audit.append({ action: 'edge.upsert', actor: auditActorOf(ctx), target: row.edge_id, data: edgeAudit(row, existing ?? null) });
+    const existing = ctx.memory.edges.find({ from: from.nodeId, to: to.nodeId, type: a.type })[0];
+    const { row } = await ctx.memory.edges.upsert(
+      {
+        from_id: from.nodeId,
+        to_id: to.nodeId,
+        type: a.type,
+        weight: a.weight ?? existing?.weight ?? 0.5,
+        namespace: a.namespace ?? from.cached.meta.namespace,
+        // Upserting an existing edge keeps what the caller does not restate (the weight above too).
+        evidence: a.evidence !== undefined ? a.evidence : (existing?.evidence ?? null),
+        conflict_state: a.conflict_state !== undefined ? a.conflict_state : (existing?.conflict_state ?? null),
+      },
+      'lithos_edge_create',
+    );
     return { edge: edgeJson(ctx, row), created: !existing };
   },
 });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { actorOf, auditActorOf, defineTool } from './common';
-import { requireEdge } from './edge-common';
+import { defineTool } from './common';
 import { LithosError } from '../../errors';
 import { CONFLICT_EDGE_TYPE } from '../../conflicts/conflict-types';
 
@@ -20,15 +19,14 @@ export const lithosEdgeDelete = defineTool({
   // Idempotent as lithos_delete is: deleting again changes nothing more (it answers not_found).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof deleteInput>, ctx) {
-    actorOf(ctx, 'lithos_edge_delete');
+    ctx.memory.scope.actor('lithos_edge_delete'); // who deletes is asked first, before anything about the edge
     // An edge between notes the caller may not see is not found, as everywhere.
-    const e = requireEdge(ctx, a.edge_id);
+    const e = ctx.memory.edges.get(a.edge_id);
     // A conflict is a record people read (callouts name it, resolutions refer to it): it is settled, not erased.
     if (e.type === CONFLICT_EDGE_TYPE) {
       throw new LithosError('invalid_argument', 'A contradicts edge is a conflict: settle it with lithos_conflict_resolve (accepted_dual when the notes do not really disagree) instead of deleting it.', { edge_id: e.edge_id });
     }
-    await ctx.engine.memory.edges.delete(e.edge_id);
-    await ctx.engine.audit.append({ action: 'edge.delete', actor: auditActorOf(ctx), target: e.edge_id, data: { from: e.from_id, to: e.to_id, type: e.type, weight: e.weight, namespace: e.namespace, conflict_state: e.conflict_state } });
+    await ctx.memory.edges.delete(e, 'lithos_edge_delete');
     return { deleted: { edge_id: e.edge_id, from_id: e.from_id, to_id: e.to_id, type: e.type } };
   },
 });

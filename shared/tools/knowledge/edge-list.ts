@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EdgeRow } from '../../stores/memory-store';
-import { READ_ONLY, defineTool, findByIdOrPath } from './common';
+import { READ_ONLY, defineTool } from './common';
 import { edgeJson, edgeType } from './edge-common';
 import { cursorStarts, cursorOf, takePage, cursorArg } from '../text-budget';
 
@@ -23,13 +23,10 @@ export const lithosEdgeList = defineTool({
     const q = { type: a.type, namespace: a.namespace };
     let rows: EdgeRow[];
     if (a.node !== undefined) {
-      const n = findByIdOrPath(ctx, a.node);
-      rows = [
-        ...(a.direction !== 'in' ? ctx.engine.memory.edges.find({ ...q, from: n.nodeId }) : []),
-        ...(a.direction !== 'out' ? ctx.engine.memory.edges.find({ ...q, to: n.nodeId }) : []),
-      ];
+      const n = ctx.memory.notes.findByIdOrPath(a.node);
+      rows = [...(a.direction !== 'in' ? ctx.memory.edges.find({ ...q, from: n.nodeId }) : []), ...(a.direction !== 'out' ? ctx.memory.edges.find({ ...q, to: n.nodeId }) : [])];
     } else {
-      rows = ctx.engine.memory.edges.find(q);
+      rows = ctx.memory.edges.find(q);
     }
     const seen = new Set<string>();
     const edges = rows.flatMap((e) => {

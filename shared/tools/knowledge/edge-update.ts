@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkConflictEdgeUpdate } from '../conflicts/common';
-import { actorOf, auditActorOf, defineTool, provenanceOf } from './common';
-import { conflictState, edgeAudit, edgeJson, edgeType, evidence, requireEdge, weight } from './edge-common';
+import { defineTool } from './common';
+import { conflictState, edgeJson, edgeType, evidence, weight } from './edge-common';
 
 const updateInput = z
   .strictObject({
@@ -21,22 +21,22 @@ export const lithosEdgeUpdate = defineTool({
   input: updateInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof updateInput>, ctx) {
-    const actor = actorOf(ctx, 'lithos_edge_update');
-    const e = requireEdge(ctx, a.edge_id);
+    ctx.memory.scope.actor('lithos_edge_update'); // who changes it is asked first, before anything about the edge
+    const e = ctx.memory.edges.get(a.edge_id);
     checkConflictEdgeUpdate(e, a);
-    const row = await ctx.engine.memory.edges.upsert({
-      edge_id: e.edge_id,
-      from_id: e.from_id,
-      to_id: e.to_id,
-      type: a.type ?? e.type,
-      weight: a.weight ?? e.weight,
-      namespace: a.namespace ?? e.namespace,
-      provenance_actor: actor,
-      provenance_type: provenanceOf(ctx),
-      evidence: a.evidence !== undefined ? a.evidence : e.evidence,
-      conflict_state: a.conflict_state !== undefined ? a.conflict_state : e.conflict_state,
-    });
-    await ctx.engine.audit.append({ action: 'edge.upsert', actor: auditActorOf(ctx), target: row.edge_id, data: edgeAudit(row, e) });
+    const { row } = await ctx.memory.edges.upsert(
+      {
+        edge_id: e.edge_id,
+        from_id: e.from_id,
+        to_id: e.to_id,
+        type: a.type ?? e.type,
+        weight: a.weight ?? e.weight,
+        namespace: a.namespace ?? e.namespace,
+        evidence: a.evidence !== undefined ? a.evidence : e.evidence,
+        conflict_state: a.conflict_state !== undefined ? a.conflict_state : e.conflict_state,
+      },
+      'lithos_edge_update',
+    );
     return { edge: edgeJson(ctx, row) };
   },
 });

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { gatedNote } from '../../governance/gate';
 import type { LiveNote } from '../../vault/note-indexer';
 import type { ResolvedLink } from '../../vault/link-graph';
 import type { ToolContext } from '../types';
 import { cursorOf, cursorStarts, LIST_MAX_CHARS, takePage, cursorArg } from '../text-budget';
-import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+import { READ_ONLY, defineTool, noteRefShape, oneRef, ONE_REF_MESSAGE } from './common';
 
 const input = z
   .strictObject({
@@ -32,7 +31,6 @@ function isBrokenNoteLink(r: ResolvedLink): boolean {
 }
 
 function walk(ctx: ToolContext, start: LiveNote, depth: number, next: (path: string) => string[]): Reached[] {
-  const see = visibleTo(ctx);
   const seen = new Set([start.path]);
   const out: Reached[] = [];
   let frontier = [start.path];
@@ -41,9 +39,9 @@ function walk(ctx: ToolContext, start: LiveNote, depth: number, next: (path: str
     for (const from of frontier) {
       for (const to of next(from)) {
         if (seen.has(to)) continue;
-        const n = ctx.engine.note(to);
+        const n = ctx.memory.notes.get(to);
         // Links into notes the caller may not see are left out, as if absent.
-        if (!n || n.path !== to || !see(gatedNote(n))) continue;
+        if (!n || n.path !== to) continue;
         seen.add(to);
         out.push({ id: n.nodeId, path: n.path, title: n.cached.meta.title, depth: d, via: from });
         nextFrontier.push(to);
@@ -63,12 +61,12 @@ export const lithosLinks = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const note = findNote(ctx, a);
-    const outgoing = a.direction === 'incoming' ? [] : walk(ctx, note, a.depth, (p) => ctx.engine.links(p).flatMap((r) => (r.targetPath && r.targetPath !== p ? [r.targetPath] : [])));
-    const incoming = a.direction === 'outgoing' ? [] : walk(ctx, note, a.depth, (p) => ctx.engine.backlinks(p));
+    const note = ctx.memory.notes.find(a);
+    const outgoing = a.direction === 'incoming' ? [] : walk(ctx, note, a.depth, (p) => ctx.memory.notes.links(p).flatMap((r) => (r.targetPath && r.targetPath !== p ? [r.targetPath] : [])));
+    const incoming = a.direction === 'outgoing' ? [] : walk(ctx, note, a.depth, (p) => ctx.memory.notes.backlinks(p));
     const broken = a.include_broken
       ? [note.path, ...outgoing.map((r) => r.path)].flatMap((from) =>
-          ctx.engine.links(from).map(linkAsSeenBy(ctx)).filter(isBrokenNoteLink).map((r) => ({ from, target: r.link.target, raw: r.link.raw })),
+          ctx.memory.notes.links(from).filter(isBrokenNoteLink).map((r) => ({ from, target: r.link.target, raw: r.link.raw })),
         )
       : [];
     // The three lists page together (a hub's backlinks run to thousands), sharing the character budget.

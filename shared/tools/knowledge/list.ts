@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { isIsoTime } from '../coordination/common';
-import { gatedNote } from '../../governance/gate';
 import { LithosError } from '../../errors';
 import { compileFilters } from '../../index/filters';
 import type { LiveNote } from '../../vault/note-indexer';
 import { takePage, cursorArg } from '../text-budget';
-import { READ_ONLY, defineTool, filterShape, noteSummary, toFilters, visibleTo } from './common';
+import { READ_ONLY, defineTool, filterShape, noteSummary, toFilters } from './common';
 
 const input = z.strictObject({
   ...filterShape,
@@ -46,13 +45,12 @@ export const lithosList = defineTool({
       }
     }
     const accept = compileFilters(toFilters(a));
-    const see = visibleTo(ctx);
     const since = a.since !== undefined ? Date.parse(a.since) : null;
-    const matches = ctx.engine
-      .notes()
+    const matches = ctx.memory.notes
+      .all()
       .filter((n) => {
         const m = n.cached.meta;
-        if (!see(gatedNote(n)) || !accept({ path: n.path, namespace: m.namespace, note_type: m.note_type, status: m.status, tags: m.tags })) return false;
+        if (!accept({ path: n.path, namespace: m.namespace, note_type: m.note_type, status: m.status, tags: m.tags })) return false;
         if (a.author !== undefined && m.author !== a.author) return false;
         return since === null || changedAt(n) >= since;
       })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LithosError } from '../../errors';
 import type { NoteHeading, ParsedNote } from '../../model/types';
 import { boundJson, clipText, pageInfo, pageOf, pageShape } from '../text-budget';
-import { READ_ONLY, defineTool, findNote, linkAsSeenBy, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+import { READ_ONLY, defineTool, noteRefShape, oneRef, ONE_REF_MESSAGE } from './common';
 
 const input = z
   .strictObject({
@@ -56,10 +56,9 @@ export const lithosRead = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const live = findNote(ctx, a);
+    const live = ctx.memory.notes.find(a);
     // Read the bytes now, not the index: the version must be what is on disk.
-    const note = await ctx.engine.parse(live.path);
-    if (!visibleTo(ctx)({ ...note.meta, path: note.path })) throw new LithosError('not_found', `No note at "${live.path}".`, { path: live.path });
+    const note = await ctx.memory.notes.read(live);
     // A note over MAX_NOTE_BYTES is indexed only in part, but read whole, a page at a time.
     let content = note.fullBody ?? note.body;
     if (a.section !== undefined) {
@@ -70,7 +69,7 @@ export const lithosRead = defineTool({
       content = s;
     }
     const page = pageOf(content, a);
-    const links = ctx.engine.links(live.path).map(linkAsSeenBy(ctx));
+    const links = ctx.memory.notes.links(live.path);
     // A huge frontmatter value (or thousands of tags) is cut, not repeated in full in frontmatter and meta.
     const frontmatter = boundJson(note.frontmatter, META_MAX_CHARS);
     const meta = boundJson({ ...note.meta, id: live.nodeId }, META_MAX_CHARS);

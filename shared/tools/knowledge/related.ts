@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { gatedNote } from '../../governance/gate';
-import { READ_ONLY, allowFor, defineTool, findNote, noteRefShape, noteSummary, oneRef, ONE_REF_MESSAGE, visibleTo } from './common';
+import { READ_ONLY, defineTool, noteRefShape, noteSummary, oneRef, ONE_REF_MESSAGE } from './common';
 
 const input = z
   .strictObject({
@@ -41,29 +40,29 @@ export const lithosRelated = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const note = findNote(ctx, a);
-    const see = visibleTo(ctx);
+    const notes = ctx.memory.notes;
+    const note = notes.find(a);
     const reasons = new Map<string, Reason[]>();
     const add = (nodeId: string, r: Reason) => {
       if (nodeId === note.nodeId) return;
-      const other = ctx.engine.note(nodeId);
-      if (!other || other.nodeId !== nodeId || !see(gatedNote(other))) return;
+      if (!notes.seesId(nodeId)) return;
       reasons.set(nodeId, [...(reasons.get(nodeId) ?? []), r]);
     };
-    for (const l of ctx.engine.links(note.path)) {
-      const t = l.targetPath ? ctx.engine.note(l.targetPath) : null;
+    // Links into notes the viewer may not see read as unresolved here, and they are left out.
+    for (const l of notes.links(note.path)) {
+      const t = l.targetPath ? notes.get(l.targetPath) : null;
       if (t && t.path === l.targetPath && !(reasons.get(t.nodeId) ?? []).some((r) => r.kind === 'links_to')) add(t.nodeId, { kind: 'links_to' });
     }
-    for (const p of ctx.engine.backlinks(note.path)) {
-      const s = ctx.engine.note(p);
+    for (const p of notes.backlinks(note.path)) {
+      const s = notes.get(p);
       if (s && s.path === p) add(s.nodeId, { kind: 'linked_from' });
     }
-    for (const e of ctx.engine.memory.edges.find({ from: note.nodeId })) add(e.to_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'out' });
-    for (const e of ctx.engine.memory.edges.find({ to: note.nodeId })) add(e.from_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'in' });
-    for (const h of await ctx.engine.similar(note.nodeId, { k: a.k, allow: allowFor(ctx) })) add(h.id, { kind: 'similar', score: Math.round(h.score * 10000) / 10000 });
+    for (const e of ctx.memory.edges.find({ from: note.nodeId })) add(e.to_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'out' });
+    for (const e of ctx.memory.edges.find({ to: note.nodeId })) add(e.from_id, { kind: 'edge', edge_id: e.edge_id, type: e.type, weight: e.weight, direction: 'in' });
+    for (const h of await notes.similar(note.nodeId, { k: a.k })) add(h.id, { kind: 'similar', score: Math.round(h.score * 10000) / 10000 });
 
     const ranked = [...reasons.entries()]
-      .map(([id, why]) => ({ note: ctx.engine.note(id)!, why, score: why.reduce((s, r) => s + strength(r), 0) }))
+      .map(([id, why]) => ({ note: notes.byId(id)!, why, score: why.reduce((s, r) => s + strength(r), 0) }))
       .sort((x, y) => y.score - x.score || (x.note.path < y.note.path ? -1 : 1))
       .slice(0, a.k);
     return {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { EngineSearchHit } from '../../engine';
+import type { EngineSearchHit } from '../../index/note-queries';
 import { takePage } from '../text-budget';
-import { READ_ONLY, RETRIEVE_HINT, allowFor, defineTool, filterShape, toFilters } from './common';
+import { READ_ONLY, RETRIEVE_HINT, defineTool, filterShape, toFilters } from './common';
 
 export const searchInput = z.strictObject({
   query: z.string().trim().min(1).max(2000).describe('Words, a phrase or a title.'),
@@ -52,7 +52,7 @@ export const lithosSearch = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const hits = await ctx.engine.search(a.query, { k: a.k, mode: a.mode, filters: toFilters(a), allow: allowFor(ctx) });
+    const hits = await ctx.memory.notes.search(a.query, { k: a.k, mode: a.mode, filters: toFilters(a) });
     return { query: a.query, mode: a.mode, ...matches(hits) };
   },
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { READ_ONLY, RETRIEVE_HINT, allowFor, defineTool, toFilters } from './common';
+import { READ_ONLY, RETRIEVE_HINT, defineTool, toFilters } from './common';
 import { matches, searchInput } from './search';
 
 export const lithosSemantic = defineTool({
@@ -13,7 +13,7 @@ export const lithosSemantic = defineTool({
   input: searchInput,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof searchInput>, ctx) {
-    const hits = await ctx.engine.search(a.query, { k: a.k, mode: 'vector', filters: toFilters(a), allow: allowFor(ctx) });
+    const hits = await ctx.memory.notes.search(a.query, { k: a.k, mode: 'vector', filters: toFilters(a) });
     return { query: a.query, mode: 'vector', ...matches(hits) };
   },
 });

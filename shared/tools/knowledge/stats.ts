@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { gatedNote } from '../../governance/gate';
-import { READ_ONLY, defineTool, visibleTo } from './common';
+import { READ_ONLY, defineTool } from './common';
 
 const input = z.strictObject({});
 
@@ -20,16 +19,13 @@ export const lithosStats = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(_a: z.infer<typeof input>, ctx) {
-    const see = visibleTo(ctx);
-    const notes = ctx.engine.notes().filter((n) => see(gatedNote(n)));
-    const ids = new Set(notes.map((n) => n.nodeId));
+    const notes = ctx.memory.notes.all();
     const count = (key: (m: (typeof notes)[number]['cached']['meta']) => string) => {
       const out: Record<string, number> = {};
       for (const n of notes) out[key(n.cached.meta)] = (out[key(n.cached.meta)] ?? 0) + 1;
       return out;
     };
     const tags = new Set(notes.flatMap((n) => n.cached.meta.tags.map((t) => t.toLowerCase())));
-    const engineStats = ctx.engine.stats();
     const namespaces = count((m) => m.namespace);
     return {
       notes: notes.length,
@@ -40,9 +36,9 @@ export const lithosStats = defineTool({
       namespaces_total: Object.keys(namespaces).length,
       by_access_scope: count((m) => m.access_scope),
       by_status: count((m) => m.status),
-      edges: ctx.engine.memory.edges.find({}).filter((e) => ids.has(e.from_id) && ids.has(e.to_id)).length,
-      embedding_spaces: ctx.engine.activeSpaces(),
-      pending_events: engineStats.pending_events,
+      edges: ctx.memory.edges.find().length,
+      embedding_spaces: ctx.memory.index.spaces(),
+      pending_events: ctx.memory.index.pendingEvents(),
     };
   },
 });

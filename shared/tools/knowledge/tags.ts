@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { gatedNote } from '../../governance/gate';
 import { listShape, pageItems } from '../text-budget';
-import { READ_ONLY, defineTool, visibleTo } from './common';
+import { READ_ONLY, defineTool } from './common';
 
 const input = z.strictObject({
   namespace: z.string().min(1).optional().describe('Count only notes in this namespace (and below).'),
@@ -17,14 +16,12 @@ export const lithosTags = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const see = visibleTo(ctx);
     const ns = a.namespace?.replace(/\/+$/, '');
     const prefix = a.prefix?.replace(/^#/, '').toLowerCase();
     // Case-insensitive, as Obsidian counts them; the first spelling met (in path order) is shown.
     const counts = new Map<string, { tag: string; count: number }>();
-    for (const n of ctx.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1))) {
+    for (const n of ctx.memory.notes.all().sort((x, y) => (x.path < y.path ? -1 : 1))) {
       const m = n.cached.meta;
-      if (!see(gatedNote(n))) continue;
       if (ns !== undefined && m.namespace !== ns && !m.namespace.startsWith(ns + '/')) continue;
       for (const t of m.tags) {
         const key = t.toLowerCase();

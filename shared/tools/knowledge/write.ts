@@ -1,15 +1,13 @@
 import { z } from 'zod';
-import { gatedNote, inHiddenFolder } from '../../governance/gate';
 import { LithosError } from '../../errors';
-import { isValidNamespace, DEFAULT_NAMESPACE, namespaceFromPath } from '../../model/namespace';
-import { checkNoteWrite, namespaceRefusal } from '../../governance/write-policy';
-import type { GatedNote } from '../../governance/gate';
+import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
 import { normalizeTag, isValidTagBody } from '../../model/tags';
 import type { NoteFields } from '../../vault/note-writer';
-import { checkNotePath, portabilityProblem } from '../note-path';
-import { actorOf, defineTool, findNote, viewerOf, visibleTo } from './common';
+import { checkNotePath, portabilityProblem } from '../../vault/note-path';
+import type { WriteTarget } from '../../session/note-writes';
+import { defineTool } from './common';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
 
@@ -87,47 +85,17 @@ export const lithosWrite = defineTool({
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async handler(a: Args, ctx) {
-    const actor = actorOf(ctx, 'lithos_write');
+    ctx.memory.scope.actor('lithos_write'); // who writes is asked first, before anything about the note
     if (a.content !== undefined && splitFrontmatter(a.content).yaml !== null) {
       throw new LithosError('invalid_argument', 'content must be the note body without a frontmatter block; pass metadata as fields (title, tags, …).', { field: 'content' });
     }
-    let path: string;
-    let mode: 'create' | 'update' | 'upsert';
-    if (a.id !== undefined) {
-      path = findNote(ctx, { id: a.id }).path;
-      mode = 'update';
-    } else if (a.path !== undefined) {
-      const asked = checkNotePath(a.path);
-      // The path in another case is the same file on macOS and Windows: the note already there is the one written.
-      const existing = ctx.engine.noteAtPath(asked);
-      path = existing?.path ?? asked;
-      // A namespace the agent may not write into is refused first, whether or not a note is there: answering
-      // not_found only where a hidden note exists would tell the agent it exists. Both spellings are checked,
-      // and the answer names only the caller's own.
-      const viewer = viewerOf(ctx);
-      for (const p of new Set([asked, path])) {
-        const refusal = namespaceRefusal(viewer, a.namespace ?? namespaceFromPath(p));
-        if (refusal) throw new LithosError('forbidden', `Cannot write "${asked}": ${refusal}.`, { path: asked, namespace: a.namespace ?? namespaceFromPath(asked) });
-        if (viewer.kind === 'agent' && inHiddenFolder(viewer.hidden_folders, p)) {
-          throw new LithosError('forbidden', `Cannot write "${asked}": the folder is hidden from agents (vault policy hidden_folders).`, { path: asked });
-        }
-      }
-      if (existing && !visibleTo(ctx)(gatedNote(existing))) {
-        // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
-        throw new LithosError('not_found', `Cannot write "${asked}": there is no note there that you may change; choose another path.`, { path: asked });
-      }
-      mode = 'upsert';
-    } else {
+    let target: WriteTarget;
+    if (a.id !== undefined) target = { note: ctx.memory.notes.find({ id: a.id }) };
+    else if (a.path !== undefined) target = { path: a.path };
+    else {
       if (a.title === undefined) throw new LithosError('invalid_argument', 'To create a note give title and content (or id/path to update one).', { field: 'title' });
-      path = pathFor(a.title, a.namespace);
-      mode = 'create';
+      target = { create: pathFor(a.title, a.namespace) };
     }
-    // The index may lag a file a human just created; the writer re-checks on disk, this only asks for content early.
-    const indexed = ctx.engine.noteAtPath(path);
-    const creating = mode === 'create' || !(indexed && indexed.path === path);
-    if (creating && a.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
-    const unportable = creating ? portabilityProblem(path) : null;
-    if (unportable) throw new LithosError('invalid_argument', `Cannot create "${path}": ${unportable}; choose another path.`, { path });
     const fields: NoteFields = {
       title: a.title,
       note_type: a.note_type,
@@ -142,33 +110,15 @@ export const lithosWrite = defineTool({
       source: a.source,
       summaries: a.summaries,
     };
-    const before = indexed && indexed.path === path ? indexed : null;
-    const beforeMeta = before?.cached.meta ?? null;
-    if (ctx.caller.kind === 'agent' && beforeMeta?.status === 'quarantined' && a.status !== undefined && a.status !== 'quarantined') {
-      // Quarantine is for a person to review: an agent (perhaps the one whose note it is) may not lift it.
-      throw new LithosError('forbidden', `"${path}" is quarantined (marked misleading too often); a person reviews it and sets its status back.`, { path, field: 'status' });
-    }
-    const after: GatedNote & { path: string } = {
-      path,
-      namespace: a.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),
-      access_scope: a.access_scope ?? beforeMeta?.access_scope ?? 'shared',
-      author: beforeMeta ? (beforeMeta.author ?? actor) : actor,
-    };
-    if (checkNoteWrite(viewerOf(ctx), ctx.engine.policy.get(), beforeMeta, after) === 'propose') {
-      // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
-      const p = await ctx.engine.proposals.create(
-        actor,
-        { path, mode: before ? 'update' : 'create', content: a.content, fields, expectedVersion: a.expected_version ?? before?.contentHash },
-        { namespace: after.namespace, title: a.title ?? beforeMeta?.title ?? null },
-      );
+    const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version }, 'lithos_write');
+    if (r.kind === 'proposed') {
       return {
-        proposal_id: p.proposal_id,
-        status: p.status,
-        path,
-        message: `Changes in "${after.namespace}" are confirmed by a person: your write was kept as proposal ${p.proposal_id} and the note is unchanged until it is accepted.`,
+        proposal_id: r.proposal.proposal_id,
+        status: r.proposal.status,
+        path: r.path,
+        message: `Changes in "${r.namespace}" are confirmed by a person: your write was kept as proposal ${r.proposal.proposal_id} and the note is unchanged until it is accepted.`,
       };
     }
-    const r = await ctx.engine.writeNote({ path, mode, content: a.content, fields, actor, expectedVersion: a.expected_version });
-    return { ...r, title: ctx.engine.note(r.path)?.cached.meta.title ?? a.title ?? null };
+    return { ...r.result, title: r.title };
   },
 });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { LithosError } from '../../errors';
-import { allowFor, defineTool } from '../knowledge/common';
+import { defineTool } from '../knowledge/common';
 import type { ToolAnnotations } from '../types';
 import { touchCaller } from '../coordination/common';
-import { acceptedArg, feedbackJson, planFeedback, refToId, visibleReceipt } from './feedback-args';
+import { acceptedArg, feedbackJson } from './feedback-args';
 
 const refs = (what: string) => z.array(z.string().trim().min(1).max(500)).max(200).optional().describe(what);
 
@@ -30,24 +29,6 @@ export const lithosFeedback = defineTool({
   annotations: FEEDBACK,
   async handler(a: z.infer<typeof input>, ctx) {
     await touchCaller(ctx);
-    const receipt = await visibleReceipt(ctx, a.receipt_id);
-    const visible = allowFor(ctx);
-    const cited = [...new Set((a.cited ?? []).map((r) => refToId(ctx, r, visible)))];
-    const misleading = [...new Set((a.misleading ?? []).map((r) => refToId(ctx, r, visible)))];
-    // A note the receipt returned but that has left the vault since: not_found, as lithos_task_complete says.
-    const gone = [...cited, ...misleading].filter((id) => ctx.engine.note(id) === null && receipt.final_nodes.some((n) => n.id === id));
-    if (gone.length) throw new LithosError('not_found', `No note ${gone.map((g) => `"${g}"`).join(', ')} any more (deleted since the retrieval).`, { missing: gone });
-    const plan = await planFeedback(ctx, {
-      receipts: [receipt],
-      strict: true,
-      cited,
-      misleading,
-      output_text: a.output_text,
-      accepted: a.accepted,
-      agent: ctx.caller.kind === 'human' ? null : ctx.caller.agent_id,
-      task: a.task_id ?? receipt.task_id,
-    });
-    const [r] = await plan.apply();
-    return feedbackJson(r);
+    return feedbackJson(await ctx.memory.learning.feedback(a));
   },
 });

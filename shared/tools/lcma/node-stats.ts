@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { gatedNote } from '../../governance/gate';
-import { READ_ONLY, defineTool, findNote, noteRefShape, oneRef, ONE_REF_MESSAGE, visibleTo } from '../knowledge/common';
+import { READ_ONLY, defineTool, noteRefShape, oneRef, ONE_REF_MESSAGE } from '../knowledge/common';
 import { boundJson } from '../text-budget';
 
 const input = z.strictObject({ ...noteRefShape }).refine(oneRef, ONE_REF_MESSAGE);
@@ -19,32 +18,12 @@ export const lithosNodeStats = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const note = findNote(ctx, a);
+    const { note, stats: s, edges } = ctx.memory.learning.nodeStats(a);
     const id = note.nodeId;
-    const s = ctx.engine.memory.stats.get(id);
-    // An edge counts only when its other end is a note the caller may see, so counts reveal no hidden note.
-    const see = visibleTo(ctx);
-    const shown = (other: string): boolean => {
-      const n = ctx.engine.note(other);
-      return n !== null && n.nodeId === other && see(gatedNote(n));
-    };
-    const byType: Record<string, { out: number; in: number }> = {};
-    let out = 0;
-    let inn = 0;
-    for (const e of ctx.engine.memory.edges.find({ from: id })) {
-      if (!shown(e.to_id)) continue;
-      out++;
-      (byType[e.type] ??= { out: 0, in: 0 }).out++;
-    }
-    for (const e of ctx.engine.memory.edges.find({ to: id })) {
-      if (!shown(e.from_id)) continue;
-      inn++;
-      (byType[e.type] ??= { out: 0, in: 0 }).in++;
-    }
     const m = note.cached.meta;
     // Query classes and edge types are words agents choose: their maps are cut (`truncated`) if they grow huge.
     const priors = boundJson(s.per_queryclass_priors, 8_000);
-    const types = boundJson(Object.fromEntries(Object.entries(byType).sort(([x], [y]) => (x < y ? -1 : 1))), 8_000);
+    const types = boundJson(Object.fromEntries(Object.entries(edges.by_type).sort(([x], [y]) => (x < y ? -1 : 1))), 8_000);
     return {
       id,
       path: note.path,
@@ -61,7 +40,7 @@ export const lithosNodeStats = defineTool({
       spaced_rep_strength: s.spaced_rep_strength,
       decay_rate: s.decay_rate,
       per_queryclass_priors: priors.value,
-      edges: { out, in: inn, by_type: types.value },
+      edges: { out: edges.out, in: edges.in, by_type: types.value },
       ...(priors.truncated || types.truncated ? { truncated: true } : {}),
     };
   },

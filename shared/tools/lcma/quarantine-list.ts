@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { quarantinedNotes } from '../../learning/quarantine';
-import { READ_ONLY, allowFor, defineTool } from '../knowledge/common';
+import { READ_ONLY, defineTool } from '../knowledge/common';
 import { cursorOf, cursorStarts, takePage } from '../text-budget';
 
 const input = z.strictObject({
@@ -19,7 +18,7 @@ export const lithosQuarantineList = defineTool({
   input,
   annotations: READ_ONLY,
   handler(a: z.infer<typeof input>, ctx) {
-    const all = quarantinedNotes(ctx.engine, allowFor(ctx));
+    const all = ctx.memory.learning.quarantined();
     const [start] = cursorStarts(a.cursor, 1, 'lithos_quarantine_list');
     const { page, next } = takePage(all, start, a.limit ?? 100);
     return Promise.resolve({ notes: page, total: all.length, next_cursor: cursorOf([next]) });

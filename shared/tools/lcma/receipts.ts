@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { MAX_RECEIPTS_LIMIT, type ReceiptQuery } from '../../retrieval/receipts';
 import type { Receipt } from '../../retrieval/types';
-import type { ToolContext } from '../types';
-import { READ_ONLY, defineTool, findByIdOrPath, viewerOf } from '../knowledge/common';
-import { receiptFor } from './receipt-view';
+import { READ_ONLY, defineTool } from '../knowledge/common';
 import { clipText, cursorOf, cursorStarts, takePage } from '../text-budget';
 
 const DEFAULT_LIMIT = 20;
@@ -36,25 +33,14 @@ export const lithosReceipts = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const viewer = viewerOf(ctx);
     const [start] = cursorStarts(a.cursor, 1, 'lithos_receipts');
     // The page, plus one to know whether another follows.
     const limit = start + (a.limit ?? DEFAULT_LIMIT) + 1;
-    const q: ReceiptQuery = { since: a.since, until: a.until, agent: a.agent, task: a.task, receipt_id: a.receipt_id };
-    if (a.node !== undefined) q.node = nodeIdOf(ctx, a.node);
-    for (const k of Object.keys(q) as (keyof ReceiptQuery)[]) if (q[k] === undefined) delete q[k];
-    // The log applies `limit` before the gate does: read more until enough are visible or the log is exhausted.
-    let want = limit;
-    for (;;) {
-      const res = await ctx.engine.receipts.query({ ...q, limit: want });
-      const shown = res.receipts.map((r) => receiptFor(ctx.engine, viewer, r)).filter((r): r is Receipt => r !== null);
-      if (shown.length >= limit || res.receipts.length < want || want >= MAX_RECEIPTS_LIMIT) {
-        const { page, next } = takePage(shown.slice(start, limit - 1).map(receiptJson), 0, a.limit ?? DEFAULT_LIMIT);
-        const more = next !== null || shown.length > start + page.length;
-        return { receipts: page, skipped_lines: res.skipped_lines, next_cursor: more ? cursorOf([start + page.length]) : null };
-      }
-      want = Math.min(MAX_RECEIPTS_LIMIT, want * 4);
-    }
+    const res = await ctx.memory.receipts.query({ since: a.since, until: a.until, agent: a.agent, task: a.task, node: a.node, receipt_id: a.receipt_id }, limit);
+    const shown = res.receipts;
+    const { page, next } = takePage(shown.slice(start, limit - 1).map(receiptJson), 0, a.limit ?? DEFAULT_LIMIT);
+    const more = next !== null || shown.length > start + page.length;
+    return { receipts: page, skipped_lines: res.skipped_lines, next_cursor: more ? cursorOf([start + page.length]) : null };
   },
 });
 
@@ -67,15 +53,4 @@ function receiptJson(r: Receipt): Receipt & { candidates_total?: number; truncat
   const cut = query !== r.query_text || r.candidates.length > MAX_CANDIDATES;
   if (!cut) return r;
   return { ...r, query_text: query, candidates: r.candidates.slice(0, MAX_CANDIDATES), candidates_total: r.candidates.length, truncated: true };
-}
-
-/**
- * The node id a `node` argument names. For an agent, a note it may not see is not found, as everywhere; the
- * person may also name a deleted note, by its id or its last path.
- */
-function nodeIdOf(ctx: ToolContext, ref: string): string {
-  if (ctx.caller.kind !== 'human') return findByIdOrPath(ctx, ref).nodeId;
-  const live = ctx.engine.note(ref);
-  if (live && (live.nodeId === ref || live.path === ref)) return live.nodeId;
-  return ctx.engine.memory.nodes.findTombstone({ path: ref })?.node_id ?? ref;
 }

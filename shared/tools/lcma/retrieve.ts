@@ -44,7 +44,7 @@ export const lithosRetrieve = defineTool({
     const human = ctx.caller.kind === 'human';
     const agent = human ? 'human' : ctx.caller.agent_id;
     const namespaces = a.namespace_filter === undefined ? undefined : Array.isArray(a.namespace_filter) ? a.namespace_filter : [a.namespace_filter];
-    return ctx.engine.retrieve(
+    return ctx.memory.retrieve(
       {
         query_text: a.query_text,
         namespace_filter: namespaces,
@@ -55,7 +55,7 @@ export const lithosRetrieve = defineTool({
         max_context_nodes: a.max_context_nodes,
         surface_conflicts: a.surface_conflicts,
       },
-      { viewer: ctx.engine.viewerFor(ctx.caller, a.task_id ?? null), interpreter: ctx.interpreter },
+      { interpreter: ctx.interpreter },
     );
   },
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { canSee, gatedNote } from '../../governance/gate';
 import type { ToolAnnotations } from '../types';
-import { defineTool, viewerOf } from '../knowledge/common';
+import { defineTool } from '../knowledge/common';
 
 const ref = (what: string) => z.string().trim().min(1).max(200).optional().describe(what);
 
@@ -25,24 +24,7 @@ export const lithosConsolidate = defineTool({
   ].join(' '),
   input,
   annotations: CONSOLIDATE,
-  async handler(a: z.infer<typeof input>, ctx) {
-    const actor = ctx.caller.kind === 'human' ? { kind: 'human' as const, id: null } : { kind: 'agent' as const, id: ctx.caller.agent_id };
-    const r = await ctx.engine.consolidator.run({ task: a.task, agent: a.agent, actor });
-    const viewer = viewerOf(ctx);
-    const visible = (ids: string[]): string[] =>
-      ids.filter((id) => {
-        const n = ctx.engine.note(id);
-        return n !== null && n.nodeId === id && canSee(viewer, gatedNote(n));
-      });
-    return {
-      units: r.units.length,
-      edges_created: r.edges_created,
-      edges_reinforced: r.edges_reinforced,
-      hypotheses_promoted: visible(r.hypotheses_promoted),
-      concepts_created: visible(r.concepts_created),
-      concepts_updated: visible(r.concepts_updated),
-      concept_members_linked: r.concept_members_linked,
-      summaries_refreshed: visible(r.summaries_refreshed),
-    };
+  handler(a: z.infer<typeof input>, ctx) {
+    return ctx.memory.learning.consolidate({ task: a.task, agent: a.agent });
   },
 });

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { canSee, gatedNote } from '../../governance/gate';
-import { workingMemory } from '../../learning/working-memory';
-import { READ_ONLY, defineTool, viewerOf } from '../knowledge/common';
+import { READ_ONLY, defineTool } from '../knowledge/common';
 import { listShape, pageItems } from '../text-budget';
 
 const ref = (what: string) => z.string().trim().min(1).max(200).optional().describe(what);
@@ -24,19 +22,10 @@ export const lithosWorkingMemory = defineTool({
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
-    const agent = a.agent ?? (a.task === undefined ? (ctx.caller.agent_id ?? undefined) : undefined);
-    const wm = await workingMemory(ctx.engine, { agent, task: a.task, now: ctx.engine.now() });
-    const viewer = viewerOf(ctx);
-    const shown = wm.items.filter((it) => {
-      const n = ctx.engine.note(it.id);
-      return n !== null && n.nodeId === it.id && canSee(viewer, gatedNote(n));
-    });
-    const items = shown.map((it) => {
-      const n = ctx.engine.note(it.id)!;
-      return { id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at };
-    });
+    const wm = await ctx.memory.learning.workingMemory({ agent: a.agent, task: a.task });
+    const items = wm.items.map(({ note: n, ...it }) => ({ id: it.id, path: n.path, title: n.cached.meta.title, note_type: n.cached.meta.note_type, retrieved: it.retrieved, used: it.used, last_at: it.last_at }));
     // Only retrievals that returned something the caller may see are counted: the others are not its business.
     const { page, total, next_cursor } = pageItems(items, a, 'lithos_working_memory');
-    return { agent: wm.agent, task: wm.task, receipts: new Set(shown.flatMap((it) => it.receipts)).size, items: page, total, next_cursor };
+    return { agent: wm.agent, task: wm.task, receipts: new Set(wm.items.flatMap((it) => it.receipts)).size, items: page, total, next_cursor };
   },
 });

@@ -58,7 +58,9 @@ export class TestTools implements ToolDispatcher {
     if (!def) throw new LithosError('not_found', `Unknown tool "${name}".`, { tool: name });
     const parsed = def.input.safeParse(args);
     if (!parsed.success) throw new LithosError('invalid_argument', `Bad arguments for "${name}": ${parsed.error.issues[0]?.message ?? ''}`);
-    return def.handler(parsed.data, { engine: this.engine, caller });
+    const memory = await this.engine.as(caller);
+    memory.checkTool(def);
+    return def.handler(parsed.data, { engine: this.engine, memory, caller: memory.caller });
   }
 
   release(key: string, value: unknown = 'released'): void {

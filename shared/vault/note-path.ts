@@ -1,5 +1,5 @@
 import { LithosError } from '../errors';
-import { isMarkdownPath, normalizeVaultPath } from '../vault/paths';
+import { isMarkdownPath, normalizeVaultPath } from './paths';
 
 const MAX_PATH = 1024;
 

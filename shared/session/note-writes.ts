@@ -1,0 +1,116 @@
+/**
+ * How a session writes and deletes notes (NotesRoom.write and .delete): the vault's write policy applied to
+ * the session's caller before anything reaches the disk. An agent's refusals are `forbidden` naming the rule,
+ * except where answering so would tell it a note it may not see exists: then `not_found`, as for no note at all.
+ */
+import { LithosError } from '../errors';
+import { inHiddenFolder, type GatedNote } from '../governance/gate';
+import type { Proposal } from '../governance/proposals';
+import { checkNoteDelete, checkNoteWrite, namespaceRefusal } from '../governance/write-policy';
+import { namespaceFromPath } from '../model/namespace';
+import type { LiveNote } from '../vault/note-indexer';
+import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../vault/note-writer';
+import { checkNotePath, portabilityProblem } from '../vault/note-path';
+import type { SessionEngine } from './session-engine';
+import type { SessionScope } from './session-scope';
+
+/**
+ * The note a write changes: an existing note (`path` of one the viewer sees, found by id), a vault path
+ * (updated if a note is there, else created), or the path of a new note (refused if a file is there).
+ */
+export type WriteTarget = { note: LiveNote } | { path: string } | { create: string };
+
+export interface NoteWrite {
+  /** The new Markdown body; the current one is kept when absent (a new note needs one). */
+  content?: string;
+  fields: NoteFields;
+  /** The version the caller last read: a different current version is a conflict. */
+  expectedVersion?: string;
+}
+
+/** What a write did: wrote the note, or kept it as a proposal a person confirms (policy propose_namespaces). */
+export type NoteWriteOutcome =
+  | { kind: 'written'; result: WriteNoteResult; title: string | null }
+  | { kind: 'proposed'; proposal: Proposal; path: string; namespace: string };
+
+type Sees = (note: GatedNote | LiveNote) => boolean;
+
+/**
+ * A vault path the caller writes to, as the writer will see it: the note already there in another case is
+ * the one written (the same file on macOS and Windows). Refuses what the caller may not write there.
+ */
+function pathTarget(engine: SessionEngine, who: SessionScope, sees: Sees, input: string, namespace: string | undefined): string {
+  const asked = checkNotePath(input);
+  const existing = engine.noteAtPath(asked);
+  const path = existing?.path ?? asked;
+  // A namespace the agent may not write into is refused first, whether or not a note is there: answering
+  // not_found only where a hidden note exists would tell the agent it exists. Both spellings are checked,
+  // and the answer names only the caller's own.
+  const viewer = who.viewer;
+  for (const p of new Set([asked, path])) {
+    const refusal = namespaceRefusal(viewer, namespace ?? namespaceFromPath(p));
+    if (refusal) throw new LithosError('forbidden', `Cannot write "${asked}": ${refusal}.`, { path: asked, namespace: namespace ?? namespaceFromPath(asked) });
+    if (viewer.kind === 'agent' && inHiddenFolder(viewer.hidden_folders, p)) {
+      throw new LithosError('forbidden', `Cannot write "${asked}": the folder is hidden from agents (vault policy hidden_folders).`, { path: asked });
+    }
+  }
+  if (existing && !sees(existing)) {
+    // Same answer as for any note the caller may not see: its existence does not leak as "forbidden".
+    throw new LithosError('not_found', `Cannot write "${asked}": there is no note there that you may change; choose another path.`, { path: asked });
+  }
+  return path;
+}
+
+export async function writeNote(engine: SessionEngine, who: SessionScope, sees: Sees, target: WriteTarget, w: NoteWrite, tool: string): Promise<NoteWriteOutcome> {
+  const actor = who.actor(tool);
+  let path: string;
+  let mode: 'create' | 'update' | 'upsert';
+  if ('note' in target) {
+    if (!sees(target.note)) throw new LithosError('not_found', `No note at "${target.note.path}".`, { path: target.note.path });
+    path = target.note.path;
+    mode = 'update';
+  } else if ('path' in target) {
+    path = pathTarget(engine, who, sees, target.path, w.fields.namespace);
+    mode = 'upsert';
+  } else {
+    path = checkNotePath(target.create);
+    mode = 'create';
+  }
+  // The index may lag a file a human just created; the writer re-checks on disk, this only asks for content early.
+  const indexed = engine.noteAtPath(path);
+  const creating = mode === 'create' || !(indexed && indexed.path === path);
+  if (creating && w.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
+  const unportable = creating ? portabilityProblem(path) : null;
+  if (unportable) throw new LithosError('invalid_argument', `Cannot create "${path}": ${unportable}; choose another path.`, { path });
+  const f = w.fields;
+  const before = indexed && indexed.path === path ? indexed : null;
+  const beforeMeta = before?.cached.meta ?? null;
+  if (who.caller.kind === 'agent' && beforeMeta?.status === 'quarantined' && f.status !== undefined && f.status !== 'quarantined') {
+    // Quarantine is for a person to review: an agent (perhaps the one whose note it is) may not lift it.
+    throw new LithosError('forbidden', `"${path}" is quarantined (marked misleading too often); a person reviews it and sets its status back.`, { path, field: 'status' });
+  }
+  const after: GatedNote & { path: string } = {
+    path,
+    namespace: f.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),
+    access_scope: f.access_scope ?? beforeMeta?.access_scope ?? 'shared',
+    author: beforeMeta ? (beforeMeta.author ?? actor) : actor,
+  };
+  if (checkNoteWrite(who.viewer, engine.policy.get(), beforeMeta, after) === 'propose') {
+    // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
+    const proposal = await engine.proposals.create(
+      actor,
+      { path, mode: before ? 'update' : 'create', content: w.content, fields: f, expectedVersion: w.expectedVersion ?? before?.contentHash },
+      { namespace: after.namespace, title: f.title ?? beforeMeta?.title ?? null },
+    );
+    return { kind: 'proposed', proposal, path, namespace: after.namespace };
+  }
+  const result = await engine.writeNote({ path, mode, content: w.content, fields: f, actor, expectedVersion: w.expectedVersion });
+  return { kind: 'written', result, title: engine.note(result.path)?.cached.meta.title ?? f.title ?? null };
+}
+
+export async function deleteNote(engine: SessionEngine, who: SessionScope, sees: Sees, note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
+  const actor = who.actor(tool);
+  if (!sees(note)) throw new LithosError('not_found', `No note at "${note.path}".`, { path: note.path });
+  checkNoteDelete(who.viewer, engine.policy.get(), { ...note.cached.meta, path: note.path });
+  return engine.deleteNote(note.path, { expectedVersion: opts.expectedVersion, trash: opts.trash, actor });
+}

@@ -1,0 +1,131 @@
+/**
+ * The notes a session's viewer may see, and nothing else. A note it may not see does not exist here: lookups
+ * answer null (or not_found, with the same message as for no note at all), lists leave it out, and a link into
+ * it reads as unresolved, so its existence never leaks through a front door.
+ */
+import { LithosError } from '../errors';
+import { gateFor, gatedNote, type GatedNote } from '../governance/gate';
+import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
+import type { ParsedNote } from '../model/types';
+import type { LiveNote } from '../vault/note-indexer';
+import type { ResolvedLink } from '../vault/link-graph';
+import type { DeleteNoteResult } from '../vault/note-writer';
+import { checkNotePath } from '../vault/note-path';
+import { deleteNote, writeNote, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
+import type { SessionEngine } from './session-engine';
+import type { SessionScope } from './session-scope';
+
+/** A note named by exactly one of id, path or title (an alias counts as a title). */
+export type NoteRef = { id?: string; path?: string; title?: string };
+
+export class NotesRoom {
+  constructor(
+    private readonly engine: SessionEngine,
+    private readonly who: SessionScope,
+  ) {}
+
+  /** Whether the viewer may see this note (metadata and path as the gate judges them). */
+  sees(note: GatedNote | LiveNote): boolean {
+    return gateFor(this.who.viewer)('cached' in note ? gatedNote(note) : note);
+  }
+
+  /** Whether the viewer may see the note with exactly this id (ids only: a path or title is not an id). */
+  seesId(id: string): boolean {
+    return this.byId(id) !== null;
+  }
+
+  /** The note with exactly this id, when the viewer may see it. */
+  byId(id: string): LiveNote | null {
+    const n = this.engine.note(id);
+    return n !== null && n.nodeId === id && this.sees(n) ? n : null;
+  }
+
+  /** The note an id, path, title or alias names, when the viewer may see it. */
+  get(ref: string): LiveNote | null {
+    const n = this.engine.note(ref);
+    return n !== null && this.sees(n) ? n : null;
+  }
+
+  /** The note at this path (in any case or Unicode form the disk treats as the same), when the viewer may see it. */
+  atPath(path: string): LiveNote | null {
+    const n = this.engine.noteAtPath(path);
+    return n !== null && this.sees(n) ? n : null;
+  }
+
+  /** The note a reference names; not_found when there is none or the viewer may not see it. */
+  find(ref: NoteRef): LiveNote {
+    let note: LiveNote | null;
+    let shown: string;
+    if (ref.path !== undefined) {
+      const p = checkNotePath(ref.path);
+      // A path names a file (in any case or Unicode form), not a title that happens to match.
+      note = this.atPath(p);
+      shown = `at "${p}"`;
+    } else if (ref.id !== undefined) {
+      note = this.byId(ref.id);
+      shown = `with id "${ref.id}"`;
+    } else {
+      note = this.get(ref.title ?? '');
+      shown = `titled "${ref.title ?? ''}"`;
+    }
+    if (!note) throw new LithosError('not_found', `No note ${shown}. Use lithos_search or lithos_list to find notes.`, { ...ref });
+    return note;
+  }
+
+  /** A note id or vault path (`from`, `to`, `node` of the edge tools). */
+  findByIdOrPath(ref: string): LiveNote {
+    return /\.md$/i.test(ref) ? this.find({ path: ref }) : this.find({ id: ref });
+  }
+
+  /** Every note the viewer may see, in index order. */
+  all(): LiveNote[] {
+    return this.engine.notes().filter((n) => this.sees(n));
+  }
+
+  /** The note as it is on disk now; not_found when the viewer may not see it (it may have changed since indexing). */
+  async read(note: LiveNote): Promise<ParsedNote> {
+    const parsed = await this.engine.parse(note.path);
+    if (!this.sees({ ...parsed.meta, path: parsed.path })) throw new LithosError('not_found', `No note at "${note.path}".`, { path: note.path });
+    return parsed;
+  }
+
+  /**
+   * The note's outgoing links as the viewer may know them: one into a note it may not see reads as unresolved,
+   * exactly as a link to no note at all. Attachments stay as they resolve.
+   */
+  links(path: string): ResolvedLink[] {
+    return this.engine.links(path).map((r) => {
+      if (r.targetPath === null) return r;
+      const n = this.engine.note(r.targetPath);
+      return n && n.path === r.targetPath && !this.sees(n) ? { ...r, targetPath: null } : r;
+    });
+  }
+
+  /** Paths of the notes linking here that the viewer may see. */
+  backlinks(path: string): string[] {
+    return this.engine.backlinks(path).filter((p) => this.atPath(p) !== null);
+  }
+
+  /** Search over the notes the viewer may see (k counts only those). */
+  search(query: string, opts: Omit<SearchOptions, 'allow'> = {}): Promise<EngineSearchHit[]> {
+    return this.engine.search(query, { ...opts, allow: (id) => this.seesId(id) });
+  }
+
+  /** Notes like this one that the viewer may see. */
+  similar(id: string, opts: { k?: number } = {}): Promise<EngineSearchHit[]> {
+    return this.engine.similar(id, { ...opts, allow: (x) => this.seesId(x) });
+  }
+
+  /**
+   * Writes a note under the vault's write policy (session/note-writes.ts): refused, or kept as a proposal
+   * where a person confirms agent changes. `tool` names the front door when an agent gives no id.
+   */
+  write(target: WriteTarget, w: NoteWrite, tool: string): Promise<NoteWriteOutcome> {
+    return writeNote(this.engine, this.who, (n) => this.sees(n), target, w, tool);
+  }
+
+  /** Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent). */
+  delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
+    return deleteNote(this.engine, this.who, (n) => this.sees(n), note, opts, tool);
+  }
+}

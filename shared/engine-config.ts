@@ -12,7 +12,7 @@ import type { MemoryLearned } from './stores/memory-learned';
 import type { StoreLoss } from './stores/store-loss';
 import type { ReceiptLog } from './retrieval/receipts';
 import type { ProposalStore } from './governance/proposals';
-import { RECEIPTS_SEQ_MARK } from './learning/retrieval-recorder';
+import { RECEIPTS_SEQ_MARK } from './retrieval/retrieval-recorder';
 import { recordLosses } from './vault/engine-report';
 
 export interface ConfigStores {

@@ -43,42 +43,8 @@ const SHARED_LAYERS: readonly (string | readonly string[])[] = [
   'session',
   'tools',
   'protocol',
-  ['engine.ts', 'engine-config.ts', 'engine-deps.ts'],
+  ['engine.ts', 'engine-config.ts', 'engine-deps.ts', 'engine-services.ts'],
 ];
-
-/**
- * The only breaches allowed today, each exact: files that still import the engine (MemoryEngine, or a type it
- * re-exports), and the import cycle those imports close through engine.ts. Issue 18 (services with narrow
- * ports) removes them; an entry that no longer occurs fails the test, so the list shrinks with the code
- * until it is empty. Nothing else goes here.
- */
-const ENGINE_EXCEPTIONS = {
-  imports: [
-    'shared/conflicts/callouts.ts',
-    'shared/conflicts/conflicts.ts',
-    'shared/conflicts/detection.ts',
-    'shared/conflicts/resolution-effects.ts',
-    'shared/learning/concepts.ts',
-    'shared/learning/consolidate.ts',
-    'shared/learning/consolidator.ts',
-    'shared/learning/decay.ts',
-    'shared/learning/feedback.ts',
-    'shared/learning/follow-up.ts',
-    'shared/learning/promote.ts',
-    'shared/learning/quarantine.ts',
-    'shared/learning/retrieval-recorder.ts',
-    'shared/learning/summaries.ts',
-    'shared/learning/support.ts',
-    'shared/learning/working-memory.ts',
-  ].map((file) => `${file} -> shared/engine.ts`),
-  /**
-   * The import cycle through shared/engine.ts that those imports close (engine.ts builds the learning,
-   * conflicts and session code, which imports it back), whatever files it holds meanwhile. It hides one
-   * cycle of its own, conflicts/conflicts.ts ↔ conflicts/resolution-effects.ts (the types ConflictActor and
-   * ResolutionChange), which this test reports once the engine imports are gone.
-   */
-  engineCycle: true,
-};
 
 interface ImportSite {
   specifier: string;
@@ -235,31 +201,12 @@ describe('architecture', () => {
 
   describe('inside shared/, the layers of SHARED_LAYERS', () => {
     const shared = new Map(files.filter((f) => f.startsWith('shared/') && f.endsWith('.ts')).map((f) => [f, readFileSync(path.join(ROOT, f), 'utf8')]));
-    /** The ENGINE_EXCEPTIONS.imports entry a breach would match: `file -> shared/engine.ts`, or null. */
-    const engineImportOf = (v: string): string | null => {
-      const m = /^(shared\/[^:]+):\d+: .*\(resolves to shared\/engine,/.exec(v);
-      return m ? `${m[1]} -> shared/engine.ts` : null;
-    };
-
     test('each file imports only its own layer and lower ones', () => {
-      const found = [...shared].flatMap(([f, src]) => sharedLayerViolations(f, src));
-      const allowed = new Set(ENGINE_EXCEPTIONS.imports);
-      expect(found.filter((v) => !allowed.has(engineImportOf(v) ?? ''))).toEqual([]);
-      // Each exception still occurs: the list holds exactly what remains.
-      const occurring = new Set(found.map(engineImportOf));
-      expect(ENGINE_EXCEPTIONS.imports.filter((e) => !occurring.has(e))).toEqual([]);
+      expect([...shared].flatMap(([f, src]) => sharedLayerViolations(f, src))).toEqual([]);
     });
 
     test('no files import each other in a cycle (type-only imports included)', () => {
-      const graph = importGraph(shared);
-      const cycles = importCycles(graph);
-      const throughEngine = (c: readonly string[]): boolean => c.includes('shared/engine.ts');
-      expect(cycles.filter((c) => !throughEngine(c))).toEqual([]);
-      expect({ engineCycle: cycles.some(throughEngine) }).toEqual({ engineCycle: ENGINE_EXCEPTIONS.engineCycle });
-      // Only the excepted imports close it: without them, no cycle runs through engine.ts.
-      const excepted = new Set(ENGINE_EXCEPTIONS.imports);
-      const rest = new Map([...graph].map(([f, targets]) => [f, targets.filter((t) => !excepted.has(`${f} -> ${t}`))]));
-      expect(importCycles(rest).filter(throughEngine)).toEqual([]);
+      expect(importCycles(importGraph(shared))).toEqual([]);
     });
 
     test('every folder and root file of shared/ has its place', () => {
@@ -319,7 +266,7 @@ describe('architecture', () => {
       expect(sharedLayerViolations('shared/vault/x.ts', source)).toEqual([
         'shared/vault/x.ts:5: vault/ may not import "../retrieval/scout-contract" (resolves to shared/retrieval/scout-contract, whose layer (retrieval/) is above vault/ in SHARED_LAYERS)',
         'shared/vault/x.ts:6: vault/ may not import "../tools/catalog" (resolves to shared/tools/catalog, whose layer (tools/) is above vault/ in SHARED_LAYERS)',
-        'shared/vault/x.ts:7: vault/ may not import "../engine" (resolves to shared/engine, whose layer (engine.ts, engine-config.ts, engine-deps.ts) is above vault/ in SHARED_LAYERS)',
+        'shared/vault/x.ts:7: vault/ may not import "../engine" (resolves to shared/engine, whose layer (engine.ts, engine-config.ts, engine-deps.ts, engine-services.ts) is above vault/ in SHARED_LAYERS)',
       ]);
     });
 

@@ -1,13 +1,12 @@
 /**
  * `lithos eval … --mode pts --feedback-split F`: does feedback make later retrievals better? Per dataset,
  * the judged queries in file order are split: the first ⌊F·n⌋ are run by a simulated agent that cites the
- * relevant notes (qrels) among what it got and ignores the rest, through applyFeedback; the remaining
+ * relevant notes (qrels) among what it got and ignores the rest, through LearningService.feedback; the remaining
  * queries are scored before (baseline: the fresh index, nothing learned) and after that feedback.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyFeedback } from '../../shared/learning/feedback';
 import type { MemoryEngine } from '../../shared/engine';
 import { readCorpus, readQrels, readQueries, type BeirQuery, type DatasetRef } from './beir';
 import { corpusIdOf, writeCorpusVault, type CorpusMap } from './corpus-vault';
@@ -68,7 +67,7 @@ async function train(engine: MemoryEngine, map: CorpusMap, queries: readonly Jud
     const r = await engine.retrieve({ query_text: q.text, max_context_nodes: K, agent_id: EVAL_AGENT }, { jitter: false, seed: 1 });
     if (!r.receipt_id) continue;
     const cited = r.nodes.filter((n) => (q.judged.get(corpusIdOf(map, n) ?? '') ?? 0) > 0).map((n) => n.id);
-    await applyFeedback(engine, { receipt_id: r.receipt_id, cited, agent: EVAL_AGENT });
+    await engine.services.learning.feedback({ receipt_id: r.receipt_id, cited, agent: EVAL_AGENT });
   }
 }
 

@@ -3,27 +3,29 @@
  * once): one `lithos-conflict` block per unreviewed conflict it is an end of, naming the other end, and
  * one `lithos-status` block when it is quarantined or was superseded by a conflict resolution.
  */
-import type { MemoryEngine } from '../engine';
+import type { ConflictPorts } from './conflict-ports';
 import type { LiveNote } from '../vault/note-indexer';
 import { applyBlocks } from './callout-blocks';
 import { CONFLICT_EDGE_TYPE, toConflict, type Conflict } from '../stores/conflict-edges';
 
+type CalloutPorts = Pick<ConflictPorts, 'notes' | 'memory' | 'governance'>;
+
 export const CALLOUT_ACTOR = { kind: 'rule', id: 'callouts' } as const;
 
 /** The key → lines the note should carry (empty when callouts are off). */
-export function desiredBlocks(engine: MemoryEngine, note: LiveNote): Map<string, string[]> {
+export function desiredBlocks(d: CalloutPorts, note: LiveNote): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const id = note.nodeId;
-  const conflicts = [...engine.memory.edges.find({ from: id, type: CONFLICT_EDGE_TYPE }), ...engine.memory.edges.find({ to: id, type: CONFLICT_EDGE_TYPE })]
+  const conflicts = [...d.memory.edges.find({ from: id, type: CONFLICT_EDGE_TYPE }), ...d.memory.edges.find({ to: id, type: CONFLICT_EDGE_TYPE })]
     .map(toConflict)
     .sort((x, y) => x.created_at - y.created_at || (x.edge_id < y.edge_id ? -1 : 1));
-  const status = statusLines(engine, note, conflicts);
+  const status = statusLines(d, note, conflicts);
   if (status) out.set('status', status);
   for (const c of conflicts) {
     if (c.state !== 'unreviewed' || out.has(`conflict ${c.edge_id}`)) continue;
-    const other = engine.note(c.a === id ? c.b : c.a);
+    const other = d.notes.note(c.a === id ? c.b : c.a);
     if (!other || other.nodeId === id || (other.nodeId !== c.a && other.nodeId !== c.b)) continue; // the other end is gone
-    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other, engine.readersMaySee(note, other)));
+    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other, d.governance.readersMaySee(note, other)));
   }
   return out;
 }
@@ -52,7 +54,7 @@ function conflictLines(c: Conflict, note: LiveNote, other: LiveNote, named: bool
   return lines;
 }
 
-function statusLines(engine: MemoryEngine, note: LiveNote, conflicts: readonly Conflict[]): string[] | null {
+function statusLines(d: CalloutPorts, note: LiveNote, conflicts: readonly Conflict[]): string[] | null {
   if (note.cached.meta.status === 'quarantined') {
     return [
       '[!lithos-status] Quarantined',
@@ -62,9 +64,9 @@ function statusLines(engine: MemoryEngine, note: LiveNote, conflicts: readonly C
   for (const c of conflicts) {
     const r = c.evidence.resolution;
     if (c.state !== 'superseded' || !r || r.loser_id !== note.nodeId || !r.winner_id) continue;
-    const winner = engine.note(r.winner_id);
+    const winner = d.notes.note(r.winner_id);
     if (!winner || winner.nodeId !== r.winner_id) continue;
-    return [`[!lithos-status] Superseded by ${engine.readersMaySee(note, winner) ? linkTo(winner) : NARROWER}`, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
+    return [`[!lithos-status] Superseded by ${d.governance.readersMaySee(note, winner) ? linkTo(winner) : NARROWER}`, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
   }
   return null;
 }
@@ -94,9 +96,9 @@ function oneLine(s: string): string {
  * callouts switched off the desired set is empty, so existing blocks are removed. Returns whether the
  * note was written.
  */
-export async function syncCallouts(engine: MemoryEngine, ref: string, enabled = engine.conflicts.calloutsEnabled): Promise<boolean> {
-  const note = engine.note(ref);
+export async function syncCallouts(d: CalloutPorts, ref: string, enabled: boolean): Promise<boolean> {
+  const note = d.notes.note(ref);
   if (!note) return false;
-  const desired = enabled ? desiredBlocks(engine, note) : new Map<string, string[]>();
-  return engine.editNoteText(note.path, (text) => applyBlocks(text, desired), CALLOUT_ACTOR);
+  const desired = enabled ? desiredBlocks(d, note) : new Map<string, string[]>();
+  return d.notes.editNoteText(note.path, (text) => applyBlocks(text, desired), CALLOUT_ACTOR);
 }

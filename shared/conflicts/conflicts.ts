@@ -1,6 +1,6 @@
 /**
  * Conflict objects (docs/contradictions.md): open, list, resolve, rule detection and the managed
- * callouts that follow them. One per engine (`engine.conflicts`).
+ * callouts that follow them. One per engine (`services.conflicts`).
  *
  * Rule detection runs for notes that change after the engine is open — the engine's own writes and the
  * host's file events — never during a reconcile, so bulk indexing costs nothing more; `scan()` (`lithos
@@ -9,40 +9,29 @@
  * flush drains first.
  */
 import { LithosError, asLithosError } from '../errors';
-import type { MemoryEngine } from '../engine';
 import type { AuditActor } from '../governance/audit';
-import type { Clock, Logger, Timers } from '../ports';
 import type { EdgeRow } from '../stores/memory-types';
 import type { LiveNote } from '../vault/note-indexer';
 import { ruleFindings } from './detection';
 import { syncCallouts } from './callouts';
 import { edgeInput, merge, refute, supersede } from './resolution-effects';
+import type { ConflictPorts } from './conflict-ports';
 import {
   CONFLICT_EDGE_TYPE,
   RESOLUTIONS,
   normaliseEvidence,
   toConflict,
   type Conflict,
+  type ConflictActor,
   type ConflictEvidence,
   type ConflictState,
   type Resolution,
+  type ResolutionChange,
   type ResolutionRecord,
 } from '../stores/conflict-edges';
 import { DETECTION_LIMITS } from './constants';
 
-export interface ConflictServiceDeps {
-  clock: Clock;
-  timers: Timers;
-  logger: Logger;
-  /** Managed callouts in notes (default on). */
-  callouts: boolean;
-}
-
-/** Who acts: 'human', an agent id, or a rule name; `kind` decides the edge's provenance_type. */
-export interface ConflictActor {
-  kind: 'human' | 'agent' | 'rule';
-  id: string | null;
-}
+export type { ConflictActor, ResolutionChange } from '../stores/conflict-edges';
 
 export interface OpenConflictInput {
   a: string;
@@ -63,14 +52,6 @@ export interface ResolveInput {
   winner_id?: string | null;
 }
 
-/** One change a resolution made, for the result and the audit entry. */
-export interface ResolutionChange {
-  node: string;
-  what: string;
-  before: unknown;
-  after: unknown;
-}
-
 /** The policy (its audience-deciding parts) the callouts were last synced under. */
 const POLICY_MARK = 'callouts:policy';
 
@@ -84,11 +65,10 @@ export class ConflictService {
   /** Notes whose callouts were written while scan() runs (null otherwise): what it reports as callouts_written. */
   private writtenDuringScan: Set<string> | null = null;
 
-  constructor(
-    private readonly engine: MemoryEngine,
-    private readonly deps: ConflictServiceDeps,
-  ) {
-    this.enabled = deps.callouts;
+  private unfollowPolicy: () => void = () => undefined;
+
+  constructor(private readonly d: ConflictPorts) {
+    this.enabled = d.callouts;
   }
 
   get calloutsEnabled(): boolean {
@@ -98,15 +78,15 @@ export class ConflictService {
   // ── objects ─────────────────────────────────────────────────────────────
 
   get(edgeId: string): Conflict | null {
-    const e = this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === edgeId);
+    const e = this.d.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === edgeId);
     return e ? toConflict(e) : null;
   }
 
   /** Conflicts, oldest first; `visible` drops those with an end the caller may not see (both ends must pass). */
   list(q: { state?: ConflictState; node?: string; visible?: (id: string) => boolean } = {}): Conflict[] {
     const rows = q.node
-      ? dedupe([...this.engine.memory.edges.find({ from: q.node, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges.find({ to: q.node, type: CONFLICT_EDGE_TYPE })])
-      : this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE });
+      ? dedupe([...this.d.memory.edges.find({ from: q.node, type: CONFLICT_EDGE_TYPE }), ...this.d.memory.edges.find({ to: q.node, type: CONFLICT_EDGE_TYPE })])
+      : this.d.memory.edges.find({ type: CONFLICT_EDGE_TYPE });
     return rows
       .map(toConflict)
       .filter((c) => (q.state === undefined || c.state === q.state) && (!q.visible || (q.visible(c.a) && q.visible(c.b))))
@@ -115,7 +95,7 @@ export class ConflictService {
 
   /** The conflict between two notes in either direction, if any. */
   between(a: string, b: string): Conflict | null {
-    const e = this.engine.memory.edges.find({ from: a, to: b, type: CONFLICT_EDGE_TYPE })[0] ?? this.engine.memory.edges.find({ from: b, to: a, type: CONFLICT_EDGE_TYPE })[0];
+    const e = this.d.memory.edges.find({ from: a, to: b, type: CONFLICT_EDGE_TYPE })[0] ?? this.d.memory.edges.find({ from: b, to: a, type: CONFLICT_EDGE_TYPE })[0];
     return e ? toConflict(e) : null;
   }
 
@@ -132,7 +112,7 @@ export class ConflictService {
     const existing = this.between(a.nodeId, b.nodeId);
     if (existing) return { conflict: existing, created: false };
     const evidence = normaliseEvidence(input.evidence);
-    const row = await this.engine.memory.edges.upsert({
+    const row = await this.d.memory.edges.upsert({
       from_id: a.nodeId,
       to_id: b.nodeId,
       type: CONFLICT_EDGE_TYPE,
@@ -143,7 +123,7 @@ export class ConflictService {
       evidence,
       conflict_state: 'unreviewed',
     });
-    await this.engine.audit.append({
+    await this.d.audit.append({
       action: 'conflict.create',
       actor: auditActor(input.actor),
       target: row.edge_id,
@@ -161,7 +141,7 @@ export class ConflictService {
     if (!(RESOLUTIONS as readonly string[]).includes(input.resolution)) {
       throw new LithosError('invalid_argument', `resolution must be one of ${RESOLUTIONS.join(', ')} (got "${String(input.resolution)}").`, { resolution: input.resolution });
     }
-    const row = this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === input.edge_id);
+    const row = this.d.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((x) => x.edge_id === input.edge_id);
     if (!row) throw new LithosError('not_found', `No conflict with edge_id "${input.edge_id}". lithos_conflict_list shows the open ones.`, { edge_id: input.edge_id });
     const c = toConflict(row);
     const winnerId = input.winner_id ?? null;
@@ -178,7 +158,7 @@ export class ConflictService {
     let loserId: string | null = null;
     if (input.resolution === 'superseded' || input.resolution === 'refuted') {
       if (winnerId !== c.a && winnerId !== c.b) {
-        const names = `"${this.engine.note(c.a)?.cached.meta.title ?? c.a}" (${c.a}) or "${this.engine.note(c.b)?.cached.meta.title ?? c.b}" (${c.b})`;
+        const names = `"${this.d.notes.note(c.a)?.cached.meta.title ?? c.a}" (${c.a}) or "${this.d.notes.note(c.b)?.cached.meta.title ?? c.b}" (${c.b})`;
         const why = winnerId === null ? `${input.resolution} needs winner_id: the note that stands` : `winner_id ${winnerId} is neither note of this conflict; the winner is the note that stands`;
         throw new LithosError('invalid_argument', `${why}, ${names}.`, { field: 'winner_id', a: c.a, b: c.b });
       }
@@ -193,20 +173,20 @@ export class ConflictService {
     }
 
     const changes: ResolutionChange[] = [];
-    if (input.resolution === 'superseded') await supersede(this.engine, this.live(winnerId, 'winner_id'), this.live(loserId, 'loser'), changes);
-    if (input.resolution === 'refuted') await refute(this.engine, loserId!, changes);
-    if (input.resolution === 'merged') await merge(this.engine, c, this.live(winnerId, 'winner_id'), input.resolver, changes);
+    if (input.resolution === 'superseded') await supersede(this.d, this.live(winnerId, 'winner_id'), this.live(loserId, 'loser'), changes);
+    if (input.resolution === 'refuted') await refute(this.d, loserId!, changes);
+    if (input.resolution === 'merged') await merge(this.d, c, this.live(winnerId, 'winner_id'), input.resolver, changes);
 
     const record: ResolutionRecord = {
       resolution: input.resolution,
       resolver: input.resolver.id ?? input.resolver.kind,
       winner_id: input.resolution === 'accepted_dual' ? null : winnerId,
       loser_id: loserId,
-      at: new Date(this.deps.clock.now()).toISOString(),
+      at: new Date(this.d.clock.now()).toISOString(),
     };
     const evidence: ConflictEvidence = { ...c.evidence, resolution: record };
-    const updated = await this.engine.memory.edges.upsert({ ...edgeInput(row), evidence, conflict_state: input.resolution });
-    await this.engine.audit.append({
+    const updated = await this.d.memory.edges.upsert({ ...edgeInput(row), evidence, conflict_state: input.resolution });
+    await this.d.audit.append({
       action: 'conflict.resolve',
       actor: auditActor(input.resolver),
       target: c.edge_id,
@@ -220,10 +200,10 @@ export class ConflictService {
 
   /** Compares one note with its candidates (detection.ts) and opens a conflict per disagreeing pair not seen before. */
   async detect(ref: string): Promise<Conflict[]> {
-    const note = this.engine.note(ref);
+    const note = this.d.notes.note(ref);
     if (!note) return [];
     const opened: Conflict[] = [];
-    for (const { other, findings } of await ruleFindings(this.engine, note, (id) => this.between(note.nodeId, id) !== null)) {
+    for (const { other, findings } of await ruleFindings(this.d, note, (id) => this.between(note.nodeId, id) !== null)) {
       const r = await this.open({
         a: note.nodeId,
         b: other.nodeId,
@@ -244,7 +224,7 @@ export class ConflictService {
       const { notes, opened } = await this.detectAll();
       // Every note, not only those in a conflict or quarantined now: a status callout left in a note
       // released while no Lithos process ran (status set back by hand) is taken out too.
-      for (const n of this.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1))) await this.syncCallouts(n.nodeId);
+      for (const n of this.d.notes.notes().sort((x, y) => (x.path < y.path ? -1 : 1))) await this.syncCallouts(n.nodeId);
       return { notes, opened, callouts_written: written.size };
     } finally {
       this.writtenDuringScan = null;
@@ -257,7 +237,7 @@ export class ConflictService {
    */
   async detectAll(): Promise<{ notes: number; opened: Conflict[] }> {
     const opened: Conflict[] = [];
-    const notes = this.engine.notes().sort((x, y) => (x.path < y.path ? -1 : 1));
+    const notes = this.d.notes.notes().sort((x, y) => (x.path < y.path ? -1 : 1));
     for (const n of notes) opened.push(...(await this.detect(n.nodeId)));
     return { notes: notes.length, opened };
   }
@@ -274,7 +254,7 @@ export class ConflictService {
   noteChanged(path: string): void {
     if (this.writing.has(path)) return;
     this.pending.add(path);
-    this.timer ??= this.deps.timers.setTimeout(() => {
+    this.timer ??= this.d.timers.setTimeout(() => {
       this.timer = null;
       void this.drain();
     }, 0);
@@ -292,24 +272,24 @@ export class ConflictService {
       .then(async () => {
         for (const id of others) await this.syncCallouts(id);
       })
-      .catch((err: unknown) => this.deps.logger.warn(`Updating callouts after a note left failed: ${asLithosError(err).message}`));
+      .catch((err: unknown) => this.d.logger.warn(`Updating callouts after a note left failed: ${asLithosError(err).message}`));
   }
 
   /** The notes at the other end of a conflict with this one (any state). */
   private partnersOf(nodeId: string): Set<string> {
-    const edges = [...this.engine.memory.edges.find({ from: nodeId, type: CONFLICT_EDGE_TYPE }), ...this.engine.memory.edges.find({ to: nodeId, type: CONFLICT_EDGE_TYPE })];
+    const edges = [...this.d.memory.edges.find({ from: nodeId, type: CONFLICT_EDGE_TYPE }), ...this.d.memory.edges.find({ to: nodeId, type: CONFLICT_EDGE_TYPE })];
     return new Set(edges.map((e) => (e.from_id === nodeId ? e.to_id : e.from_id)).filter((id) => id !== nodeId));
   }
 
   /** Handles every queued change now: rule detection, then the note's callouts (its status may have changed). */
   drain(): Promise<void> {
     if (this.timer !== null) {
-      this.deps.timers.clearTimeout(this.timer);
+      this.d.timers.clearTimeout(this.timer);
       this.timer = null;
     }
     this.running = this.running.then(async () => {
       if (this.pending.size > DETECTION_LIMITS.burst) {
-        this.deps.logger.warn(`${this.pending.size} notes changed at once: rule detection skipped for them (run \`lithos conflicts scan\`).`);
+        this.d.logger.warn(`${this.pending.size} notes changed at once: rule detection skipped for them (run \`lithos conflicts scan\`).`);
       }
       const detect = this.pending.size <= DETECTION_LIMITS.burst;
       while (this.pending.size > 0) {
@@ -319,11 +299,11 @@ export class ConflictService {
           if (detect) await this.detect(path);
           await this.syncCallouts(path);
           // Its partners' callouts name it (title, link): a renamed or restored note updates theirs too.
-          const note = this.engine.note(path);
+          const note = this.d.notes.note(path);
           if (note) for (const id of this.partnersOf(note.nodeId)) await this.syncCallouts(id);
         } catch (err) {
           const e = asLithosError(err);
-          this.deps.logger.warn(`Conflict check of "${path}" failed: ${e.message}`, { code: e.code });
+          this.d.logger.warn(`Conflict check of "${path}" failed: ${e.message}`, { code: e.code });
         }
       }
     });
@@ -334,16 +314,34 @@ export class ConflictService {
 
   /** Brings one note's managed callouts in line with current state; true when it was written. */
   async syncCallouts(ref: string): Promise<boolean> {
-    const note = this.engine.note(ref);
+    const note = this.d.notes.note(ref);
     if (!note) return false;
     this.writing.add(note.path);
     try {
-      const written = await syncCallouts(this.engine, note.nodeId, this.enabled);
+      const written = await syncCallouts(this.d, note.nodeId, this.enabled);
       if (written) this.writtenDuringScan?.add(note.nodeId);
       return written;
     } finally {
       this.writing.delete(note.path);
     }
+  }
+
+  /**
+   * For hosts that keep the vault open and write it (the plugin, headless `lithos mcp`): callouts name other
+   * notes only where the policy lets every reader see them, so they are brought in line now if the policy
+   * changed since they were last synced (a `lithos policy` run, a hand edit while closed), and whenever it
+   * changes from here on (settings, a hand edit picked up while open) until stopFollowingPolicy.
+   */
+  async followPolicy(): Promise<void> {
+    this.d.guard();
+    this.unfollowPolicy();
+    this.unfollowPolicy = this.d.policy.onChange(() => void this.policyChanged());
+    await this.policyChanged();
+  }
+
+  stopFollowingPolicy(): void {
+    this.unfollowPolicy();
+    this.unfollowPolicy = () => undefined;
   }
 
   /**
@@ -354,14 +352,14 @@ export class ConflictService {
   policyChanged(): Promise<void> {
     this.running = this.running.then(async () => {
       try {
-        const p = this.engine.policy.get();
+        const p = this.d.policy.get();
         const key = JSON.stringify([p.hidden_folders, p.shared_patterns, p.default_namespaces, p.agents]);
-        if (this.engine.memory.learned.mark(POLICY_MARK) === key) return;
+        if (this.d.memory.learned.mark(POLICY_MARK) === key) return;
         await this.syncAll();
-        await this.engine.memory.learned.setMark(POLICY_MARK, key);
+        await this.d.memory.learned.setMark(POLICY_MARK, key);
       } catch (err) {
         const e = asLithosError(err);
-        this.deps.logger.warn(`Updating callouts after a policy change failed: ${e.message}`, { code: e.code });
+        this.d.logger.warn(`Updating callouts after a policy change failed: ${e.message}`, { code: e.code });
       }
     });
     return this.running;
@@ -376,11 +374,11 @@ export class ConflictService {
   /** Every end of a conflict and every quarantined note: the only notes that can hold a managed block. */
   private async syncAll(): Promise<number> {
     const ids = new Set<string>();
-    for (const e of this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE })) {
+    for (const e of this.d.memory.edges.find({ type: CONFLICT_EDGE_TYPE })) {
       ids.add(e.from_id);
       ids.add(e.to_id);
     }
-    for (const n of this.engine.notes()) if (n.cached.meta.status === 'quarantined') ids.add(n.nodeId);
+    for (const n of this.d.notes.notes()) if (n.cached.meta.status === 'quarantined') ids.add(n.nodeId);
     let written = 0;
     for (const id of [...ids].sort()) if (await this.syncCallouts(id)) written++;
     return written;
@@ -392,7 +390,7 @@ export class ConflictService {
   }
 
   private live(id: string | null | undefined, field: string): LiveNote {
-    const n = id ? this.engine.note(id) : null;
+    const n = id ? this.d.notes.note(id) : null;
     if (!n || n.nodeId !== id) throw new LithosError('not_found', `No live note with id "${String(id)}" (${field}).`, { field, id });
     return n;
   }

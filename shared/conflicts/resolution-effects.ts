@@ -2,21 +2,21 @@
  * What each conflict resolution does to the notes and learned signals (docs/contradictions.md →
  * resolution semantics); ConflictService.resolve checks the request, calls one of these and audits.
  */
-import type { MemoryEngine } from '../engine';
+import type { ConflictPorts } from './conflict-ports';
 import type { EdgeRow } from '../stores/memory-types';
 import { QUERY_CLASSES } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
 import { CONFLICT_EDGE_TYPE, type Conflict } from '../stores/conflict-edges';
 import { MERGED_EDGE_WEIGHT, REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP, REFUTED_SALIENCE_FLOOR } from './constants';
-import type { ConflictActor, ResolutionChange } from './conflicts';
+import type { ConflictActor, ResolutionChange } from '../stores/conflict-edges';
 
 /** Winner's `supersedes` gains the loser's id; the loser is archived (its status callout follows). */
-export async function supersede(engine: MemoryEngine, winner: LiveNote, loser: LiveNote, changes: ResolutionChange[]): Promise<void> {
+export async function supersede(d: Pick<ConflictPorts, 'notes'>, winner: LiveNote, loser: LiveNote, changes: ResolutionChange[]): Promise<void> {
   const winnerId = winner.nodeId;
   const loserId = loser.nodeId;
   const before = [...winner.cached.meta.supersedes];
   if (!before.includes(loserId)) {
-    await engine.updateFrontmatter(winner.path, (fm) => {
+    await d.notes.updateFrontmatter(winner.path, (fm) => {
       const list = Array.isArray(fm.supersedes) ? fm.supersedes.filter((x) => typeof x === 'string') : [];
       if (!list.includes(loserId)) list.push(loserId);
       fm.supersedes = list;
@@ -25,7 +25,7 @@ export async function supersede(engine: MemoryEngine, winner: LiveNote, loser: L
   }
   const status = loser.cached.meta.status;
   if (status !== 'archived') {
-    await engine.updateFrontmatter(loser.path, (fm) => {
+    await d.notes.updateFrontmatter(loser.path, (fm) => {
       fm.status = 'archived';
     });
     changes.push({ node: loserId, what: 'frontmatter.status', before: status, after: 'archived' });
@@ -33,13 +33,13 @@ export async function supersede(engine: MemoryEngine, winner: LiveNote, loser: L
 }
 
 /** Lowers the loser: salience, its per-class priors, and the typed edges that lead to it (constants in constants.ts). */
-export async function refute(engine: MemoryEngine, loserId: string, changes: ResolutionChange[]): Promise<void> {
-  const mem = engine.memory;
+export async function refute(d: Pick<ConflictPorts, 'memory' | 'tunables'>, loserId: string, changes: ResolutionChange[]): Promise<void> {
+  const mem = d.memory;
   const s = mem.stats.get(loserId);
   const salience = Math.max(REFUTED_SALIENCE_FLOOR, s.salience - REFUTED_SALIENCE_DROP);
   const priors: Record<string, number> = { ...s.per_queryclass_priors };
   // Kept in ±class_prior_cap like every per-class adjustment (a note refuted twice sits at the cap, not below it).
-  const cap = engine.learning.get().feedback.class_prior_cap;
+  const cap = d.tunables.get().feedback.class_prior_cap;
   for (const qc of QUERY_CLASSES) priors[qc] = Math.max(-cap, (priors[qc] ?? 0) - REFUTED_PRIOR_DROP);
   await mem.stats.update(loserId, { salience, per_queryclass_priors: priors });
   changes.push({ node: loserId, what: 'stats.salience', before: s.salience, after: salience });
@@ -53,12 +53,12 @@ export async function refute(engine: MemoryEngine, loserId: string, changes: Res
 }
 
 /** The merge note is `derived_from` both ends (its own end excluded when it is one of them). */
-export async function merge(engine: MemoryEngine, c: Conflict, merge: LiveNote, resolver: ConflictActor, changes: ResolutionChange[]): Promise<void> {
+export async function merge(d: Pick<ConflictPorts, 'memory'>, c: Conflict, merge: LiveNote, resolver: ConflictActor, changes: ResolutionChange[]): Promise<void> {
   const mergeId = merge.nodeId;
   for (const end of [c.a, c.b]) {
     if (end === mergeId) continue;
-    const prior = engine.memory.edges.find({ from: mergeId, to: end, type: 'derived_from' })[0];
-    const row = await engine.memory.edges.upsert({
+    const prior = d.memory.edges.find({ from: mergeId, to: end, type: 'derived_from' })[0];
+    const row = await d.memory.edges.upsert({
       from_id: mergeId,
       to_id: end,
       type: 'derived_from',

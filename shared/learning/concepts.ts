@@ -23,7 +23,7 @@
  * nobody uses; a member seen in its cluster again has its edge renewed), listed in a managed block of the
  * note's body, and linked member → concept with `is_example_of` edges (provenance rule).
  */
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 import type { AuditActor } from '../governance/audit';
 import type { LiveNote } from '../vault/note-indexer';
 import { gatedNote } from '../governance/gate';
@@ -44,6 +44,9 @@ export const DENSITY_BASELINE_SAMPLE = 200;
 export const CONCEPT_MATCH_OVERLAP = 0.5;
 export const IS_EXAMPLE_OF_WEIGHT = 0.7;
 export const CONCEPT_FOLDER = 'concepts';
+/** What concept maintenance uses. */
+export type ConceptPorts = Pick<LearningPorts, 'notes' | 'search' | 'memory' | 'policy' | 'governance' | 'audit'>;
+
 export const CONCEPT_RULE: AuditActor = { kind: 'rule', id: 'concepts' };
 
 export const MEMBERS_START = '<!-- lithos:concept-members (managed by Lithos; edit outside this block) -->';
@@ -58,10 +61,10 @@ export interface ConceptReport {
 }
 
 /** Who reads a candidate member: every agent, the agents covering one project namespace, or null (not a candidate). */
-function audienceOf(engine: MemoryEngine, n: LiveNote): string | null {
+function audienceOf(d: Pick<LearningPorts, 'policy'>, n: LiveNote): string | null {
   const m = n.cached.meta;
   if (m.status !== 'active' || m.note_type === 'concept') return null;
-  const policy = engine.policy.get();
+  const policy = d.policy.get();
   if (noAgentReads(policy, gatedNote(n))) return null;
   // Not by allowlists: a concept note outlives a policy change, so project notes are grouped by namespace.
   if (m.access_scope === 'shared' || coveredBy(policy.shared_patterns, m.namespace)) return EVERYONE;
@@ -75,13 +78,13 @@ function compatible(a: string, b: string): boolean {
 }
 
 /** Strong co-activation pairs among eligible notes: id → (other → summed count ≥ the minimum). */
-export function strongPairs(engine: MemoryEngine, ok: (id: string) => boolean, pairOk: (a: string, b: string) => boolean = () => true): Map<string, Map<string, number>> {
+export function strongPairs(d: Pick<LearningPorts, 'notes' | 'memory'>, ok: (id: string) => boolean, pairOk: (a: string, b: string) => boolean = () => true): Map<string, Map<string, number>> {
   const adj = new Map<string, Map<string, number>>();
-  for (const n of engine.notes()) {
+  for (const n of d.notes.notes()) {
     const id = n.nodeId;
     if (!ok(id)) continue;
     const sums = new Map<string, number>();
-    for (const c of engine.memory.coactivation.of(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
+    for (const c of d.memory.coactivation.of(id)) if (ok(c.other) && pairOk(id, c.other)) sums.set(c.other, (sums.get(c.other) ?? 0) + c.count);
     for (const [other, count] of sums) {
       if (count < CONCEPT_MIN_COACTIVATION) continue;
       let m = adj.get(id);
@@ -158,12 +161,12 @@ export function meanPairwiseCosine(vectors: readonly Float32Array[]): number | n
 }
 
 /** The vault's baseline density: mean pairwise cosine over an evenly spaced sample of eligible notes. */
-export function baselineDensity(engine: MemoryEngine, ids: readonly string[]): number {
+export function baselineDensity(d: Pick<LearningPorts, 'search'>, ids: readonly string[]): number {
   const sorted = [...ids].sort();
   const step = Math.max(1, sorted.length / DENSITY_BASELINE_SAMPLE);
   const vectors: Float32Array[] = [];
   for (let i = 0; i < sorted.length && vectors.length < DENSITY_BASELINE_SAMPLE; i += step) {
-    const v = engine.noteVector(sorted[Math.floor(i)]);
+    const v = d.search.noteVector(sorted[Math.floor(i)]);
     if (v) vectors.push(v);
   }
   return meanPairwiseCosine(vectors) ?? 0;
@@ -218,11 +221,11 @@ export function withMembersBlock(body: string, block: string): string {
 }
 
 /** Members of a concept note: the sources of its `is_example_of` edges that are live notes. */
-export function conceptMembers(engine: MemoryEngine, conceptId: string): string[] {
-  return engine.memory
+export function conceptMembers(d: Pick<LearningPorts, 'memory' | 'notes'>, conceptId: string): string[] {
+  return d.memory
     .edges.find({ to: conceptId, type: 'is_example_of' })
     .map((e) => e.from_id)
-    .filter((id) => engine.note(id)?.nodeId === id);
+    .filter((id) => d.notes.note(id)?.nodeId === id);
 }
 
 /** `concepts/<label>` without the extension. */
@@ -231,32 +234,32 @@ function conceptBase(label: string): string {
 }
 
 /** `concepts/<label>.md`, or `… 2.md`, … when that path already holds a note. */
-function freePath(engine: MemoryEngine, label: string): string {
+function freePath(d: Pick<LearningPorts, 'notes'>, label: string): string {
   const base = conceptBase(label);
   for (let n = 1; ; n++) {
     const p = n === 1 ? `${base}.md` : `${base} ${n}.md`;
-    if (engine.note(p)?.path !== p) return p;
+    if (d.notes.note(p)?.path !== p) return p;
   }
 }
 
 /** Detects clusters and creates or updates their concept notes and edges (module comment). */
-export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptReport> {
+export async function maintainConcepts(d: ConceptPorts): Promise<ConceptReport> {
   const report: ConceptReport = { created: [], updated: [], members_linked: 0, rejected_sparse: 0 };
   const audience = new Map<string, string>();
-  for (const n of engine.notes()) {
-    const a = audienceOf(engine, n);
+  for (const n of d.notes.notes()) {
+    const a = audienceOf(d, n);
     if (a !== null) audience.set(n.nodeId, a);
   }
   const ok = new Set(audience.keys());
-  const clusters = findClusters(strongPairs(engine, (id) => ok.has(id), (a, b) => compatible(audience.get(a)!, audience.get(b)!)));
+  const clusters = findClusters(strongPairs(d, (id) => ok.has(id), (a, b) => compatible(audience.get(a)!, audience.get(b)!)));
   if (clusters.length > 0) {
-    const baseline = baselineDensity(engine, [...ok]);
-    const existing = engine
+    const baseline = baselineDensity(d, [...ok]);
+    const existing = d.notes
       .notes()
       .filter((n) => n.cached.meta.note_type === 'concept')
-      .map((n) => ({ note: n, members: new Set(conceptMembers(engine, n.nodeId)) }));
+      .map((n) => ({ note: n, members: new Set(conceptMembers(d, n.nodeId)) }));
     for (const cluster of clusters) {
-      const vectors = cluster.map((id) => engine.noteVector(id)).filter((v): v is Float32Array => v !== null);
+      const vectors = cluster.map((id) => d.search.noteVector(id)).filter((v): v is Float32Array => v !== null);
       const density = meanPairwiseCosine(vectors);
       if (density === null || density <= baseline + CONCEPT_DENSITY_MARGIN) {
         report.rejected_sparse++;
@@ -265,7 +268,7 @@ export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptRep
       let match: (typeof existing)[number] | null = null;
       let best = 0;
       for (const c of existing) {
-        if (!cluster.every((id) => engine.readersMaySee(c.note, engine.note(id) as LiveNote))) continue; // another audience
+        if (!cluster.every((id) => d.governance.readersMaySee(c.note, d.notes.note(id) as LiveNote))) continue; // another audience
         const shared = cluster.filter((id) => c.members.has(id)).length / cluster.length;
         if (shared >= CONCEPT_MATCH_OVERLAP && shared > best) {
           best = shared;
@@ -273,23 +276,23 @@ export async function maintainConcepts(engine: MemoryEngine): Promise<ConceptRep
         }
       }
       // A concept whose members have all faded away is this cluster's, when it would have the same name.
-      match ??= existing.find((c) => c.members.size === 0 && c.note.path === `${conceptBase(conceptLabel(cluster.map((id) => engine.note(id) as LiveNote)))}.md` && cluster.every((id) => engine.readersMaySee(c.note, engine.note(id) as LiveNote))) ?? null;
-      const conceptId = await upsertConcept(engine, cluster, match?.note ?? null, report, { density, baseline });
-      if (!match) existing.push({ note: engine.note(conceptId) as LiveNote, members: new Set(cluster) });
+      match ??= existing.find((c) => c.members.size === 0 && c.note.path === `${conceptBase(conceptLabel(cluster.map((id) => d.notes.note(id) as LiveNote)))}.md` && cluster.every((id) => d.governance.readersMaySee(c.note, d.notes.note(id) as LiveNote))) ?? null;
+      const conceptId = await upsertConcept(d, cluster, match?.note ?? null, report, { density, baseline });
+      if (!match) existing.push({ note: d.notes.note(conceptId) as LiveNote, members: new Set(cluster) });
       else for (const id of cluster) match.members.add(id);
     }
   }
-  for (const id of await pruneMemberLists(engine)) if (!report.updated.includes(id)) report.updated.push(id);
-  await capConceptSalience(engine);
+  for (const id of await pruneMemberLists(d)) if (!report.updated.includes(id)) report.updated.push(id);
+  await capConceptSalience(d);
   return report;
 }
 
 /** Rewrites a concept note's managed members block when it differs; true when written. */
-async function writeMembersBlock(engine: MemoryEngine, concept: LiveNote, block: string): Promise<boolean> {
-  const parsed = await engine.parse(concept.path);
+async function writeMembersBlock(d: Pick<LearningPorts, 'notes'>, concept: LiveNote, block: string): Promise<boolean> {
+  const parsed = await d.notes.parse(concept.path);
   const body = withMembersBlock(parsed.body, block);
   if (body === parsed.body) return false;
-  await engine.writeNote({ path: concept.path, mode: 'update', content: body, fields: {}, actor: null, expectedVersion: parsed.contentHash }, CONCEPT_RULE);
+  await d.notes.writeNote({ path: concept.path, mode: 'update', content: body, fields: {}, actor: null, expectedVersion: parsed.contentHash }, CONCEPT_RULE);
   return true;
 }
 
@@ -297,29 +300,29 @@ async function writeMembersBlock(engine: MemoryEngine, concept: LiveNote, block:
  * Every concept's list, checked against who may read the concept now: a member narrowed since (its scope,
  * a hidden folder, the policy) leaves the list even when its cluster is not seen again. Returns the ids rewritten.
  */
-async function pruneMemberLists(engine: MemoryEngine): Promise<string[]> {
+async function pruneMemberLists(d: Pick<LearningPorts, 'notes' | 'memory' | 'governance'>): Promise<string[]> {
   const rewritten: string[] = [];
-  for (const c of engine.notes().filter((n) => n.cached.meta.note_type === 'concept')) {
-    const listed = conceptMembers(engine, c.nodeId).map((id) => engine.note(id)).filter((n): n is LiveNote => n !== null);
-    const readable = listed.filter((m) => engine.readersMaySee(c, m));
+  for (const c of d.notes.notes().filter((n) => n.cached.meta.note_type === 'concept')) {
+    const listed = conceptMembers(d, c.nodeId).map((id) => d.notes.note(id)).filter((n): n is LiveNote => n !== null);
+    const readable = listed.filter((m) => d.governance.readersMaySee(c, m));
     if (readable.length === listed.length) continue;
-    if (await writeMembersBlock(engine, c, membersBlock(readable))) rewritten.push(c.nodeId);
+    if (await writeMembersBlock(d, c, membersBlock(readable))) rewritten.push(c.nodeId);
   }
   return rewritten;
 }
 
 async function upsertConcept(
-  engine: MemoryEngine,
+  d: ConceptPorts,
   cluster: readonly string[],
   current: LiveNote | null,
   report: ConceptReport,
   density: { density: number; baseline: number },
 ): Promise<string> {
-  const prior = current ? conceptMembers(engine, current.nodeId) : [];
+  const prior = current ? conceptMembers(d, current.nodeId) : [];
   const memberIds = [...new Set([...prior, ...cluster])];
   const members = memberIds
-    .map((id) => engine.note(id))
-    .filter((n): n is LiveNote => n !== null && (current === null || engine.readersMaySee(current, n)));
+    .map((id) => d.notes.note(id))
+    .filter((n): n is LiveNote => n !== null && (current === null || d.governance.readersMaySee(current, n)));
   const block = membersBlock(members);
   let id: string;
   let path: string;
@@ -327,13 +330,13 @@ async function upsertConcept(
   let rewritten = false;
   if (!current) {
     const label = conceptLabel(members);
-    path = freePath(engine, label);
+    path = freePath(d, label);
     const body = `Notes that agents keep using together (detected from co-activation by Lithos consolidation).\n\n${block}\n`;
     // A cluster holds project notes of one namespace at most (compatible()): the concept is read by those agents.
-    const project = members.find((m) => audienceOf(engine, m) !== EVERYONE);
+    const project = members.find((m) => audienceOf(d, m) !== EVERYONE);
     const scope = project ? 'project' : 'shared';
     const namespace = project ? project.cached.meta.namespace : commonNamespace(members);
-    const r = await engine.writeNote(
+    const r = await d.notes.writeNote(
       {
         path,
         mode: 'create',
@@ -348,21 +351,21 @@ async function upsertConcept(
   } else {
     id = current.nodeId;
     path = current.path;
-    rewritten = await writeMembersBlock(engine, current, block);
+    rewritten = await writeMembersBlock(d, current, block);
   }
-  const concept = engine.note(id) as LiveNote;
+  const concept = d.notes.note(id) as LiveNote;
   const added: string[] = [];
   const seenAgain = new Set(cluster);
   for (const m of members) {
-    const had = engine.memory.edges.find({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
+    const had = d.memory.edges.find({ from: m.nodeId, to: id, type: 'is_example_of' })[0];
     if (had) {
       // Seen in the cluster again: its membership is renewed, or decay would prune it while it is still used
       // together, and the concept, left without members, would be created a second time.
       // Only the rule's own edges: a weight a person or agent set (lithos_edge_update) is theirs.
-      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await engine.memory.edges.upsert({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
+      if (seenAgain.has(m.nodeId) && had.provenance_type === 'rule' && had.weight < IS_EXAMPLE_OF_WEIGHT) await d.memory.edges.upsert({ ...had, weight: IS_EXAMPLE_OF_WEIGHT });
       continue;
     }
-    await engine.memory.edges.upsert({
+    await d.memory.edges.upsert({
       from_id: m.nodeId,
       to_id: id,
       type: 'is_example_of',
@@ -378,7 +381,7 @@ async function upsertConcept(
   report.members_linked += added.length;
   if (created || rewritten || added.length > 0) {
     (created ? report.created : report.updated).push(id);
-    await engine.audit.append({
+    await d.audit.append({
       action: 'concept.update',
       actor: CONCEPT_RULE,
       target: id,
@@ -389,13 +392,13 @@ async function upsertConcept(
 }
 
 /** The issue's salience ceiling for concepts, also held in the store (retrieval caps it again). */
-async function capConceptSalience(engine: MemoryEngine): Promise<void> {
-  for (const n of engine.notes()) {
+async function capConceptSalience(d: Pick<LearningPorts, 'notes' | 'memory' | 'audit'>): Promise<void> {
+  for (const n of d.notes.notes()) {
     if (n.cached.meta.note_type !== 'concept') continue;
-    const s = engine.memory.stats.get(n.nodeId);
+    const s = d.memory.stats.get(n.nodeId);
     if (s.salience > CONCEPT_SALIENCE_CEILING) {
-      await engine.memory.stats.update(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
-      await engine.audit.append({ action: 'concept.update', actor: CONCEPT_RULE, target: n.nodeId, data: { salience_from: s.salience, salience_to: CONCEPT_SALIENCE_CEILING } });
+      await d.memory.stats.update(n.nodeId, { salience: CONCEPT_SALIENCE_CEILING });
+      await d.audit.append({ action: 'concept.update', actor: CONCEPT_RULE, target: n.nodeId, data: { salience_from: s.salience, salience_to: CONCEPT_SALIENCE_CEILING } });
     }
   }
 }

@@ -12,7 +12,7 @@
  * 4. Concepts are maintained (concepts.ts), then summaries refreshed where material changed (summaries.ts).
  * Idempotent: a second run over the same material changes nothing. Audited `consolidate` with counts.
  */
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
 import type { Receipt } from '../retrieval/types';
@@ -33,12 +33,15 @@ export const REINFORCE_MAX_ITEMS = 20;
 export const UNIT_RETENTION_MS = 90 * 24 * 3600 * 1000;
 const DAY = 24 * 3600 * 1000;
 
+/** What a consolidation run uses. */
+export type ConsolidatePorts = Pick<LearningPorts, 'notes' | 'search' | 'receipts' | 'memory' | 'audit' | 'policy' | 'governance' | 'coordination' | 'clock' | 'blobs' | 'logger'>;
+
 export interface ConsolidateOptions {
   task?: string;
   agent?: string;
-  /** ms since epoch; default the engine clock. */
+  /** ms since epoch; default the clock's now. */
   now?: number;
-  /** Who asked (the audit entry's actor); default the engine itself. */
+  /** Who asked (the audit entry's actor); default the system. */
   actor?: AuditActor;
   summarizer: Summarizer;
 }
@@ -62,23 +65,23 @@ interface Unit {
 
 const dayOf = (ts: string): string => ts.slice(0, 10);
 
-async function unitsFor(engine: MemoryEngine, opts: ConsolidateOptions, now: number): Promise<Unit[]> {
+async function unitsFor(d: Pick<LearningPorts, 'receipts' | 'coordination'>, opts: ConsolidateOptions, now: number): Promise<Unit[]> {
   const since = now - AGENT_WORKING_MEMORY_WINDOW_MS;
   const taskUnit = async (task: string): Promise<Unit> => ({
     key: `task:${task}`,
     task,
-    receipts: receiptsOnTask(engine, task, (await engine.receipts.query({ task, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts),
+    receipts: receiptsOnTask(d, task, (await d.receipts.query({ task, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts),
   });
   if (opts.task) {
     const unit = await taskUnit(opts.task);
     // Retrieval accepts any task id, so a task the coordination store does not know may still have receipts.
-    if (unit.receipts.length === 0 && !engine.coordination.task(opts.task)) {
+    if (unit.receipts.length === 0 && !d.coordination.task(opts.task)) {
       throw new LithosError('not_found', `No task ${opts.task}: neither a coordination task nor any retrieval made for it.`, { task: opts.task });
     }
     return [unit];
   }
-  const recent = (await engine.receipts.query({ agent: opts.agent, since, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts;
-  if (opts.agent && recent.length === 0 && !engine.coordination.agent(opts.agent) && (await engine.receipts.query({ agent: opts.agent, limit: 1 })).receipts.length === 0) {
+  const recent = (await d.receipts.query({ agent: opts.agent, since, until: now + 1, limit: MAX_RECEIPTS_LIMIT })).receipts;
+  if (opts.agent && recent.length === 0 && !d.coordination.agent(opts.agent) && (await d.receipts.query({ agent: opts.agent, limit: 1 })).receipts.length === 0) {
     throw new LithosError('not_found', `No agent ${opts.agent}: not registered and no retrieval made by it.`, { agent: opts.agent });
   }
   const tasks = new Set<string>();
@@ -97,7 +100,7 @@ async function unitsFor(engine: MemoryEngine, opts: ConsolidateOptions, now: num
   for (const u of days.values()) {
     const start = Date.parse(`${u.key.slice(-10)}T00:00:00Z`);
     const agent = u.receipts[0].agent_id;
-    const all = (await engine.receipts.query({ agent: agent ?? undefined, since: start, until: Math.min(start + DAY, now + 1), limit: MAX_RECEIPTS_LIMIT })).receipts;
+    const all = (await d.receipts.query({ agent: agent ?? undefined, since: start, until: Math.min(start + DAY, now + 1), limit: MAX_RECEIPTS_LIMIT })).receipts;
     u.receipts = all.filter((r) => r.task_id === null && r.agent_id === agent);
   }
   const out: Unit[] = [];
@@ -106,10 +109,10 @@ async function unitsFor(engine: MemoryEngine, opts: ConsolidateOptions, now: num
   return out;
 }
 
-async function reinforce(engine: MemoryEngine, state: ConsolidationState, unit: Unit, now: number, report: ConsolidationReport, edgeIds: string[]): Promise<void> {
-  const outcome = unit.task ? engine.coordination.outcome(unit.task) : null;
-  const wm = build(null, unit.task, unit.receipts, outcome ? [outcome] : [], (id) => usedByFeedback(engine, id));
-  const items = wm.items.filter((i) => i.used >= REINFORCE_MIN_USES && engine.note(i.id)?.nodeId === i.id).slice(0, REINFORCE_MAX_ITEMS);
+async function reinforce(d: Pick<LearningPorts, 'coordination' | 'memory' | 'notes'>, state: ConsolidationState, unit: Unit, now: number, report: ConsolidationReport, edgeIds: string[]): Promise<void> {
+  const outcome = unit.task ? d.coordination.outcome(unit.task) : null;
+  const wm = build(null, unit.task, unit.receipts, outcome ? [outcome] : [], (id) => usedByFeedback(d, id));
+  const items = wm.items.filter((i) => i.used >= REINFORCE_MIN_USES && d.notes.note(i.id)?.nodeId === i.id).slice(0, REINFORCE_MAX_ITEMS);
   const mark = (state.units[unit.key] ??= { pairs: [], at: now });
   const done = new Set(mark.pairs);
   for (let i = 0; i < items.length; i++) {
@@ -120,10 +123,10 @@ async function reinforce(engine: MemoryEngine, state: ConsolidationState, unit: 
       done.add(key);
       mark.pairs.push(key);
       mark.at = now;
-      const existing = [...engine.memory.edges.find({ from: a, to: b, type: 'related_to' }), ...engine.memory.edges.find({ from: b, to: a, type: 'related_to' })];
+      const existing = [...d.memory.edges.find({ from: a, to: b, type: 'related_to' }), ...d.memory.edges.find({ from: b, to: a, type: 'related_to' })];
       if (existing.some((e) => e.provenance_type === 'human')) continue;
       const e = existing[0];
-      const row = await engine.memory.edges.upsert(
+      const row = await d.memory.edges.upsert(
         e
           ? { ...e, weight: Math.min(1, e.weight + REINFORCE_AMOUNT) }
           : {
@@ -131,7 +134,7 @@ async function reinforce(engine: MemoryEngine, state: ConsolidationState, unit: 
               to_id: b,
               type: 'related_to',
               weight: REINFORCE_AMOUNT,
-              namespace: engine.note(a)?.cached.meta.namespace ?? 'default',
+              namespace: d.notes.note(a)?.cached.meta.namespace ?? 'default',
               provenance_actor: 'consolidate',
               provenance_type: 'rule',
               evidence: { rule: 'consolidate', unit: unit.key },
@@ -143,12 +146,12 @@ async function reinforce(engine: MemoryEngine, state: ConsolidationState, unit: 
       edgeIds.push(row.edge_id);
     }
   }
-  if (outcome) recordHypothesisUse(engine, state, outcome.task_id, outcome.cited_nodes, outcome.misleading_nodes);
+  if (outcome) recordHypothesisUse(d, state, outcome.task_id, outcome.cited_nodes, outcome.misleading_nodes);
 }
 
-export async function consolidate(engine: MemoryEngine, opts: ConsolidateOptions): Promise<ConsolidationReport> {
-  const now = opts.now ?? engine.now();
-  const state = await loadState(engine.blobs, engine.logger);
+export async function consolidate(d: ConsolidatePorts, opts: ConsolidateOptions): Promise<ConsolidationReport> {
+  const now = opts.now ?? d.clock.now();
+  const state = await loadState(d.blobs, d.logger);
   const report: ConsolidationReport = {
     units: [],
     edges_reinforced: 0,
@@ -160,23 +163,23 @@ export async function consolidate(engine: MemoryEngine, opts: ConsolidateOptions
     summaries_refreshed: [],
   };
   const edgeIds: string[] = [];
-  const units = await unitsFor(engine, opts, now);
-  await engine.memory.batch(async () => {
+  const units = await unitsFor(d, opts, now);
+  await d.memory.batch(async () => {
     for (const u of units) {
       report.units.push(u.key);
-      await reinforce(engine, state, u, now, report, edgeIds);
+      await reinforce(d, state, u, now, report, edgeIds);
     }
   });
-  report.hypotheses_promoted = await promoteHypotheses(engine, state);
-  const concepts = await maintainConcepts(engine);
+  report.hypotheses_promoted = await promoteHypotheses(d, state);
+  const concepts = await maintainConcepts(d);
   report.concepts_created = concepts.created;
   report.concepts_updated = concepts.updated;
   report.concept_members_linked = concepts.members_linked;
-  report.summaries_refreshed = await refreshSummaries(engine, opts.summarizer);
+  report.summaries_refreshed = await refreshSummaries(d, opts.summarizer);
   for (const [k, v] of Object.entries(state.units)) if (now - v.at > UNIT_RETENTION_MS) delete state.units[k];
   state.last_run = now;
-  await saveState(engine.blobs, state);
-  await engine.audit.append({
+  await saveState(d.blobs, state);
+  await d.audit.append({
     action: 'consolidate',
     actor: opts.actor ?? { kind: 'system', id: null },
     target: opts.task ? `task:${opts.task}` : opts.agent ? `agent:${opts.agent}` : null,

@@ -7,8 +7,7 @@
  */
 import type { Logger, Timers } from '../ports';
 import type { Receipt } from '../retrieval/types';
-import type { MemoryEngine } from '../engine';
-import { consolidate, type ConsolidateOptions, type ConsolidationReport } from './consolidate';
+import { consolidate, type ConsolidateOptions, type ConsolidatePorts, type ConsolidationReport } from './consolidate';
 import { extractiveSummarizer, type Summarizer } from './summarizer';
 import { Periodic } from './periodic';
 
@@ -23,7 +22,7 @@ export class Consolidator {
   summarizer: Summarizer = extractiveSummarizer;
 
   constructor(
-    private readonly engine: MemoryEngine,
+    private readonly d: ConsolidatePorts,
     timers: Timers,
     private readonly logger: Logger,
   ) {
@@ -36,7 +35,7 @@ export class Consolidator {
 
   /** Queues one run; resolves with its report. */
   run(opts: Omit<ConsolidateOptions, 'summarizer'> = {}): Promise<ConsolidationReport> {
-    const next = this.chain.then(() => consolidate(this.engine, { ...opts, summarizer: this.summarizer }));
+    const next = this.chain.then(() => consolidate(this.d, { ...opts, summarizer: this.summarizer }));
     this.chain = next.catch(() => undefined);
     if (opts.task) this.sizes.delete(`task:${opts.task}`);
     else if (opts.agent) this.sizes.delete(`agent:${opts.agent}`);

@@ -2,11 +2,11 @@
  * Decay: what is not used fades, but never to nothing. Salience falls toward its note type's floor with
  * the type's half-life (model/note-types.ts), spaced-repetition strength falls toward 1, rule/agent edges lose
  * weight and are pruned below edge_prune_below; human edges and conflict edges never decay. The half-lives
- * and the prune threshold are the vault's in force at the run (engine.learning, defaults in constants.ts DECAY).
+ * and the prune threshold are the vault's in force at the run (the tunables: defaults in constants.ts DECAY).
  * Each run decays by the time elapsed since the last run (stored in memory.sqlite), so running twice at
  * the same `now` changes nothing the second time.
  */
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS } from './constants';
 import { TAG_AFFINITY } from '../retrieval/constants';
 import { FEEDBACK_MARK_PREFIX } from './feedback';
@@ -39,10 +39,10 @@ const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 const decays = (e: { provenance_type: string; type: string; conflict_state: string | null }): boolean =>
   e.provenance_type !== 'human' && e.type !== 'contradicts' && e.conflict_state === null;
 
-export async function runDecay(engine: MemoryEngine, now: number): Promise<DecayReport> {
-  const mem = engine.memory;
-  await engine.learning.refresh();
-  const k = engine.learning.get().decay;
+export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'notes' | 'audit'>, now: number): Promise<DecayReport> {
+  const mem = d.memory;
+  await d.tunables.refresh();
+  const k = d.tunables.get().decay;
   const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
   let last = mem.learned.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.stats.all();
@@ -73,7 +73,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
   report.elapsed_ms = elapsed;
   await mem.batch(async () => {
     for (const s of stats) {
-      const type = noteTypeRow(engine.note(s.node_id)?.cached.meta.note_type ?? 'observation');
+      const type = noteTypeRow(d.notes.note(s.node_id)?.cached.meta.note_type ?? 'observation');
       const patch: { salience?: number; spaced_rep_strength?: number } = {};
       if (s.salience > type.floor) {
         const v = round(type.floor + (s.salience - type.floor) * halve(elapsed, type.half_life_days));
@@ -114,7 +114,7 @@ export async function runDecay(engine: MemoryEngine, now: number): Promise<Decay
     await mem.learned.setMark(DECAY_MARK, { at: now });
   });
   if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned === 0) return report;
-  await engine.audit.append({
+  await d.audit.append({
     action: 'decay',
     actor: { kind: 'system', id: null },
     target: null,

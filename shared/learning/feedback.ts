@@ -1,10 +1,10 @@
 /**
  * Post-task feedback on one receipt: which of the notes retrieval returned were used, ignored or
  * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation,
- * term–tag affinity and quarantine. The arithmetic's constants are the vault's in force at the call (engine.learning: the
+ * term–tag affinity and quarantine. The arithmetic's constants are the vault's in force at the call (the tunables: the
  * defaults in constants.ts FEEDBACK, overridden by .lithos/learning.json). Applied at most once per receipt.
  */
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
 import type { NodeStats } from '../stores/memory-types';
@@ -54,8 +54,8 @@ export const FEEDBACK_MARK_PREFIX = 'feedback:';
 export const feedbackMark = (receiptId: string): string => `${FEEDBACK_MARK_PREFIX}${receiptId}`;
 
 /** The notes feedback for a receipt marked used, or null when none was given (or it predates the record). */
-export function usedByFeedback(engine: Pick<MemoryEngine, 'memory'>, receiptId: string): string[] | null {
-  const m = engine.memory.learned.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
+export function usedByFeedback(d: Pick<LearningPorts, 'memory'>, receiptId: string): string[] | null {
+  const m = d.memory.learned.mark(feedbackMark(receiptId)) as { used?: unknown } | null;
   return m && Array.isArray(m.used) ? m.used.filter((x): x is string => typeof x === 'string') : null;
 }
 
@@ -63,8 +63,8 @@ const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The receipt, or not_found. */
-export async function findReceipt(engine: Pick<MemoryEngine, 'receipts'>, receiptId: string): Promise<Receipt> {
-  const r = (await engine.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
+export async function findReceipt(d: Pick<LearningPorts, 'receipts'>, receiptId: string): Promise<Receipt> {
+  const r = (await d.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
   if (!r) throw new LithosError('not_found', `No receipt ${receiptId}. Pass the receipt_id lithos_retrieve returned.`, { receipt_id: receiptId });
   return r;
 }
@@ -90,41 +90,33 @@ function withPrior(s: NodeStats, cls: string, delta: number, cap: number): Recor
   return { ...s.per_queryclass_priors, [cls]: round(clamp((s.per_queryclass_priors[cls] ?? 0) + delta, -cap, cap)) };
 }
 
-/** What feedback reaches of the engine (a memory session passes the engine it holds). */
-export type FeedbackEngine = Pick<MemoryEngine, 'note' | 'parse' | 'textSimilarity' | 'updateFrontmatter' | 'memory' | 'receipts' | 'learning' | 'audit' | 'policy' | 'conflicts' | 'now'>;
+/** What applying feedback uses. */
+export type FeedbackPorts = Pick<LearningPorts, 'notes' | 'search' | 'receipts' | 'memory' | 'tunables' | 'audit' | 'policy' | 'clock' | 'callouts'>;
 
-/** One application at a time per engine, so two calls for the same receipt cannot both pass the applied-once check. */
-const queues = new WeakMap<FeedbackEngine, Promise<unknown>>();
-
-export function applyFeedback(engine: FeedbackEngine, input: FeedbackInput): Promise<FeedbackResult> {
-  const run = (queues.get(engine) ?? Promise.resolve()).catch(() => undefined).then(() => applyOnce(engine, input));
-  queues.set(engine, run);
-  return run;
-}
-
-async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<FeedbackResult> {
-  const receipt = await findReceipt(engine, input.receipt_id);
+/** Applies feedback once; the caller runs one at a time (LearningService.feedback), so two calls for one receipt cannot both pass the applied-once check. */
+export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput): Promise<FeedbackResult> {
+  const receipt = await findReceipt(d, input.receipt_id);
   const cited = [...new Set(input.cited ?? [])];
   const misleading = [...new Set(input.misleading ?? [])];
   checkFeedbackNodes(receipt, cited, misleading);
   const cls = receipt.query_class;
   // Notes deleted since the retrieval take no part (nothing to learn on a note that is gone).
-  const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => engine.note(id) !== null);
+  const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => d.notes.note(id) !== null);
   const empty: FeedbackResult = {
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
     edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false,
   };
-  if (engine.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
-  await engine.learning.refresh();
-  const k = engine.learning.get().feedback;
+  if (d.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
+  await d.tunables.refresh();
+  const k = d.tunables.get().feedback;
 
   const bad = new Set(misleading);
   const candidates = finals.filter((id) => !bad.has(id) && !cited.includes(id));
-  const supported = input.output_text ? await supportedByOutput(engine, candidates, input.output_text, engine.learning.get().support) : [];
+  const supported = input.output_text ? await supportedByOutput(d, candidates, input.output_text, d.tunables.get().support) : [];
   const used = finals.filter((id) => cited.includes(id) || supported.includes(id));
   const ignored = finals.filter((id) => !used.includes(id) && !bad.has(id));
-  const now = engine.now();
-  const mem = engine.memory;
+  const now = d.clock.now();
+  const mem = d.memory;
   const out: FeedbackResult = { ...empty, applied: true, used, supported, ignored, misleading };
   const toQuarantine: string[] = [];
   // A rejected output reinforces nothing; its negative signals still count.
@@ -163,7 +155,7 @@ async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<
         per_queryclass_priors: withPrior(s, cls, k.misleading_class_prior, k.class_prior_cap),
       });
       // A note a person released from quarantine starts counting again from that point.
-      if (count - misleadingBeforeRelease(engine, id) >= k.quarantine_at) toQuarantine.push(id);
+      if (count - misleadingBeforeRelease(d, id) >= k.quarantine_at) toQuarantine.push(id);
       // The edges that pulled it in: from the other notes of this result into it. A person's edge stays.
       for (const e of mem.edges.find({ to: id })) {
         if (e.from_id === id || !finals.includes(e.from_id) || e.provenance_type === 'human' || e.type === 'contradicts') continue;
@@ -174,13 +166,13 @@ async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<
     if (reinforce) {
       for (let i = 0; i < used.length; i++) {
         for (let j = i + 1; j < used.length; j++) {
-          if (await reinforceEdge(engine, used[i], used[j], k.used_edge)) out.edges_reinforced++;
+          if (await reinforceEdge(d, used[i], used[j], k.used_edge)) out.edges_reinforced++;
         }
       }
     }
     for (let i = 0; i < finals.length; i++) {
       for (let j = i + 1; j < finals.length; j++) {
-        await mem.coactivation.bump(finals[i], finals[j], namespaceOf(engine, finals[i]), now);
+        await mem.coactivation.bump(finals[i], finals[j], namespaceOf(d, finals[i]), now);
         out.coactivation_pairs++;
       }
     }
@@ -189,8 +181,8 @@ async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<
       out.precedent = await recordPrecedent(mem.learned, receipt, used, now);
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
-      if (everyAgentReadsReceipt(engine, receipt)) {
-        const shown = finals.map((id) => ({ tags: engine.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
+      if (everyAgentReadsReceipt(d, receipt)) {
+        const shown = finals.map((id) => ({ tags: d.notes.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
         out.tag_affinity = await recordTagAffinity(mem.learned, receipt.query_text, shown, now);
       }
     }
@@ -199,7 +191,7 @@ async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<
   });
 
   const actor: AuditActor = input.agent ? { kind: 'agent', id: input.agent } : { kind: 'human', id: null };
-  await engine.audit.append({
+  await d.audit.append({
     action: 'feedback',
     actor,
     target: receipt.receipt_id,
@@ -219,32 +211,32 @@ async function applyOnce(engine: FeedbackEngine, input: FeedbackInput): Promise<
     },
   });
   for (const id of toQuarantine) {
-    if (await quarantine(engine, id, { reason: `marked misleading ${mem.stats.get(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
+    if (await quarantine(d, id, { reason: `marked misleading ${mem.stats.get(id).misleading_count} times`, receipt_id: receipt.receipt_id })) out.quarantined.push(id);
   }
   return out;
 }
 
 /**
- * Whether any agent may read this receipt, query included (session/receipts-room.ts's rule, for every
+ * Whether any agent may read this receipt, query included (tools/lcma/receipt-view.ts's rule, for every
  * agent at once): each note it returned still exists and every agent may read it, and its namespace filter
  * names no agent's private namespace.
  */
-function everyAgentReadsReceipt(engine: Pick<MemoryEngine, 'policy' | 'note'>, receipt: Receipt): boolean {
-  const policy = engine.policy.get();
+function everyAgentReadsReceipt(d: Pick<LearningPorts, 'policy' | 'notes'>, receipt: Receipt): boolean {
+  const policy = d.policy.get();
   if ((receipt.namespace_filter ?? []).some((ns) => /^agent(\/|$)/.test(ns.trim()))) return false;
   return receipt.final_nodes.every((f) => {
-    const n = engine.note(f.id);
+    const n = d.notes.note(f.id);
     return n !== null && everyAgentReads(policy, gatedNote(n));
   });
 }
 
-function namespaceOf(engine: Pick<MemoryEngine, 'note'>, id: string): string {
-  return engine.note(id)?.cached.meta.namespace ?? '';
+function namespaceOf(d: Pick<LearningPorts, 'notes'>, id: string): string {
+  return d.notes.note(id)?.cached.meta.namespace ?? '';
 }
 
 /** `related_to` between two used notes, either direction, +usedEdge (created at that weight, provenance rule). */
-async function reinforceEdge(engine: Pick<MemoryEngine, 'memory' | 'note'>, a: string, b: string, usedEdge: number): Promise<boolean> {
-  const mem = engine.memory;
+async function reinforceEdge(d: Pick<LearningPorts, 'memory' | 'notes'>, a: string, b: string, usedEdge: number): Promise<boolean> {
+  const mem = d.memory;
   const existing = mem.edges.find({ from: a, to: b, type: 'related_to' })[0] ?? mem.edges.find({ from: b, to: a, type: 'related_to' })[0];
   if (existing) {
     // A person's edge already says it; the learning layer does not overwrite it.
@@ -258,7 +250,7 @@ async function reinforceEdge(engine: Pick<MemoryEngine, 'memory' | 'note'>, a: s
     to_id: to,
     type: 'related_to',
     weight: usedEdge,
-    namespace: namespaceOf(engine, from),
+    namespace: namespaceOf(d, from),
     provenance_actor: 'learning.feedback',
     provenance_type: 'rule',
     evidence: { rule: 'used together' },

@@ -6,7 +6,7 @@
  * `note_type: agent_finding` plus `promoted_from: hypothesis` (so people and retrieval priors treat it as
  * an established finding, and where it came from stays visible); audited `hypothesis.promote`.
  */
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 import type { AuditActor } from '../governance/audit';
 import type { ConsolidationState } from './consolidation-state';
 
@@ -17,39 +17,39 @@ export const BLOCKING_CONFLICT_STATES: readonly (string | null)[] = [null, 'unre
 export const PROMOTE_RULE: AuditActor = { kind: 'rule', id: 'promote-hypothesis' };
 
 /** Remembers that `taskId`'s outcome cited these hypotheses (others are ignored). */
-export function recordHypothesisUse(engine: MemoryEngine, state: ConsolidationState, taskId: string, cited: readonly string[], misleading: readonly string[]): void {
+export function recordHypothesisUse(d: Pick<LearningPorts, 'notes'>, state: ConsolidationState, taskId: string, cited: readonly string[], misleading: readonly string[]): void {
   for (const id of cited) {
     if (misleading.includes(id)) continue;
-    if (engine.note(id)?.cached.meta.note_type !== 'hypothesis') continue;
+    if (d.notes.note(id)?.cached.meta.note_type !== 'hypothesis') continue;
     const tasks = (state.hypothesis_tasks[id] ??= []);
     if (!tasks.includes(taskId)) tasks.push(taskId);
   }
 }
 
-export function inOpenConflict(engine: MemoryEngine, id: string): boolean {
-  const edges = [...engine.memory.edges.find({ from: id, type: 'contradicts' }), ...engine.memory.edges.find({ to: id, type: 'contradicts' })];
+export function inOpenConflict(d: Pick<LearningPorts, 'memory'>, id: string): boolean {
+  const edges = [...d.memory.edges.find({ from: id, type: 'contradicts' }), ...d.memory.edges.find({ to: id, type: 'contradicts' })];
   return edges.some((e) => BLOCKING_CONFLICT_STATES.includes(e.conflict_state));
 }
 
 /** Promotes every hypothesis that qualifies; returns their ids. */
-export async function promoteHypotheses(engine: MemoryEngine, state: ConsolidationState): Promise<string[]> {
+export async function promoteHypotheses(d: Pick<LearningPorts, 'notes' | 'memory' | 'audit'>, state: ConsolidationState): Promise<string[]> {
   const promoted: string[] = [];
   for (const [id, tasks] of Object.entries(state.hypothesis_tasks).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const note = engine.note(id);
+    const note = d.notes.note(id);
     if (!note || note.nodeId !== id) continue;
     const m = note.cached.meta;
     if (m.note_type !== 'hypothesis') {
       delete state.hypothesis_tasks[id]; // promoted, or retyped by a person: nothing left to track
       continue;
     }
-    if (tasks.length < PROMOTE_MIN_TASKS || m.status !== 'active' || inOpenConflict(engine, id)) continue;
-    await engine.updateFrontmatter(note.path, (fm) => {
+    if (tasks.length < PROMOTE_MIN_TASKS || m.status !== 'active' || inOpenConflict(d, id)) continue;
+    await d.notes.updateFrontmatter(note.path, (fm) => {
       fm.note_type = 'agent_finding';
       fm[PROMOTED_FROM_FIELD] = 'hypothesis';
     });
     delete state.hypothesis_tasks[id];
     promoted.push(id);
-    await engine.audit.append({ action: 'hypothesis.promote', actor: PROMOTE_RULE, target: id, data: { path: note.path, tasks: [...tasks].sort(), to: 'agent_finding' } });
+    await d.audit.append({ action: 'hypothesis.promote', actor: PROMOTE_RULE, target: id, data: { path: note.path, tasks: [...tasks].sort(), to: 'agent_finding' } });
   }
   return promoted;
 }

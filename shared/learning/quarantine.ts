@@ -1,9 +1,9 @@
 /**
- * Quarantine: a note marked misleading feedback.quarantine_at times (engine.learning) gets `status:
+ * Quarantine: a note marked misleading feedback.quarantine_at times (the vault's tunables) gets `status:
  * quarantined` in its frontmatter and a managed status callout (retrieval hides quarantined notes by
  * default), and is listed for a person to review.
  */
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 
 export interface QuarantinedNote {
   id: string;
@@ -16,17 +16,17 @@ export interface QuarantinedNote {
 }
 
 /** Sets `status: quarantined` and audits it; false when the note is gone or already quarantined. */
-export async function quarantine(engine: Pick<MemoryEngine, 'note' | 'updateFrontmatter' | 'memory' | 'now' | 'conflicts' | 'audit'>, id: string, why: { reason: string; receipt_id?: string }): Promise<boolean> {
-  const note = engine.note(id);
+export async function quarantine(d: Pick<LearningPorts, 'notes' | 'memory' | 'clock' | 'callouts' | 'audit'>, id: string, why: { reason: string; receipt_id?: string }): Promise<boolean> {
+  const note = d.notes.note(id);
   if (!note || note.nodeId !== id || note.cached.meta.status === 'quarantined') return false;
   const before = note.cached.meta.status;
-  await engine.updateFrontmatter(note.path, (fm) => {
+  await d.notes.updateFrontmatter(note.path, (fm) => {
     fm.status = 'quarantined';
   });
-  await engine.memory.learned.setMark(quarantineMark(id), { at: engine.now(), misleading_count: engine.memory.stats.get(id).misleading_count, previous_status: before });
+  await d.memory.learned.setMark(quarantineMark(id), { at: d.clock.now(), misleading_count: d.memory.stats.get(id).misleading_count, previous_status: before });
   // The status callout now rather than at the next change-hook tick (conflicts/callouts.ts owns the block).
-  await engine.conflicts.syncCallouts(id);
-  await engine.audit.append({
+  await d.callouts.syncCallouts(id);
+  await d.audit.append({
     action: 'quarantine',
     actor: { kind: 'rule', id: 'learning.misleading' },
     target: id,
@@ -41,19 +41,19 @@ const quarantineMark = (id: string): string => `quarantine:${id}`;
  * Misleading marks that no longer count towards quarantine: those a note had when it was last quarantined,
  * once a person has released it (its status is no longer `quarantined`). 0 for a note never quarantined.
  */
-export function misleadingBeforeRelease(engine: Pick<MemoryEngine, 'memory' | 'note'>, id: string): number {
-  const m = engine.memory.learned.mark(quarantineMark(id)) as { misleading_count?: unknown } | null;
-  if (!m || typeof m.misleading_count !== 'number' || engine.note(id)?.cached.meta.status === 'quarantined') return 0;
+export function misleadingBeforeRelease(d: Pick<LearningPorts, 'notes' | 'memory'>, id: string): number {
+  const m = d.memory.learned.mark(quarantineMark(id)) as { misleading_count?: unknown } | null;
+  if (!m || typeof m.misleading_count !== 'number' || d.notes.note(id)?.cached.meta.status === 'quarantined') return 0;
   return m.misleading_count;
 }
 
 /** Every quarantined note, most misleading first, for review. `allow` is the caller's scope gate. */
-export function quarantinedNotes(engine: Pick<MemoryEngine, 'notes' | 'memory'>, allow: (id: string) => boolean = () => true): QuarantinedNote[] {
-  return engine
+export function listQuarantined(d: Pick<LearningPorts, 'notes' | 'memory'>, allow: (id: string) => boolean = () => true): QuarantinedNote[] {
+  return d.notes
     .notes()
     .filter((n) => n.cached.meta.status === 'quarantined' && allow(n.nodeId))
     .map((n) => {
-      const s = engine.memory.stats.get(n.nodeId);
+      const s = d.memory.stats.get(n.nodeId);
       const m = n.cached.meta;
       return { id: n.nodeId, path: n.path, title: m.title, note_type: m.note_type, namespace: m.namespace, misleading_count: s.misleading_count, salience: s.salience };
     })

@@ -1,5 +1,5 @@
-/** Whether an agent's output draws on a note it did not cite (thresholds: the vault's, engine.learning). */
-import type { MemoryEngine } from '../engine';
+/** Whether an agent's output draws on a note it did not cite (thresholds: the vault's tunables). */
+import type { LearningPorts } from './learning-ports';
 import { STOPWORDS, tokenize } from '../index/tokenizer';
 import type { LearningConstants } from './tunables';
 
@@ -15,19 +15,19 @@ export function lexicalSupport(noteText: string, output: ReadonlySet<string>, k:
 }
 
 /** The ids among `ids` the output is supported by: lexical share ≥ lexical_share, or cosine ≥ embedding_cosine. */
-export async function supportedByOutput(engine: Pick<MemoryEngine, 'textSimilarity' | 'note' | 'parse'>, ids: readonly string[], outputText: string, k: LearningConstants['support']): Promise<string[]> {
+export async function supportedByOutput(d: Pick<LearningPorts, 'notes' | 'search'>, ids: readonly string[], outputText: string, k: LearningConstants['support']): Promise<string[]> {
   if (ids.length === 0 || outputText.trim() === '') return [];
   const output = new Set(contentTerms(outputText));
-  const cosines = await engine.textSimilarity(ids, outputText);
+  const cosines = await d.search.textSimilarity(ids, outputText);
   const out: string[] = [];
   for (const id of ids) {
     if ((cosines.get(id) ?? 0) >= k.embedding_cosine) {
       out.push(id);
       continue;
     }
-    const note = engine.note(id);
+    const note = d.notes.note(id);
     if (!note) continue;
-    const body = (await engine.parse(note.path)).body;
+    const body = (await d.notes.parse(note.path)).body;
     const share = lexicalSupport(`${note.cached.meta.title}\n${body}`, output, k);
     if (share !== null && share >= k.lexical_share) out.push(id);
   }

@@ -14,7 +14,7 @@
  * outcome without a matching receipt add one use each.
  */
 import { LithosError } from '../errors';
-import type { MemoryEngine } from '../engine';
+import type { LearningPorts } from './learning-ports';
 import type { TaskOutcomeRow } from '../coordination/coordination-types';
 import type { Receipt } from '../retrieval/types';
 import { MAX_RECEIPTS_LIMIT } from '../retrieval/receipts';
@@ -47,7 +47,7 @@ export interface WorkingMemory {
 export interface WorkingMemoryQuery {
   agent?: string;
   task?: string;
-  /** ms since epoch; default the engine clock. */
+  /** ms since epoch. */
   now: number;
 }
 
@@ -56,35 +56,35 @@ export interface WorkingMemoryQuery {
  * joining it, so an outsider's receipts neither show in its working memory nor shape its consolidation. A
  * task id no coordination task has (retrieval accepts any label) keeps every receipt.
  */
-export function receiptsOnTask(engine: Pick<MemoryEngine, 'coordination'>, task: string, receipts: readonly Receipt[]): Receipt[] {
-  if (!engine.coordination.task(task)) return [...receipts];
+export function receiptsOnTask(d: Pick<LearningPorts, 'coordination'>, task: string, receipts: readonly Receipt[]): Receipt[] {
+  if (!d.coordination.task(task)) return [...receipts];
   const on = new Map<string, boolean>();
   return receipts.filter((r) => {
     if (r.agent_id === null) return true;
     let yes = on.get(r.agent_id);
-    if (yes === undefined) on.set(r.agent_id, (yes = engine.coordination.tasksOf(r.agent_id).includes(task)));
+    if (yes === undefined) on.set(r.agent_id, (yes = d.coordination.tasksOf(r.agent_id).includes(task)));
     return yes;
   });
 }
 
 /** The working memory for an agent, a task or both; at least one is required. */
-export async function workingMemory(engine: Pick<MemoryEngine, 'receipts' | 'coordination' | 'memory'>, q: WorkingMemoryQuery): Promise<WorkingMemory> {
+export async function workingMemory(d: Pick<LearningPorts, 'receipts' | 'coordination' | 'memory'>, q: WorkingMemoryQuery): Promise<WorkingMemory> {
   if (!q.agent && !q.task) throw new LithosError('invalid_argument', 'Working memory belongs to an agent or a task: give agent, task or both.');
   const since = q.task ? undefined : q.now - AGENT_WORKING_MEMORY_WINDOW_MS;
-  const res = await engine.receipts.query({ agent: q.agent, task: q.task, since, until: q.now + 1, limit: MAX_RECEIPTS_LIMIT });
-  if (q.task) res.receipts = receiptsOnTask(engine, q.task, res.receipts);
-  const outcomes = outcomesFor(engine, res.receipts, q, since);
-  return build(q.agent ?? null, q.task ?? null, res.receipts, outcomes, (id) => usedByFeedback(engine, id));
+  const res = await d.receipts.query({ agent: q.agent, task: q.task, since, until: q.now + 1, limit: MAX_RECEIPTS_LIMIT });
+  if (q.task) res.receipts = receiptsOnTask(d, q.task, res.receipts);
+  const outcomes = outcomesFor(d, res.receipts, q, since);
+  return build(q.agent ?? null, q.task ?? null, res.receipts, outcomes, (id) => usedByFeedback(d, id));
 }
 
 /** Completed-task outcomes that belong to this working memory. */
-function outcomesFor(engine: Pick<MemoryEngine, 'coordination'>, receipts: readonly Receipt[], q: WorkingMemoryQuery, since: number | undefined): TaskOutcomeRow[] {
+function outcomesFor(d: Pick<LearningPorts, 'coordination'>, receipts: readonly Receipt[], q: WorkingMemoryQuery, since: number | undefined): TaskOutcomeRow[] {
   const tasks = new Set<string>();
   if (q.task) tasks.add(q.task);
   else for (const r of receipts) if (r.task_id) tasks.add(r.task_id);
   const out: TaskOutcomeRow[] = [];
   for (const t of [...tasks].sort()) {
-    const o = engine.coordination.outcome(t);
+    const o = d.coordination.outcome(t);
     if (!o) continue;
     if (q.agent && o.agent_id !== q.agent) continue;
     if (since !== undefined && o.recorded_at < since) continue;

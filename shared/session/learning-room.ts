@@ -5,8 +5,8 @@
  */
 import { LithosError } from '../errors';
 import type { ConsolidationReport } from '../learning/consolidate';
-import { applyFeedback, checkFeedbackNodes, feedbackMark, type FeedbackResult } from '../learning/feedback';
-import { quarantinedNotes, type QuarantinedNote } from '../learning/quarantine';
+import { checkFeedbackNodes, feedbackMark, type FeedbackResult } from '../learning/feedback';
+import type { QuarantinedNote } from '../learning/quarantine';
 import { workingMemory, type WorkingItem } from '../learning/working-memory';
 import type { Receipt } from '../retrieval/types';
 import type { NodeStats } from '../stores/memory-types';
@@ -128,8 +128,8 @@ export class LearningRoom {
       apply: async () => {
         const out: FeedbackResult[] = [];
         for (const { r, cited, misleading } of perReceipt) {
-          // The engine itself: feedback is serialised per engine, so two sessions cannot apply one receipt twice.
-          out.push(await applyFeedback(this.engine, { receipt_id: r.receipt_id, cited, misleading, output_text: a.output_text, accepted: a.accepted, agent: a.agent, task: a.task }));
+          // The engine's learning service: feedback is serialised there, so two sessions cannot apply one receipt twice.
+          out.push(await this.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited, misleading, output_text: a.output_text, accepted: a.accepted, agent: a.agent, task: a.task }));
         }
         return out;
       },
@@ -182,7 +182,7 @@ export class LearningRoom {
 
   /** The quarantined notes the viewer may see, most misleading first. */
   quarantined(): QuarantinedNote[] {
-    return quarantinedNotes(this.engine, (id) => this.notes.seesId(id));
+    return this.engine.services.learning.quarantined((id) => this.notes.seesId(id));
   }
 
   /**

@@ -22,8 +22,11 @@ import type { ResolvedLink } from '../vault/link-graph';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import type { AuditActor } from '../governance/audit';
 import type { LearningStore } from '../learning/learning-store';
+import type { Services } from './services';
 
 export interface SessionEngine {
+  /** The engine's services (services.ts); the session's rooms move onto these. */
+  readonly services: Services;
   readonly audit: AuditLog;
   readonly policy: PolicyStore;
   readonly agentKeys: AgentKeys;

@@ -26,6 +26,20 @@ export interface RuleFinding {
   b_sentence: string;
 }
 
+/** Who acts: 'human', an agent id, or a rule name; `kind` decides the edge's provenance_type. */
+export interface ConflictActor {
+  kind: 'human' | 'agent' | 'rule';
+  id: string | null;
+}
+
+/** One change a resolution made, for the result and the audit entry. */
+export interface ResolutionChange {
+  node: string;
+  what: string;
+  before: unknown;
+  after: unknown;
+}
+
 export interface ResolutionRecord {
   resolution: Resolution;
   /** 'human' or an agent id. */

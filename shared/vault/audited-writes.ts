@@ -18,7 +18,7 @@ export function actorFor(actor: string | null): AuditActor {
 export class AuditedWrites {
   constructor(
     private readonly host: NoteWriterHost,
-    private readonly audit: () => AuditLog,
+    private readonly audit: AuditLog,
     private readonly idOf: (path: string) => string | undefined,
     private readonly locks: PathLocks,
   ) {}
@@ -35,7 +35,7 @@ export class AuditedWrites {
 
   private async writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
     const r = await writeNote(this.host, req);
-    await this.audit().append({
+    await this.audit.append({
       action: 'note.write',
       actor: actor ?? actorFor(req.actor),
       target: r.id,
@@ -53,7 +53,7 @@ export class AuditedWrites {
   private async editTextNow(path: string, edit: (text: string) => string, actor: AuditActor): Promise<boolean> {
     const r = await editNoteText(this.host, path, edit);
     if (!r.changed) return false;
-    await this.audit().append({
+    await this.audit.append({
       action: 'note.write',
       actor,
       target: this.idOf(r.path) ?? r.path,
@@ -69,7 +69,7 @@ export class AuditedWrites {
 
   private async deleteNow(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null }): Promise<DeleteNoteResult> {
     const r = await deleteNote(this.host, path, opts);
-    await this.audit().append({ action: 'note.delete', actor: actorFor(opts.actor ?? null), target: r.id ?? r.path, data: { path: r.path, version: r.version, trashed_to: r.trashed_to } });
+    await this.audit.append({ action: 'note.delete', actor: actorFor(opts.actor ?? null), target: r.id ?? r.path, data: { path: r.path, version: r.version, trashed_to: r.trashed_to } });
     return r;
   }
 }

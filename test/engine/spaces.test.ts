@@ -1,5 +1,4 @@
 import { HashingEmbedder } from '../../shared/index/embedders/hashing-embedder';
-import type { SearchIndex } from '../../shared/index/search-index';
 import { openHarness, paths } from './harness';
 
 const files = { 'a.md': 'otters hold hands while sleeping', 'b.md': 'beavers build dams across rivers' };
@@ -91,9 +90,8 @@ describe('adding and removing a space while open (the plugin switching MiniLM on
     const counting = { spaceId: small.spaceId, dimensions: small.dimensions, embed: async (t: string[]) => (embedded.push(...t), small.embed(t)) };
     await again.engine.addSpace(counting);
     expect(embedded).toEqual([]);
-    // Searches merge every space, so the index itself is asked whether the added space's vectors reached it.
-    const index = (again.engine as unknown as { index: SearchIndex }).index;
-    for (const n of again.engine.notes()) expect(index.noteVector(n.nodeId, small.spaceId)).toHaveLength(128);
+    // Searches merge every space, so each note's vector in the added space is asked for directly.
+    for (const n of again.engine.notes()) expect(again.engine.services.search.noteVector(n.nodeId, small.spaceId)).toHaveLength(128);
   });
 
   test('the primary space cannot be removed', async () => {

@@ -1,6 +1,4 @@
 import { note, type Harness } from '../engine/harness';
-import { consolidate } from '../../shared/learning/consolidate';
-import { extractiveSummarizer } from '../../shared/learning/summarizer';
 import { LAG, PRIVATE, SUMMARY, coactivate, openFixture } from './consolidation-fixture';
 
 /**
@@ -15,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.engine.close());
 
-const run = () => consolidate(h.engine, { summarizer: extractiveSummarizer });
+const run = () => h.engine.services.learning.consolidator.run();
 const concepts = () => h.engine.notes().filter((n) => n.cached.meta.note_type === 'concept');
 const lagIds = LAG.map((n) => n.id);
 

@@ -4,8 +4,6 @@ import { resolveQuery } from '../../shared/retrieval/query';
 import { MemoryCorpus } from '../twins/memory-corpus';
 import { DEFAULT_NODE_STATS } from '../../shared/stores/memory-types';
 import type { CorpusNote } from '../../shared/retrieval/types';
-import { consolidate } from '../../shared/learning/consolidate';
-import { extractiveSummarizer } from '../../shared/learning/summarizer';
 import { IS_EXAMPLE_OF_WEIGHT } from '../../shared/learning/concepts';
 import { LAG, fixtureFiles } from './consolidation-fixture';
 
@@ -106,7 +104,7 @@ describe('salience ceiling', () => {
     const h = await open();
     try {
       await h.engine.memory.stats.update(CONCEPT.id, { salience: 0.97 });
-      await consolidate(h.engine, { summarizer: extractiveSummarizer });
+      await h.engine.services.learning.consolidator.run();
       expect(h.engine.memory.stats.get(CONCEPT.id).salience).toBe(0.85);
     } finally {
       await h.engine.close();

@@ -1,6 +1,4 @@
 import type { Harness } from '../engine/harness';
-import { consolidate } from '../../shared/learning/consolidate';
-import { extractiveSummarizer } from '../../shared/learning/summarizer';
 import { CONCEPT_MIN_COACTIVATION, MEMBERS_END, MEMBERS_START, findClusters } from '../../shared/learning/concepts';
 import { LAG, OTHER, PRIVATE, auditActions, coactivate, openFixture } from './consolidation-fixture';
 
@@ -18,7 +16,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const run = () => consolidate(h.engine, { summarizer: extractiveSummarizer });
+const run = () => h.engine.services.learning.consolidator.run();
 const concepts = () => h.engine.notes().filter((n) => n.cached.meta.note_type === 'concept');
 const ids = LAG.map((n) => n.id);
 

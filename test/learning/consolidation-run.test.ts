@@ -1,6 +1,5 @@
 import type { Harness } from '../engine/harness';
-import { consolidate, REINFORCE_AMOUNT } from '../../shared/learning/consolidate';
-import { extractiveSummarizer } from '../../shared/learning/summarizer';
+import { REINFORCE_AMOUNT } from '../../shared/learning/consolidate';
 import { SUMMARY_HASH_FIELD } from '../../shared/learning/summaries';
 import { HYPO, LAG, SUMMARY, auditActions, openFixture, receiptOf } from './consolidation-fixture';
 
@@ -19,7 +18,7 @@ afterEach(async () => {
 });
 
 const [A, B, C, D] = LAG.map((n) => n.id);
-const run = (over: { task?: string; agent?: string } = {}) => consolidate(h.engine, { ...over, summarizer: extractiveSummarizer });
+const run = (over: { task?: string; agent?: string } = {}) => h.engine.services.learning.consolidator.run(over);
 const relatedWeight = (x: string, y: string): number | null => {
   const e = [...h.engine.memory.edges.find({ from: x, to: y, type: 'related_to' }), ...h.engine.memory.edges.find({ from: y, to: x, type: 'related_to' })];
   return e.length ? e[0].weight : null;

@@ -1,5 +1,3 @@
-import { applyFeedback } from '../../shared/learning/feedback';
-import { runDecay } from '../../shared/learning/decay';
 import { DAY_MS, FEEDBACK } from '../../shared/learning/constants';
 import { LEARNING_FILE } from '../../shared/learning/learning-store';
 import { RELOAD_MS } from '../../shared/governance/policy';
@@ -20,7 +18,7 @@ afterEach(async () => {
 });
 
 const stats = (id: string) => h.engine.memory.stats.get(id);
-const cite = async (ids: string[]) => applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: ids });
+const cite = async (ids: string[]) => h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: ids });
 
 test('a changed used_salience and used_edge apply to the next feedback call, and the one after that', async () => {
   await h.engine.learning.update('feedback.used_salience', 0.1);
@@ -36,7 +34,7 @@ test('a changed used_salience and used_edge apply to the next feedback call, and
 
 test('quarantine_at 1: a single misleading mark quarantines the note', async () => {
   await h.engine.learning.update('quarantine_at', 1);
-  const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D] });
+  const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D] });
   expect(out.quarantined).toEqual([D]);
   expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
 });
@@ -44,7 +42,7 @@ test('quarantine_at 1: a single misleading mark quarantines the note', async () 
 test('a hand edit of learning.json applies to feedback once RELOAD_MS has passed', async () => {
   await h.blobs.writeAtomic(LEARNING_FILE, new TextEncoder().encode('{"feedback": {"misleading_salience": -0.3, "misleading_class_prior": -0.2}}'));
   h.clock.advance(RELOAD_MS);
-  await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] });
+  await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] });
   expect(stats(C)).toMatchObject({ salience: 0.2, per_queryclass_priors: { lookup: -0.2 } });
 });
 
@@ -57,16 +55,16 @@ test('chronic_ignored_min 0: the first ignore already costs salience, by the tun
 test('decay uses the tuned half-life on its next run', async () => {
   const t0 = h.clock.now();
   await h.engine.memory.stats.update(C, { spaced_rep_strength: 1.4 });
-  await runDecay(h.engine, t0);
+  await h.engine.services.learning.decay(t0);
   await h.engine.learning.update('decay.spaced_rep_half_life_days', 10);
-  await runDecay(h.engine, t0 + 10 * DAY_MS);
+  await h.engine.services.learning.decay(t0 + 10 * DAY_MS);
   expect(stats(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
 });
 
 test('the support thresholds: a stricter embedding_cosine drops a note, a lower lexical_share brings it back', async () => {
   // Cosine 0.65 to C with the offline embedder (above the default 0.6); 3 of C's 10 content terms (below 0.5).
   const output = 'We looked at the dashboards and the idle connections.';
-  const supported = async () => (await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, output_text: output })).supported;
+  const supported = async () => (await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, output_text: output })).supported;
   expect(await supported()).toContain(C);
   await h.engine.learning.update('support.embedding_cosine', 0.9);
   expect(await supported()).not.toContain(C);

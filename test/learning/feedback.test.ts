@@ -1,4 +1,3 @@
-import { applyFeedback } from '../../shared/learning/feedback';
 import { FEEDBACK } from '../../shared/learning/constants';
 import { failure } from '../twins/error-code';
 import type { Harness } from '../engine/harness';
@@ -19,7 +18,7 @@ const stats = (id: string) => h.engine.memory.stats.get(id);
 describe('used notes', () => {
   test('a cited note gains salience, a use, last_used_at, spaced repetition and its class prior', async () => {
     const r = await retrieveAll(h);
-    const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A], agent: 'agent-a' });
+    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A], agent: 'agent-a' });
     expect(out).toMatchObject({ applied: true, used: [A], misleading: [], query_class: 'lookup' });
     expect(out.ignored.sort()).toEqual([B, C, D]);
     expect(stats(A)).toMatchObject({
@@ -34,31 +33,31 @@ describe('used notes', () => {
   test('salience and spaced repetition are clamped', async () => {
     await h.engine.memory.stats.update(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
     const r = await retrieveAll(h);
-    await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] });
+    await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A] });
     expect(stats(A)).toMatchObject({ salience: 1, spaced_rep_strength: FEEDBACK.spaced_rep_max });
   });
 
   test('two used notes get a related_to rule edge, created at +0.03 and reinforced by +0.03', async () => {
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B] });
     const [e] = h.engine.memory.edges.find({ type: 'related_to' });
     expect(e).toMatchObject({ weight: FEEDBACK.used_edge, provenance_type: 'rule' });
     expect([e.from_id, e.to_id].sort()).toEqual([A, B]);
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [B, A] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [B, A] });
     expect(h.engine.memory.edges.find({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
   });
 
   test('the output text counts a note it reproduces as used, without a citation', async () => {
     const r = await retrieveAll(h);
-    const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, output_text: 'Dashboards for the connection pool show active, idle and waiting connections per minute.' });
+    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, output_text: 'Dashboards for the connection pool show active, idle and waiting connections per minute.' });
     expect(out.supported).toEqual([C]);
     expect(out.used).toEqual([C]);
     expect(stats(C).use_count).toBe(1);
   });
 
   test('a rejected output (accepted: false) reinforces nothing; accepted: true adds the acceptance bonus', async () => {
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false });
     expect(stats(A)).toMatchObject({ salience: 0.5, use_count: 1, spaced_rep_strength: 1 });
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [B], accepted: true });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [B], accepted: true });
     expect(stats(B).salience).toBeCloseTo(0.5 + FEEDBACK.used_salience + FEEDBACK.accepted_salience, 6);
   });
 });
@@ -66,23 +65,23 @@ describe('used notes', () => {
 describe('ignored notes, per query class first', () => {
   test('an ignored note loses its class prior only; other classes are untouched', async () => {
     await h.engine.memory.stats.update(B, { per_queryclass_priors: { design: 0.1 } });
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h, { query_class: 'debug' })).receipt_id, cited: [A] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h, { query_class: 'debug' })).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 1, salience: 0.5, per_queryclass_priors: { design: 0.1, debug: FEEDBACK.ignored_class_prior } });
   });
 
   test('salience drops only when chronic: ignored more than 5 times and more often than used', async () => {
     await h.engine.memory.stats.update(B, { ignored_count: 4 });
     await h.engine.memory.stats.update(C, { ignored_count: 5, use_count: 9 });
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 5, salience: 0.5 }); // 5 is not more than 5
     expect(stats(C)).toMatchObject({ ignored_count: 6, salience: 0.5 }); // used more often than ignored
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 6, salience: 0.5 + FEEDBACK.ignored_salience });
   });
 
   test('a class prior stays within ±class_prior_cap', async () => {
     await h.engine.memory.stats.update(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B).per_queryclass_priors.lookup).toBe(-FEEDBACK.class_prior_cap);
   });
 });
@@ -94,7 +93,7 @@ describe('misleading notes', () => {
     const pulled = await mem.edges.upsert({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
     const human = await mem.edges.upsert({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
     const outgoing = await mem.edges.upsert({ ...base, from_id: A, to_id: D, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
-    const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [A] });
+    const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [A] });
     expect(out).toMatchObject({ misleading: [A], edges_weakened: 1, quarantined: [] });
     expect(stats(A)).toMatchObject({ misleading_count: 1, salience: 0.5 + FEEDBACK.misleading_salience, per_queryclass_priors: { lookup: FEEDBACK.misleading_class_prior } });
     const weight = (id: string) => mem.edges.find({}).find((e) => e.edge_id === id)!.weight;
@@ -104,10 +103,9 @@ describe('misleading notes', () => {
   });
 
   test('quarantine at exactly 3 marks: status and status callout written, hidden from default retrieval, audited, listed', async () => {
-    const { quarantinedNotes } = await import('../../shared/learning/quarantine');
-    for (let i = 1; i <= 2; i++) await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+    for (let i = 1; i <= 2; i++) await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
     expect(h.engine.note(D)!.cached.meta.status).toBe('active');
-    const third = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+    const third = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
     expect(third.quarantined).toEqual([D]);
     expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
     expect(h.vault.text('project/d.md')).toMatch(/^status: quarantined$/m);
@@ -117,12 +115,12 @@ describe('misleading notes', () => {
     expect(after.nodes.map((n) => n.id)).not.toContain(D);
     const [entry] = await h.engine.audit.recent({ action: 'quarantine' });
     expect(entry).toMatchObject({ target: D, actor: { kind: 'rule' }, data: expect.objectContaining({ path: 'project/d.md', previous_status: 'active' }) });
-    expect(quarantinedNotes(h.engine).map((n) => [n.id, n.misleading_count])).toEqual([[D, 3]]);
+    expect(h.engine.services.learning.quarantined().map((n) => [n.id, n.misleading_count])).toEqual([[D, 3]]);
   });
 });
 
 test('released by a person, a note counts misleading marks afresh: one more mark does not quarantine it again, three do', async () => {
-  const mark = async () => applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+  const mark = async () => h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
   for (let i = 0; i < 3; i++) await mark();
   expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
   await h.engine.updateFrontmatter('project/d.md', (fm) => void (fm.status = 'active')); // the person's review
@@ -133,7 +131,7 @@ test('released by a person, a note counts misleading marks afresh: one more mark
 });
 
 test('a status callout left in a note released while no Lithos process ran is removed by lithos conflicts scan', async () => {
-  for (let i = 0; i < 3; i++) await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
+  for (let i = 0; i < 3; i++) await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
   const text = h.vault.text('project/d.md')!;
   expect(text).toContain('[!lithos-status] Quarantined');
   h.vault.put('project/d.md', text.replace('status: quarantined', 'status: active'), false); // edited by hand, unseen
@@ -143,17 +141,17 @@ test('a status callout left in a note released while no Lithos process ran is re
 });
 
 test('coactivation counts every pair of final nodes', async () => {
-  const out = await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+  const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
   expect(out.coactivation_pairs).toBe(6);
   for (const id of [A, B, C, D]) expect(h.engine.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
 });
 
 test('feedback for the same receipt counts once', async () => {
   const r = await retrieveAll(h);
-  await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
+  await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   const snapshot = [A, B, C, D].map(stats);
   const edges = h.engine.memory.edges.find({});
-  const again = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
+  const again = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
   expect(h.engine.memory.edges.find({})).toEqual(edges);
@@ -163,14 +161,14 @@ test('feedback for the same receipt counts once', async () => {
 
 test('two concurrent calls for one receipt still count once', async () => {
   const r = await retrieveAll(h);
-  const [x, y] = await Promise.all([applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] }), applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A] })]);
+  const [x, y] = await Promise.all([h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A] }), h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A] })]);
   expect([x.applied, y.applied]).toEqual([true, false]);
   expect(stats(A).use_count).toBe(1);
 });
 
 test('each application is audited with its counts', async () => {
   const r = await retrieveAll(h, { task_id: 'task-1' });
-  await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });
+  await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });
   const [e] = await h.engine.audit.recent({ action: 'feedback' });
   expect(e).toMatchObject({ target: r.receipt_id, actor: { kind: 'agent', id: 'agent-a' } });
   expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 6 });
@@ -178,15 +176,15 @@ test('each application is audited with its counts', async () => {
 
 describe('bad input', () => {
   test('an unknown receipt is not_found', async () => {
-    expect((await failure(applyFeedback(h.engine, { receipt_id: 'no-such-receipt', cited: [A] }))).code).toBe('not_found');
+    expect((await failure(h.engine.services.learning.feedback({ receipt_id: 'no-such-receipt', cited: [A] }))).code).toBe('not_found');
   });
 
   test('a node the receipt did not return is invalid_argument naming it; so is a note both cited and misleading', async () => {
     const r = await retrieveAll(h);
-    const outside = await failure(applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A, 'some-other-node'] }));
+    const outside = await failure(h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, 'some-other-node'] }));
     expect(outside.code).toBe('invalid_argument');
     expect(outside.message).toContain('some-other-node');
-    expect((await failure(applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [A], misleading: [A] }))).code).toBe('invalid_argument');
+    expect((await failure(h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A], misleading: [A] }))).code).toBe('invalid_argument');
     expect(stats(A).use_count).toBe(0);
   });
 });

@@ -1,4 +1,3 @@
-import { applyFeedback } from '../../shared/learning/feedback';
 import { MemoryStore, type PrecedentRow } from '../../shared/stores/memory-store';
 import { MEMORY_SCHEMA } from '../../shared/stores/schema';
 import { env } from '../stores/helpers';
@@ -95,7 +94,7 @@ describe('feedback records precedents', () => {
 
   test('used notes are remembered with the query terms and class; the audit entry says so', async () => {
     const r = await retrieveAll(h, { query_class: 'debug' });
-    const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id, cited: [B, A], agent: 'agent-a' });
+    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [B, A], agent: 'agent-a' });
     expect(out.precedent).toBe(true);
     expect(h.engine.memory.learned.precedents()).toEqual([
       { precedent_id: r.receipt_id, at: h.clock.now(), query_class: 'debug', query_text: 'connection pool', agent_id: 'agent-a', terms: ['connection', 'pool'], used: [A, B] },
@@ -105,13 +104,13 @@ describe('feedback records precedents', () => {
   });
 
   test('nothing used, or a rejected output: no precedent', async () => {
-    expect((await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] })).precedent).toBe(false);
-    expect((await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false })).precedent).toBe(false);
+    expect((await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] })).precedent).toBe(false);
+    expect((await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false })).precedent).toBe(false);
     expect(h.engine.memory.learned.precedents()).toEqual([]);
   });
 
   test('a precedent pruned from the store no longer proposes its notes', async () => {
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
     const ask = async () => (await h.engine.retrieve({ query_text: 'connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false })).nodes.find((n) => n.id === C)!.scouts;
     expect(await ask()).toContain('precedent');
     await h.engine.memory.learned.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', agent_id: null, terms: ['unrelated'], used: [D] }, 1);
@@ -119,7 +118,7 @@ describe('feedback records precedents', () => {
   });
 
   test('the next similar query finds the used note through the precedent scout, with the reason', async () => {
-    await applyFeedback(h.engine, { receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
+    await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
     const res = await h.engine.retrieve({ query_text: 'the connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false });
     const c = res.nodes.find((n) => n.id === C)!;
     expect(c.scouts).toContain('precedent');

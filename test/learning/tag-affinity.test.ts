@@ -1,5 +1,3 @@
-import { runDecay } from '../../shared/learning/decay';
-import { applyFeedback } from '../../shared/learning/feedback';
 import { affinityDeltas } from '../../shared/learning/tag-affinity';
 import { affinityScorer, affinityTags } from '../../shared/retrieval/tag-affinity';
 import { MemoryStore, type TagAffinityRow } from '../../shared/stores/memory-store';
@@ -182,7 +180,7 @@ describe('feedback teaches which tags go with which words', () => {
   async function train(q: string): Promise<string[]> {
     const r = await ask(q, true, 3);
     const cited = r.nodes.filter((n) => n.path.startsWith('infra/')).map((n) => n.id);
-    await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited, agent: 'agent-a' });
+    await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited, agent: 'agent-a' });
     return r.nodes.map((n) => n.path);
   }
 
@@ -207,7 +205,7 @@ describe('feedback teaches which tags go with which words', () => {
 
   test('a rejected output teaches nothing about tags', async () => {
     const r = await ask('deploy pipeline');
-    await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited: [r.nodes[0].id], accepted: false });
+    await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [r.nodes[0].id], accepted: false });
     expect(h.engine.memory.learned.tagAffinity(['deploy'])).toEqual([]);
   });
 
@@ -215,7 +213,7 @@ describe('feedback teaches which tags go with which words', () => {
     await train('deploy pipeline');
     expect(h.engine.memory.learned.tagAffinity(['deploy', 'pipeline']).length).toBeGreaterThan(1);
     h.clock.advance(200 * 24 * 3600 * 1000);
-    const report = await runDecay(h.engine, h.clock.now());
+    const report = await h.engine.services.learning.decay(h.clock.now());
     expect(report.affinity_pruned).toBeGreaterThan(0);
     // the term's totals (three showings) stay; its pairs (one or two each) go
     expect(h.engine.memory.learned.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
@@ -235,7 +233,7 @@ describe('what the affinity may learn from: only retrievals every agent could re
     await h.engine.reconcile();
     await setUp?.(h);
     const r = await h.engine.retrieve({ query_text: 'doctor', ...ctx }, { jitter: false, seed: 1, viewer: HUMAN_VIEWER });
-    const out = await applyFeedback(h.engine, { receipt_id: r.receipt_id!, cited: r.nodes.filter((n) => n.path.includes('health/')).map((n) => n.id) });
+    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: r.nodes.filter((n) => n.path.includes('health/')).map((n) => n.id) });
     const rows = h.engine.memory.learned.tagAffinity(['doctor']);
     const [audit] = await h.engine.audit.recent({ action: 'feedback' });
     await h.engine.close();

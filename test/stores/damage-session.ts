@@ -1,4 +1,3 @@
-import { applyFeedback } from '../../shared/learning/feedback';
 import type { MemoryEngine } from '../../shared/engine';
 import { type MemoryBlobStore } from '../twins/memory-blobs';
 import { openHarness, type Harness } from '../engine/harness';
@@ -12,7 +11,7 @@ export async function useVault(engine: MemoryEngine, round: number): Promise<voi
   const agent = `agent-${round}`;
   for (let i = 0; i < 3; i++) {
     const r = await engine.retrieve({ query_text: 'connection pool', agent_id: agent }, { jitter: false, seed: round * 10 + i });
-    await applyFeedback(engine, { receipt_id: r.receipt_id!, cited: i % 2 ? [A, B] : [C, D], misleading: [], agent });
+    await engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: i % 2 ? [A, B] : [C, D], misleading: [], agent });
   }
   await engine.coordination.registerAgent({ id: agent, name: `Agent ${round}` });
   const t = await engine.coordination.createTask({ created_by: agent, title: `task ${round}` });

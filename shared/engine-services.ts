@@ -1,0 +1,67 @@
+/**
+ * The services MemoryEngine.open builds over the opened stores, in one step and each with only the ports
+ * it uses (session/services.ts names them). The order follows what each is given, not the layers: the
+ * notes need the audit log; proposals write through the notes; learning's quarantine writes the conflicts'
+ * callouts; retrieval hands each recorded retrieval to learning.
+ */
+import type { ConfigStores } from './engine-config';
+import { pendingProposalIds } from './engine-config';
+import type { ResolvedDeps } from './engine-deps';
+import type { EmbeddingSpaces } from './index/embedding-spaces';
+import { GovernanceService } from './governance/governance-service';
+import { ProposalStore } from './governance/proposals';
+import { LearningService } from './learning/learning-service';
+import { ReceiptLog } from './retrieval/receipts';
+import { RetrievalService } from './retrieval/retrieval-service';
+import { ConflictService } from './conflicts/conflicts';
+import type { Services } from './session/services';
+import { LinkGraph } from './vault/link-graph';
+import { NotesService } from './vault/notes-service';
+import type { OpenedMemory } from './vault/open-memory';
+import { SearchService } from './vault/search-service';
+import { VaultSync } from './vault/sync';
+
+export interface ServiceSources {
+  d: ResolvedDeps;
+  m: OpenedMemory;
+  config: ConfigStores;
+  spaces: EmbeddingSpaces;
+  /** Throws once the engine is closed. */
+  guard: () => void;
+}
+
+/** The services, and the sync and link graph the engine itself keeps (reconcile, events, doctor). */
+export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph } {
+  const { d, m, config, spaces, guard } = s;
+  const { memory, coordination, indexer } = m;
+  const { clock, timers, logger, blobs } = d;
+  const { audit, policy } = config;
+  // Built after sync (callouts are written through the notes, which sync re-reads): sync's hooks find it then.
+  let conflicts: ConflictService | null = null;
+  const sync = new VaultSync({
+    vault: d.vault,
+    memory,
+    indexer,
+    identity: m.identity,
+    clock,
+    timers,
+    logger,
+    debounceMs: d.debounceMs,
+    onProgress: d.onProgress,
+    // Rule detection follows notes changed after open, never the reconcile's bulk work.
+    onChanged: (p) => conflicts?.noteChanged(p),
+    onRemoved: (id) => conflicts?.noteRemoved(id),
+  });
+  const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
+  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard });
+  const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });
+  const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), pending: pendingProposalIds(memory.learned) });
+  const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination });
+  const conflictService = new ConflictService({ notes, search, memory, audit, policy, governance, tunables: config.learning, clock, timers, logger, callouts: d.callouts ?? true, guard });
+  conflicts = conflictService;
+  const receipts = new ReceiptLog(blobs, clock, { logger });
+  const learning = new LearningService({ notes, search, receipts, memory, tunables: config.learning, audit, policy, governance, coordination, clock, blobs, logger, timers, callouts: conflictService });
+  const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, memory, embedders: () => search.embedders(), version: () => indexer.version };
+  const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
+  return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph };
+}

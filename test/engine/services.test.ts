@@ -1,0 +1,56 @@
+import { FOLLOW_UP } from '../../shared/learning/constants';
+import { note, openHarness, type Harness } from './harness';
+
+/**
+ * The engine is made of services (shared/session/services.ts), built once at open: they reach each other
+ * only through the ports they were given, and they refuse work once the engine is closed, as the engine's
+ * own methods do.
+ */
+const files = {
+  'a.md': note({ id: 'a', title: 'Pool size' }, 'The connection pool size is 10. See [[b]].'),
+  'b.md': note({ id: 'b', title: 'Pool notes' }, 'Connection pool notes.'),
+};
+
+let h: Harness;
+beforeEach(async () => {
+  h = await openHarness(files);
+  await h.engine.reconcile();
+});
+afterEach(() => h.engine.close());
+
+test('the services are the engine’s own parts: its members and theirs are the same objects', () => {
+  const s = h.engine.services;
+  expect(s.governance.audit).toBe(h.engine.audit);
+  expect(s.governance.policy).toBe(h.engine.policy);
+  expect(s.learning.tunables).toBe(h.engine.learning);
+  expect(s.learning.memory).toBe(h.engine.memory);
+  expect(s.learning.consolidator).toBe(h.engine.consolidator);
+  expect(s.conflicts).toBe(h.engine.conflicts);
+  expect(s.retrieval.receipts).toBe(h.engine.receipts);
+  expect(s.coordination).toBe(h.engine.coordination);
+  expect(s.notes.note('a')?.path).toBe('a.md');
+  expect(s.notes.links('a.md').map((l) => l.targetPath)).toEqual(['b.md']);
+});
+
+test('a retrieval the retrieval service records reaches learning: a re-query in the same task raises salience', async () => {
+  const { retrieval, learning, governance } = h.engine.services;
+  const viewer = governance.viewerFor({ kind: 'human', agent_id: null });
+  const ask = () => retrieval.retrieve({ query_text: 'connection pool', task_id: 'task-1', max_context_nodes: 2 }, { viewer, jitter: false, seed: 1 });
+  const first = await ask();
+  expect(first.nodes.length).toBeGreaterThan(0);
+  for (const n of first.nodes) expect(learning.memory.stats.get(n.id).salience).toBe(0.5);
+  const second = await ask();
+  for (const n of second.nodes) expect(learning.memory.stats.get(n.id).salience).toBeCloseTo(0.5 + FOLLOW_UP.salience, 6);
+});
+
+test('once the engine is closed its services refuse work with `unsupported`, as the engine does', async () => {
+  const { notes, search, retrieval, conflicts } = h.engine.services;
+  await h.engine.close();
+  const closed = expect.objectContaining({ code: 'unsupported' });
+  expect(() => notes.writeNote({ path: 'c.md', mode: 'create', content: 'x', fields: {}, actor: null })).toThrow(closed);
+  await expect(notes.parse('a.md')).rejects.toEqual(closed);
+  expect(() => search.search('pool')).toThrow(closed);
+  await expect(retrieval.retrieve({ query_text: 'pool' })).rejects.toEqual(closed);
+  await expect(conflicts.followPolicy()).rejects.toEqual(closed);
+  expect(() => h.engine.writeNote({ path: 'c.md', mode: 'create', content: 'x', fields: {}, actor: null })).toThrow(closed);
+});

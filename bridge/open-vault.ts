@@ -11,15 +11,39 @@ import { loadSqlJs } from './sql';
 import { readConfig, type VaultConfig } from './config';
 import { createEmbedder } from './embedders';
 import { ReadOnlyBlobStore } from './read-only-blobs';
+import type { IndexReport } from '../shared/vault/sync';
+import { PERSON, type SessionCaller } from '../shared/session/caller';
+import type { MemorySession } from '../shared/session/memory-session';
 
-export interface OpenedVault {
+/**
+ * The internal jobs a command may run over the whole vault, unscoped: each is named where the command opens the
+ * vault (openJobVault). Every other command acts as the person, through a session (openVault).
+ */
+export const JOBS = ['index', 'reembed', 'migrate', 'doctor', 'stats', 'consolidate', 'conflict-scan', 'demo', 'mcp'] as const;
+export type JobName = (typeof JOBS)[number];
+
+interface VaultHandle {
   root: string;
-  engine: MemoryEngine;
   config: VaultConfig;
   blobs: BlobStore;
   /** True when another process holds the writer lock: changes stay in memory and are not persisted. */
   readOnly: boolean;
+  /** Brings the index up to date with the files (mtime + size, then content hash). */
+  reconcile(): Promise<IndexReport>;
   close(): Promise<void>;
+}
+
+/** A vault opened for the person: everything the command reads or writes goes through the person's session. */
+export interface OpenedVault extends VaultHandle {
+  memory: MemorySession;
+  /** Another viewer's session on the same vault (`lithos retrieve --agent`: what that agent would get). */
+  as(caller: SessionCaller): Promise<MemorySession>;
+}
+
+/** A vault opened for an internal job: the unscoped engine, for the job the command names. */
+export interface JobVault extends VaultHandle {
+  job: JobName;
+  engine: MemoryEngine;
 }
 
 export interface OpenVaultOptions {
@@ -51,8 +75,23 @@ export async function checkVaultFolder(rootArg: string): Promise<string> {
   return root;
 }
 
-/** Opens the engine headless over a vault folder: the same engine the plugin runs, with Node adapters. */
+/** Opens a vault headless as the person: the same engine the plugin runs, with Node adapters, behind the person's session. */
 export async function openVault(rootArg: string, opts: OpenVaultOptions): Promise<OpenedVault> {
+  const { engine, ...handle } = await openEngine(rootArg, opts);
+  try {
+    return { ...handle, memory: await engine.as(PERSON), as: (caller) => engine.as(caller) };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** Opens a vault headless for one internal job over the whole vault (JOBS). */
+export async function openJobVault(rootArg: string, job: JobName, opts: OpenVaultOptions): Promise<JobVault> {
+  return { ...(await openEngine(rootArg, opts)), job };
+}
+
+async function openEngine(rootArg: string, opts: OpenVaultOptions): Promise<VaultHandle & { engine: MemoryEngine }> {
   const root = await checkVaultFolder(rootArg);
   const diskBlobs = new NodeBlobStore(join(root, '.lithos'));
   let lock: VaultLock | null = null;
@@ -92,6 +131,7 @@ export async function openVault(rootArg: string, opts: OpenVaultOptions): Promis
       config,
       blobs,
       readOnly: lock === null,
+      reconcile: () => engine.reconcile(),
       close: async () => {
         try {
           await engine.close();

@@ -1,7 +1,7 @@
 import { openVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { CONFLICT_STATES, RESOLUTIONS, type Conflict, type ConflictState } from '../../shared/stores/conflict-edges';
-import type { MemoryEngine } from '../../shared/engine';
+import type { MemorySession } from '../../shared/session/memory-session';
 import { printJson, table, type Out } from './output';
 import { defineCommand } from './command';
 import { VAULT } from './positionals';
@@ -13,10 +13,10 @@ export interface Common {
 }
 
 /** A conflict with both ends' paths and titles, for people and for --json. */
-export function described(engine: MemoryEngine, c: Conflict): Record<string, unknown> {
+export function described(memory: MemorySession, c: Conflict): Record<string, unknown> {
   const end = (id: string) => {
-    const n = engine.note(id);
-    return n && n.nodeId === id ? { id, path: n.path, title: n.cached.meta.title } : { id, path: null, title: null };
+    const n = memory.notes.byId(id);
+    return n ? { id, path: n.path, title: n.cached.meta.title } : { id, path: null, title: null };
   };
   return { ...c, a: end(c.a), b: end(c.b), created_at: new Date(c.created_at).toISOString(), updated_at: new Date(c.updated_at).toISOString() };
 }
@@ -25,8 +25,8 @@ export function described(engine: MemoryEngine, c: Conflict): Record<string, unk
 export async function conflictsListCommand(vault: string, o: Common & { state?: ConflictState }): Promise<number> {
   const v = await openVault(vault, { write: false, logger: o.logger });
   try {
-    await v.engine.reconcile();
-    const list = v.engine.conflicts.list({ state: o.state }).map((c) => described(v.engine, c));
+    await v.reconcile();
+    const list = v.memory.conflicts.list({ state: o.state }).map((c) => described(v.memory, c));
     if (o.json) {
       printJson(o.out, { conflicts: list });
       return 0;

@@ -10,20 +10,21 @@ import { described, type Common } from './conflicts-cmd';
 export async function conflictsResolveCommand(vault: string, edgeId: string, resolution: Resolution, o: Common & { winner?: string }): Promise<number> {
   const v = await openVault(vault, { write: true, logger: o.logger });
   try {
-    await v.engine.reconcile();
+    await v.reconcile();
     // The conflict first: a wrong edge id is the mistake to report, not the winner that goes with it.
-    if (!v.engine.conflicts.get(edgeId)) throw new LithosError('not_found', `No conflict with edge_id "${edgeId}". \`lithos conflicts <vault>\` lists them.`, { edge_id: edgeId });
-    let winner: string | null = null;
+    const conflict = v.memory.conflicts.list().find((c) => c.edge_id === edgeId);
+    if (!conflict) throw new LithosError('not_found', `No conflict with edge_id "${edgeId}". \`lithos conflicts <vault>\` lists them.`, { edge_id: edgeId });
+    let winner: string | undefined;
     if (o.winner !== undefined) {
-      const n = v.engine.note(o.winner);
+      const n = v.memory.notes.get(o.winner);
       if (!n) throw new LithosError('not_found', `--winner: no note "${o.winner}" (give its id or vault path).`);
       winner = n.nodeId;
     }
-    const r = await v.engine.conflicts.resolve({ edge_id: edgeId, resolution, resolver: { kind: 'human', id: null }, winner_id: winner });
-    if (o.json) printJson(o.out, { conflict: described(v.engine, r.conflict), changes: r.changes, unchanged: r.unchanged });
+    const r = await v.memory.conflicts.resolve({ edge_id: edgeId, resolution, winner_id: winner }, 'lithos conflicts resolve');
+    if (o.json) printJson(o.out, { conflict: described(v.memory, r.conflict), changes: r.changes, unchanged: r.unchanged });
     else {
       o.out(r.unchanged ? `Conflict ${edgeId} was already ${resolution}; nothing changed.` : `Conflict ${edgeId} resolved: ${resolution}.`);
-      for (const c of r.changes) o.out(`  ${v.engine.note(c.node)?.path ?? c.node}: ${c.what}: ${plain(c.before)} → ${plain(c.after)}`);
+      for (const c of r.changes) o.out(`  ${v.memory.notes.byId(c.node)?.path ?? c.node}: ${c.what}: ${plain(c.before)} → ${plain(c.after)}`);
     }
     return 0;
   } finally {

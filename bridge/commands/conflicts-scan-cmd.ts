@@ -1,4 +1,5 @@
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
+import { PERSON } from '../../shared/session/caller';
 import { printJson } from './output';
 import { defineCommand } from './command';
 import { VAULT } from './positionals';
@@ -6,11 +7,13 @@ import { described, type Common } from './conflicts-cmd';
 
 /** `lithos conflicts scan <vault>`: rule detection over the whole vault, then every callout synced. */
 export async function conflictsScanCommand(vault: string, o: Common): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger });
+  const v = await openJobVault(vault, 'conflict-scan', { write: true, logger: o.logger });
   try {
-    await v.engine.reconcile();
+    await v.reconcile();
     const r = await v.engine.conflicts.scan();
-    const opened = r.opened.map((c) => described(v.engine, c));
+    // The job's findings are shown to the person who ran it, as the person's session names notes.
+    const person = await v.engine.as(PERSON);
+    const opened = r.opened.map((c) => described(person, c));
     if (o.json) printJson(o.out, { notes: r.notes, opened, callouts_written: r.callouts_written });
     else {
       o.out(`${r.notes} notes compared; ${opened.length} new conflict(s); ${r.callouts_written} note(s) had their callouts updated.`);

@@ -1,4 +1,4 @@
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { printJson, type Out } from './output';
 import { defineCommand } from './command';
@@ -17,7 +17,7 @@ export interface ConsolidateCmdOptions {
  * (shared/learning/consolidate.ts). It writes (edges, concept notes, summaries), so it takes the writer lock.
  */
 export async function consolidateCommand(vault: string, o: ConsolidateCmdOptions): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger });
+  const v = await openJobVault(vault, 'consolidate', { write: true, logger: o.logger });
   try {
     await v.engine.reconcile();
     const r = await v.engine.consolidator.run({ task: o.task, agent: o.agent, actor: { kind: 'human', id: null } });

@@ -1,4 +1,4 @@
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { printJson, type Out } from './output';
 import { defineCommand } from './command';
@@ -6,7 +6,7 @@ import { VAULT } from './positionals';
 
 /** `lithos doctor <vault> [--json]`: every note problem, store warning and broken link. Never rewrites a file. */
 export async function doctorCommand(vault: string, o: { json: boolean; out: Out; logger: Logger }): Promise<number> {
-  const v = await openVault(vault, { write: false, logger: o.logger });
+  const v = await openJobVault(vault, 'doctor', { write: false, logger: o.logger });
   try {
     const report = await v.engine.reconcile();
     const d = await v.engine.doctor();

@@ -1,4 +1,4 @@
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { printJson, progressLine, type Out } from './output';
 import { defineCommand } from './command';
@@ -6,7 +6,7 @@ import { VAULT } from './positionals';
 
 /** `lithos index <vault> [--json]`: reconcile the vault into the stores and index. */
 export async function indexCommand(vault: string, o: { json: boolean; out: Out; logger: Logger }): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger, onProgress: progressLine(!o.json) });
+  const v = await openJobVault(vault, 'index', { write: true, logger: o.logger, onProgress: progressLine(!o.json) });
   try {
     const report = await v.engine.reconcile();
     const result = { ...report, warnings: v.engine.warnings, embedding_spaces: v.engine.activeSpaces() };

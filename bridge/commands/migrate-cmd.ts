@@ -1,5 +1,5 @@
 import { asLithosError } from '../../shared/errors';
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { planMigration, applyMigration, readRegistry, writeRegistry } from '../../shared/model/migrations';
 import { isUuid } from '../../shared/model/ids';
@@ -15,7 +15,7 @@ const UNSAFE = new Set(['yaml_malformed', 'frontmatter_not_mapping', 'binary_fil
  * A note without an id gets the id the registry already tracks it under, so its learned signals stay attached.
  */
 export async function migrateCommand(vault: string, o: { dryRun: boolean; json: boolean; out: Out; logger: Logger }): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger });
+  const v = await openJobVault(vault, 'migrate', { write: true, logger: o.logger });
   try {
     await v.engine.reconcile();
     const registry = await readRegistry(v.blobs);

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { LithosError } from '../../shared/errors';
 import { AuditLog } from '../../shared/governance/audit';
 import { POLICY_FILE, PolicyStore, type Policy } from '../../shared/governance/policy';
-import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import { systemClock, type Logger } from '../../shared/ports';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { offeredTools } from '../../shared/governance/tool-access';
 import { acquireLock } from '../lock';
 import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
@@ -63,7 +63,7 @@ function folder(f: string): string {
 
 function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
   const p: Policy = store.get();
-  const visible = visibleTools(TOOL_CATALOG, p.agent_tools).map((d) => d.name);
+  const { visible, total } = offeredTools(TOOL_CATALOG, p.agent_tools);
   if (o.json) {
     printJson(o.out, { file: `.lithos/${POLICY_FILE}`, problem: store.problem, policy: p, visible_tools: visible });
     return;
@@ -79,7 +79,7 @@ function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
       ['agents with their own allowlist', list(Object.keys(p.agents))],
       ['shared patterns', list(p.shared_patterns)],
       ['agents propose in', list(p.propose_namespaces)],
-      ['tools agents see', `${visible.length} of ${agentTools(TOOL_CATALOG).length}`],
+      ['tools agents see', `${visible.length} of ${total}`],
     ]),
   );
   o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest in .lithos/${POLICY_FILE}.`);

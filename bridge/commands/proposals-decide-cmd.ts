@@ -17,9 +17,9 @@ export async function proposalDecideCommand(
 ): Promise<number> {
   const v = await openVault(vault, { write: true, logger: o.logger });
   try {
-    await v.engine.reconcile();
-    const by = { kind: 'human' as const, id: null };
-    const p: Proposal = decision === 'accept' ? await v.engine.proposals.accept(id, by) : await v.engine.proposals.reject(id, by, o.reason ?? null);
+    await v.reconcile();
+    const tool = `lithos proposals ${decision}`;
+    const p: Proposal = decision === 'accept' ? await v.memory.proposals.accept(id, tool) : await v.memory.proposals.reject(id, o.reason ?? null, tool);
     if (o.json) printJson(o.out, p);
     else if (p.status === 'accepted') o.out(`Accepted ${p.proposal_id}: ${p.result?.created ? 'created' : 'updated'} "${p.path}" as ${p.agent}.`);
     else o.out(`Rejected ${p.proposal_id} ("${p.path}" by ${p.agent})${p.reason ? `: ${p.reason}` : ''}.`);

@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { writeConfig } from '../config';
 import { printJson, progressLine, type Out } from './output';
@@ -24,7 +24,7 @@ export async function reembedCommand(
   vault: string,
   o: { space: string; lazy: boolean; allowRemote: boolean; modelDir?: string; json: boolean; out: Out; logger: Logger },
 ): Promise<number> {
-  const v = await openVault(vault, { write: true, logger: o.logger });
+  const v = await openJobVault(vault, 'reembed', { write: true, logger: o.logger });
   try {
     // A folder given here (e.g. the one the Obsidian plugin downloaded into) is kept for later opens.
     const config = o.modelDir === undefined ? v.config : { ...v.config, model_dir: configModelDir(v.root, o.modelDir) };

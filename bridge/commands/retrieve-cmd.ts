@@ -1,4 +1,5 @@
 import { openVault } from '../open-vault';
+import { AGENT_KEY_ENV } from '../../shared/governance/agent-keys';
 import type { Logger } from '../../shared/ports';
 import { LithosError, asLithosError } from '../../shared/errors';
 import { resolve } from 'node:path';
@@ -40,9 +41,11 @@ export async function retrieveCommand(vault: string, query: string, o: RetrieveC
     return print(await retrieveThroughObsidian(resolve(vault), query, o, e), o);
   }
   try {
-    await v.engine.reconcile();
+    await v.reconcile();
     const agent = o.agent ?? process.env.LITHOS_AGENT_ID;
-    const result = await v.engine.retrieve(
+    // What an agent would get: judged as that agent (its key from LITHOS_AGENT_KEY where keys are issued).
+    const memory = await v.as({ kind: 'agent', agent_id: agent ?? null, key: process.env[AGENT_KEY_ENV] });
+    const result = await memory.retrieve(
       {
         query_text: query,
         query_class: o.queryClass,

@@ -13,9 +13,9 @@ export async function searchCommand(
 ): Promise<number> {
   const v = await openVault(vault, { write: false, logger: o.logger });
   try {
-    await v.engine.reconcile();
+    await v.reconcile();
     const filters = o.namespace?.length ? { namespaces: o.namespace } : undefined;
-    const results = await v.engine.search(query, { k: o.k, mode: o.mode, filters });
+    const results = await v.memory.notes.search(query, { k: o.k, mode: o.mode, filters });
     if (o.json) printJson(o.out, { query, mode: o.mode, results });
     else if (results.length === 0) o.out('No results.');
     else {

@@ -1,4 +1,4 @@
-import { openVault } from '../open-vault';
+import { openJobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { plain, printJson, table, type Out } from './output';
 import { defineCommand } from './command';
@@ -12,9 +12,9 @@ interface Space {
 
 /** `lithos stats <vault>`: counts; people get aligned tables, --json the engine's stats object as it is. */
 export async function statsCommand(vault: string, o: { json: boolean; out: Out; logger: Logger }): Promise<number> {
-  const v = await openVault(vault, { write: false, logger: o.logger });
+  const v = await openJobVault(vault, 'stats', { write: false, logger: o.logger });
   try {
-    await v.engine.reconcile();
+    await v.reconcile();
     const s = { ...v.engine.stats(), read_only: v.readOnly };
     if (o.json) printJson(o.out, s);
     else printStats(s, o.out);

@@ -2,7 +2,7 @@ import type { Logger } from '../../shared/ports';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
-import { openVault, type OpenedVault } from '../open-vault';
+import { openJobVault, type JobVault } from '../open-vault';
 import { LithosError, asLithosError } from '../../shared/errors';
 import { lockLooksFree, readLock } from '../lock';
 import { join } from 'node:path';
@@ -48,8 +48,8 @@ export interface HeadlessHost extends ToolHost {
  * 10 s, it tries again to become the writer.
  */
 export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], logger: Logger, writerRetryMs = WRITER_RETRY_MS): HeadlessHost {
-  let opening: Promise<OpenedVault> | null = null;
-  let opened: OpenedVault | null = null;
+  let opening: Promise<JobVault> | null = null;
+  let opened: JobVault | null = null;
   let closed = false;
   let interpreter: Interpreter | null = null;
 
@@ -57,8 +57,8 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   let lastWriterTry = 0;
 
   /** The writer when the lock is free; otherwise read-only (openVault: stores in memory, no callouts written). */
-  const openOnce = async (): Promise<OpenedVault> => {
-    const v = await openVault(vaultPath, { write: false, logger, lockOwner: 'bridge' });
+  const openOnce = async (): Promise<JobVault> => {
+    const v = await openJobVault(vaultPath, 'mcp', { write: false, logger, lockOwner: 'bridge' });
     if (v.readOnly) logger.warn('lithos mcp: another process holds the vault\'s writer lock; this session reads only (tools that write answer vault_locked).');
     v.engine.setInterpreter(interpreter);
     try {
@@ -76,7 +76,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     return v;
   };
 
-  const open = (): Promise<OpenedVault> => {
+  const open = (): Promise<JobVault> => {
     opening ??= (async () => {
       lastWriterTry = Date.now();
       const v = await openOnce();

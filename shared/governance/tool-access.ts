@@ -31,3 +31,8 @@ export function visibleTools<T extends ToolFacts>(catalog: readonly T[], rules: 
 export function agentTools<T extends Pick<ToolFacts, 'audience'>>(catalog: readonly T[]): T[] {
   return catalog.filter((def) => def.audience !== 'person');
 }
+
+/** What a policy offers agents, for reports (`lithos policy`): the tools they may call, of how many agent tools in all. */
+export function offeredTools(catalog: readonly ToolFacts[], rules: AgentTools): { visible: string[]; total: number } {
+  return { visible: visibleTools(catalog, rules).map((d) => d.name), total: agentTools(catalog).length };
+}

@@ -18,3 +18,4 @@ export const TOOL_CATALOG: readonly ToolDef[] = [
   ...CONFLICT_TOOLS,
   ...GOVERNANCE_TOOLS,
 ];
+

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { main } from '../../bridge/cli';
 import { cli } from './run-cli';
 import { acquireLock } from '../../bridge/lock';
-import { openVault } from '../../bridge/open-vault';
+import { openJobVault } from '../../bridge/open-vault';
 import { silentLogger } from '../../shared/ports';
 import { DEFAULT_LEARNING } from '../../shared/learning/tunables';
 
@@ -37,7 +37,7 @@ test('--set writes the overrides (one audit entry for all), --set key=default un
 
   await cli('learning', vault, '--set', 'quarantine_at=default');
   expect(file()).toEqual({ version: 1, decay: { edge_half_life_days: 45 } });
-  const v = await openVault(vault, { write: false, logger: silentLogger });
+  const v = await openJobVault(vault, 'doctor', { write: false, logger: silentLogger });
   expect(v.engine.learning.get().decay.edge_half_life_days).toBe(45);
   await v.close();
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../bridge/cli';
 import { cli } from './run-cli';
-import { openVault } from '../../bridge/open-vault';
+import { openJobVault } from '../../bridge/open-vault';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { silentLogger } from '../../shared/ports';
@@ -18,7 +18,7 @@ beforeEach(async () => {
   vault = join(root, 'vault');
   mkdirSync(join(vault, 'decisions'), { recursive: true });
   writeFileSync(join(vault, 'decisions/ADR 1.md'), '---\ntitle: ADR 1\n---\nWe use Postgres.\n');
-  const v = await openVault(vault, { write: true, logger: silentLogger });
+  const v = await openJobVault(vault, 'mcp', { write: true, logger: silentLogger });
   try {
     await v.engine.reconcile();
     await v.engine.policy.set({ propose_namespaces: ['decisions'] });

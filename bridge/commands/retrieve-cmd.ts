@@ -119,7 +119,7 @@ export const retrieveCmd = defineCommand({
     class: { type: 'string', help: 'kind of work, which tunes the ranking', value: 'class', choices: QUERY_CLASSES, default: DEFAULT_QUERY_CLASS },
     intent: { type: 'string', help: 'what to favour', value: 'intent', choices: INTENTS },
     namespace: { type: 'string', help: 'only notes under this namespace prefix', value: 'NS', multiple: true },
-    agent: { type: 'string', help: 'the agent the receipt is written for (default LITHOS_AGENT_ID)', value: 'id' },
+    agent: { type: 'string', help: 'retrieve as this agent sees the vault, for its receipt (default LITHOS_AGENT_ID; its key from LITHOS_AGENT_KEY where keys are issued)', value: 'id' },
     task: { type: 'string', help: 'the task the receipt and working memory belong to', value: 'id' },
     k: { type: 'int', help: 'how many notes', min: 1, max: MAX_K, default: DEFAULT_K },
     without: { type: 'string', help: 'switch a scout off: an evaluation switch that needs the vault to itself (Obsidian closed)', value: 'scout', choices: SCOUT_NAMES, multiple: true },

@@ -74,19 +74,21 @@ export async function openCatalogVault(catalog: readonly ToolDef[] = TOOL_CATALO
   const key: Record<string, string> = {};
   for (const a of ['alice', 'bob', 'carol', 'dave']) key[a] = await e.agentKeys.issue(a);
 
-  const spec: Record<Probe, { ns: string; fm: Record<string, unknown> }> = {
-    shared: { ns: 'notes/shared', fm: { access_scope: 'shared', author: 'erin' } },
-    project: { ns: 'project/atlas', fm: { access_scope: 'project', author: 'erin' } },
-    task: { ns: `task/${taskT}`, fm: { access_scope: 'task', author: 'erin' } },
-    other_task: { ns: `task/${taskU}`, fm: { access_scope: 'task', author: 'erin' } },
-    agent_private: { ns: 'agent/alice', fm: { access_scope: 'agent_private', author: 'alice' } },
-    user_private: { ns: 'people/me', fm: { access_scope: 'user_private' } },
-    unknown_scope: { ns: 'notes/odd', fm: { access_scope: 'secretish', author: 'erin' } },
-    hidden_folder: { ns: HIDDEN, fm: { access_scope: 'shared', author: 'erin' } },
-  };
   const token = (p: Probe): string => `qx${p.replace(/_/g, '')}zz`;
   // The hub (shared) links each probe by an alias without its token: the hub's own text must not carry it.
   const linkName = (p: Probe): string => `hub link ${p.replace(/_/g, ' ')}`;
+  // Each namespace ends in the probe's token, so a namespace shown (stats, tags by namespace…) counts as showing it.
+  const within = (ns: string, p: Probe): string => `${ns}/${token(p)}`;
+  const spec: Record<Probe, { ns: string; fm: Record<string, unknown> }> = {
+    shared: { ns: within('notes/shared', 'shared'), fm: { access_scope: 'shared', author: 'erin' } },
+    project: { ns: within('project/atlas', 'project'), fm: { access_scope: 'project', author: 'erin' } },
+    task: { ns: within(`task/${taskT}`, 'task'), fm: { access_scope: 'task', author: 'erin' } },
+    other_task: { ns: within(`task/${taskU}`, 'other_task'), fm: { access_scope: 'task', author: 'erin' } },
+    agent_private: { ns: within('agent/alice', 'agent_private'), fm: { access_scope: 'agent_private', author: 'alice' } },
+    user_private: { ns: within('people/me', 'user_private'), fm: { access_scope: 'user_private' } },
+    unknown_scope: { ns: within('notes/odd', 'unknown_scope'), fm: { access_scope: 'secretish', author: 'erin' } },
+    hidden_folder: { ns: within(HIDDEN, 'hidden_folder'), fm: { access_scope: 'shared', author: 'erin' } },
+  };
   for (const p of PROBES) {
     const t = token(p);
     h.vault.put(`${spec[p].ns}/Probe ${t}.md`, note({ title: `Probe ${t}`, namespace: spec[p].ns, tags: ['zebra', t], aliases: [linkName(p)], ...spec[p].fm }, `Zebra probe ${t}: striped knowledge about ${t}.\n`), false);

@@ -79,7 +79,7 @@ export class NotesRoom {
 
   /** Every note the viewer may see, in index order. */
   all(): LiveNote[] {
-    return this.engine.notes();
+    return this.engine.notes().filter((n) => this.sees(n));
   }
 
   /** The note as it is on disk now; not_found when the viewer may not see it (it may have changed since indexing). */

@@ -124,7 +124,7 @@ export class MemoryEngine {
   /** The memory as this caller may use it (session/memory-session.ts): what every front door holds. */
   as(caller: SessionCaller): Promise<MemorySession> {
     this.assertOpen();
-    return openSession(this, caller);
+    return openSession({ services: this.services, logger: this.deps.logger, pendingEvents: () => this.sync.pendingCount() }, caller);
   }
 
   /** Full scan: mtime + size, then content hash, so unchanged notes cost nothing. */

@@ -1,6 +1,5 @@
 import type { Plugin } from 'obsidian';
 import { asLithosError } from '../shared/errors';
-import { verifyAudit } from '../shared/governance/audit';
 import { HashingEmbedder } from '../shared/index/embedders/hashing-embedder';
 import type { Embedder } from '../shared/ports';
 import type { EngineControls } from './engine-controls';
@@ -88,7 +87,7 @@ export const CORE_COMMANDS: readonly CoreCommand[] = [
     run: async (h) => {
       const controls = h.requireControls();
       if (!controls) return;
-      const r = await verifyAudit(controls.blobs);
+      const r = await controls.audit.verify();
       if (r.ok) return h.notify(`Lithos audit log intact: ${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}${r.head ? `, newest #${r.head.seq}` : ''}.`);
       const first = r.problems[0];
       h.notify(`Lithos audit log BROKEN (${r.problems.length} ${r.problems.length === 1 ? 'problem' : 'problems'}): ${first ? `${first.kind}${first.line ? ` at line ${first.line}` : ''}: ${first.message}` : ''}`);

@@ -2,15 +2,17 @@
  * What the plugin's settings, schedules, commands and embeddings switch do to the open engine: its
  * configuration (vault policy, agent keys, learning constants, schedules, callouts, embedding spaces) and
  * its own jobs (consolidation, the audit check). Never a note: notes are read and changed through the
- * person's memory session (panel-context.ts). The composition root (main.ts) hands the engine over as
- * this, so nothing else in plugin/ depends on the engine.
+ * person's memory session (panel-context.ts). The engine session (engine-session.ts) builds this from the
+ * engine's services, so nothing else in plugin/ depends on the engine.
  */
 import type { AgentKeys } from '../shared/governance/agent-keys';
+import type { AuditLog } from '../shared/governance/audit';
 import type { PolicyStore } from '../shared/governance/policy';
 import type { ConflictService } from '../shared/conflicts/conflicts';
 import type { Consolidator } from '../shared/learning/consolidator';
 import type { LearningStore } from '../shared/learning/learning-store';
-import type { BlobStore, Embedder } from '../shared/ports';
+import type { Embedder } from '../shared/ports';
+import type { Services } from '../shared/session/services';
 import type { LiveNote } from '../shared/vault/note-indexer';
 
 export interface EngineControls {
@@ -21,12 +23,30 @@ export interface EngineControls {
   readonly learning: Pick<LearningStore, 'problem' | 'overrides' | 'update' | 'reset'>;
   readonly consolidator: Pick<Consolidator, 'start' | 'reschedule' | 'run'>;
   readonly conflicts: Pick<ConflictService, 'setCallouts'>;
-  /** Where the audit log lives ("Verify the audit log"). */
-  readonly blobs: BlobStore;
+  /** The audit log ("Verify the audit log"). */
+  readonly audit: Pick<AuditLog, 'verify'>;
   setDecayInterval(ms: number): void;
   activeSpaces(): string[];
   addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number>;
   removeSpace(spaceId: string): boolean;
   /** The indexed notes: how many a new space embeds (its progress). */
   notes(): readonly LiveNote[];
+}
+
+/** The controls over an open engine's services. */
+export function engineControls(s: Services): EngineControls {
+  const { governance, learning, search } = s;
+  return {
+    policy: governance.policy,
+    agentKeys: governance.agentKeys,
+    learning: learning.tunables,
+    consolidator: learning.consolidator,
+    conflicts: s.conflicts,
+    audit: governance.audit,
+    setDecayInterval: (ms) => learning.setDecayInterval(ms),
+    activeSpaces: () => search.activeSpaces(),
+    addSpace: (space, onProgress) => search.addSpace(space, onProgress),
+    removeSpace: (spaceId) => search.removeSpace(spaceId),
+    notes: () => s.notes.notes(),
+  };
 }

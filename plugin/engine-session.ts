@@ -11,6 +11,7 @@ import { ObsidianVault } from './obsidian-vault';
 import { ObsidianBlobStore } from './obsidian-blob-store';
 import { loadSql } from './sql-loader';
 import type { LithosStatus } from './status-bar';
+import { engineControls, type EngineControls } from './engine-controls';
 
 export interface EngineSessionDeps {
   app: App;
@@ -26,7 +27,7 @@ export interface EngineSessionDeps {
   /** Engine options taken from the settings when it opens. */
   callouts(): boolean;
   /** Runs once the engine is open, before the first scan (schedules, bridge). */
-  opened(engine: MemoryEngine): void;
+  opened(controls: EngineControls): void;
   /** The crash-loop guard: called before the engine opens and after the first scan ends. */
   indexingStarted(): Promise<void>;
   indexingEnded(): Promise<void>;
@@ -40,6 +41,7 @@ export interface EngineSessionDeps {
 export class EngineSession {
   private current: MemoryEngine | null = null;
   private person: MemorySession | null = null;
+  private openControls: EngineControls | null = null;
   private lock: HeartbeatLock | null = null;
   private closed = false;
   private refreshing = false;
@@ -55,6 +57,11 @@ export class EngineSession {
     return this.current;
   }
 
+  /** What settings, schedules and commands change on the open engine (engine-controls.ts). */
+  get controls(): EngineControls | null {
+    return this.openControls;
+  }
+
   /** The person's memory session while the engine is open. */
   get memory(): MemorySession | null {
     return this.person;
@@ -68,7 +75,7 @@ export class EngineSession {
 
   /** The engine's clock, or the system's while there is none. */
   now(): number {
-    return this.current?.now() ?? Date.now();
+    return this.current?.services.clock.now() ?? Date.now();
   }
 
   get scanning(): boolean {
@@ -111,15 +118,16 @@ export class EngineSession {
       }
       this.current = engine;
       this.person = memory;
+      const controls = (this.openControls = engineControls(engine.services));
       this.error = null;
       // Learned data lost to a damaged file is said out loud, not only in the console (also audited).
       for (const loss of engine.losses) this.deps.notify(`Lithos: ${loss.message}`);
-      this.deps.opened(engine);
+      this.deps.opened(controls);
       // Follow the vault before the first scan, so an edit made while it runs is not missed.
       vault.watch((e) => this.onVaultEvent(engine, e));
       this.deps.changed('engine');
       await this.reconcile();
-      if (!this.closed) await engine.followPolicy();
+      if (!this.closed) await engine.services.conflicts.followPolicy();
     } catch (err) {
       this.error = this.fail('Lithos could not open its memory', err);
     } finally {
@@ -153,6 +161,7 @@ export class EngineSession {
     const engine = this.current;
     this.current = null;
     this.person = null;
+    this.openControls = null;
     // Still opening: start() sees `closed`, closes the engine and releases the lock itself.
     if (!engine) return;
     this.deps.changed('engine');

@@ -1,6 +1,5 @@
 import { Notice, Platform, Plugin, requestUrl } from 'obsidian';
 import { vaultIgnoresCase } from './vault-case';
-import type { MemoryEngine } from '../shared/engine';
 import { asLithosError } from '../shared/errors';
 import { TOOL_CATALOG } from '../shared/tools/catalog';
 import { createDispatcher } from '../shared/tools/dispatcher';
@@ -25,6 +24,7 @@ import { loadMiniLm } from './minilm/load-minilm';
 import { moveLegacyAgentTools } from './legacy-migration';
 import { bridgeStatusClick, followClick, indexStatusClick } from './status-clicks';
 import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
+import type { EngineControls } from './engine-controls';
 
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
 const METADATA_FALLBACK_MS = 10_000;
@@ -105,7 +105,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       new LithosSettingTab(this.app, this, {
         settings: () => this.currentSettings(),
         save: (fn) => this.changeSettings(fn),
-        controls: () => this.session?.engine ?? null,
+        controls: () => this.session?.controls ?? null,
         bridge: () => this.bridge?.state ?? { kind: 'off' },
         regenerateToken: () => this.regenerateToken(),
         models: () => models,
@@ -151,7 +151,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       changed: (what) => this.changes.emit(what),
       notify: (m) => this.notify(m),
       callouts: () => this.currentSettings().callouts,
-      opened: (engine) => this.engineOpened(engine),
+      opened: (controls) => this.engineOpened(controls),
       indexingStarted: () => this.file?.markIndexing(new Date()) ?? Promise.resolve(),
       indexingEnded: () => this.file?.clearIndexing() ?? Promise.resolve(),
     });
@@ -172,12 +172,12 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   /** Adds or removes the all-MiniLM-L6-v2 space as Settings → Embeddings says. */
   private applyEmbeddings(): Promise<void> {
     const e = this.currentSettings().embeddings;
-    return this.miniLm?.apply(this.session?.engine ?? null, { on: e.model === 'minilm-l6-v2', root: e.modelFolder }) ?? Promise.resolve();
+    return this.miniLm?.apply(this.session?.controls ?? null, { on: e.model === 'minilm-l6-v2', root: e.modelFolder }) ?? Promise.resolve();
   }
 
-  private engineOpened(engine: MemoryEngine): void {
-    applyOpeningSettings(engine, this.currentSettings(), this.bridge, Platform.isDesktopApp);
-    if (this.file) void moveLegacyAgentTools(engine.policy, this.file, this.logger);
+  private engineOpened(controls: EngineControls): void {
+    applyOpeningSettings(controls, this.currentSettings(), this.bridge, Platform.isDesktopApp);
+    if (this.file) void moveLegacyAgentTools(controls.policy, this.file, this.logger);
   }
 
   // ── settings ───────────────────────────────────────────────────────────
@@ -192,7 +192,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
     if (!this.file) return;
     const before = JSON.parse(JSON.stringify(this.currentSettings())) as LithosSettings;
     await this.file.update((d) => fn(d.settings));
-    const targets = { engine: this.session?.engine ?? null, safeMode: this.safeMode, bridge: this.bridge, applyEmbeddings: () => this.applyEmbeddings(), notify: (m: string) => this.notify(m) };
+    const targets = { engine: this.session?.controls ?? null, safeMode: this.safeMode, bridge: this.bridge, applyEmbeddings: () => this.applyEmbeddings(), notify: (m: string) => this.notify(m) };
     await applySettingsActions(settingsActions(before, this.currentSettings()), targets);
     this.changes.emit('settings');
   }
@@ -206,12 +206,12 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
   // ── CommandHost ────────────────────────────────────────────────────────
 
-  requireControls(): MemoryEngine | null {
-    const engine = this.session?.engine ?? null;
-    if (!engine) {
+  requireControls(): EngineControls | null {
+    const controls = this.session?.controls ?? null;
+    if (!controls) {
       this.notify(this.safeMode ? 'Lithos is in safe mode: run "Leave safe mode" first.' : (this.session?.error ?? 'Lithos is still opening its memory.'));
     }
-    return engine;
+    return controls;
   }
 
   rebuildIndex(): Promise<void> {

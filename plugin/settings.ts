@@ -1,8 +1,8 @@
 /**
  * The plugin's own settings, kept in Obsidian's plugin data (`data.json` beside main.js, loadData/saveData).
  * What agents may see and where their writes become proposals is NOT here: that is the vault's policy
- * (`.lithos/policy.json`, engine.policy), shared with the CLI and `lithos mcp`, and edited in place by the
- * settings tab.
+ * (`.lithos/policy.json`, services.governance.policy), shared with the CLI and `lithos mcp`, and edited in place
+ * by the settings tab.
  *
  * Every field has a default; `migrateData` turns whatever was saved (older versions, hand edits, nothing)
  * into a complete, valid LithosData, dropping what it does not understand, so a bad data.json never stops

@@ -4,33 +4,19 @@ import { buildServices } from './engine-services';
 import type { Services } from './session/services';
 import { openSession, type MemorySession } from './session/memory-session';
 import type { SessionCaller } from './session/caller';
-import type { BlobStore, Embedder, Logger, VaultEvent } from './ports';
+import type { VaultEvent } from './ports';
 import { LithosError } from './errors';
-import type { ParsedNote } from './model/types';
 import type { MemoryStore } from './stores/memory-store';
 import type { CacheStore } from './stores/cache-store';
 import type { StoreLoss } from './stores/store-loss';
-import type { EngineSearchHit, SearchOptions } from './index/note-queries';
 import { HashingEmbedder } from './index/embedders/hashing-embedder';
 import { EmbeddingSpaces } from './index/embedding-spaces';
 import type { CoordinationStore } from './coordination/coordination-store';
-import type { AgentKeys } from './governance/agent-keys';
-import type { AuditLog, AuditActor } from './governance/audit';
-import type { Viewer } from './governance/gate';
-import type { PolicyStore } from './governance/policy';
-import type { ProposalStore } from './governance/proposals';
 import { doctorReport, engineStats, pastLossWarnings, setAsideWarnings, type DoctorReport } from './vault/engine-report';
 import { openMemory } from './vault/open-memory';
-import type { NoteIndexer, LiveNote } from './vault/note-indexer';
+import type { NoteIndexer } from './vault/note-indexer';
 import type { VaultSync, IndexReport } from './vault/sync';
-import type { LinkGraph, ResolvedLink } from './vault/link-graph';
-import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './model/note-write';
-import type { Interpreter } from './retrieval/terrace2';
-import type { ReceiptLog } from './retrieval/receipts';
-import type { QueryContext, RetrievalResult, RetrieveOptions } from './retrieval/types';
-import type { LearningStore } from './learning/learning-store';
-import type { Consolidator } from './learning/consolidator';
-import type { ConflictService } from './conflicts/conflicts';
+import type { LinkGraph } from './vault/link-graph';
 
 export type { IndexReport } from './vault/sync';
 export type { EngineDeps } from './engine-deps';
@@ -64,19 +50,17 @@ interface EngineParts {
 
 /**
  * The memory engine: one vault, its stores, its index. Host-free; the plugin and the bridge compose it
- * with their own ports. It owns the lifecycle (open, reconcile, watch, flush, close); the work is the
- * services' (`services`, session/services.ts), and its other members delegate to them.
+ * with their own ports. It owns the lifecycle (open, reconcile, watch, flush, close) and the reports about
+ * itself (stats, doctor); the work is the services' (`services`, session/services.ts). Front doors hold a
+ * session (`as`), composition roots and internal jobs the services; test/engine/facade.test.ts keeps this
+ * class at 15 public members or fewer.
  */
 export class MemoryEngine {
   readonly warnings: string[];
   /** Learned data found lost at open (each also in `warnings`, and audited as `store.damaged`). */
   readonly losses: StoreLoss[] = [];
-  /** The services the engine is made of (session/services.ts). */
+  /** The services the engine is made of (session/services.ts): what composition roots and internal jobs use. */
   readonly services: Services;
-  readonly memory: MemoryStore;
-  readonly cache: CacheStore;
-  /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
-  readonly coordination: CoordinationStore;
   private unwatch: (() => void) | null = null;
   /**
    * Cached notes without vectors in the primary (first) space, e.g. after the default embedder's version
@@ -88,6 +72,10 @@ export class MemoryEngine {
   private readonly indexer: NoteIndexer;
   private readonly sync: VaultSync;
   private readonly graph: LinkGraph;
+  // The stores the engine flushes and closes; the services reach them through their own ports.
+  private readonly memory: MemoryStore;
+  private readonly cache: CacheStore;
+  private readonly coordination: CoordinationStore;
 
   private constructor(p: EngineParts) {
     this.deps = p.deps;
@@ -124,7 +112,7 @@ export class MemoryEngine {
   /** The memory as this caller may use it (session/memory-session.ts): what every front door holds. */
   as(caller: SessionCaller): Promise<MemorySession> {
     this.assertOpen();
-    return openSession(this, caller);
+    return openSession({ services: this.services, logger: this.deps.logger, pendingEvents: () => this.sync.pendingCount() }, caller);
   }
 
   /** Full scan: mtime + size, then content hash, so unchanged notes cost nothing. */
@@ -203,145 +191,5 @@ export class MemoryEngine {
 
   private assertOpen(): void {
     this.state.assertOpen();
-  }
-
-  // ── delegates to the services, kept while their callers move to `services` ──
-
-  now(): number {
-    return this.deps.clock.now();
-  }
-
-  /** `.lithos/` files. */
-  get blobs(): BlobStore {
-    return this.deps.blobs;
-  }
-
-  get logger(): Logger {
-    return this.deps.logger;
-  }
-
-  note(ref: string): LiveNote | null {
-    return this.services.notes.note(ref);
-  }
-
-  noteAtPath(path: string): LiveNote | null {
-    return this.services.notes.noteAtPath(path);
-  }
-
-  notes(): LiveNote[] {
-    return this.services.notes.notes();
-  }
-
-  links(path: string): ResolvedLink[] {
-    return this.services.notes.links(path);
-  }
-
-  backlinks(path: string): string[] {
-    return this.services.notes.backlinks(path);
-  }
-
-  parse(path: string): Promise<ParsedNote> {
-    return this.services.notes.parse(path);
-  }
-
-  updateFrontmatter(path: string, fn: (fm: Record<string, unknown>) => void): Promise<void> {
-    return this.services.notes.updateFrontmatter(path, fn);
-  }
-
-  writeNote(req: WriteNoteRequest, audit?: AuditActor): Promise<WriteNoteResult> {
-    return this.services.notes.writeNote(req, audit);
-  }
-
-  editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
-    return this.services.notes.editNoteText(path, edit, audit);
-  }
-
-  deleteNote(path: string, opts: { expectedVersion?: string; trash?: boolean; actor?: string | null } = {}): Promise<DeleteNoteResult> {
-    return this.services.notes.deleteNote(path, opts);
-  }
-
-  search(query: string, opts: SearchOptions = {}): Promise<EngineSearchHit[]> {
-    return this.services.search.search(query, opts);
-  }
-
-  similar(id: string, opts: { k?: number; allow?: (id: string) => boolean } = {}): Promise<EngineSearchHit[]> {
-    return this.services.search.similar(id, opts);
-  }
-
-  noteVector(id: string): Float32Array | null {
-    return this.services.search.noteVector(id);
-  }
-
-  textSimilarity(ids: readonly string[], text: string): Promise<Map<string, number>> {
-    return this.services.search.textSimilarity(ids, text);
-  }
-
-  addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number> {
-    return this.services.search.addSpace(space, onProgress);
-  }
-
-  removeSpace(spaceId: string): boolean {
-    return this.services.search.removeSpace(spaceId);
-  }
-
-  activeSpaces(): string[] {
-    return this.services.search.activeSpaces();
-  }
-
-  retrieve(ctx: QueryContext, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
-    return this.services.retrieval.retrieve(ctx, opts);
-  }
-
-  get receipts(): ReceiptLog {
-    return this.services.retrieval.receipts;
-  }
-
-  setInterpreter(interpreter: Interpreter | null): void {
-    this.services.retrieval.setInterpreter(interpreter);
-  }
-
-  /** The learning constants' overrides (LearningService.tunables). */
-  get learning(): LearningStore {
-    return this.services.learning.tunables;
-  }
-
-  get consolidator(): Consolidator {
-    return this.services.learning.consolidator;
-  }
-
-  setDecayInterval(ms: number): void {
-    this.services.learning.setDecayInterval(ms);
-  }
-
-  get conflicts(): ConflictService {
-    return this.services.conflicts;
-  }
-
-  followPolicy(): Promise<void> {
-    return this.services.conflicts.followPolicy();
-  }
-
-  get audit(): AuditLog {
-    return this.services.governance.audit;
-  }
-
-  get policy(): PolicyStore {
-    return this.services.governance.policy;
-  }
-
-  get agentKeys(): AgentKeys {
-    return this.services.governance.agentKeys;
-  }
-
-  get proposals(): ProposalStore {
-    return this.services.governance.proposals;
-  }
-
-  viewerFor(caller: { kind: 'human' | 'agent'; agent_id: string | null; verified?: boolean }, taskId: string | null = null): Viewer {
-    return this.services.governance.viewerFor(caller, taskId);
-  }
-
-  readersMaySee(reader: LiveNote, target: LiveNote): boolean {
-    return this.services.governance.readersMaySee(reader, target);
   }
 }

@@ -55,8 +55,8 @@ class BenchDispatcher implements ToolDispatcher {
     if (name !== 'bench_read') return this.real.call(name, args, caller);
     const path = (args as { path?: unknown } | null)?.path;
     if (name !== 'bench_read' || typeof path !== 'string') throw new LithosError('invalid_argument', 'bench_read takes {path}.');
-    if (!this.engine.note(path)) throw new LithosError('not_found', `No note at "${path}".`, { path });
-    const parsed = await this.engine.parse(path);
+    if (!this.engine.services.notes.note(path)) throw new LithosError('not_found', `No note at "${path}".`, { path });
+    const parsed = await this.engine.services.notes.parse(path);
     return { path, title: parsed.meta.title, body: parsed.body };
   }
 }

@@ -186,13 +186,13 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
   const engine = await openHeadlessEngine(root);
   try {
     const r = await engine.reconcile();
-    await engine.search(queries[0] ?? 'note', { k: 10, mode: 'hybrid' });
+    await engine.services.search.search(queries[0] ?? 'note', { k: 10, mode: 'hybrid' });
     const warmMs = performance.now() - started;
     // Before any further phase: what every session on this vault pays just to open it and answer a search.
     const openPeak = peakRssMb();
 
     const searchMs: number[] = [];
-    for (const q of queries) searchMs.push((await timed(() => engine.search(q, { k: 10, mode: 'hybrid' }))).ms);
+    for (const q of queries) searchMs.push((await timed(() => engine.services.search.search(q, { k: 10, mode: 'hybrid' }))).ms);
 
     // Incremental: an external edit lands on disk, the host reports it, the engine catches up.
     const samples = job.incrementalSamples;
@@ -205,7 +205,7 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
         engine.handleEvent({ kind: 'modify', path });
         await engine.settle();
       })).ms);
-      const hits = await engine.search(token, { k: 3, mode: 'lexical' });
+      const hits = await engine.services.search.search(token, { k: 3, mode: 'lexical' });
       if (!hits.some((h) => h.path === path)) notSearchable++;
     }
 
@@ -222,7 +222,7 @@ async function measureWarm(job: WarmJob): Promise<WarmFigures> {
 
     // Full Parallel Terraced Scan as an agent's call runs it: receipts and retrieval stats written, no LLM.
     const retrieveMs: number[] = [];
-    for (const q of queries) retrieveMs.push((await timed(() => engine.retrieve({ query_text: q, query_class: 'debug', agent_id: 'bench' }))).ms);
+    for (const q of queries) retrieveMs.push((await timed(() => engine.services.retrieval.retrieve({ query_text: q, query_class: 'debug', agent_id: 'bench' }))).ms);
 
     // The same read-like call in-process and over the bridge's websocket (relay-bench.ts).
     const relay = await measureRelayRead(engine, root, work.paths, undefined, undefined, queries.slice(0, 100));
@@ -262,7 +262,7 @@ async function measureFirstRetrieve(job: WarmJob): Promise<FirstRetrieveFigures>
   const engine = await openHeadlessEngine(job.root);
   try {
     await engine.reconcile();
-    const first = await timed(() => engine.retrieve({ query_text: work.queries[0] ?? 'note', query_class: 'debug' }));
+    const first = await timed(() => engine.services.retrieval.retrieve({ query_text: work.queries[0] ?? 'note', query_class: 'debug' }));
     return { retrieve_first_ms: first.ms };
   } finally {
     await engine.close();

@@ -10,7 +10,7 @@ export async function conflictsScanCommand(vault: string, o: Common): Promise<nu
   const v = await openJobVault(vault, 'conflict-scan', { write: true, logger: o.logger });
   try {
     await v.reconcile();
-    const r = await v.engine.conflicts.scan();
+    const r = await v.engine.services.conflicts.scan();
     // The job's findings are shown to the person who ran it, as the person's session names notes.
     const person = await v.engine.as(PERSON);
     const opened = r.opened.map((c) => described(person, c));

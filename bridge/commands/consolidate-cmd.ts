@@ -20,7 +20,7 @@ export async function consolidateCommand(vault: string, o: ConsolidateCmdOptions
   const v = await openJobVault(vault, 'consolidate', { write: true, logger: o.logger });
   try {
     await v.engine.reconcile();
-    const r = await v.engine.consolidator.run({ task: o.task, agent: o.agent, actor: { kind: 'human', id: null } });
+    const r = await v.engine.services.learning.consolidator.run({ task: o.task, agent: o.agent, actor: { kind: 'human', id: null } });
     if (o.json) {
       printJson(o.out, r);
       return 0;

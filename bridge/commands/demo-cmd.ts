@@ -21,18 +21,18 @@ export async function demoCommand(vault: string, o: { out: Out; logger: Logger; 
     o.out(`Note types: ${Object.entries(s.by_note_type).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     o.out(`Namespaces: ${Object.keys(s.by_namespace).sort().join(', ')}`);
     for (const q of o.queries ?? QUERIES) {
-      const hits = await v.engine.search(q, { k: 3, mode: 'hybrid' });
+      const hits = await v.engine.services.search.search(q, { k: 3, mode: 'hybrid' });
       o.out(`\nsearch "${q}"`);
       for (const h of hits) o.out(`  ${h.score.toFixed(3)}  ${h.title}  (${h.note_type}, ${h.path})`);
       if (!hits.length) o.out('  no results');
     }
-    const scan = await v.engine.conflicts.detectAll();
-    const open = v.engine.conflicts.list({ state: 'unreviewed' });
-    const title = (id: string): string => v.engine.note(id)?.cached.meta.title ?? id;
+    const scan = await v.engine.services.conflicts.detectAll();
+    const open = v.engine.services.conflicts.list({ state: 'unreviewed' });
+    const title = (id: string): string => v.engine.services.notes.note(id)?.cached.meta.title ?? id;
     o.out(`\nconflict rules over ${scan.notes} notes: ${scan.opened.length} new, ${open.length} unreviewed`);
     for (const c of open) o.out(`  ${title(c.a)}  ⟷  ${title(c.b)}  (${c.provenance_actor})`);
     const task = 'why did ingestion latency regress';
-    const r2 = await v.engine.retrieve({ query_text: task, query_class: 'debug', agent_id: 'demo', max_context_nodes: 5 });
+    const r2 = await v.engine.services.retrieval.retrieve({ query_text: task, query_class: 'debug', agent_id: 'demo', max_context_nodes: 5 });
     o.out(`\nretrieve "${task}" (class debug) — temperature ${r2.temperature.toFixed(2)}, terrace ${r2.terrace_reached}`);
     for (const n of r2.nodes) o.out(`  ${n.score.toFixed(3)}  ${n.title}  [${n.scouts.join(', ')}]\n         why: ${n.reasons.slice(0, 2).join('; ')}`);
     for (const c of r2.conflicts) o.out(`  conflict among these: ${title(c.a)}  ⟷  ${title(c.b)} (${c.state ?? 'unreviewed'})`);

@@ -9,7 +9,7 @@ export async function indexCommand(vault: string, o: { json: boolean; out: Out; 
   const v = await openJobVault(vault, 'index', { write: true, logger: o.logger, onProgress: progressLine(!o.json) });
   try {
     const report = await v.engine.reconcile();
-    const result = { ...report, warnings: v.engine.warnings, embedding_spaces: v.engine.activeSpaces() };
+    const result = { ...report, warnings: v.engine.warnings, embedding_spaces: v.engine.services.search.activeSpaces() };
     if (o.json) printJson(o.out, result);
     else {
       o.out(`Indexed ${v.root}: ${report.notes} notes (${report.indexed} indexed, ${report.unchanged} unchanged, ${report.renamed} renamed, ${report.removed} removed) in ${report.duration_ms} ms.`);

@@ -21,8 +21,8 @@ export async function migrateCommand(vault: string, o: { dryRun: boolean; json: 
     const registry = await readRegistry(v.blobs);
     const changes: { path: string; from: number; to: number; changes: { field: string; before: unknown; after: unknown }[] }[] = [];
     const skipped: { path: string; reason: string }[] = [];
-    for (const note of v.engine.notes().sort((a, b) => a.path.localeCompare(b.path))) {
-      const parsed = await v.engine.parse(note.path);
+    for (const note of v.engine.services.notes.notes().sort((a, b) => a.path.localeCompare(b.path))) {
+      const parsed = await v.engine.services.notes.parse(note.path);
       const bad = parsed.problems.find((p) => UNSAFE.has(p.code));
       if (bad) {
         skipped.push({ path: note.path, reason: bad.message });
@@ -40,7 +40,7 @@ export async function migrateCommand(vault: string, o: { dryRun: boolean; json: 
         // One note that cannot be written (changed meanwhile, read-only file) is reported and skipped; the
         // rest still migrate, and running migrate again finishes the job (it is idempotent).
         try {
-          await v.engine.updateFrontmatter(note.path, (fm) => {
+          await v.engine.services.notes.updateFrontmatter(note.path, (fm) => {
             withId(fm);
             applyMigration(fm, note.path);
           });
@@ -55,7 +55,7 @@ export async function migrateCommand(vault: string, o: { dryRun: boolean; json: 
     const result = {
       dry_run: o.dryRun,
       current_version: registry.current_version,
-      notes: v.engine.notes().length,
+      notes: v.engine.services.notes.notes().length,
       to_migrate: changes.length,
       migrated: o.dryRun ? 0 : changes.length,
       skipped,

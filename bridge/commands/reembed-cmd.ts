@@ -34,8 +34,8 @@ export async function reembedCommand(
     await writeConfig(v.blobs, { ...config, embedding_spaces: spaces });
     const started = Date.now();
     const progress = progressLine(!o.json);
-    const embedded = o.lazy ? 0 : await v.engine.addSpace(embedder, progress && ((done, total) => progress({ phase: 'embed', done, total })));
-    const result = { space: o.space, lazy: o.lazy, notes: v.engine.notes().length, embedded, active_spaces: spaces, duration_ms: Date.now() - started };
+    const embedded = o.lazy ? 0 : await v.engine.services.search.addSpace(embedder, progress && ((done, total) => progress({ phase: 'embed', done, total })));
+    const result = { space: o.space, lazy: o.lazy, notes: v.engine.services.notes.notes().length, embedded, active_spaces: spaces, duration_ms: Date.now() - started };
     if (o.json) printJson(o.out, result);
     else if (o.lazy) o.out(`Space ${o.space} is active; notes are embedded into it as they change. Active spaces: ${spaces.join(', ')}.`);
     else o.out(`Embedded ${embedded} notes into ${o.space} in ${result.duration_ms} ms. Active spaces: ${spaces.join(', ')}.`);

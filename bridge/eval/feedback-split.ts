@@ -51,7 +51,7 @@ async function score(engine: MemoryEngine, map: CorpusMap, queries: readonly Jud
   const ndcgs: number[] = [];
   const returned: Scored['returned'] = [];
   for (const q of queries) {
-    const r = await engine.retrieve({ query_text: q.text, max_context_nodes: K }, { record: false, jitter: false, seed: 1 });
+    const r = await engine.services.retrieval.retrieve({ query_text: q.text, max_context_nodes: K }, { record: false, jitter: false, seed: 1 });
     const s = scoreQuery(r.nodes.map((h) => corpusIdOf(map, h) ?? `\u0000${h.path}`), q.judged, K);
     acc.add(s);
     if (!s) continue;
@@ -64,7 +64,7 @@ async function score(engine: MemoryEngine, map: CorpusMap, queries: readonly Jud
 /** The simulated agent: retrieve (recorded, so there is a receipt), cite what the qrels call relevant, ignore the rest. */
 async function train(engine: MemoryEngine, map: CorpusMap, queries: readonly Judged[]): Promise<void> {
   for (const q of queries) {
-    const r = await engine.retrieve({ query_text: q.text, max_context_nodes: K, agent_id: EVAL_AGENT }, { jitter: false, seed: 1 });
+    const r = await engine.services.retrieval.retrieve({ query_text: q.text, max_context_nodes: K, agent_id: EVAL_AGENT }, { jitter: false, seed: 1 });
     if (!r.receipt_id) continue;
     const cited = r.nodes.filter((n) => (q.judged.get(corpusIdOf(map, n) ?? '') ?? 0) > 0).map((n) => n.id);
     await engine.services.learning.feedback({ receipt_id: r.receipt_id, cited, agent: EVAL_AGENT });
@@ -97,7 +97,7 @@ export async function evaluateWithFeedback(ref: DatasetRef, split: number): Prom
       return {
         name: ref.name,
         paired: { before: before.ndcgs, after: after.ndcgs },
-        history: historyRates(before.returned, (id) => engine.memory.stats.get(id)),
+        history: historyRates(before.returned, (id) => engine.services.learning.memory.stats.get(id)),
         scores: after.scores,
         baseline: before.scores,
         queries: after.count,

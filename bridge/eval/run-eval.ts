@@ -39,8 +39,8 @@ const K = 10;
 
 /** Top-k paths for one query: a search, or a full PTS retrieval with learning and receipts off. */
 async function rank(engine: MemoryEngine, text: string, mode: EvalMode, without: ScoutName[], temps: number[]): Promise<{ id: string; path: string }[]> {
-  if (mode !== 'pts') return engine.search(text, { k: K, mode });
-  const r = await engine.retrieve({ query_text: text, max_context_nodes: K }, { record: false, jitter: false, seed: 1, without });
+  if (mode !== 'pts') return engine.services.search.search(text, { k: K, mode });
+  const r = await engine.services.retrieval.retrieve({ query_text: text, max_context_nodes: K }, { record: false, jitter: false, seed: 1, without });
   temps.push(r.temperature);
   return r.nodes;
 }

@@ -60,14 +60,14 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   const openOnce = async (): Promise<JobVault> => {
     const v = await openJobVault(vaultPath, 'mcp', { write: false, logger, lockOwner: 'bridge' });
     if (v.readOnly) logger.warn('lithos mcp: another process holds the vault\'s writer lock; this session reads only (tools that write answer vault_locked).');
-    v.engine.setInterpreter(interpreter);
+    v.engine.services.retrieval.setInterpreter(interpreter);
     try {
       const report = await v.engine.reconcile();
       logger.info(`vault open${v.readOnly ? ' (read-only)' : ''}: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
       v.engine.startWatching(); // follow edits a person makes while the bridge runs
       if (!v.readOnly) {
-        await v.engine.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
-        v.engine.consolidator.start(); // scheduled consolidation and the working-memory size trigger
+        await v.engine.services.conflicts.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
+        v.engine.services.learning.consolidator.start(); // scheduled consolidation and the working-memory size trigger
       }
     } catch (err) {
       await v.close();
@@ -162,7 +162,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     isReadOnly: () => opened?.readOnly === true,
     setInterpreter(next) {
       interpreter = next;
-      opened?.engine.setInterpreter(next);
+      opened?.engine.services.retrieval.setInterpreter(next);
     },
     async close() {
       closed = true;

@@ -72,7 +72,7 @@ function hidden(viewer: Viewer, note: GatedNote): boolean {
 
 export const HUMAN_VIEWER: Viewer = { kind: 'human', agent_id: null, task_id: null };
 
-/** An unresolved agent viewer: no allowlist, no tasks beyond `taskId` (engine.viewerFor resolves one). */
+/** An unresolved agent viewer: no allowlist, no tasks beyond `taskId` (GovernanceService.viewerFor resolves one). */
 export function agentViewer(agentId: string | null | undefined, taskId?: string | null): Viewer {
   return { kind: 'agent', agent_id: agentId ?? null, task_id: taskId ?? null };
 }

@@ -1,6 +1,6 @@
 /**
  * The access and write policy: `.lithos/policy.json`, a small JSON file a person edits by hand or through
- * the settings (engine.policy.set). Loaded into a PolicyStore, so a change applies without a restart:
+ * the settings (services.governance.policy.set). Loaded into a PolicyStore, so a change applies without a restart:
  * `set` at once, a hand edit at the next `refresh` (the tool dispatcher refreshes before each call, reading
  * the file at most every RELOAD_MS).
  *

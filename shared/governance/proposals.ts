@@ -59,7 +59,7 @@ export interface ProposalDeps {
   blobs: BlobStore;
   clock: Clock;
   audit: AuditLog;
-  /** The engine's audited write (engine.writeNote). */
+  /** The engine's audited write (NotesService.writeNote). */
   write(req: WriteNoteRequest): Promise<WriteNoteResult>;
   /**
    * The ids of pending proposals, kept in a second place (the memory store), so a proposal file deleted or

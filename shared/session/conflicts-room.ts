@@ -11,7 +11,7 @@ import { gatedNote } from '../governance/gate';
 import { checkNoteWrite } from '../governance/write-policy';
 import type { EdgeRow } from '../stores/memory-types';
 import type { NotesRoom } from './notes-room';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 export interface OpenConflictArgs {
@@ -34,7 +34,7 @@ export interface ResolveConflictArgs {
 
 export class ConflictsRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
     private readonly notes: NotesRoom,
   ) {}
@@ -47,21 +47,21 @@ export class ConflictsRoom {
   /** Conflicts the viewer sees, oldest first; `node` (id or path) must be a note it sees (not_found otherwise). */
   list(q: { state?: ConflictState; node?: string } = {}): Conflict[] {
     const node = q.node !== undefined ? this.notes.findByIdOrPath(q.node).nodeId : undefined;
-    return this.engine.conflicts.list({ state: q.state, node, visible: (id) => this.notes.seesId(id) });
+    return this.services.conflicts.list({ state: q.state, node, visible: (id) => this.notes.seesId(id) });
   }
 
   /** A conflict by edge_id that the viewer sees; not_found otherwise (its existence does not leak). */
   get(edgeId: string): Conflict {
-    const c = this.engine.conflicts.get(edgeId);
+    const c = this.services.conflicts.get(edgeId);
     if (!c || !this.sees(c)) throw new LithosError('not_found', `No conflict with edge_id "${edgeId}". lithos_conflict_list shows them.`, { edge_id: edgeId });
     return c;
   }
 
   /** The contradicts edge behind a conflict the viewer sees, as the edge tools show edges. */
   edge(edgeId: string): EdgeRow | null {
-    const c = this.engine.conflicts.get(edgeId);
+    const c = this.services.conflicts.get(edgeId);
     if (!c || !this.sees(c)) return null;
-    return this.engine.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((e) => e.edge_id === edgeId) ?? null;
+    return this.services.learning.memory.edges.find({ type: CONFLICT_EDGE_TYPE }).find((e) => e.edge_id === edgeId) ?? null;
   }
 
   /**
@@ -73,7 +73,7 @@ export class ConflictsRoom {
     const from = this.notes.findByIdOrPath(a.from);
     const to = this.notes.findByIdOrPath(a.to);
     if (from.nodeId === to.nodeId) throw new LithosError('invalid_argument', 'A conflict needs two different notes.', { field: 'to' });
-    return this.engine.conflicts.open({ a: from.nodeId, b: to.nodeId, evidence: a.evidence, actor, weight: a.weight, namespace: a.namespace });
+    return this.services.conflicts.open({ a: from.nodeId, b: to.nodeId, evidence: a.evidence, actor, weight: a.weight, namespace: a.namespace });
   }
 
   /** Settles a conflict the viewer sees, with every change it made. */
@@ -86,19 +86,19 @@ export class ConflictsRoom {
     const c = this.get(a.edge_id);
     const winner = a.winner_id !== undefined ? this.notes.findByIdOrPath(a.winner_id).nodeId : null;
     if (a.resolution === 'superseded' && actor.kind === 'agent' && (winner === c.a || winner === c.b)) this.checkSupersede(c, winner);
-    return this.engine.conflicts.resolve({ edge_id: c.edge_id, resolution: a.resolution, resolver, winner_id: winner });
+    return this.services.conflicts.resolve({ edge_id: c.edge_id, resolution: a.resolution, resolver, winner_id: winner });
   }
 
   /** Superseding edits both notes (the winner's supersedes, the loser's status): only as writes the agent may make. */
   private checkSupersede(c: Conflict, winner: string): void {
     for (const id of [c.a, c.b]) {
-      const n = this.engine.note(id);
+      const n = this.services.notes.note(id);
       if (!n) continue;
       if (id !== winner && n.cached.meta.status === 'quarantined') {
         throw new LithosError('forbidden', `Cannot supersede "${n.path}": it is quarantined, and a person reviews it (archiving it would lift the quarantine).`, { path: n.path });
       }
       const g = { ...gatedNote(n), path: n.path };
-      if (checkNoteWrite(this.who.viewer, this.engine.policy.get(), g, g) === 'propose') {
+      if (checkNoteWrite(this.who.viewer, this.services.governance.policy.get(), g, g) === 'propose') {
         throw new LithosError('forbidden', `Cannot supersede: changes in "${n.cached.meta.namespace}" are confirmed by a person, so a person resolves this conflict (or propose the edit with lithos_write).`, { path: n.path, namespace: n.cached.meta.namespace });
       }
     }

@@ -8,7 +8,7 @@ import type { EdgeInput } from '../stores/memory-edges';
 import type { EdgeRow } from '../stores/memory-types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { NotesRoom } from './notes-room';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 /** Edges matching every given field (note ids for from and to). */
@@ -25,7 +25,7 @@ function edgeAudit(row: EdgeRow, before: EdgeRow | null): Record<string, unknown
 
 export class EdgesRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
     private readonly notes: NotesRoom,
   ) {}
@@ -39,7 +39,7 @@ export class EdgesRoom {
       if (v === undefined) judged.set(id, (v = this.notes.seesId(id)));
       return v;
     };
-    return this.engine.memory.edges.find(q).filter((e) => sees(e.from_id) && sees(e.to_id));
+    return this.services.learning.memory.edges.find(q).filter((e) => sees(e.from_id) && sees(e.to_id));
   }
 
   /** Both ends of an edge as notes, when the viewer sees both; null otherwise. */
@@ -51,7 +51,7 @@ export class EdgesRoom {
 
   /** The edge with this id; not_found when there is none or the viewer may not see both its ends. */
   get(edgeId: string): EdgeRow {
-    const e = this.engine.memory.edges.find({}).find((x) => x.edge_id === edgeId);
+    const e = this.services.learning.memory.edges.find({}).find((x) => x.edge_id === edgeId);
     if (!e || !this.ends(e)) throw notFound(edgeId);
     return e;
   }
@@ -69,10 +69,10 @@ export class EdgesRoom {
     } else {
       this.notes.find({ id: values.from_id });
       this.notes.find({ id: values.to_id });
-      before = this.engine.memory.edges.find({ from: values.from_id, to: values.to_id, type: values.type })[0] ?? null;
+      before = this.services.learning.memory.edges.find({ from: values.from_id, to: values.to_id, type: values.type })[0] ?? null;
     }
-    const row = await this.engine.memory.edges.upsert({ ...values, provenance_actor: actor, provenance_type: this.who.provenance });
-    await this.engine.audit.append({ action: 'edge.upsert', actor: this.who.auditActor, target: row.edge_id, data: edgeAudit(row, before) });
+    const row = await this.services.learning.memory.edges.upsert({ ...values, provenance_actor: actor, provenance_type: this.who.provenance });
+    await this.services.governance.audit.append({ action: 'edge.upsert', actor: this.who.auditActor, target: row.edge_id, data: edgeAudit(row, before) });
     return { row, before };
   }
 
@@ -80,8 +80,8 @@ export class EdgesRoom {
   async delete(edge: EdgeRow, tool: string): Promise<void> {
     this.who.actor(tool);
     const e = this.current(edge.edge_id, edge.from_id, edge.to_id);
-    await this.engine.memory.edges.delete(e.edge_id);
-    await this.engine.audit.append({
+    await this.services.learning.memory.edges.delete(e.edge_id);
+    await this.services.governance.audit.append({
       action: 'edge.delete',
       actor: this.who.auditActor,
       target: e.edge_id,
@@ -91,7 +91,7 @@ export class EdgesRoom {
 
   /** The stored edge with this id between these ends (they never change); not_found as get. */
   private current(edgeId: string, from: string, to: string): EdgeRow {
-    const e = this.engine.memory.edges.find({ from, to }).find((x) => x.edge_id === edgeId);
+    const e = this.services.learning.memory.edges.find({ from, to }).find((x) => x.edge_id === edgeId);
     if (!e || !this.ends(e)) throw notFound(edgeId);
     return e;
   }

@@ -7,13 +7,14 @@ import { LithosError } from '../errors';
 import type { ConsolidationReport } from '../learning/consolidate';
 import { checkFeedbackNodes, feedbackMark, type FeedbackResult } from '../learning/feedback';
 import type { QuarantinedNote } from '../learning/quarantine';
-import { workingMemory, type WorkingItem } from '../learning/working-memory';
+import type { WorkingItem } from '../learning/working-memory';
+import type { Logger } from '../ports';
 import type { Receipt } from '../retrieval/types';
 import type { NodeStats } from '../stores/memory-types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { NoteRef, NotesRoom } from './notes-room';
 import type { ReceiptsRoom } from './receipts-room';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 export interface FeedbackPlanInput {
@@ -64,10 +65,11 @@ export type VisibleConsolidation = Omit<ConsolidationReport, 'units'> & { units:
 
 export class LearningRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
     private readonly notes: NotesRoom,
     private readonly receipts: ReceiptsRoom,
+    private readonly logger: Logger,
   ) {}
 
   /**
@@ -88,7 +90,7 @@ export class LearningRoom {
    * told only to a caller who could give it (the panels' "give feedback" prompt).
    */
   awaitsFeedback(receipt: Pick<Receipt, 'receipt_id' | 'agent_id' | 'task_id'>): boolean {
-    return this.mayReport(receipt) && this.engine.memory.learned.mark(feedbackMark(receipt.receipt_id)) === null;
+    return this.mayReport(receipt) && this.services.learning.memory.learned.mark(feedbackMark(receipt.receipt_id)) === null;
   }
 
   private mayReport(r: Pick<Receipt, 'agent_id' | 'task_id'>): boolean {
@@ -129,7 +131,7 @@ export class LearningRoom {
         const out: FeedbackResult[] = [];
         for (const { r, cited, misleading } of perReceipt) {
           // The engine's learning service: feedback is serialised there, so two sessions cannot apply one receipt twice.
-          out.push(await this.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited, misleading, output_text: a.output_text, accepted: a.accepted, agent: a.agent, task: a.task }));
+          out.push(await this.services.learning.feedback({ receipt_id: r.receipt_id, cited, misleading, output_text: a.output_text, accepted: a.accepted, agent: a.agent, task: a.task }));
         }
         return out;
       },
@@ -142,7 +144,7 @@ export class LearningRoom {
     const cited = [...new Set((a.cited ?? []).map((r) => this.refToId(r)))];
     const misleading = [...new Set((a.misleading ?? []).map((r) => this.refToId(r)))];
     // A note the receipt returned but that has left the vault since: not_found, as lithos_task_complete says.
-    const gone = [...cited, ...misleading].filter((id) => this.engine.note(id) === null && receipt.final_nodes.some((n) => n.id === id));
+    const gone = [...cited, ...misleading].filter((id) => this.services.notes.note(id) === null && receipt.final_nodes.some((n) => n.id === id));
     if (gone.length) throw new LithosError('not_found', `No note ${gone.map((g) => `"${g}"`).join(', ')} any more (deleted since the retrieval).`, { missing: gone });
     const c = this.who.caller;
     const plan = this.plan({
@@ -163,7 +165,7 @@ export class LearningRoom {
   nodeStats(ref: NoteRef): VisibleNodeStats {
     const note = this.notes.find(ref);
     const id = note.nodeId;
-    const mem = this.engine.memory;
+    const mem = this.services.learning.memory;
     const by_type: Record<string, { out: number; in: number }> = {};
     let out = 0;
     let inn = 0;
@@ -182,7 +184,7 @@ export class LearningRoom {
 
   /** The quarantined notes the viewer may see, most misleading first. */
   quarantined(): QuarantinedNote[] {
-    return this.engine.services.learning.quarantined((id) => this.notes.seesId(id));
+    return this.services.learning.quarantined((id) => this.notes.seesId(id));
   }
 
   /**
@@ -191,7 +193,7 @@ export class LearningRoom {
    */
   async workingMemory(q: { agent?: string; task?: string }): Promise<VisibleWorkingMemory> {
     const agent = q.agent ?? (q.task === undefined ? (this.who.caller.agent_id ?? undefined) : undefined);
-    const wm = await workingMemory(this.engine, { agent, task: q.task, now: this.engine.now() });
+    const wm = await this.services.learning.workingMemory({ agent, task: q.task, now: this.services.clock.now() });
     const items: VisibleWorkingMemory['items'] = [];
     for (const it of wm.items) {
       const note = this.notes.byId(it.id);
@@ -202,7 +204,7 @@ export class LearningRoom {
 
   /** Consolidates now (a task's, an agent's, or all recent working memory), as the caller. */
   async consolidate(q: { task?: string; agent?: string }): Promise<VisibleConsolidation> {
-    const r = await this.engine.consolidator.run({ task: q.task, agent: q.agent, actor: this.who.auditActor });
+    const r = await this.services.learning.consolidator.run({ task: q.task, agent: q.agent, actor: this.who.auditActor });
     const visible = (ids: string[]): string[] => ids.filter((id) => this.notes.seesId(id));
     return {
       units: r.units.length,
@@ -223,9 +225,9 @@ export class LearningRoom {
    */
   async afterTask(taskId: string, agent: string): Promise<void> {
     try {
-      await this.engine.consolidator.run({ task: taskId, actor: agent === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: agent } });
+      await this.services.learning.consolidator.run({ task: taskId, actor: agent === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: agent } });
     } catch (err) {
-      this.engine.logger.warn('consolidation after task completion failed', { task_id: taskId, error: String(err) });
+      this.logger.warn('consolidation after task completion failed', { task_id: taskId, error: String(err) });
     }
   }
 

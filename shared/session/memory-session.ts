@@ -19,7 +19,8 @@ import { ConflictsRoom } from './conflicts-room';
 import { ProposalsRoom } from './proposals-room';
 import { SessionScope } from './session-scope';
 import { TasksRoom } from './tasks-room';
-import type { SessionEngine } from './session-engine';
+import type { SessionSources } from './session-sources';
+import type { Services } from './services';
 
 /** What the session needs to know of a tool to let the call through (tools/types.ts ToolDef). */
 export interface ToolFacts {
@@ -39,19 +40,19 @@ export class MemorySession {
   readonly edges: EdgesRoom;
   readonly index: IndexRoom;
 
-  constructor(
-    private readonly engine: SessionEngine,
-    caller: SessionCaller,
-  ) {
-    this.scope = new SessionScope(engine, caller);
-    this.notes = new NotesRoom(engine, this.scope);
-    this.receipts = new ReceiptsRoom(engine, this.scope, this.notes);
-    this.learning = new LearningRoom(engine, this.scope, this.notes, this.receipts);
-    this.conflicts = new ConflictsRoom(engine, this.scope, this.notes);
-    this.proposals = new ProposalsRoom(engine, this.scope);
-    this.tasks = new TasksRoom(engine, this.scope, this.notes);
-    this.edges = new EdgesRoom(engine, this.scope, this.notes);
-    this.index = new IndexRoom(engine);
+  private readonly services: Services;
+
+  constructor(sources: SessionSources, caller: SessionCaller) {
+    const s = (this.services = sources.services);
+    this.scope = new SessionScope(s.governance, caller);
+    this.notes = new NotesRoom(s, this.scope);
+    this.receipts = new ReceiptsRoom(s, this.scope, this.notes);
+    this.learning = new LearningRoom(s, this.scope, this.notes, this.receipts, sources.logger);
+    this.conflicts = new ConflictsRoom(s, this.scope, this.notes);
+    this.proposals = new ProposalsRoom(s, this.scope);
+    this.tasks = new TasksRoom(s, this.scope, this.notes);
+    this.edges = new EdgesRoom(s, this.scope, this.notes);
+    this.index = new IndexRoom(s.search, () => sources.pendingEvents());
   }
 
   get caller(): SessionCaller {
@@ -68,14 +69,14 @@ export class MemorySession {
     if (c.verified === false && !def.annotations.readOnlyHint) {
       throw new LithosError('forbidden', `"${def.name}" changes the vault, and this session is not verified: keys are issued in this vault, and the bridge did not present ${c.agent_id === null ? 'one' : `agent "${c.agent_id}"'s key`} (${AGENT_KEY_ENV}). An unverified session reads shared notes only.`, { tool: def.name, verified: false });
     }
-    const rules = this.engine.policy.get().agent_tools;
+    const rules = this.services.governance.policy.get().agent_tools;
     const why = toolRefusal(def, rules);
     if (why) throw new LithosError('forbidden', why, { tool: def.name, read_only: rules.read_only });
   }
 
   /** Parallel Terraced Scan over what the viewer may see on this task (its task's notes included). */
   retrieve(ctx: QueryContext, opts: Omit<RetrieveOptions, 'viewer'> = {}): Promise<RetrievalResult> {
-    return this.engine.retrieve(ctx, { ...opts, viewer: this.scope.viewerOn(ctx.task_id ?? null) });
+    return this.services.retrieval.retrieve(ctx, { ...opts, viewer: this.scope.viewerOn(ctx.task_id ?? null) });
   }
 }
 
@@ -84,10 +85,11 @@ export class MemorySession {
  * reads a hand edit of .lithos/policy.json (at most every few seconds) so the session judges by the policy
  * in force.
  */
-export async function openSession(engine: SessionEngine, caller: SessionCaller): Promise<MemorySession> {
-  const verified = caller.kind === 'human' || (await engine.agentKeys.verify(caller.agent_id, caller.key));
-  await engine.policy.refresh();
-  return new MemorySession(engine, { kind: caller.kind, agent_id: caller.agent_id, ...(verified ? {} : { verified: false }) });
+export async function openSession(sources: SessionSources, caller: SessionCaller): Promise<MemorySession> {
+  const { governance } = sources.services;
+  const verified = caller.kind === 'human' || (await governance.agentKeys.verify(caller.agent_id, caller.key));
+  await governance.policy.refresh();
+  return new MemorySession(sources, { kind: caller.kind, agent_id: caller.agent_id, ...(verified ? {} : { verified: false }) });
 }
 
 /** What a front door opens sessions from: the engine in a composition root, or a host that opens the vault lazily. */

@@ -11,7 +11,7 @@ import { namespaceFromPath } from '../model/namespace';
 import type { LiveNote } from '../vault/note-indexer';
 import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../model/note-write';
 import { checkNotePath, portabilityProblem } from '../vault/note-path';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 /**
@@ -39,9 +39,9 @@ type Sees = (note: GatedNote | LiveNote) => boolean;
  * A vault path the caller writes to, as the writer will see it: the note already there in another case is
  * the one written (the same file on macOS and Windows). Refuses what the caller may not write there.
  */
-function pathTarget(engine: SessionEngine, who: SessionScope, sees: Sees, input: string, namespace: string | undefined): string {
+function pathTarget(services: Services, who: SessionScope, sees: Sees, input: string, namespace: string | undefined): string {
   const asked = checkNotePath(input);
-  const existing = engine.noteAtPath(asked);
+  const existing = services.notes.noteAtPath(asked);
   const path = existing?.path ?? asked;
   // A namespace the agent may not write into is refused first, whether or not a note is there: answering
   // not_found only where a hidden note exists would tell the agent it exists. Both spellings are checked,
@@ -61,7 +61,7 @@ function pathTarget(engine: SessionEngine, who: SessionScope, sees: Sees, input:
   return path;
 }
 
-export async function writeNote(engine: SessionEngine, who: SessionScope, sees: Sees, target: WriteTarget, w: NoteWrite, tool: string): Promise<NoteWriteOutcome> {
+export async function writeNote(services: Services, who: SessionScope, sees: Sees, target: WriteTarget, w: NoteWrite, tool: string): Promise<NoteWriteOutcome> {
   const actor = who.actor(tool);
   let path: string;
   let mode: 'create' | 'update' | 'upsert';
@@ -70,14 +70,14 @@ export async function writeNote(engine: SessionEngine, who: SessionScope, sees: 
     path = target.note.path;
     mode = 'update';
   } else if ('path' in target) {
-    path = pathTarget(engine, who, sees, target.path, w.fields.namespace);
+    path = pathTarget(services, who, sees, target.path, w.fields.namespace);
     mode = 'upsert';
   } else {
     path = checkNotePath(target.create);
     mode = 'create';
   }
   // The index may lag a file a human just created; the writer re-checks on disk, this only asks for content early.
-  const indexed = engine.noteAtPath(path);
+  const indexed = services.notes.noteAtPath(path);
   const creating = mode === 'create' || !(indexed && indexed.path === path);
   if (creating && w.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
   const unportable = creating ? portabilityProblem(path) : null;
@@ -95,22 +95,22 @@ export async function writeNote(engine: SessionEngine, who: SessionScope, sees: 
     access_scope: f.access_scope ?? beforeMeta?.access_scope ?? 'shared',
     author: beforeMeta ? (beforeMeta.author ?? actor) : actor,
   };
-  if (checkNoteWrite(who.viewer, engine.policy.get(), beforeMeta, after) === 'propose') {
+  if (checkNoteWrite(who.viewer, services.governance.policy.get(), beforeMeta, after) === 'propose') {
     // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
-    const proposal = await engine.proposals.create(
+    const proposal = await services.governance.proposals.create(
       actor,
       { path, mode: before ? 'update' : 'create', content: w.content, fields: f, expectedVersion: w.expectedVersion ?? before?.contentHash },
       { namespace: after.namespace, title: f.title ?? beforeMeta?.title ?? null },
     );
     return { kind: 'proposed', proposal, path, namespace: after.namespace };
   }
-  const result = await engine.writeNote({ path, mode, content: w.content, fields: f, actor, expectedVersion: w.expectedVersion });
-  return { kind: 'written', result, title: engine.note(result.path)?.cached.meta.title ?? f.title ?? null };
+  const result = await services.notes.writeNote({ path, mode, content: w.content, fields: f, actor, expectedVersion: w.expectedVersion });
+  return { kind: 'written', result, title: services.notes.note(result.path)?.cached.meta.title ?? f.title ?? null };
 }
 
-export async function deleteNote(engine: SessionEngine, who: SessionScope, sees: Sees, note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
+export async function deleteNote(services: Services, who: SessionScope, sees: Sees, note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
   const actor = who.actor(tool);
   if (!sees(note)) throw new LithosError('not_found', `No note at "${note.path}".`, { path: note.path });
-  checkNoteDelete(who.viewer, engine.policy.get(), { ...note.cached.meta, path: note.path });
-  return engine.deleteNote(note.path, { expectedVersion: opts.expectedVersion, trash: opts.trash, actor });
+  checkNoteDelete(who.viewer, services.governance.policy.get(), { ...note.cached.meta, path: note.path });
+  return services.notes.deleteNote(note.path, { expectedVersion: opts.expectedVersion, trash: opts.trash, actor });
 }

@@ -12,7 +12,7 @@ import type { ResolvedLink } from '../vault/link-graph';
 import type { DeleteNoteResult } from '../model/note-write';
 import { checkNotePath } from '../vault/note-path';
 import { deleteNote, writeNote, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 /** A note named by exactly one of id, path or title (an alias counts as a title). */
@@ -20,7 +20,7 @@ export type NoteRef = { id?: string; path?: string; title?: string };
 
 export class NotesRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
   ) {}
 
@@ -36,19 +36,19 @@ export class NotesRoom {
 
   /** The note with exactly this id, when the viewer may see it. */
   byId(id: string): LiveNote | null {
-    const n = this.engine.note(id);
+    const n = this.services.notes.note(id);
     return n !== null && n.nodeId === id && this.sees(n) ? n : null;
   }
 
   /** The note an id, path, title or alias names, when the viewer may see it. */
   get(ref: string): LiveNote | null {
-    const n = this.engine.note(ref);
+    const n = this.services.notes.note(ref);
     return n !== null && this.sees(n) ? n : null;
   }
 
   /** The note at this path (in any case or Unicode form the disk treats as the same), when the viewer may see it. */
   atPath(path: string): LiveNote | null {
-    const n = this.engine.noteAtPath(path);
+    const n = this.services.notes.noteAtPath(path);
     return n !== null && this.sees(n) ? n : null;
   }
 
@@ -79,12 +79,12 @@ export class NotesRoom {
 
   /** Every note the viewer may see, in index order. */
   all(): LiveNote[] {
-    return this.engine.notes().filter((n) => this.sees(n));
+    return this.services.notes.notes().filter((n) => this.sees(n));
   }
 
   /** The note as it is on disk now; not_found when the viewer may not see it (it may have changed since indexing). */
   async read(note: LiveNote): Promise<ParsedNote> {
-    const parsed = await this.engine.parse(note.path);
+    const parsed = await this.services.notes.parse(note.path);
     if (!this.sees({ ...parsed.meta, path: parsed.path })) throw new LithosError('not_found', `No note at "${note.path}".`, { path: note.path });
     return parsed;
   }
@@ -94,26 +94,26 @@ export class NotesRoom {
    * exactly as a link to no note at all. Attachments stay as they resolve.
    */
   links(path: string): ResolvedLink[] {
-    return this.engine.links(path).map((r) => {
+    return this.services.notes.links(path).map((r) => {
       if (r.targetPath === null) return r;
-      const n = this.engine.note(r.targetPath);
+      const n = this.services.notes.note(r.targetPath);
       return n && n.path === r.targetPath && !this.sees(n) ? { ...r, targetPath: null } : r;
     });
   }
 
   /** Paths of the notes linking here that the viewer may see. */
   backlinks(path: string): string[] {
-    return this.engine.backlinks(path).filter((p) => this.atPath(p) !== null);
+    return this.services.notes.backlinks(path).filter((p) => this.atPath(p) !== null);
   }
 
   /** Search over the notes the viewer may see (k counts only those). */
   search(query: string, opts: Omit<SearchOptions, 'allow'> = {}): Promise<EngineSearchHit[]> {
-    return this.engine.search(query, { ...opts, allow: (id) => this.seesId(id) });
+    return this.services.search.search(query, { ...opts, allow: (id) => this.seesId(id) });
   }
 
   /** Notes like this one that the viewer may see. */
   similar(id: string, opts: { k?: number } = {}): Promise<EngineSearchHit[]> {
-    return this.engine.similar(id, { ...opts, allow: (x) => this.seesId(x) });
+    return this.services.search.similar(id, { ...opts, allow: (x) => this.seesId(x) });
   }
 
   /**
@@ -121,12 +121,12 @@ export class NotesRoom {
    * where a person confirms agent changes. `tool` names the front door when an agent gives no id.
    */
   write(target: WriteTarget, w: NoteWrite, tool: string): Promise<NoteWriteOutcome> {
-    return writeNote(this.engine, this.who, (n) => this.sees(n), target, w, tool);
+    return writeNote(this.services, this.who, (n) => this.sees(n), target, w, tool);
   }
 
   /** Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent). */
   delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
-    return deleteNote(this.engine, this.who, (n) => this.sees(n), note, opts, tool);
+    return deleteNote(this.services, this.who, (n) => this.sees(n), note, opts, tool);
   }
 
   /**
@@ -137,14 +137,14 @@ export class NotesRoom {
   async setNoteType(path: string, type: NoteType): Promise<boolean> {
     if (!this.who.isPerson) throw new LithosError('forbidden', 'Only the person sets a note type here; an agent changes a note with lithos_write.', { path });
     // The exact path: an edit names the file, not a title or a case variant of it.
-    const note = this.engine.note(path);
+    const note = this.services.notes.note(path);
     if (!note || note.path !== path || !this.sees(note)) throw new LithosError('not_found', `No note at ${path}.`, { path });
     const before = note.cached.meta.note_type;
     if (before === type) return false;
-    await this.engine.updateFrontmatter(path, (fm) => {
+    await this.services.notes.updateFrontmatter(path, (fm) => {
       fm.note_type = type;
     });
-    await this.engine.audit.append({ action: 'note.write', actor: this.who.auditActor, target: note.nodeId, data: { path, field: 'note_type', before, after: type } });
+    await this.services.governance.audit.append({ action: 'note.write', actor: this.who.auditActor, target: note.nodeId, data: { path, field: 'note_type', before, after: type } });
     return true;
   }
 }

@@ -4,31 +4,31 @@
  */
 import { LithosError } from '../errors';
 import type { Proposal, ProposalStatus } from '../governance/proposals';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 export class ProposalsRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
   ) {}
 
   /** Oldest first. `agent` filters for the person only: an agent always gets just its own. */
   list(q: { status?: ProposalStatus; agent?: string } = {}): Promise<{ proposals: Proposal[]; damaged: number }> {
     const agent = this.who.isPerson ? q.agent : (this.who.caller.agent_id ?? '');
-    return this.engine.proposals.list({ agent, status: q.status });
+    return this.services.governance.proposals.list({ agent, status: q.status });
   }
 
   /** Makes the proposed write, as the agent that proposed it; the person only. */
   async accept(id: string, tool: string): Promise<Proposal> {
     this.requirePerson(tool);
-    return this.engine.proposals.accept(id, this.who.auditActor);
+    return this.services.governance.proposals.accept(id, this.who.auditActor);
   }
 
   /** Declines the proposed write, with the reason the agent will read; the person only. */
   async reject(id: string, reason: string | null, tool: string): Promise<Proposal> {
     this.requirePerson(tool);
-    return this.engine.proposals.reject(id, this.who.auditActor, reason);
+    return this.services.governance.proposals.reject(id, this.who.auditActor, reason);
   }
 
   /** Agents propose, a person confirms: an agent deciding gets forbidden, whoever proposed. */

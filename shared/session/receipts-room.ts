@@ -16,7 +16,7 @@ import { canSee, gatedNote, type Viewer } from '../governance/gate';
 import { MAX_RECEIPTS_LIMIT, type ReceiptQuery } from '../retrieval/receipts';
 import type { Receipt } from '../retrieval/types';
 import type { NotesRoom } from './notes-room';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 /** A receipt query; `node` names a note by id or vault path (the person may also name a deleted one). */
@@ -31,7 +31,7 @@ export interface VisibleReceipts {
 
 export class ReceiptsRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
     private readonly notes: NotesRoom,
   ) {}
@@ -47,7 +47,7 @@ export class ReceiptsRoom {
     // The log applies `limit` before the gate does: read more until enough are visible or the log is exhausted.
     let want = count;
     for (;;) {
-      const res = await this.engine.receipts.query({ ...query, limit: want });
+      const res = await this.services.retrieval.receipts.query({ ...query, limit: want });
       const shown = res.receipts.map((r) => this.view(r)).filter((r): r is Receipt => r !== null);
       if (shown.length >= count || res.receipts.length < want || want >= MAX_RECEIPTS_LIMIT) return { receipts: shown, skipped_lines: res.skipped_lines };
       want = Math.min(MAX_RECEIPTS_LIMIT, want * 4);
@@ -59,7 +59,7 @@ export class ReceiptsRoom {
    * not_found when there is none or it may not.
    */
   async get(receiptId: string): Promise<Receipt> {
-    const r = (await this.engine.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
+    const r = (await this.services.retrieval.receipts.query({ receipt_id: receiptId, limit: 1 })).receipts[0];
     if (!r || this.view(r) === null) throw new LithosError('not_found', `No receipt ${receiptId}. Pass the receipt_id lithos_retrieve returned.`, { receipt_id: receiptId });
     return r;
   }
@@ -74,7 +74,7 @@ export class ReceiptsRoom {
     const sees = (id: string): boolean => {
       let v = cache.get(id);
       if (v === undefined) {
-        const n = this.engine.note(id);
+        const n = this.services.notes.note(id);
         v = n !== null && n.nodeId === id && canSee(as, gatedNote(n));
         cache.set(id, v);
       }
@@ -101,9 +101,9 @@ export class ReceiptsRoom {
    */
   private nodeId(ref: string): string {
     if (!this.who.isPerson) return this.notes.findByIdOrPath(ref).nodeId;
-    const live = this.engine.note(ref);
+    const live = this.services.notes.note(ref);
     if (live && (live.nodeId === ref || live.path === ref)) return live.nodeId;
-    return this.engine.memory.nodes.findTombstone({ path: ref })?.node_id ?? ref;
+    return this.services.learning.memory.nodes.findTombstone({ path: ref })?.node_id ?? ref;
   }
 }
 

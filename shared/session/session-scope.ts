@@ -7,13 +7,13 @@ import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
 import type { Viewer } from '../governance/gate';
 import type { SessionCaller } from './caller';
-import type { SessionEngine } from './session-engine';
+import type { GovernanceService } from '../governance/governance-service';
 
 export class SessionScope {
   private resolved: Viewer | null = null;
 
   constructor(
-    private readonly engine: Pick<SessionEngine, 'viewerFor'>,
+    private readonly governance: Pick<GovernanceService, 'viewerFor'>,
     readonly caller: SessionCaller,
   ) {}
 
@@ -22,13 +22,13 @@ export class SessionScope {
   }
 
   get viewer(): Viewer {
-    this.resolved ??= this.engine.viewerFor(this.caller);
+    this.resolved ??= this.governance.viewerFor(this.caller);
     return this.resolved;
   }
 
   /** The same caller judged on a task (retrieval's task_id, a finding's task): its notes become visible. */
   viewerOn(taskId: string | null): Viewer {
-    return taskId === null ? this.viewer : this.engine.viewerFor(this.caller, taskId);
+    return taskId === null ? this.viewer : this.governance.viewerFor(this.caller, taskId);
   }
 
   /** Who writes: the agent id, or `human` for the person. Writes need an identity to record as author. */

@@ -13,20 +13,20 @@ import { canSee, gatedNote } from '../governance/gate';
 import type { Receipt } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { NotesRoom } from './notes-room';
-import type { SessionEngine } from './session-engine';
+import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
 type Store = CoordinationStore;
 
 export class TasksRoom {
   constructor(
-    private readonly engine: SessionEngine,
+    private readonly services: Services,
     private readonly who: SessionScope,
     private readonly notes: NotesRoom,
   ) {}
 
   private get store(): Store {
-    return this.engine.coordination;
+    return this.services.coordination;
   }
 
   /** The coordination clock: claims are live while now < expires_at. */
@@ -116,7 +116,7 @@ export class TasksRoom {
   /** Closes an open task as cancelled (its creator, a claimant, or the person), audited `task.cancel` with the reason. */
   async cancel(taskId: string, agent: string, reason: string | null): Promise<{ task: TaskRow; released: ClaimRow[] }> {
     const r = await this.store.cancelTask(taskId, agent, this.who.isPerson);
-    await this.engine.audit.append({ action: 'task.cancel', actor: this.auditActor(agent), target: r.task.id, data: { reason, released: r.released.map((c) => c.aspect) } });
+    await this.services.governance.audit.append({ action: 'task.cancel', actor: this.auditActor(agent), target: r.task.id, data: { reason, released: r.released.map((c) => c.aspect) } });
     return r;
   }
 
@@ -132,7 +132,7 @@ export class TasksRoom {
 
   /** The agent's retrievals for the task (up to 50), whose feedback a completion without receipt ids gives. */
   async receiptsFor(taskId: string, agent: string): Promise<Receipt[]> {
-    return (await this.engine.receipts.query({ task: taskId, agent, limit: 50 })).receipts;
+    return (await this.services.retrieval.receipts.query({ task: taskId, agent, limit: 50 })).receipts;
   }
 
   // ── notes named on a task ───────────────────────────────────────────────
@@ -142,9 +142,9 @@ export class TasksRoom {
    * note it may not see is reported as missing (null), so its existence does not leak.
    */
   visibleNote(ref: string, agent: string, taskId: string): LiveNote | null {
-    const note = this.engine.note(ref);
+    const note = this.services.notes.note(ref);
     if (!note) return null;
-    const viewer = this.engine.viewerFor(this.who.isPerson && agent === 'human' ? { kind: 'human', agent_id: null } : { kind: 'agent', agent_id: agent }, taskId);
+    const viewer = this.services.governance.viewerFor(this.who.isPerson && agent === 'human' ? { kind: 'human', agent_id: null } : { kind: 'agent', agent_id: agent }, taskId);
     return canSee(viewer, gatedNote(note)) ? note : null;
   }
 

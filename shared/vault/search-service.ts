@@ -13,16 +13,19 @@ export interface SearchDeps {
   index: SearchIndex;
   indexer: Pick<NoteIndexer, 'byId' | 'embedAll'>;
   spaces: EmbeddingSpaces;
-  /** Where a new space's vectors are kept. */
-  cache: Pick<CacheStore, 'registerSpace'>;
+  /** Where each space's vectors are kept (a new space registers there). */
+  cache: CacheStore;
   /** Throws once the engine is closed. */
   guard(): void;
 }
 
 export class SearchService {
+  /** cache.sqlite: the note rows, chunks and vectors searches are answered from. */
+  readonly cache: CacheStore;
   private readonly queries: NoteQueries;
 
   constructor(private readonly d: SearchDeps) {
+    this.cache = d.cache;
     this.queries = new NoteQueries(d.index, d.indexer.byId, () => d.spaces.list());
   }
 

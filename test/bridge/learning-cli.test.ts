@@ -38,7 +38,7 @@ test('--set writes the overrides (one audit entry for all), --set key=default un
   await cli('learning', vault, '--set', 'quarantine_at=default');
   expect(file()).toEqual({ version: 1, decay: { edge_half_life_days: 45 } });
   const v = await openJobVault(vault, 'doctor', { write: false, logger: silentLogger });
-  expect(v.engine.learning.get().decay.edge_half_life_days).toBe(45);
+  expect(v.engine.services.learning.tunables.get().decay.edge_half_life_days).toBe(45);
   await v.close();
 
   await cli('learning', vault, '--reset');

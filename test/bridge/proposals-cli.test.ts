@@ -21,7 +21,7 @@ beforeEach(async () => {
   const v = await openJobVault(vault, 'mcp', { write: true, logger: silentLogger });
   try {
     await v.engine.reconcile();
-    await v.engine.policy.set({ propose_namespaces: ['decisions'] });
+    await v.engine.services.governance.policy.set({ propose_namespaces: ['decisions'] });
     const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: v.engine }));
     const agent = { kind: 'agent' as const, agent_id: 'claude' };
     const a = (await tools.call('lithos_write', { title: 'ADR 2', namespace: 'decisions', content: 'We cache with Redis.\n' }, agent)) as { proposal_id: string };

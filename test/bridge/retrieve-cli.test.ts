@@ -47,7 +47,7 @@ describe('lithos retrieve while Obsidian has the vault', () => {
       expect(r.code).toBe(0);
       expect(r.json().nodes.map((n: { path: string }) => n.path)).toContain('project/atlas/pool.md');
       expect(host.calls).toEqual([{ tool: 'lithos_retrieve', caller: { kind: 'agent', agent_id: 'lithos-cli' } }]);
-      const receipts = await host.engine.receipts.query({ receipt_id: r.json().receipt_id, limit: 1 });
+      const receipts = await host.engine.services.retrieval.receipts.query({ receipt_id: r.json().receipt_id, limit: 1 });
       expect(receipts.receipts).toHaveLength(1);
       // --without is an evaluation switch, not a tool argument: refused with the lock's explanation.
       await expect(cli('retrieve', vault, 'pool', '--without', 'vector')).rejects.toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('open in Obsidian') });

@@ -39,8 +39,8 @@ function namedIn(vault: MemoryVault, path: string): string[] {
 let h: ToolHarness;
 beforeAll(async () => {
   h = await openTools(FILES);
-  await h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['private'], default_namespaces: [], agents: { 'agent-b': { namespaces: ['project/a'] } } });
-  await h.engine.conflicts.scan();
+  await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), hidden_folders: ['private'], default_namespaces: [], agents: { 'agent-b': { namespaces: ['project/a'] } } });
+  await h.engine.services.conflicts.scan();
 });
 afterAll(() => h.engine.close());
 
@@ -72,14 +72,14 @@ test('the person still sees every pair in the conflict list', async () => {
 
 test('with the default policy (every agent reads every project namespace) project notes name each other', async () => {
   const d = await openTools(FILES);
-  await d.engine.followPolicy(); // as the plugin and headless lithos mcp do once open
-  await d.engine.policy.set({ ...d.engine.policy.get(), hidden_folders: ['private'] });
-  await d.engine.conflicts.scan();
+  await d.engine.services.conflicts.followPolicy(); // as the plugin and headless lithos mcp do once open
+  await d.engine.services.governance.policy.set({ ...d.engine.services.governance.policy.get(), hidden_folders: ['private'] });
+  await d.engine.services.conflicts.scan();
   expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Ab pool', 'Pool', 'narrower', 'narrower', 'narrower']);
   expect(named(d, 'shared/Pool.md')).toEqual(['A pool', 'A pool two', 'Ab pool', 'narrower', 'narrower', 'narrower']);
   // Narrowing the policy brings the callouts in line at once: project/ab is now read by fewer agents.
-  await d.engine.policy.set({ ...d.engine.policy.get(), default_namespaces: ['project/a'] });
-  await d.engine.conflicts.drain();
+  await d.engine.services.governance.policy.set({ ...d.engine.services.governance.policy.get(), default_namespaces: ['project/a'] });
+  await d.engine.services.conflicts.drain();
   expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Pool', 'narrower', 'narrower', 'narrower', 'narrower']);
   expect(named(d, 'shared/Pool.md')).toEqual(['A pool', 'A pool two', 'narrower', 'narrower', 'narrower', 'narrower']);
   await d.engine.close();
@@ -88,9 +88,9 @@ test('with the default policy (every agent reads every project namespace) projec
 test('a policy changed while no host had the vault open (lithos policy, a hand edit) is applied to the callouts at the next open', async () => {
   const first = await openHarness(FILES);
   await first.engine.reconcile();
-  await first.engine.policy.set({ ...first.engine.policy.get(), hidden_folders: ['private'] });
-  await first.engine.followPolicy();
-  await first.engine.conflicts.scan();
+  await first.engine.services.governance.policy.set({ ...first.engine.services.governance.policy.get(), hidden_folders: ['private'] });
+  await first.engine.services.conflicts.followPolicy();
+  await first.engine.services.conflicts.scan();
   expect(namedIn(first.vault, 'project/a/A pool.md')).toContain('Ab pool');
   await first.engine.close();
   // Narrowed from outside: policy.json rewritten while nothing had the vault open.
@@ -98,7 +98,7 @@ test('a policy changed while no host had the vault open (lithos policy, a hand e
   await first.blobs.writeAtomic('policy.json', new TextEncoder().encode(JSON.stringify({ ...raw, default_namespaces: ['project/a'] })));
   const again = await openHarness({}, { vault: first.vault, blobs: first.blobs, clock: first.clock });
   await again.engine.reconcile();
-  await again.engine.followPolicy();
+  await again.engine.services.conflicts.followPolicy();
   expect(namedIn(again.vault, 'project/a/A pool.md')).not.toContain('Ab pool');
   expect(again.vault.text('project/a/A pool.md')).not.toContain('pool size is 60');
   await again.engine.close();

@@ -44,7 +44,7 @@ describe('opening conflicts explicitly', () => {
       expect(c).toMatchObject({ state: 'unreviewed', evidence: { summary }, provenance_type: 'agent', provenance_actor: 'agent-a' });
     }
     expect(viaEdge.edge).toMatchObject({ type: 'contradicts', conflict_state: 'unreviewed', evidence: { summary: 'coalescing on vs off' } });
-    expect((await h.engine.audit.recent({ action: 'conflict.create' })).map((e) => e.target)).toEqual([viaEdge.conflict.edge_id, viaOpen.conflict.edge_id]);
+    expect((await h.engine.services.governance.audit.recent({ action: 'conflict.create' })).map((e) => e.target)).toEqual([viaEdge.conflict.edge_id, viaOpen.conflict.edge_id]);
     // A has two conflict callouts (one per conflict), B and Coalescing one each.
     expect(findBlocks(h.vault.text(A)!).map((b) => b.key).sort()).toEqual([`conflict ${viaEdge.conflict.edge_id}`, `conflict ${viaOpen.conflict.edge_id}`].sort());
     expect(findBlocks(h.vault.text(B)!).map((b) => b.key)).toEqual([`conflict ${viaOpen.conflict.edge_id}`]);
@@ -61,13 +61,13 @@ describe('opening conflicts explicitly', () => {
     expect(await errorCode(h.call('lithos_edge_update', { edge_id, conflict_state: 'refuted' }))).toBe('invalid_argument');
     // Deleting it would leave callouts naming an edge id that nothing finds any more.
     expect(await errorCode(h.call('lithos_edge_delete', { edge_id }))).toBe('invalid_argument');
-    expect(h.engine.conflicts.get(edge_id)).toBeTruthy();
+    expect(h.engine.services.conflicts.get(edge_id)).toBeTruthy();
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id: 'nope', resolution: 'accepted_dual' }))).toBe('not_found');
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id, resolution: 'refuted' }))).toBe('invalid_argument'); // no winner
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id, resolution: 'refuted', winner_id: M_ID }))).toBe('invalid_argument'); // not an end
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id, resolution: 'accepted_dual', winner_id: A_ID }))).toBe('invalid_argument');
     expect(await errorCode(h.call('lithos_conflict_resolve', { edge_id, resolution: 'accepted_dual', resolver: 'someone-else' }, AGENT))).toBe('invalid_argument');
-    expect(h.engine.conflicts.get(edge_id)!.state).toBe('unreviewed');
+    expect(h.engine.services.conflicts.get(edge_id)!.state).toBe('unreviewed');
     await h.engine.close();
   });
 });
@@ -75,11 +75,11 @@ describe('opening conflicts explicitly', () => {
 describe('rule detection', () => {
   it('a note written after open is compared with notes sharing an entity; the finding records both sentences, provenance rule', async () => {
     const h = await openTools(FILES);
-    expect(h.engine.conflicts.list()).toEqual([]); // the initial reconcile detects nothing
+    expect(h.engine.services.conflicts.list()).toEqual([]); // the initial reconcile detects nothing
     await h.call('lithos_write', { path: 'project/atlas/Pool update.md', title: 'Pool update', entities: ['atlas-ingest'], content: 'Measured again: the ingest pool size is 35 per pod.\n' });
-    await h.engine.conflicts.drain();
-    const found = h.engine.conflicts.list();
-    const update = h.engine.note('project/atlas/Pool update.md')!.nodeId;
+    await h.engine.services.conflicts.drain();
+    const found = h.engine.services.conflicts.list();
+    const update = h.engine.services.notes.note('project/atlas/Pool update.md')!.nodeId;
     expect(found.map((c) => [c.a, c.b].includes(update))).toEqual(found.map(() => true));
     const withA = found.find((c) => c.b === A_ID)!;
     expect(withA).toMatchObject({
@@ -88,7 +88,7 @@ describe('rule detection', () => {
       provenance_actor: 'rule:number',
       evidence: { rule: 'number', findings: [{ rule: 'number', subject: 'ingest pool size', a_sentence: 'Measured again: the ingest pool size is 35 per pod', b_sentence: 'The ingest pool size is 20 per pod' }] },
     });
-    expect((await h.engine.audit.recent({ action: 'conflict.create', target: withA.edge_id }))[0].actor).toEqual({ kind: 'rule', id: 'rule:number' });
+    expect((await h.engine.services.governance.audit.recent({ action: 'conflict.create', target: withA.edge_id }))[0].actor).toEqual({ kind: 'rule', id: 'rule:number' });
     await h.engine.close();
   });
 
@@ -96,34 +96,34 @@ describe('rule detection', () => {
     const h = await openTools({ ...FILES, 'project/atlas/Legacy API.md': note({ title: 'Legacy API', entities: ['legacy-api'] }, 'The v1 endpoint is active.\n') });
     await h.call('lithos_write', { path: 'project/atlas/API status.md', title: 'API status', entities: ['legacy-api'], content: 'The v1 endpoint is deprecated.\n' });
     await h.call('lithos_write', { path: 'project/atlas/Unrelated.md', title: 'Unrelated', entities: ['atlas-ingest'], content: 'Deploys happen on Tuesdays. The dashboard is green.\n' });
-    await h.engine.conflicts.drain();
-    const rules = h.engine.conflicts.list().map((c) => c.evidence.rule);
+    await h.engine.services.conflicts.drain();
+    const rules = h.engine.services.conflicts.list().map((c) => c.evidence.rule);
     expect(rules).toEqual(['status']);
     // negation through a human edit picked up by the watcher
     h.engine.startWatching();
     h.vault.put('project/atlas/Coalescing.md', note({ id: C_ID, title: 'Coalescing', entities: ['atlas-ingest'] }, 'Request coalescing is not enabled in production.\n'));
     await h.engine.settle();
-    await h.engine.conflicts.drain();
-    expect(h.engine.conflicts.list().map((c) => c.evidence.rule).sort()).toEqual(['negation', 'status']);
+    await h.engine.services.conflicts.drain();
+    expect(h.engine.services.conflicts.list().map((c) => c.evidence.rule).sort()).toEqual(['negation', 'status']);
     await h.engine.close();
   });
 
   it('a pair a person resolved is never re-opened by the rules', async () => {
     const { h, edge_id } = await withConflict();
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'accepted_dual' }, HUMAN);
-    await h.engine.conflicts.detect(B_ID);
-    await h.engine.conflicts.detect(A_ID);
-    expect(h.engine.conflicts.list().filter((c) => [c.a, c.b].includes(A_ID) && [c.a, c.b].includes(B_ID))).toHaveLength(1);
-    expect(h.engine.conflicts.get(edge_id)!.state).toBe('accepted_dual');
+    await h.engine.services.conflicts.detect(B_ID);
+    await h.engine.services.conflicts.detect(A_ID);
+    expect(h.engine.services.conflicts.list().filter((c) => [c.a, c.b].includes(A_ID) && [c.a, c.b].includes(B_ID))).toHaveLength(1);
+    expect(h.engine.services.conflicts.get(edge_id)!.state).toBe('accepted_dual');
     await h.engine.close();
   });
 
   it('lithos conflicts scan: the whole vault, each pair once', async () => {
     const h = await openTools(FILES);
-    const r = await h.engine.conflicts.scan();
+    const r = await h.engine.services.conflicts.scan();
     const pairs = r.opened.map((c) => [c.a, c.b].sort().join('|')).sort();
     expect(pairs).toEqual([[A_ID, B_ID].sort().join('|'), [A_ID, C_ID].sort().join('|'), [A_ID, P_ID].sort().join('|'), [B_ID, P_ID].sort().join('|')].sort());
-    expect((await h.engine.conflicts.scan()).opened).toEqual([]);
+    expect((await h.engine.services.conflicts.scan()).opened).toEqual([]);
     await h.engine.close();
   });
 });
@@ -133,13 +133,13 @@ describe('resolution semantics', () => {
     const { h, edge_id } = await withConflict();
     const r = await h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: B }, HUMAN);
     expect(r.conflict).toMatchObject({ state: 'superseded', evidence: { summary: 'pool 20 vs 50', resolution: { resolution: 'superseded', resolver: 'human', winner_id: B_ID, loser_id: A_ID } } });
-    expect(h.engine.note(B)!.cached.meta.supersedes).toEqual([A_ID]);
-    expect(h.engine.note(A)!.cached.meta.status).toBe('archived');
+    expect(h.engine.services.notes.note(B)!.cached.meta.supersedes).toEqual([A_ID]);
+    expect(h.engine.services.notes.note(A)!.cached.meta.status).toBe('archived');
     expect(findBlocks(h.vault.text(A)!).map((b) => b.key)).toEqual(['status']);
     expect(h.vault.text(A)).toContain('> [!lithos-status] Superseded by [[project/atlas/Ingest tuning notes|Ingest tuning notes]]');
     expect(findBlocks(h.vault.text(B)!)).toEqual([]);
     expect(h.vault.text(B)!.endsWith('After the load test, the ingest pool size is 50 per pod.\n')).toBe(true);
-    const audit = (await h.engine.audit.recent({ action: 'conflict.resolve' }))[0];
+    const audit = (await h.engine.services.governance.audit.recent({ action: 'conflict.resolve' }))[0];
     expect(audit).toMatchObject({ actor: { kind: 'human' }, target: edge_id, data: { resolution: 'superseded', winner_id: B_ID, loser_id: A_ID } });
     expect((audit.data.changes as { what: string }[]).map((c) => c.what)).toEqual(['frontmatter.supersedes', 'frontmatter.status']);
     // the same resolution again: nothing changes; another one: refused
@@ -151,19 +151,19 @@ describe('resolution semantics', () => {
   it('refuted: the loser loses salience, per-class prior and the weight of edges into it; the Markdown is untouched', async () => {
     const { h, edge_id } = await withConflict();
     await h.call('lithos_edge_create', { from: M_ID, to: B_ID, type: 'supports', weight: 0.8 }, HUMAN);
-    const before = h.engine.memory.stats.get(B_ID);
+    const before = h.engine.services.learning.memory.stats.get(B_ID);
     const bText = h.vault.text(B)!;
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'refuted', winner_id: A_ID }, AGENT);
-    const after = h.engine.memory.stats.get(B_ID);
+    const after = h.engine.services.learning.memory.stats.get(B_ID);
     expect(after.salience).toBeCloseTo(before.salience - REFUTED_SALIENCE_DROP, 10);
     expect(after.per_queryclass_priors.design).toBeCloseTo(-REFUTED_PRIOR_DROP, 10);
-    expect(h.engine.memory.edges.find({ from: M_ID, to: B_ID, type: 'supports' })[0].weight).toBeCloseTo(0.8 * REFUTED_EDGE_FACTOR, 10);
-    expect(h.engine.memory.stats.get(A_ID)).toEqual(h.engine.memory.stats.get(A_ID)); // the winner keeps its stats
-    expect(h.engine.memory.stats.get(A_ID).salience).toBe(before.salience);
+    expect(h.engine.services.learning.memory.edges.find({ from: M_ID, to: B_ID, type: 'supports' })[0].weight).toBeCloseTo(0.8 * REFUTED_EDGE_FACTOR, 10);
+    expect(h.engine.services.learning.memory.stats.get(A_ID)).toEqual(h.engine.services.learning.memory.stats.get(A_ID)); // the winner keeps its stats
+    expect(h.engine.services.learning.memory.stats.get(A_ID).salience).toBe(before.salience);
     expect(findBlocks(h.vault.text(B)!)).toEqual([]);
     expect(h.vault.text(B)).toBe(B_TEXT); // callout gone, every byte back
     expect(bText).not.toBe(B_TEXT);
-    expect(h.engine.conflicts.get(edge_id)!.evidence.resolution).toMatchObject({ resolver: 'agent-a', winner_id: A_ID, loser_id: B_ID });
+    expect(h.engine.services.conflicts.get(edge_id)!.evidence.resolution).toMatchObject({ resolver: 'agent-a', winner_id: A_ID, loser_id: B_ID });
     await h.engine.close();
   });
 
@@ -182,7 +182,7 @@ describe('resolution semantics', () => {
       const c = (await h.call('lithos_conflict_open', { a: other, b: B_ID }, HUMAN)).conflict;
       await h.call('lithos_conflict_resolve', { edge_id: c.edge_id, resolution: 'refuted', winner_id: other }, HUMAN);
     }
-    const priors = Object.values(h.engine.memory.stats.get(B_ID).per_queryclass_priors);
+    const priors = Object.values(h.engine.services.learning.memory.stats.get(B_ID).per_queryclass_priors);
     expect(priors.length).toBeGreaterThan(0);
     expect(priors.every((p) => p === -FEEDBACK.class_prior_cap)).toBe(true);
     await h.engine.close();
@@ -190,22 +190,22 @@ describe('resolution semantics', () => {
 
   it('accepted_dual keeps both as they are and marks the conflict reviewed', async () => {
     const { h, edge_id } = await withConflict();
-    const stats = [h.engine.memory.stats.get(A_ID), h.engine.memory.stats.get(B_ID)];
+    const stats = [h.engine.services.learning.memory.stats.get(A_ID), h.engine.services.learning.memory.stats.get(B_ID)];
     const r = await h.call('lithos_conflict_resolve', { edge_id, resolution: 'accepted_dual' }, HUMAN);
     expect(r).toMatchObject({ conflict: { state: 'accepted_dual' }, changes: [] });
-    expect([h.engine.memory.stats.get(A_ID), h.engine.memory.stats.get(B_ID)]).toEqual(stats);
+    expect([h.engine.services.learning.memory.stats.get(A_ID), h.engine.services.learning.memory.stats.get(B_ID)]).toEqual(stats);
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([A_TEXT, B_TEXT]);
     // accepted_dual can still be settled later
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, HUMAN);
-    expect(h.engine.conflicts.get(edge_id)!.state).toBe('superseded');
+    expect(h.engine.services.conflicts.get(edge_id)!.state).toBe('superseded');
     await h.engine.close();
   });
 
   it('merged: the merge note is derived_from both ends', async () => {
     const { h, edge_id } = await withConflict();
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'merged', winner_id: 'project/atlas/Pool merged.md' }, HUMAN);
-    expect(h.engine.memory.edges.find({ from: M_ID, type: 'derived_from' }).map((e) => e.to_id).sort()).toEqual([A_ID, B_ID].sort());
-    expect(h.engine.conflicts.get(edge_id)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: M_ID, loser_id: null } } });
+    expect(h.engine.services.learning.memory.edges.find({ from: M_ID, type: 'derived_from' }).map((e) => e.to_id).sort()).toEqual([A_ID, B_ID].sort());
+    expect(h.engine.services.conflicts.get(edge_id)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: M_ID, loser_id: null } } });
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([A_TEXT, B_TEXT]);
     await h.engine.close();
   });
@@ -217,15 +217,15 @@ describe('callouts through the engine', () => {
     const text = h.vault.text(A)!;
     expect(text.startsWith(A_TEXT.slice(0, A_TEXT.indexOf('---\n', 4) + 4) + `%% lithos:begin conflict ${edge_id} %%\n> [!lithos-conflict] Contradicts [[project/atlas/Ingest tuning notes|Ingest tuning notes]]\n`)).toBe(true);
     expect(text).toContain(`lithos conflicts resolve <vault> ${edge_id} superseded|refuted|accepted_dual|merged --winner <note id>`);
-    expect(await h.engine.conflicts.syncCallouts(A_ID)).toBe(false); // idempotent
+    expect(await h.engine.services.conflicts.syncCallouts(A_ID)).toBe(false); // idempotent
     h.engine.startWatching();
     await h.vault.rename(B, 'project/atlas/Ingest tuning.md');
     await h.engine.settle();
-    await h.engine.conflicts.syncCallouts(A_ID);
+    await h.engine.services.conflicts.syncCallouts(A_ID);
     expect(h.vault.text(A)).toContain('Contradicts [[project/atlas/Ingest tuning|Ingest tuning notes]]');
     await h.call('lithos_conflict_resolve', { edge_id, resolution: 'accepted_dual' }, HUMAN);
     expect(h.vault.text(A)).toBe(A_TEXT);
-    const writes = (await h.engine.audit.recent({ action: 'note.write', limit: 100 })).filter((e) => e.data.managed === 'callouts');
+    const writes = (await h.engine.services.governance.audit.recent({ action: 'note.write', limit: 100 })).filter((e) => e.data.managed === 'callouts');
     expect(writes.every((e) => e.actor.kind === 'rule' && e.actor.id === 'callouts')).toBe(true);
     await h.engine.close();
   });
@@ -233,17 +233,17 @@ describe('callouts through the engine', () => {
   it('a quarantined note carries the status callout; switching callouts off removes every managed block', async () => {
     const { h } = await withConflict();
     const M = 'project/atlas/Pool merged.md';
-    await h.engine.updateFrontmatter(M, (fm) => {
+    await h.engine.services.notes.updateFrontmatter(M, (fm) => {
       fm.status = 'quarantined'; // as the learning layer does after three misleading marks
     });
-    await h.engine.conflicts.drain();
+    await h.engine.services.conflicts.drain();
     expect(h.vault.text(M)).toContain('> [!lithos-status] Quarantined');
     const before = { A: h.vault.text(A), B: h.vault.text(B) };
     expect(findBlocks(before.A!)).toHaveLength(1);
-    expect(await h.engine.conflicts.setCallouts(false)).toBe(3);
+    expect(await h.engine.services.conflicts.setCallouts(false)).toBe(3);
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([A_TEXT, B_TEXT]);
     expect(findBlocks(h.vault.text(M)!)).toEqual([]);
-    expect(await h.engine.conflicts.setCallouts(true)).toBe(3);
+    expect(await h.engine.services.conflicts.setCallouts(true)).toBe(3);
     expect([h.vault.text(A), h.vault.text(B)]).toEqual([before.A, before.B]);
     await h.engine.close();
   });
@@ -284,11 +284,11 @@ describe('when an end goes away', () => {
     const bText = h.vault.text(B)!;
     await h.call('lithos_delete', { id: B_ID }, HUMAN);
     await h.engine.settle();
-    await h.engine.conflicts.drain();
+    await h.engine.services.conflicts.drain();
     expect(h.vault.text(A)).toBe(A_TEXT); // callouts only: no rule detection ran on A, which did not change
     h.vault.put(B, bText); // the person restores it from the trash
     await h.engine.settle();
-    await h.engine.conflicts.drain();
+    await h.engine.services.conflicts.drain();
     expect(findBlocks(h.vault.text(A)!)).toHaveLength(1);
     await h.engine.close();
   });
@@ -312,15 +312,15 @@ describe('who may resolve how', () => {
 
   it('an agent may not supersede a quarantined note (archiving it would lift the quarantine)', async () => {
     const { h, edge_id } = await withConflict();
-    await h.engine.updateFrontmatter(B, (fm) => void (fm.status = 'quarantined'));
+    await h.engine.services.notes.updateFrontmatter(B, (fm) => void (fm.status = 'quarantined'));
     await expect(h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, AGENT)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('quarantined') });
-    expect(h.engine.note(B_ID)!.cached.meta.status).toBe('quarantined');
+    expect(h.engine.services.notes.note(B_ID)!.cached.meta.status).toBe('quarantined');
     await h.engine.close();
   });
 
   it('in a namespace where a person confirms agent changes, an agent may not supersede; the person may', async () => {
     const { h, edge_id } = await withConflict();
-    await h.engine.policy.set({ ...h.engine.policy.get(), propose_namespaces: ['project/atlas'] });
+    await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), propose_namespaces: ['project/atlas'] });
     await expect(h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, AGENT)).rejects.toMatchObject({ code: 'forbidden', message: expect.stringContaining('confirmed by a person') });
     expect(h.vault.text(B)).not.toMatch(/status: archived/);
     expect((await h.call('lithos_conflict_resolve', { edge_id, resolution: 'superseded', winner_id: A_ID }, HUMAN)).conflict.state).toBe('superseded');

@@ -29,15 +29,15 @@ const QUERIES = ['ingest pool latency regression', 'what caused the ingest laten
 test('refuting B against A: B-first queries rank A first, the conflict is surfaced, the callouts are gone', async () => {
   const h = await openTools(FILES);
   const first = async (q: string, query_class = 'decision') => {
-    const r = await h.engine.retrieve({ query_text: q, query_class, agent_id: 'agent-a' }, { jitter: false, seed: 1 });
+    const r = await h.engine.services.retrieval.retrieve({ query_text: q, query_class, agent_id: 'agent-a' }, { jitter: false, seed: 1 });
     return { top: r.nodes[0].id, conflicts: r.conflicts };
   };
   for (const q of QUERIES) expect((await first(q)).top).toBe(B_ID);
 
   // the rules find the disagreement when A is edited after open (pool size 10 vs 40)
   await h.call('lithos_write', { id: A_ID, content: A_TEXT.slice(A_TEXT.indexOf('---\n', 4) + 4) + '\nChecked again on the canary pods.\n' }, HUMAN);
-  await h.engine.conflicts.drain();
-  const [conflict] = h.engine.conflicts.list({ state: 'unreviewed' });
+  await h.engine.services.conflicts.drain();
+  const [conflict] = h.engine.services.conflicts.list({ state: 'unreviewed' });
   expect(conflict).toMatchObject({ provenance_type: 'rule', evidence: { rule: 'number' } });
   expect([conflict.a, conflict.b].sort()).toEqual([A_ID, B_ID]);
   expect(findBlocks(h.vault.text(A)!)).toHaveLength(1);
@@ -45,7 +45,7 @@ test('refuting B against A: B-first queries rank A first, the conflict is surfac
   // surfaced for decision work, not for a lookup
   expect((await first(QUERIES[0])).conflicts).toEqual([{ edge_id: conflict.edge_id, a: conflict.a, b: conflict.b, state: 'unreviewed' }]);
   expect((await first(QUERIES[0], 'lookup')).conflicts).toEqual([]);
-  const asked = await h.engine.retrieve({ query_text: QUERIES[0], query_class: 'lookup', surface_conflicts: true, agent_id: 'agent-a' }, { jitter: false, record: false });
+  const asked = await h.engine.services.retrieval.retrieve({ query_text: QUERIES[0], query_class: 'lookup', surface_conflicts: true, agent_id: 'agent-a' }, { jitter: false, record: false });
   expect(asked.conflicts.map((c) => c.edge_id)).toEqual([conflict.edge_id]);
 
   await h.call('lithos_conflict_resolve', { edge_id: conflict.edge_id, resolution: 'refuted', winner_id: A_ID }, HUMAN);

@@ -168,12 +168,12 @@ describe('coordination store durability', () => {
 
   it('through the engine: the store opens beside the memory store, persists on close and surfaces its warnings', async () => {
     const h = await openHarness({ 'a.md': '# A' });
-    const agent = await h.engine.coordination.ensureAgent('agent-a');
+    const agent = await h.engine.services.coordination.ensureAgent('agent-a');
     await h.engine.close();
     expect(h.blobs.files.has(FILE)).toBe(true);
 
     const reopened = await openHarness({}, { blobs: h.blobs.clone(), vault: h.vault });
-    expect(reopened.engine.coordination.agent('agent-a')).toEqual(agent);
+    expect(reopened.engine.services.coordination.agent('agent-a')).toEqual(agent);
     await reopened.engine.close();
 
     const damaged = h.blobs.clone();
@@ -182,7 +182,7 @@ describe('coordination store durability', () => {
     expect(third.engine.warnings).toEqual([expect.stringMatching(/^coordination\.sqlite was damaged \(file is empty\) and there is no coordination\.sqlite\.prev/)]);
     expect((await third.engine.doctor()).warnings).toEqual(third.engine.warnings);
     // With no previous snapshot yet the journal was never cut, so the agent comes back from it.
-    expect(third.engine.coordination.agent('agent-a')).toEqual(agent);
+    expect(third.engine.services.coordination.agent('agent-a')).toEqual(agent);
     await third.engine.close();
   });
 });

@@ -47,7 +47,7 @@ describe('the coordination tool definitions', () => {
 describe('agents', () => {
   it('auto-register on their first call; register describes them; info shows their live claims; list shows all', async () => {
     const task = await newTask();
-    expect(t.engine.coordination.agent('agent-a')).toMatchObject({ id: 'agent-a', registered_at: Date.parse(T0) });
+    expect(t.engine.services.coordination.agent('agent-a')).toMatchObject({ id: 'agent-a', registered_at: Date.parse(T0) });
 
     expect(await t.call('lithos_agent_register', { name: 'Agent B', type: 'cursor', metadata: { v: 2 } }, OTHER)).toEqual({
       success: true,
@@ -184,8 +184,8 @@ describe('completing a task', () => {
     });
     expect((await t.call('lithos_task_status', { task_id: task })).claims).toEqual([]);
     // Handed to the learning layer at once (test/learning covers the arithmetic).
-    expect(t.engine.coordination.pendingOutcomes()).toEqual([]);
-    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(1);
+    expect(t.engine.services.coordination.pendingOutcomes()).toEqual([]);
+    expect(t.engine.services.learning.memory.stats.get(POOL_ID).use_count).toBe(1);
     const again = await failure(t.call('lithos_task_complete', { task_id: task }));
     expect(again.code).toBe('conflict');
   });
@@ -217,8 +217,8 @@ describe('cancelling a task', () => {
     expect((await t.call('lithos_task_status', { task_id: task })).task.status).toBe('cancelled');
     expect(await codeOf(t.call('lithos_task_claim', { task_id: task, aspect: 'more' }))).toBe('conflict');
     expect(await codeOf(t.call('lithos_task_complete', { task_id: task }))).toBe('conflict');
-    expect(t.engine.coordination.pendingOutcomes()).toEqual([]);
-    expect((await t.engine.audit.recent({ action: 'task.cancel' }))[0]).toMatchObject({ target: task, data: { reason: 'superseded by the pool rewrite', released: ['profiling'] } });
+    expect(t.engine.services.coordination.pendingOutcomes()).toEqual([]);
+    expect((await t.engine.services.governance.audit.recent({ action: 'task.cancel' }))[0]).toMatchObject({ target: task, data: { reason: 'superseded by the pool rewrite', released: ['profiling'] } });
     // The creator, and the person, may cancel theirs and any.
     expect((await t.call('lithos_task_cancel', { task_id: await newTask('Mine') })).task.status).toBe('cancelled');
     expect((await t.call('lithos_task_cancel', { task_id: await newTask('Theirs') }, HUMAN)).task.status).toBe('cancelled');
@@ -296,10 +296,10 @@ describe('bad arguments are invalid_argument and change nothing', () => {
   it.each(labelled)('%s', async (_label, tool, raw) => {
     const task = await newTask();
     const args = JSON.parse(JSON.stringify(raw).replace(/"TASK"/g, JSON.stringify(task))) as Record<string, unknown>;
-    const before = JSON.stringify([t.engine.coordination.counts(), t.engine.coordination.agents(), t.engine.coordination.tasks()]);
+    const before = JSON.stringify([t.engine.services.coordination.counts(), t.engine.services.coordination.agents(), t.engine.services.coordination.tasks()]);
     const err = await failure(t.call(tool, args));
     expect(err.code).toBe('invalid_argument');
     expect(err.message.length).toBeGreaterThan(10);
-    expect(JSON.stringify([t.engine.coordination.counts(), t.engine.coordination.agents(), t.engine.coordination.tasks()])).toBe(before);
+    expect(JSON.stringify([t.engine.services.coordination.counts(), t.engine.services.coordination.agents(), t.engine.services.coordination.tasks()])).toBe(before);
   });
 });

@@ -70,7 +70,7 @@ describe('bad input: each note is still indexed, the problem is listed, nothing 
     const fmId = '0b8a1c1e-3f0e-4d7a-9a55-1f2e3d4c5b6a';
     const h = await openHarness({ 'a.md': 'durable otters', 'b.md': note({ id: fmId }, 'durable beavers') });
     await h.engine.reconcile();
-    const ids = { a: h.engine.note('a.md')!.nodeId, b: h.engine.note('b.md')!.nodeId };
+    const ids = { a: h.engine.services.notes.note('a.md')!.nodeId, b: h.engine.services.notes.note('b.md')!.nodeId };
     expect(ids.b).toBe(fmId);
     await h.engine.close();
     h.blobs.truncate('memory.sqlite');
@@ -78,42 +78,42 @@ describe('bad input: each note is still indexed, the problem is listed, nothing 
 
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
     expect(again.engine.warnings.join('\n')).toMatch(/2 note id\(s\) missing from memory.sqlite were registered again/);
-    expect(again.engine.memory.nodes.byPath('a.md')).toMatchObject({ node_id: ids.a, id_source: 'registry' });
-    expect(again.engine.memory.nodes.byPath('b.md')).toMatchObject({ node_id: fmId, id_source: 'frontmatter' });
+    expect(again.engine.services.learning.memory.nodes.byPath('a.md')).toMatchObject({ node_id: ids.a, id_source: 'registry' });
+    expect(again.engine.services.learning.memory.nodes.byPath('b.md')).toMatchObject({ node_id: fmId, id_source: 'frontmatter' });
     // Without a registry row, this edit used to give a.md (no frontmatter id) a new id.
     h.vault.put('a.md', 'durable otters, edited');
     await again.engine.reconcile();
-    expect(again.engine.note('a.md')!.nodeId).toBe(ids.a);
-    expect(again.engine.memory.counts().nodes).toBe(2);
+    expect(again.engine.services.notes.note('a.md')!.nodeId).toBe(ids.a);
+    expect(again.engine.services.learning.memory.counts().nodes).toBe(2);
     await again.engine.close();
 
     // The restored registry was persisted: the next start has nothing to adopt.
     const third = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
     expect(third.engine.warnings).toEqual([]);
-    expect(third.engine.note('a.md')!.nodeId).toBe(ids.a);
+    expect(third.engine.services.notes.note('a.md')!.nodeId).toBe(ids.a);
     await third.engine.close();
   });
 
   test('memory.sqlite deleted by hand: the same, the notes keep their ids', async () => {
     const h = await openHarness({ 'a.md': 'durable otters' });
     await h.engine.reconcile();
-    const id = h.engine.note('a.md')!.nodeId;
+    const id = h.engine.services.notes.note('a.md')!.nodeId;
     await h.engine.close();
     await h.blobs.remove('memory.sqlite');
     await h.blobs.remove('memory.journal');
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
-    expect(again.engine.memory.nodes.byPath('a.md')?.node_id).toBe(id);
+    expect(again.engine.services.learning.memory.nodes.byPath('a.md')?.node_id).toBe(id);
     h.vault.put('a.md', 'durable otters, edited');
     await again.engine.reconcile();
-    expect(again.engine.note('a.md')!.nodeId).toBe(id);
+    expect(again.engine.services.notes.note('a.md')!.nodeId).toBe(id);
     await again.engine.close();
   });
 
   test('empty vault, empty query and a 10,000-character query return cleanly', async () => {
     const h = await openHarness({});
     expect(await h.engine.reconcile()).toMatchObject({ notes: 0 });
-    expect(await h.engine.search('')).toEqual([]);
-    expect(await h.engine.search('x'.repeat(10_000))).toEqual([]);
-    await expect(h.engine.search('q', { k: 0 })).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(await h.engine.services.search.search('')).toEqual([]);
+    expect(await h.engine.services.search.search('x'.repeat(10_000))).toEqual([]);
+    await expect(h.engine.services.search.search('q', { k: 0 })).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });

@@ -41,5 +41,5 @@ export function note(fm: Record<string, unknown> | null, body: string): string {
 }
 
 export async function paths(engine: MemoryEngine, q: string, mode: 'lexical' | 'hybrid' | 'vector' = 'lexical'): Promise<string[]> {
-  return (await engine.search(q, { mode, k: 20 })).map((h) => h.path);
+  return (await engine.services.search.search(q, { mode, k: 20 })).map((h) => h.path);
 }

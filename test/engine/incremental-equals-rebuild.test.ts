@@ -24,14 +24,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 async function snapshot(engine: MemoryEngine) {
-  const notes = engine.notes().map((n) => n.path).sort();
-  const links = Object.fromEntries(notes.map((p) => [p, engine.links(p).map((l) => l.targetPath)]));
-  const backlinks = Object.fromEntries(notes.map((p) => [p, engine.backlinks(p)]));
-  const registry = engine.memory.nodes.live().map((n) => n.path).sort();
-  const frames = Object.fromEntries(notes.map((p) => [p, engine.note(p)!.cached.frame]));
+  const notes = engine.services.notes.notes().map((n) => n.path).sort();
+  const links = Object.fromEntries(notes.map((p) => [p, engine.services.notes.links(p).map((l) => l.targetPath)]));
+  const backlinks = Object.fromEntries(notes.map((p) => [p, engine.services.notes.backlinks(p)]));
+  const registry = engine.services.learning.memory.nodes.live().map((n) => n.path).sort();
+  const frames = Object.fromEntries(notes.map((p) => [p, engine.services.notes.note(p)!.cached.frame]));
   const search: Record<string, { path: string; score: number }[]> = {};
   for (const w of WORDS.slice(0, 5)) {
-    search[w] = (await engine.search(w, { mode: 'hybrid', k: 10 })).map((h) => ({ path: h.path, score: Number(h.score.toFixed(6)) }));
+    search[w] = (await engine.services.search.search(w, { mode: 'hybrid', k: 10 })).map((h) => ({ path: h.path, score: Number(h.score.toFixed(6)) }));
   }
   return { notes, links, backlinks, registry, frames, search };
 }

@@ -20,14 +20,14 @@ afterEach(() => h.engine.close());
 
 test('the services are the engine’s own parts: its members and theirs are the same objects', () => {
   const s = h.engine.services;
-  expect(s.governance.audit).toBe(h.engine.audit);
-  expect(s.governance.policy).toBe(h.engine.policy);
-  expect(s.learning.tunables).toBe(h.engine.learning);
-  expect(s.learning.memory).toBe(h.engine.memory);
-  expect(s.learning.consolidator).toBe(h.engine.consolidator);
-  expect(s.conflicts).toBe(h.engine.conflicts);
-  expect(s.retrieval.receipts).toBe(h.engine.receipts);
-  expect(s.coordination).toBe(h.engine.coordination);
+  expect(s.governance.audit).toBe(h.engine.services.governance.audit);
+  expect(s.governance.policy).toBe(h.engine.services.governance.policy);
+  expect(s.learning.tunables).toBe(h.engine.services.learning.tunables);
+  expect(s.learning.memory).toBe(h.engine.services.learning.memory);
+  expect(s.learning.consolidator).toBe(h.engine.services.learning.consolidator);
+  expect(s.conflicts).toBe(h.engine.services.conflicts);
+  expect(s.retrieval.receipts).toBe(h.engine.services.retrieval.receipts);
+  expect(s.coordination).toBe(h.engine.services.coordination);
   expect(s.notes.note('a')?.path).toBe('a.md');
   expect(s.notes.links('a.md').map((l) => l.targetPath)).toEqual(['b.md']);
 });
@@ -52,5 +52,5 @@ test('once the engine is closed its services refuse work with `unsupported`, as 
   expect(() => search.search('pool')).toThrow(closed);
   await expect(retrieval.retrieve({ query_text: 'pool' })).rejects.toEqual(closed);
   await expect(conflicts.followPolicy()).rejects.toEqual(closed);
-  expect(() => h.engine.writeNote({ path: 'c.md', mode: 'create', content: 'x', fields: {}, actor: null })).toThrow(closed);
+  expect(() => h.engine.services.notes.writeNote({ path: 'c.md', mode: 'create', content: 'x', fields: {}, actor: null })).toThrow(closed);
 });

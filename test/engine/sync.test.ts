@@ -7,10 +7,10 @@ async function noteWithHistory() {
   const h = await openHarness({ 'x/old.md': 'content about gardens', 'y.md': 'other' });
   await h.engine.reconcile();
   h.engine.startWatching();
-  const id = h.engine.note('x/old.md')!.nodeId;
-  const other = h.engine.note('y.md')!.nodeId;
-  await h.engine.memory.edges.upsert({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
-  await h.engine.memory.stats.update(id, { retrieval_count: 3 });
+  const id = h.engine.services.notes.note('x/old.md')!.nodeId;
+  const other = h.engine.services.notes.note('y.md')!.nodeId;
+  await h.engine.services.learning.memory.edges.upsert({ from_id: id, to_id: other, type: 'supports', weight: 0.7, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+  await h.engine.services.learning.memory.stats.update(id, { retrieval_count: 3 });
   return { h, id, other };
 }
 
@@ -65,26 +65,26 @@ describe('engine sync with the vault', () => {
     await h.vault.write('z/new.md', 'content about gardens'); // the create event first…
     await h.vault.delete('x/old.md'); // …then the delete
     await h.engine.settle();
-    expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
-    expect(h.engine.note('x/old.md')).toBeNull();
-    expect(h.engine.memory.edges.find({ from: id }).map((e) => e.to_id)).toEqual([other]);
-    expect(h.engine.memory.stats.get(id).retrieval_count).toBe(3);
+    expect(h.engine.services.notes.note('z/new.md')!.nodeId).toBe(id);
+    expect(h.engine.services.notes.note('x/old.md')).toBeNull();
+    expect(h.engine.services.learning.memory.edges.find({ from: id }).map((e) => e.to_id)).toEqual([other]);
+    expect(h.engine.services.learning.memory.stats.get(id).retrieval_count).toBe(3);
     // A copy (the old file still there) is a new note, not a move.
     await h.vault.write('z/copy.md', 'content about gardens');
     await h.engine.settle();
-    expect(h.engine.note('z/copy.md')!.nodeId).not.toBe(id);
-    expect(h.engine.note('z/new.md')!.nodeId).toBe(id);
+    expect(h.engine.services.notes.note('z/copy.md')!.nodeId).not.toBe(id);
+    expect(h.engine.services.notes.note('z/new.md')!.nodeId).toBe(id);
   });
 
   test('rename is a key move: id, edges and stats follow the note', async () => {
     const { h, id } = await noteWithHistory();
     await h.vault.rename('x/old.md', 'z/new.md');
     await h.engine.settle();
-    const moved = h.engine.note('z/new.md')!;
+    const moved = h.engine.services.notes.note('z/new.md')!;
     expect(moved.nodeId).toBe(id);
-    expect(h.engine.note('x/old.md')).toBeNull();
-    expect(h.engine.memory.edges.find({ from: id })).toHaveLength(1);
-    expect(h.engine.memory.stats.get(id).retrieval_count).toBe(3);
+    expect(h.engine.services.notes.note('x/old.md')).toBeNull();
+    expect(h.engine.services.learning.memory.edges.find({ from: id })).toHaveLength(1);
+    expect(h.engine.services.learning.memory.stats.get(id).retrieval_count).toBe(3);
     expect(moved.cached.meta.namespace).toBe('z');
     expect(await paths(h.engine, 'gardens')).toEqual(['z/new.md']);
   });
@@ -93,51 +93,51 @@ describe('engine sync with the vault', () => {
     const h = await openHarness({ 'a.md': 'twice renamed text' });
     await h.engine.reconcile();
     h.engine.startWatching();
-    const id = h.engine.note('a.md')!.nodeId;
+    const id = h.engine.services.notes.note('a.md')!.nodeId;
     await h.vault.rename('a.md', 'b.md');
     await h.vault.rename('b.md', 'c.md');
     h.clock.advance(1000);
     await h.engine.settle();
-    expect(h.engine.notes().map((n) => n.path)).toEqual(['c.md']);
-    expect(h.engine.note('c.md')!.nodeId).toBe(id);
-    expect(h.engine.memory.nodes.tombstones()).toHaveLength(0);
+    expect(h.engine.services.notes.notes().map((n) => n.path)).toEqual(['c.md']);
+    expect(h.engine.services.notes.note('c.md')!.nodeId).toBe(id);
+    expect(h.engine.services.learning.memory.nodes.tombstones()).toHaveLength(0);
   });
 
   test('delete tombstones the node; the same note coming back gets its id and signals back', async () => {
     const h = await openHarness({ 'a.md': note({ id: ID_A }, 'kept learning'), 'b.md': 'plain note without id' });
     await h.engine.reconcile();
     h.engine.startWatching();
-    const plainId = h.engine.note('b.md')!.nodeId;
-    await h.engine.memory.stats.update(ID_A, { salience: 0.9 });
+    const plainId = h.engine.services.notes.note('b.md')!.nodeId;
+    await h.engine.services.learning.memory.stats.update(ID_A, { salience: 0.9 });
     await h.vault.delete('a.md');
     await h.vault.delete('b.md');
     await h.engine.settle();
     expect(await paths(h.engine, 'learning')).toEqual([]);
-    expect(h.engine.memory.nodes.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
+    expect(h.engine.services.learning.memory.nodes.tombstones().map((t) => t.node_id).sort()).toEqual([ID_A, plainId].sort());
     await h.vault.write('restored/a.md', note({ id: ID_A }, 'kept learning'));
     await h.vault.write('b.md', 'plain note without id');
     await h.engine.settle();
-    expect(h.engine.note('restored/a.md')!.nodeId).toBe(ID_A);
-    expect(h.engine.note('b.md')!.nodeId).toBe(plainId);
-    expect(h.engine.memory.stats.get(ID_A).salience).toBeCloseTo(0.9);
+    expect(h.engine.services.notes.note('restored/a.md')!.nodeId).toBe(ID_A);
+    expect(h.engine.services.notes.note('b.md')!.nodeId).toBe(plainId);
+    expect(h.engine.services.learning.memory.stats.get(ID_A).salience).toBeCloseTo(0.9);
   });
 
   test('tombstones older than 30 days are purged at open', async () => {
     const h = await openHarness({ 'a.md': 'short lived' });
     await h.engine.reconcile();
-    const id = h.engine.note('a.md')!.nodeId;
+    const id = h.engine.services.notes.note('a.md')!.nodeId;
     await h.vault.delete('a.md');
     await h.engine.reconcile();
     await h.engine.close();
     h.clock.advance(31 * 24 * 3600 * 1000);
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
-    expect(again.engine.memory.nodes.byId(id)).toBeNull();
+    expect(again.engine.services.learning.memory.nodes.byId(id)).toBeNull();
   });
 
   test('a rename made while the engine was closed is recognised by content', async () => {
     const h = await openHarness({ 'a.md': 'offline move body' });
     await h.engine.reconcile();
-    const id = h.engine.note('a.md')!.nodeId;
+    const id = h.engine.services.notes.note('a.md')!.nodeId;
     await h.engine.close();
     const text = h.vault.text('a.md')!;
     await h.vault.delete('a.md');
@@ -145,7 +145,7 @@ describe('engine sync with the vault', () => {
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
     const report = await again.engine.reconcile();
     expect(report).toMatchObject({ renamed: 1, removed: 0 });
-    expect(again.engine.note('moved/a.md')!.nodeId).toBe(id);
+    expect(again.engine.services.notes.note('moved/a.md')!.nodeId).toBe(id);
   });
 
   test("the engine's own frontmatter write does not trigger a second re-index", async () => {
@@ -153,12 +153,12 @@ describe('engine sync with the vault', () => {
     await h.engine.reconcile();
     h.engine.startWatching();
     const before = h.engine.stats().indexed_since_open as number;
-    await h.engine.updateFrontmatter('a.md', (fm) => {
+    await h.engine.services.notes.updateFrontmatter('a.md', (fm) => {
       fm.note_type = 'concept';
     });
     await h.engine.settle();
     expect(h.engine.stats().indexed_since_open).toBe(before + 1);
-    expect(h.engine.note('a.md')!.cached.meta.note_type).toBe('concept');
+    expect(h.engine.services.notes.note('a.md')!.cached.meta.note_type).toBe('concept');
   });
 
   test('a vault folder that disappears changes nothing and says so', async () => {

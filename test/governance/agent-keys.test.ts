@@ -71,7 +71,7 @@ describe('an unverified agent (keys issued, none presented) through the tools', 
   let bobKey: string;
   beforeAll(async () => {
     t = await openTools(FIXTURE);
-    bobKey = await t.engine.agentKeys.issue('agent-b');
+    bobKey = await t.engine.services.governance.agentKeys.issue('agent-b');
   });
   afterAll(() => t.engine.close());
 
@@ -95,7 +95,7 @@ describe('an unverified agent (keys issued, none presented) through the tools', 
   });
 
   it('another agent’s key does not open it', async () => {
-    const aliceKey = await t.engine.agentKeys.issue('agent-a');
+    const aliceKey = await t.engine.services.governance.agentKeys.issue('agent-a');
     expect(await paths(claims(aliceKey))).toEqual(SHARED);
     expect((await t.call('lithos_read', { id: POOL_ID }, { kind: 'agent', agent_id: 'agent-a', key: aliceKey })).id).toBe(POOL_ID);
   });

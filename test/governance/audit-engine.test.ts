@@ -9,10 +9,10 @@ import { openHarness } from '../engine/harness';
 test('engine writes and deletes are audited with who did it; the chain verifies', async () => {
   const h = await openHarness({ 'a.md': 'Alpha.' });
   await h.engine.reconcile();
-  const w = await h.engine.writeNote({ path: 'project/Pool.md', mode: 'create', content: 'The pool was too small.', fields: { title: 'Pool' }, actor: 'agent-a' });
-  await h.engine.writeNote({ path: 'project/Pool.md', mode: 'update', content: 'The pool was far too small.', fields: {}, actor: 'human' });
-  await h.engine.deleteNote('project/Pool.md', { actor: 'agent-b' });
-  const entries = (await h.engine.audit.recent()).reverse();
+  const w = await h.engine.services.notes.writeNote({ path: 'project/Pool.md', mode: 'create', content: 'The pool was too small.', fields: { title: 'Pool' }, actor: 'agent-a' });
+  await h.engine.services.notes.writeNote({ path: 'project/Pool.md', mode: 'update', content: 'The pool was far too small.', fields: {}, actor: 'human' });
+  await h.engine.services.notes.deleteNote('project/Pool.md', { actor: 'agent-b' });
+  const entries = (await h.engine.services.governance.audit.recent()).reverse();
   expect(entries.map((e) => [e.action, e.actor, e.target])).toEqual([
     ['note.write', { kind: 'agent', id: 'agent-a' }, w.id],
     ['note.write', { kind: 'human', id: null }, w.id],
@@ -20,7 +20,7 @@ test('engine writes and deletes are audited with who did it; the chain verifies'
   ]);
   expect(entries[0].data).toMatchObject({ path: 'project/Pool.md', created: true, previous_version: null });
   expect(entries[1].data).toMatchObject({ created: false, previous_version: w.version });
-  expect(await h.engine.audit.verify()).toMatchObject({ ok: true, entries: 3 });
+  expect(await h.engine.services.governance.audit.verify()).toMatchObject({ ok: true, entries: 3 });
   await h.engine.close();
 });
 
@@ -33,8 +33,8 @@ describe('lithos audit verify', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));  test('an intact trail exits 0; an edited line exits 1 and names the line', async () => {
     const vault = join(root, 'vault');
     const h = await openHarness();
-    await h.engine.writeNote({ path: 'x.md', mode: 'create', content: 'x', fields: {}, actor: 'agent-a' });
-    await h.engine.writeNote({ path: 'y.md', mode: 'create', content: 'y', fields: {}, actor: 'agent-a' });
+    await h.engine.services.notes.writeNote({ path: 'x.md', mode: 'create', content: 'x', fields: {}, actor: 'agent-a' });
+    await h.engine.services.notes.writeNote({ path: 'y.md', mode: 'create', content: 'y', fields: {}, actor: 'agent-a' });
     await h.engine.close();
     mkdirSync(join(vault, '.lithos'));
     for (const [name, bytes] of h.blobs.files) if (name.startsWith('audit')) writeFileSync(join(vault, '.lithos', name), bytes);

@@ -26,7 +26,7 @@ beforeEach(async () => {
     'Public plan.md': note({ title: 'Public plan', tags: ['zebra'] }, 'Zebra public plan.\n[[Salary review]]\n'),
   });
   await h.engine.reconcile();
-  await h.engine.policy.set({ hidden_folders: ['/private/'] });
+  await h.engine.services.governance.policy.set({ hidden_folders: ['/private/'] });
 });
 afterEach(async () => {
   await h.engine.close();
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 describe('hidden folders', () => {
   test('the policy keeps folder paths, trimmed of slashes; ".." or an empty path is refused', () => {
-    expect(h.engine.policy.get().hidden_folders).toEqual(['private']);
+    expect(h.engine.services.governance.policy.get().hidden_folders).toEqual(['private']);
     expect(() => parsePolicy({ hidden_folders: ['../x'] })).toThrow(/vault folder path/);
     expect(() => parsePolicy({ hidden_folders: ['  '] })).toThrow(/vault folder path/);
   });
@@ -63,7 +63,7 @@ describe('hidden folders', () => {
   });
 
   test('the hidden folder in another case or Unicode form is hidden too (one folder on macOS and Windows)', async () => {
-    await h.engine.policy.set({ hidden_folders: ['private', 'Privé'] });
+    await h.engine.services.governance.policy.set({ hidden_folders: ['private', 'Privé'] });
     for (const path of ['Private/New.md', 'PRIVATE/Salary review.md', 'prive\u0301/New.md']) {
       expect((await failure(call('lithos_write', { path, content: 'x\n' }, AGENT))).code).toBe('forbidden');
     }
@@ -72,7 +72,7 @@ describe('hidden folders', () => {
   });
 
   test('emptying the list shows the note to agents again, from the next call', async () => {
-    await h.engine.policy.set({ hidden_folders: [] });
+    await h.engine.services.governance.policy.set({ hidden_folders: [] });
     expect((await call('lithos_read', { path: SECRET }, AGENT)).path).toBe(SECRET);
   });
 });

@@ -15,7 +15,7 @@ type Listed = { notes: { path: string }[] };
 
 async function open(files: Record<string, string>, policy?: unknown): Promise<Harness & { list(c: ToolCaller): Promise<string[]> }> {
   const h = await openHarness(files);
-  if (policy !== undefined) await h.engine.policy.set(policy);
+  if (policy !== undefined) await h.engine.services.governance.policy.set(policy);
   await h.engine.reconcile();
   const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
   return { ...h, list: async (c) => ((await tools.call('lithos_list', { limit: 200 }, c)) as Listed).notes.map((n) => n.path) };
@@ -69,7 +69,7 @@ describe('project scope follows the allowlist', () => {
 
   test('with no policy file every agent may see every project note (default_namespaces ["*"])', async () => {
     const h = await open(files);
-    expect(h.engine.policy.get()).toEqual(DEFAULT_POLICY);
+    expect(h.engine.services.governance.policy.get()).toEqual(DEFAULT_POLICY);
     expect(await h.list(A)).toEqual(['project/a/A.md', 'project/a/deep/D.md', 'project/ab/AB.md']);
     await h.engine.close();
   });
@@ -115,7 +115,7 @@ describe('fail closed', () => {
     await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "default_namespaces": ["*"], '));
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
     await again.engine.reconcile();
-    expect(again.engine.policy.get()).toEqual(CLOSED_POLICY);
+    expect(again.engine.services.governance.policy.get()).toEqual(CLOSED_POLICY);
     expect(again.engine.warnings.some((w) => w.includes('policy.json is not valid JSON'))).toBe(true);
     const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: again.engine }));
     expect(((await tools.call('lithos_list', {}, A)) as Listed).notes).toEqual([]);
@@ -126,12 +126,12 @@ describe('fail closed', () => {
 
   test('a policy damaged before the process started still hides the folders its last valid version hid', async () => {
     const h = await openHarness({ 'private/Diary.md': project('shared'), 'Open.md': project('shared') });
-    await h.engine.policy.set({ hidden_folders: ['private'] });
+    await h.engine.services.governance.policy.set({ hidden_folders: ['private'] });
     await h.engine.close();
     await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_fold'));
     const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
     await again.engine.reconcile();
-    expect(again.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true } });
+    expect(again.engine.services.governance.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true } });
     const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: again.engine }));
     expect((await failure(tools.call('lithos_read', { path: 'private/Diary.md' }, A))).code).toBe('not_found');
     await again.engine.close();
@@ -139,15 +139,15 @@ describe('fail closed', () => {
 
   test('a policy damaged while running keeps the folders hidden before, and any valid one the damaged file lists', async () => {
     const h = await openHarness({ 'private/Diary.md': project('shared'), 'work/secret/Plan.md': project('shared') });
-    await h.engine.policy.set({ hidden_folders: ['private'] });
+    await h.engine.services.governance.policy.set({ hidden_folders: ['private'] });
     await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_folders": ["private", "work/secret"], "agent_tools": { "read_only": "yes" } }'));
-    await h.engine.policy.reload();
-    expect(h.engine.policy.get()).toMatchObject({ hidden_folders: ['private', 'work/secret'], agent_tools: { read_only: true }, default_namespaces: [] });
+    await h.engine.services.governance.policy.reload();
+    expect(h.engine.services.governance.policy.get()).toMatchObject({ hidden_folders: ['private', 'work/secret'], agent_tools: { read_only: true }, default_namespaces: [] });
     await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "hidden_fold'));
-    await h.engine.policy.reload();
-    expect(h.engine.policy.get().hidden_folders).toEqual(['private', 'work/secret']);
+    await h.engine.services.governance.policy.reload();
+    expect(h.engine.services.governance.policy.get().hidden_folders).toEqual(['private', 'work/secret']);
     // An edit made meanwhile (the settings tab) must not save the fallback as the vault's policy.
-    await expect(h.engine.policy.set({ ...h.engine.policy.get(), propose_namespaces: ['decisions'] })).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(/Fix or delete \.lithos\/policy\.json by hand first/) });
+    await expect(h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), propose_namespaces: ['decisions'] })).rejects.toMatchObject({ code: 'store_corrupt', message: expect.stringMatching(/Fix or delete \.lithos\/policy\.json by hand first/) });
     expect(new TextDecoder().decode((await h.blobs.read(POLICY_FILE))!)).toBe('{ "hidden_fold');
     await h.engine.close();
   });
@@ -157,12 +157,12 @@ describe('fail closed', () => {
 
     test('deleted while closed: hidden folders stay hidden, agents read only, with a notice', async () => {
       const h = await openHarness(files);
-      await h.engine.policy.set({ hidden_folders: ['private'] });
+      await h.engine.services.governance.policy.set({ hidden_folders: ['private'] });
       await h.engine.close();
       await h.blobs.remove(POLICY_FILE);
       const again = await openHarness({}, { vault: h.vault, blobs: h.blobs });
       await again.engine.reconcile();
-      expect(again.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true }, default_namespaces: [] });
+      expect(again.engine.services.governance.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: true }, default_namespaces: [] });
       expect(again.engine.warnings.some((w) => w.includes('policy.json is missing, but a policy was in force before'))).toBe(true);
       const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: again.engine }));
       const found = (await tools.call('lithos_search', { query: 'shared', k: 20 }, A)) as { results: { path: string }[] };
@@ -174,40 +174,40 @@ describe('fail closed', () => {
 
     test('deleted while running: the next reload fails closed too', async () => {
       const h = await openHarness(files);
-      await h.engine.policy.set({ hidden_folders: [] });
+      await h.engine.services.governance.policy.set({ hidden_folders: [] });
       await h.blobs.remove(POLICY_FILE);
-      await h.engine.policy.reload();
-      expect(h.engine.policy.get()).toEqual(CLOSED_POLICY);
-      expect(h.engine.policy.problem).toMatch(/is missing/);
+      await h.engine.services.governance.policy.reload();
+      expect(h.engine.services.governance.policy.get()).toEqual(CLOSED_POLICY);
+      expect(h.engine.services.governance.policy.problem).toMatch(/is missing/);
       await h.engine.close();
     });
 
     test('saving a policy ends the fallback (a missing file is not a damaged one)', async () => {
       const h = await openHarness(files);
-      await h.engine.policy.set({ hidden_folders: ['private'] });
+      await h.engine.services.governance.policy.set({ hidden_folders: ['private'] });
       await h.blobs.remove(POLICY_FILE);
-      await h.engine.policy.reload();
-      await h.engine.policy.set({ hidden_folders: ['private'], default_namespaces: ['*'] });
-      expect(h.engine.policy.problem).toBeNull();
-      expect(h.engine.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: false } });
+      await h.engine.services.governance.policy.reload();
+      await h.engine.services.governance.policy.set({ hidden_folders: ['private'], default_namespaces: ['*'] });
+      expect(h.engine.services.governance.policy.problem).toBeNull();
+      expect(h.engine.services.governance.policy.get()).toMatchObject({ hidden_folders: ['private'], agent_tools: { read_only: false } });
       await h.engine.close();
     });
 
     test('a vault whose policy.json predates the witness gets one at first read, so a later deletion fails closed', async () => {
       const h = await openHarness(files);
       await h.blobs.writeAtomic(POLICY_FILE, enc.encode('{ "propose_namespaces": ["decisions"] }'));
-      await h.engine.policy.reload();
+      await h.engine.services.governance.policy.reload();
       expect(await h.blobs.read('policy.hidden.json')).not.toBeNull();
       await h.blobs.remove(POLICY_FILE);
-      await h.engine.policy.reload();
-      expect(h.engine.policy.get()).toEqual(CLOSED_POLICY);
+      await h.engine.services.governance.policy.reload();
+      expect(h.engine.services.governance.policy.get()).toEqual(CLOSED_POLICY);
       await h.engine.close();
     });
 
     test('a vault that never had a policy gets the defaults, with no notice', async () => {
       const h = await openHarness(files);
-      expect(h.engine.policy.get()).toEqual(DEFAULT_POLICY);
-      expect(h.engine.policy.problem).toBeNull();
+      expect(h.engine.services.governance.policy.get()).toEqual(DEFAULT_POLICY);
+      expect(h.engine.services.governance.policy.problem).toBeNull();
       await h.engine.close();
     });
   });
@@ -217,22 +217,22 @@ describe('the policy is a loaded object', () => {
   test('set validates, persists, applies at once and is audited', async () => {
     const h = await open({ 'project/a/A.md': project('project/a') });
     expect(await h.list(A)).toEqual(['project/a/A.md']);
-    await h.engine.policy.set({ default_namespaces: ['elsewhere'] });
+    await h.engine.services.governance.policy.set({ default_namespaces: ['elsewhere'] });
     expect(await h.list(A)).toEqual([]);
     const saved = JSON.parse(new TextDecoder().decode((await h.blobs.read(POLICY_FILE))!));
     expect(saved).toEqual({ ...DEFAULT_POLICY, default_namespaces: ['elsewhere'] });
-    expect((await h.engine.audit.recent({ action: 'policy.set' }))[0]).toMatchObject({ actor: { kind: 'human', id: null }, target: POLICY_FILE });
+    expect((await h.engine.services.governance.audit.recent({ action: 'policy.set' }))[0]).toMatchObject({ actor: { kind: 'human', id: null }, target: POLICY_FILE });
     await h.engine.close();
   });
 
   test('an invalid policy is refused with every problem named, and the one in force stays', async () => {
     const h = await open({}, { default_namespaces: ['project/a'] });
-    const err = await failure(h.engine.policy.set({ default_namespaces: ['proj*'], agents: { bob: { namespaces: 'x' } }, extra: 1 }));
+    const err = await failure(h.engine.services.governance.policy.set({ default_namespaces: ['proj*'], agents: { bob: { namespaces: 'x' } }, extra: 1 }));
     expect(err.code).toBe('invalid_argument');
     expect(err.message).toMatch(/default_namespaces\.0: "proj\*"/);
     expect(err.message).toMatch(/agents\.bob\.namespaces/);
     expect(err.message).toMatch(/extra/);
-    expect(h.engine.policy.get().default_namespaces).toEqual(['project/a']);
+    expect(h.engine.services.governance.policy.get().default_namespaces).toEqual(['project/a']);
     await h.engine.close();
   });
 
@@ -264,7 +264,7 @@ describe('agent_tools: which tools agents may call, whatever the mode', () => {
 
   test('read_only refuses every tool that writes, by its annotations, and leaves every read-only tool', async () => {
     const h = await open({ 'project/a/A.md': project('project/a') }, { agent_tools: { read_only: true } });
-    const rules = h.engine.policy.get().agent_tools;
+    const rules = h.engine.services.governance.policy.get().agent_tools;
     for (const def of TOOL_CATALOG) expect(toolRefusal(def, rules) === null).toBe(def.annotations.readOnlyHint === true);
     expect(visibleTools(TOOL_CATALOG, rules).length).toBeGreaterThan(5);
     const write = await failure(call(h, 'lithos_write', { title: 'T', content: 'x', namespace: 'project/a' }));

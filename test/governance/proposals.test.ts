@@ -18,7 +18,7 @@ let h: Harness;
 let call: (name: string, args: unknown, caller: ToolCaller) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON results
 beforeEach(async () => {
   h = await openHarness({ [ADR]: note({ title: 'ADR 1', author: 'human', tags: ['adr'] }, 'We use Postgres.\n'), 'notes/Free.md': note({ title: 'Free' }, 'Anyone writes here.\n') });
-  await h.engine.policy.set({ propose_namespaces: ['decisions'] });
+  await h.engine.services.governance.policy.set({ propose_namespaces: ['decisions'] });
   await h.engine.reconcile();
   const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
   call = (name, args, caller) => tools.call(name, args, caller);
@@ -27,7 +27,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const actions = async () => (await h.engine.audit.recent({ limit: 100 })).reverse().map((e) => `${e.action} by ${e.actor.kind}${e.actor.id ? `:${e.actor.id}` : ''}`);
+const actions = async () => (await h.engine.services.governance.audit.recent({ limit: 100 })).reverse().map((e) => `${e.action} by ${e.actor.kind}${e.actor.id ? `:${e.actor.id}` : ''}`);
 
 test('lifecycle: an agent proposes, the note is untouched, the person accepts, the write lands with the agent as author', async () => {
   const before = h.vault.paths();

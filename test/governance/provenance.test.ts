@@ -48,7 +48,7 @@ describe('author is immutable, contributors append-only', () => {
 
   test('the write path refuses author and contributors as fields, whoever asks', async () => {
     for (const field of ['author', 'contributors', 'id', 'created_at']) {
-      const err = await failure(h.engine.writeNote({ path: 'notes/Odd.md', mode: 'update', fields: { [field]: 'mallory' }, actor: 'mallory' }));
+      const err = await failure(h.engine.services.notes.writeNote({ path: 'notes/Odd.md', mode: 'update', fields: { [field]: 'mallory' }, actor: 'mallory' }));
       expect(err).toMatchObject({ code: 'invalid_argument', data: { field } });
     }
     expect(await fm('notes/Odd.md')).toMatchObject({ author: 'carol', contributors: ['carol', { team: 'infra' }, 7] });
@@ -61,15 +61,15 @@ describe('author is immutable, contributors append-only', () => {
 
 describe('edge changes are audited with the caller as actor', () => {
   test('create, update and delete append edge.upsert, edge.upsert, edge.delete', async () => {
-    const odd = h.engine.note('notes/Odd.md')!.nodeId;
-    const scalar = h.engine.note('notes/Scalar.md')!.nodeId;
+    const odd = h.engine.services.notes.note('notes/Odd.md')!.nodeId;
+    const scalar = h.engine.services.notes.note('notes/Scalar.md')!.nodeId;
     const made = await call('lithos_edge_create', { from: odd, to: scalar, type: 'supports', weight: 0.4 }, ALICE);
     const id = made.edge.edge_id;
     await call('lithos_edge_update', { edge_id: id, weight: 0.9 }, HUMAN);
     expect(await call('lithos_edge_delete', { edge_id: id }, BOB)).toEqual({ deleted: { edge_id: id, from_id: odd, to_id: scalar, type: 'supports' } });
-    expect(h.engine.memory.edges.find({ from: odd })).toEqual([]);
+    expect(h.engine.services.learning.memory.edges.find({ from: odd })).toEqual([]);
 
-    const entries = (await h.engine.audit.recent({ target: id })).reverse();
+    const entries = (await h.engine.services.governance.audit.recent({ target: id })).reverse();
     expect(entries.map((e) => [e.action, e.actor])).toEqual([
       ['edge.upsert', { kind: 'agent', id: 'alice' }],
       ['edge.upsert', { kind: 'human', id: null }],
@@ -77,15 +77,15 @@ describe('edge changes are audited with the caller as actor', () => {
     ]);
     expect(entries[0].data).toMatchObject({ from: odd, to: scalar, type: 'supports', weight: 0.4, created: true });
     expect(entries[1].data).toMatchObject({ weight: 0.9, created: false, before: { weight: 0.4 } });
-    expect((await h.engine.audit.verify()).ok).toBe(true);
+    expect((await h.engine.services.governance.audit.verify()).ok).toBe(true);
   });
 
   test('an edge the caller cannot see cannot be deleted (not found), and nothing is audited', async () => {
-    await h.engine.policy.set({});
+    await h.engine.services.governance.policy.set({});
     const priv = await call('lithos_write', { title: 'Mine', namespace: 'agent/alice', access_scope: 'agent_private', content: 'x\n' }, ALICE);
     const made = await call('lithos_edge_create', { from: priv.id, to: 'notes/Odd.md', type: 'related_to' }, ALICE);
-    const before = (await h.engine.audit.recent({ limit: 1000 })).length;
+    const before = (await h.engine.services.governance.audit.recent({ limit: 1000 })).length;
     expect((await failure(call('lithos_edge_delete', { edge_id: made.edge.edge_id }, BOB))).code).toBe('not_found');
-    expect((await h.engine.audit.recent({ limit: 1000 })).length).toBe(before);
+    expect((await h.engine.services.governance.audit.recent({ limit: 1000 })).length).toBe(before);
   });
 });

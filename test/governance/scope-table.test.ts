@@ -29,7 +29,7 @@ const receiptOf = {} as Record<Probe, string>;
 beforeAll(async () => {
   v = await openScopeVault();
   for (const p of PROBES) {
-    const ns = v.engine.note(v.path[p])!.cached.meta.namespace;
+    const ns = v.engine.services.notes.note(v.path[p])!.cached.meta.namespace;
     const r = await v.call('lithos_retrieve', { query_text: 'zebra striped probe', namespace_filter: [ns] }, HUMAN);
     expect(r.nodes.map((n: { id: string }) => n.id)).toEqual([v.id[p]]);
     receiptOf[p] = r.receipt_id;
@@ -98,7 +98,7 @@ const TOOLS: [tool: string, seen: Seen][] = [
     'lithos_stats',
     async (c) => {
       const s = await v.call('lithos_stats', {}, c);
-      const seen = new Set(PROBES.filter((p) => v.engine.note(v.path[p])!.cached.meta.namespace in s.by_namespace));
+      const seen = new Set(PROBES.filter((p) => v.engine.services.notes.note(v.path[p])!.cached.meta.namespace in s.by_namespace));
       expect(s.notes).toBe(1 + seen.size); // the hub and the visible probes
       return seen;
     },

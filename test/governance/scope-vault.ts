@@ -51,12 +51,12 @@ export const tagOf = (p: Probe): string => `probe-${slug(p)}`;
 
 export async function openScopeVault(): Promise<ScopeVault> {
   const h = await openHarness({});
-  const co = h.engine.coordination;
+  const co = h.engine.services.coordination;
   for (const a of ['alice', 'bob', 'carol', 'dave']) await co.ensureAgent(a);
   const taskT = (await co.createTask({ created_by: 'bob', title: 'Task T' })).id;
   const taskU = (await co.createTask({ created_by: 'carol', title: 'Task U' })).id;
   await co.claim({ task_id: taskT, aspect: 'tests', agent: 'alice' });
-  await h.engine.policy.set(POLICY);
+  await h.engine.services.governance.policy.set(POLICY);
 
   const spec: Record<Probe, { ns: string; fm: Record<string, unknown> }> = {
     shared: { ns: 'notes/shared', fm: { access_scope: 'shared', author: 'erin' } },
@@ -74,10 +74,10 @@ export async function openScopeVault(): Promise<ScopeVault> {
   h.vault.put(HUB, note({ title: 'Hub', tags: ['hub'] }, `Hub of the probes.\n${PROBES.map((p) => `[[${titleOf(p)}]]`).join('\n')}\n`), false);
   await h.engine.reconcile();
 
-  const id = Object.fromEntries(PROBES.map((p) => [p, h.engine.note(path[p])!.nodeId])) as Record<Probe, string>;
-  const hubId = h.engine.note(HUB)!.nodeId;
+  const id = Object.fromEntries(PROBES.map((p) => [p, h.engine.services.notes.note(path[p])!.nodeId])) as Record<Probe, string>;
+  const hubId = h.engine.services.notes.note(HUB)!.nodeId;
   for (const p of PROBES) {
-    await h.engine.memory.edges.upsert({ from_id: hubId, to_id: id[p], type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+    await h.engine.services.learning.memory.edges.upsert({ from_id: hubId, to_id: id[p], type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
   }
   const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
   return { ...h, tools, call: (name, args, caller) => tools.call(name, args, caller), taskT, taskU, path, id, hubId };

@@ -17,7 +17,7 @@ const listed = async (c: ToolCaller): Promise<string[]> => (await v.call('lithos
 describe('on the task', () => {
   test('a claim keeps counting after it lapses (the agent held it)', async () => {
     v.clock.advance(24 * 3600 * 1000);
-    expect(v.engine.coordination.liveClaims(v.taskT)).toEqual([]);
+    expect(v.engine.services.coordination.liveClaims(v.taskT)).toEqual([]);
     expect(await listed(ALICE)).toContain(v.path.task);
   });
 
@@ -25,7 +25,7 @@ describe('on the task', () => {
     await v.call('lithos_task_claim', { task_id: v.taskT, aspect: 'probe' }, DAVE);
     expect(await listed(DAVE)).toContain(v.path.task);
     await v.call('lithos_task_complete', { task_id: v.taskT }, ALICE); // another agent completes it
-    expect(v.engine.coordination.liveClaims(v.taskT)).toEqual([]);
+    expect(v.engine.services.coordination.liveClaims(v.taskT)).toEqual([]);
     expect(await listed(DAVE)).toContain(v.path.task);
   });
 

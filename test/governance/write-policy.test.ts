@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 const snapshot = () => Object.fromEntries(v.vault.paths().map((p) => [p, v.vault.text(p)]));
-const writes = async () => (await v.engine.audit.recent({ action: 'note.write', limit: 1000 })).length;
+const writes = async () => (await v.engine.services.governance.audit.recent({ action: 'note.write', limit: 1000 })).length;
 
 async function refused(tool: string, args: Record<string, unknown>, caller: ToolCaller): Promise<{ code: string; message: string }> {
   const before = snapshot();
@@ -36,7 +36,7 @@ describe('another spelling of a path is the same note', () => {
     v.vault.caseInsensitive = true;
     await v.call('lithos_write', { path: 'agent/alice/Café notes.md', title: 'Café notes', content: 'First.\n' }, ALICE);
     const before = v.vault.paths().length;
-    const id = v.engine.note('agent/alice/Café notes.md')!.nodeId;
+    const id = v.engine.services.notes.note('agent/alice/Café notes.md')!.nodeId;
     const r = await v.call('lithos_write', { path: spell('agent/alice/Café notes.md'), content: 'Second.\n' }, ALICE);
     expect(r).toMatchObject({ id, path: 'agent/alice/Café notes.md' });
     expect(v.vault.paths()).toHaveLength(before);
@@ -93,7 +93,7 @@ describe('forbidden: a scope or namespace the agent may not write into', () => {
   });
 
   test('where the policy allows it, the same agent writes: its task, its allowlist, its own namespace', async () => {
-    await v.engine.policy.set({ ...v.engine.policy.get(), agents: { ...v.engine.policy.get().agents, alice: { namespaces: ['project/atlas', 'notes'] } } });
+    await v.engine.services.governance.policy.set({ ...v.engine.services.governance.policy.get(), agents: { ...v.engine.services.governance.policy.get().agents, alice: { namespaces: ['project/atlas', 'notes'] } } });
     for (const args of [
       { title: 'Task finding', content: 'x\n', namespace: `task/${v.taskT}`, access_scope: 'task' },
       { title: 'Atlas fact', content: 'x\n', namespace: 'project/atlas', access_scope: 'project' },
@@ -128,7 +128,7 @@ describe('not_found: a note the agent cannot see', () => {
   });
 
   test('in a hidden folder of a namespace bob may write, a taken path and a free one get the same answer', async () => {
-    await v.engine.policy.set({ ...v.engine.policy.get(), hidden_folders: ['notes/shared'] });
+    await v.engine.services.governance.policy.set({ ...v.engine.services.governance.policy.get(), hidden_folders: ['notes/shared'] });
     const taken = v.path.shared;
     const free = taken.replace(/[^/]+\.md$/, 'Nothing here.md');
     const a = await refused('lithos_write', { path: taken, content: 'mine now\n' }, BOB);

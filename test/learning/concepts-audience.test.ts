@@ -14,7 +14,7 @@ beforeEach(async () => {
 afterEach(() => h.engine.close());
 
 const run = () => h.engine.services.learning.consolidator.run();
-const concepts = () => h.engine.notes().filter((n) => n.cached.meta.note_type === 'concept');
+const concepts = () => h.engine.services.notes.notes().filter((n) => n.cached.meta.note_type === 'concept');
 const lagIds = LAG.map((n) => n.id);
 
 /** A project-scope note about Kafka lag in `namespace`. */
@@ -40,7 +40,7 @@ test('project notes of two namespaces never share a concept (project/a and proje
 });
 
 test('notes in a hidden folder take no part', async () => {
-  await h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['project/streams'] });
+  await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), hidden_folders: ['project/streams'] });
   await coactivate(h, lagIds, 3);
   expect((await run()).concepts_created).toEqual([]);
 });
@@ -50,22 +50,22 @@ test('a concept lists only members its readers may still read: a member made pri
   await run();
   const [c] = concepts();
   // Two members narrowed: the four left are below the minimum size, so no cluster is detected again.
-  for (const victim of [LAG[4], LAG[5]]) await h.engine.updateFrontmatter(victim.path, (fm) => void (fm.access_scope = 'agent_private'));
+  for (const victim of [LAG[4], LAG[5]]) await h.engine.services.notes.updateFrontmatter(victim.path, (fm) => void (fm.access_scope = 'agent_private'));
   await run(); // the list is checked anyway
-  const body = (await h.engine.parse(c.path)).body;
+  const body = (await h.engine.services.notes.parse(c.path)).body;
   for (const victim of [LAG[4], LAG[5]]) expect(body).not.toContain(victim.path.replace(/\.md$/, ''));
   expect(body).toContain(LAG[0].path.replace(/\.md$/, ''));
 });
 
 test('a summary note never quotes a note its readers may not read (a project note of a namespace they may not cover, a private note)', async () => {
   await projectNote('project/ab', 3);
-  await h.engine.policy.set({ ...h.engine.policy.get(), default_namespaces: ['project/streams'] }); // agents do not read project/ab
+  await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), default_namespaces: ['project/streams'] }); // agents do not read project/ab
   h.vault.put(SUMMARY.path, note({ id: SUMMARY.id, title: 'Streams summary', note_type: 'summary' }, 'What we know: [[Lag case a1]], [[Lag case p3]] and [[agent/agent-b/Scratch]].\n'));
   await h.engine.reconcile();
   await run();
-  const s = (await h.engine.parse(SUMMARY.path)).frontmatter.summaries as { long: string };
+  const s = (await h.engine.services.notes.parse(SUMMARY.path)).frontmatter.summaries as { long: string };
   expect(s.long).toContain('orders topic'); // Lag case a1, shared
   expect(s.long).not.toContain('partition rebalance');
   expect(s.long).not.toContain('Private scratch');
-  expect(h.engine.note(PRIVATE.id)).not.toBeNull();
+  expect(h.engine.services.notes.note(PRIVATE.id)).not.toBeNull();
 });

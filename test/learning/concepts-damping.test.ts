@@ -27,12 +27,12 @@ async function open(over: Partial<Harness> = {}): Promise<Harness> {
   const h = await openHarness(files(), over);
   await h.engine.reconcile();
   for (const m of LAG) {
-    await h.engine.memory.edges.upsert({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
+    await h.engine.services.learning.memory.edges.upsert({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
   }
   return h;
 }
 
-const ask = (h: Harness) => h.engine.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a' }, { jitter: false });
+const ask = (h: Harness) => h.engine.services.retrieval.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a' }, { jitter: false });
 const dampingOf = async (h: Harness): Promise<number> => {
   const r = await ask(h);
   const c = r.nodes.find((n) => n.id === CONCEPT.id);
@@ -103,9 +103,9 @@ describe('salience ceiling', () => {
   test('consolidation holds a concept note\'s stored salience at 0.85', async () => {
     const h = await open();
     try {
-      await h.engine.memory.stats.update(CONCEPT.id, { salience: 0.97 });
+      await h.engine.services.learning.memory.stats.update(CONCEPT.id, { salience: 0.97 });
       await h.engine.services.learning.consolidator.run();
-      expect(h.engine.memory.stats.get(CONCEPT.id).salience).toBe(0.85);
+      expect(h.engine.services.learning.memory.stats.get(CONCEPT.id).salience).toBe(0.85);
     } finally {
       await h.engine.close();
     }
@@ -124,17 +124,17 @@ describe('a concept is a gateway', () => {
     const h = await openHarness({ ...files(), ...fillers });
     await h.engine.reconcile();
     for (const m of LAG) {
-      await h.engine.memory.edges.upsert({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
+      await h.engine.services.learning.memory.edges.upsert({ from_id: m.id, to_id: CONCEPT.id, type: 'is_example_of', weight: IS_EXAMPLE_OF_WEIGHT, namespace: 'concepts', provenance_actor: 'consolidate', provenance_type: 'rule', evidence: null, conflict_state: null });
     }
     try {
-      const r = await h.engine.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a', max_context_nodes: 50 }, { jitter: false, without: ['random', 'recency'] });
+      const r = await h.engine.services.retrieval.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a', max_context_nodes: 50 }, { jitter: false, without: ['random', 'recency'] });
       expect(r.nodes[0].id).toBe(CONCEPT.id);
       for (const m of LAG) {
         const n = r.nodes.find((x) => x.id === m.id);
         expect(n?.scouts).toContain('graph');
         expect(n?.reasons.join(' ')).toContain('is_example_of edge "Backpressure"');
       }
-      const without = await h.engine.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a', max_context_nodes: 50 }, { jitter: false, without: ['random', 'recency', 'graph'] });
+      const without = await h.engine.services.retrieval.retrieve({ query_text: 'backpressure overview', agent_id: 'agent-a', max_context_nodes: 50 }, { jitter: false, without: ['random', 'recency', 'graph'] });
       expect(without.nodes.filter((x) => LAG.some((m) => m.id === x.id)).length).toBeLessThan(LAG.length);
     } finally {
       await h.engine.close();

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 const run = () => h.engine.services.learning.consolidator.run();
-const concepts = () => h.engine.notes().filter((n) => n.cached.meta.note_type === 'concept');
+const concepts = () => h.engine.services.notes.notes().filter((n) => n.cached.meta.note_type === 'concept');
 const ids = LAG.map((n) => n.id);
 
 describe('concept formation', () => {
@@ -28,10 +28,10 @@ describe('concept formation', () => {
     const [c] = concepts();
     expect(c.cached.meta).toMatchObject({ note_type: 'concept', namespace: 'project/streams', access_scope: 'shared', title: 'kafka and lag' });
     expect(c.path).toBe('concepts/kafka and lag.md');
-    const edges = h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' });
+    const edges = h.engine.services.learning.memory.edges.find({ to: c.nodeId, type: 'is_example_of' });
     expect(edges.map((e) => e.from_id).sort()).toEqual([...ids].sort());
     expect(edges.every((e) => e.provenance_type === 'rule' && e.weight === 0.7)).toBe(true);
-    const body = (await h.engine.parse(c.path)).body;
+    const body = (await h.engine.services.notes.parse(c.path)).body;
     expect(body).toContain(MEMBERS_START);
     for (const n of LAG) expect(body).toContain(`[[${n.path.replace(/\.md$/, '')}|`);
     const audit = await auditActions(h);
@@ -43,26 +43,26 @@ describe('concept formation', () => {
     await coactivate(h, ids, 3);
     await run();
     const before = h.vault.text(concepts()[0].path);
-    const edges = h.engine.memory.counts().edges;
+    const edges = h.engine.services.learning.memory.counts().edges;
     const second = await run();
     expect(second).toMatchObject({ concepts_created: [], concepts_updated: [], concept_members_linked: 0 });
     expect(concepts()).toHaveLength(1);
     expect(h.vault.text(concepts()[0].path)).toBe(before);
-    expect(h.engine.memory.counts().edges).toBe(edges);
+    expect(h.engine.services.learning.memory.counts().edges).toBe(edges);
   });
 
   test('a grown cluster updates the same concept (matched by member overlap): the new member is linked and listed, text outside the managed block kept', async () => {
     await coactivate(h, ids.slice(0, 5), 3);
     await run();
     const [c] = concepts();
-    await h.engine.writeNote({ path: c.path, mode: 'update', content: `My own notes on lag.\n\n${(await h.engine.parse(c.path)).body}`, fields: {}, actor: null });
+    await h.engine.services.notes.writeNote({ path: c.path, mode: 'update', content: `My own notes on lag.\n\n${(await h.engine.services.notes.parse(c.path)).body}`, fields: {}, actor: null });
     await coactivate(h, ids, 3); // the sixth joins (pairs among the first five grow to 6, which is fine)
     const r = await run();
     expect(r.concepts_created).toEqual([]);
     expect(r.concepts_updated).toEqual([c.nodeId]);
     expect(concepts()).toHaveLength(1);
-    expect(h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
-    const body = (await h.engine.parse(c.path)).body;
+    expect(h.engine.services.learning.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
+    const body = (await h.engine.services.notes.parse(c.path)).body;
     expect(body.startsWith('My own notes on lag.\n')).toBe(true);
     expect(body).toContain('Lag case a6|');
     expect(body.indexOf(MEMBERS_END)).toBeGreaterThan(0);
@@ -75,16 +75,16 @@ describe('concept formation', () => {
     await run();
     const [c] = concepts();
     const decayed = async (weight: number) => {
-      for (const e of h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.edges.upsert({ ...e, weight });
+      for (const e of h.engine.services.learning.memory.edges.find({ to: c.nodeId, type: 'is_example_of' })) await h.engine.services.learning.memory.edges.upsert({ ...e, weight });
     };
     await decayed(0.3);
     await run();
-    expect(h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.weight)).toEqual(ids.map(() => 0.7));
-    for (const e of h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' })) await h.engine.memory.edges.delete(e.edge_id); // pruned by decay
+    expect(h.engine.services.learning.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.weight)).toEqual(ids.map(() => 0.7));
+    for (const e of h.engine.services.learning.memory.edges.find({ to: c.nodeId, type: 'is_example_of' })) await h.engine.services.learning.memory.edges.delete(e.edge_id); // pruned by decay
     const r = await run();
     expect(r.concepts_created).toEqual([]);
     expect(concepts().map((n) => n.path)).toEqual(['concepts/kafka and lag.md']);
-    expect(h.engine.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
+    expect(h.engine.services.learning.memory.edges.find({ to: c.nodeId, type: 'is_example_of' }).map((e) => e.from_id).sort()).toEqual([...ids].sort());
   });
 
   test('below the thresholds nothing forms: pairs used together only twice, or only four notes', async () => {

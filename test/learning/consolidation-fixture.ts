@@ -87,7 +87,7 @@ export function receiptOf(h: Harness, ids: string[], over: Partial<Receipt> & { 
 /** Bumps co-activation of every pair of `ids` `times` times. */
 export async function coactivate(h: Harness, ids: readonly string[], times: number): Promise<void> {
   for (let t = 0; t < times; t++) {
-    for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) await h.engine.memory.coactivation.bump(ids[i], ids[j], 'project', h.clock.now());
+    for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) await h.engine.services.learning.memory.coactivation.bump(ids[i], ids[j], 'project', h.clock.now());
   }
 }
 

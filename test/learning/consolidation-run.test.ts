@@ -20,13 +20,13 @@ afterEach(async () => {
 const [A, B, C, D] = LAG.map((n) => n.id);
 const run = (over: { task?: string; agent?: string } = {}) => h.engine.services.learning.consolidator.run(over);
 const relatedWeight = (x: string, y: string): number | null => {
-  const e = [...h.engine.memory.edges.find({ from: x, to: y, type: 'related_to' }), ...h.engine.memory.edges.find({ from: y, to: x, type: 'related_to' })];
+  const e = [...h.engine.services.learning.memory.edges.find({ from: x, to: y, type: 'related_to' }), ...h.engine.services.learning.memory.edges.find({ from: y, to: x, type: 'related_to' })];
   return e.length ? e[0].weight : null;
 };
 
 async function task(id: string, agent = 'agent-a'): Promise<void> {
-  await h.engine.coordination.ensureAgent(agent);
-  const t = await h.engine.coordination.createTask({ created_by: agent, title: `task ${id}` });
+  await h.engine.services.coordination.ensureAgent(agent);
+  const t = await h.engine.services.coordination.createTask({ created_by: agent, title: `task ${id}` });
   taskIds.set(id, t.id);
 }
 const taskIds = new Map<string, string>();
@@ -35,13 +35,13 @@ const tid = (name: string): string => taskIds.get(name) as string;
 describe('edge reinforcement', () => {
   test('items used in two retrievals of a task get related_to edges (rule, +0.05); an item used once gets none', async () => {
     await task('T');
-    await h.engine.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
-    await h.engine.receipts.append(receiptOf(h, [A, B, C, D], { task_id: tid('T') }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, B, C, D], { task_id: tid('T') }));
     const r = await run({ task: tid('T') });
     expect(r).toMatchObject({ units: [`task:${tid('T')}`], edges_created: 3, edges_reinforced: 0 });
     expect([relatedWeight(A, B), relatedWeight(A, C), relatedWeight(B, C)]).toEqual([REINFORCE_AMOUNT, REINFORCE_AMOUNT, REINFORCE_AMOUNT]);
     expect(relatedWeight(A, D)).toBeNull();
-    const e = h.engine.memory.edges.find({ type: 'related_to' });
+    const e = h.engine.services.learning.memory.edges.find({ type: 'related_to' });
     expect(e.every((x) => x.provenance_type === 'rule' && x.provenance_actor === 'consolidate')).toBe(true);
     const entry = (await auditActions(h)).filter((a) => a.action === 'consolidate');
     expect(entry).toEqual([expect.objectContaining({ target: `task:${tid('T')}`, data: expect.objectContaining({ edges_created: 3, units: 1 }) })]);
@@ -49,9 +49,9 @@ describe('edge reinforcement', () => {
 
   test('an existing edge is strengthened; a human edge is left alone', async () => {
     await task('T');
-    await h.engine.memory.edges.upsert({ from_id: A, to_id: B, type: 'related_to', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: null });
-    await h.engine.memory.edges.upsert({ from_id: C, to_id: A, type: 'related_to', weight: 0.9, namespace: 'project', provenance_actor: 'human', provenance_type: 'human', evidence: null, conflict_state: null });
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
+    await h.engine.services.learning.memory.edges.upsert({ from_id: A, to_id: B, type: 'related_to', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: null });
+    await h.engine.services.learning.memory.edges.upsert({ from_id: C, to_id: A, type: 'related_to', weight: 0.9, namespace: 'project', provenance_actor: 'human', provenance_type: 'human', evidence: null, conflict_state: null });
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
     const r = await run({ task: tid('T') });
     expect(r).toMatchObject({ edges_reinforced: 1, edges_created: 1 });
     expect(relatedWeight(A, B)).toBeCloseTo(0.55, 10);
@@ -61,9 +61,9 @@ describe('edge reinforcement', () => {
   test("explicit feedback wins: the outcome's receipt counts only the cited notes as used", async () => {
     await task('T');
     const r1 = receiptOf(h, [A, B, C], { task_id: tid('T') });
-    await h.engine.receipts.append(r1);
-    await h.engine.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
-    await h.engine.coordination.completeTask(tid('T'), 'agent-a', { receipt_id: r1.receipt_id, cited_nodes: [A, B] });
+    await h.engine.services.retrieval.receipts.append(r1);
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
+    await h.engine.services.coordination.completeTask(tid('T'), 'agent-a', { receipt_id: r1.receipt_id, cited_nodes: [A, B] });
     await run({ task: tid('T') });
     expect(relatedWeight(A, B)).toBe(REINFORCE_AMOUNT);
     expect(relatedWeight(A, C)).toBeNull();
@@ -71,21 +71,21 @@ describe('edge reinforcement', () => {
 
   test('idempotent: a second run over the same material changes no edge, note or state', async () => {
     await task('T');
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, B, C], { task_id: tid('T') }));
     await run({ task: tid('T') });
-    const edges = JSON.stringify(h.engine.memory.edges.find({}));
+    const edges = JSON.stringify(h.engine.services.learning.memory.edges.find({}));
     const files = JSON.stringify(h.vault.paths().map((p) => h.vault.text(p)));
     const r = await run({ task: tid('T') });
     expect(r).toMatchObject({ edges_created: 0, edges_reinforced: 0, hypotheses_promoted: [], concepts_created: [], summaries_refreshed: [] });
-    expect(JSON.stringify(h.engine.memory.edges.find({}))).toBe(edges);
+    expect(JSON.stringify(h.engine.services.learning.memory.edges.find({}))).toBe(edges);
     expect(JSON.stringify(h.vault.paths().map((p) => h.vault.text(p)))).toBe(files);
   });
 
   test('with neither task nor agent it consolidates every unit of the last 24 h: tasks, and task-less days per agent', async () => {
     await task('T');
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [A, B], { task_id: tid('T') }));
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [C, D], { agent_id: 'agent-b' }));
-    await h.engine.receipts.append(receiptOf(h, [A, D], { agent_id: 'agent-b', agoMs: 3 * 86_400_000 }));
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, B], { task_id: tid('T') }));
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [C, D], { agent_id: 'agent-b' }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [A, D], { agent_id: 'agent-b', agoMs: 3 * 86_400_000 }));
     const r = await run();
     expect(r.units).toEqual([`task:${tid('T')}`, `agent:agent-b:${new Date(h.clock.now()).toISOString().slice(0, 10)}`]);
     expect(relatedWeight(A, B)).toBe(REINFORCE_AMOUNT);
@@ -98,38 +98,38 @@ describe('hypothesis promotion', () => {
   async function citedOnTasks(names: string[]): Promise<void> {
     for (const name of names) {
       await task(name);
-      await h.engine.coordination.completeTask(tid(name), 'agent-a', { cited_nodes: [HYPO.id] });
+      await h.engine.services.coordination.completeTask(tid(name), 'agent-a', { cited_nodes: [HYPO.id] });
       await run({ task: tid(name) });
     }
   }
 
   test('a hypothesis cited on two completed tasks becomes an agent_finding with promoted_from: hypothesis, audited', async () => {
     await citedOnTasks(['T1']);
-    expect(h.engine.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
+    expect(h.engine.services.notes.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
     await citedOnTasks(['T2']);
-    const n = h.engine.note(HYPO.id)!;
+    const n = h.engine.services.notes.note(HYPO.id)!;
     expect(n.cached.meta).toMatchObject({ note_type: 'agent_finding', status: 'active' });
-    expect((await h.engine.parse(HYPO.path)).frontmatter.promoted_from).toBe('hypothesis');
-    expect((await h.engine.parse(HYPO.path)).body).toBe('Consumer lag may come from slow commits.\n');
+    expect((await h.engine.services.notes.parse(HYPO.path)).frontmatter.promoted_from).toBe('hypothesis');
+    expect((await h.engine.services.notes.parse(HYPO.path)).body).toBe('Consumer lag may come from slow commits.\n');
     const promote = (await auditActions(h)).filter((a) => a.action === 'hypothesis.promote');
     expect(promote).toEqual([expect.objectContaining({ target: HYPO.id, data: expect.objectContaining({ tasks: [tid('T1'), tid('T2')].sort(), to: 'agent_finding' }) })]);
   });
 
   test('not promoted while an unreviewed contradicts edge touches it', async () => {
-    await h.engine.memory.edges.upsert({ from_id: LAG[0].id, to_id: HYPO.id, type: 'contradicts', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: 'unreviewed' });
+    await h.engine.services.learning.memory.edges.upsert({ from_id: LAG[0].id, to_id: HYPO.id, type: 'contradicts', weight: 0.5, namespace: 'project', provenance_actor: 'agent-x', provenance_type: 'agent', evidence: null, conflict_state: 'unreviewed' });
     await citedOnTasks(['T1', 'T2']);
-    expect(h.engine.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
+    expect(h.engine.services.notes.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
     expect((await auditActions(h)).some((a) => a.action === 'hypothesis.promote')).toBe(false);
   });
 
   test('a hypothesis marked misleading on a task gets no credit from it', async () => {
     await task('T1');
-    await h.engine.coordination.completeTask(tid('T1'), 'agent-a', { cited_nodes: [HYPO.id] });
+    await h.engine.services.coordination.completeTask(tid('T1'), 'agent-a', { cited_nodes: [HYPO.id] });
     await run({ task: tid('T1') });
     await task('T2');
-    await h.engine.coordination.completeTask(tid('T2'), 'agent-a', { misleading_nodes: [HYPO.id] });
+    await h.engine.services.coordination.completeTask(tid('T2'), 'agent-a', { misleading_nodes: [HYPO.id] });
     await run({ task: tid('T2') });
-    expect(h.engine.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
+    expect(h.engine.services.notes.note(HYPO.id)?.cached.meta.note_type).toBe('hypothesis');
   });
 });
 
@@ -137,7 +137,7 @@ describe('summary refresh', () => {
   test('writes summaries.short/long and the material digest once; a second run writes nothing; a changed member rewrites them', async () => {
     const first = await run();
     expect(first.summaries_refreshed).toEqual([SUMMARY.id]);
-    const fm = (await h.engine.parse(SUMMARY.path)).frontmatter as { summaries: { short: string; long: string } } & Record<string, unknown>;
+    const fm = (await h.engine.services.notes.parse(SUMMARY.path)).frontmatter as { summaries: { short: string; long: string } } & Record<string, unknown>;
     expect(fm.summaries.short).toMatch(/Kafka|consumer/i);
     expect(fm.summaries.long.length).toBeGreaterThan(fm.summaries.short.length);
     expect(typeof fm[SUMMARY_HASH_FIELD]).toBe('string');
@@ -146,14 +146,14 @@ describe('summary refresh', () => {
     expect((await run()).summaries_refreshed).toEqual([]);
     expect(h.vault.text(SUMMARY.path)).toBe(text);
 
-    await h.engine.writeNote({ path: LAG[1].path, mode: 'update', content: 'Kafka consumer lag: a new finding about partitions and consumer fetch size.\n', fields: {}, actor: 'agent-a' });
+    await h.engine.services.notes.writeNote({ path: LAG[1].path, mode: 'update', content: 'Kafka consumer lag: a new finding about partitions and consumer fetch size.\n', fields: {}, actor: 'agent-a' });
     expect((await run()).summaries_refreshed).toEqual([SUMMARY.id]);
     expect(h.vault.text(SUMMARY.path)).not.toBe(text);
     expect((await auditActions(h)).filter((a) => a.action === 'summary.refresh').map((a) => a.target)).toEqual([SUMMARY.id, SUMMARY.id]);
   });
 
   test('summaries a person wrote are never overwritten', async () => {
-    await h.engine.updateFrontmatter(SUMMARY.path, (fm) => {
+    await h.engine.services.notes.updateFrontmatter(SUMMARY.path, (fm) => {
       fm.summaries = { short: 'Mine.' };
     });
     const text = h.vault.text(SUMMARY.path);

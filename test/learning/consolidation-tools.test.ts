@@ -35,10 +35,10 @@ const idsOf = (r: { items: { id: string }[] }): string[] => r.items.map((i) => i
 
 describe('lithos_working_memory', () => {
   test("an agent's working memory: its retrievals of the last 24 h, most used first; another agent's are not in it", async () => {
-    await h.engine.receipts.append(receiptOf(h, [L1, L2]));
-    await h.engine.receipts.append(receiptOf(h, [L1]));
-    await h.engine.receipts.append(receiptOf(h, [L3], { agoMs: 2 * 86_400_000 }));
-    await h.engine.receipts.append(receiptOf(h, [OTHER[0].id], { agent_id: 'agent-b' }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2]));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1]));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L3], { agoMs: 2 * 86_400_000 }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [OTHER[0].id], { agent_id: 'agent-b' }));
     const wm = await call('lithos_working_memory', {});
     expect(wm).toMatchObject({ agent: 'agent-a', task: null, receipts: 2 });
     expect(wm.items).toEqual([
@@ -48,14 +48,14 @@ describe('lithos_working_memory', () => {
   });
 
   test("a task's working memory is shared: every retrieval for it by an agent on it, plus what its outcome cites; an outsider's is not in it", async () => {
-    await h.engine.coordination.ensureAgent('agent-a');
-    const t = await h.engine.coordination.createTask({ created_by: 'agent-a', title: 'lag' });
+    await h.engine.services.coordination.ensureAgent('agent-a');
+    const t = await h.engine.services.coordination.createTask({ created_by: 'agent-a', title: 'lag' });
     await call('lithos_task_claim', { task_id: t.id, aspect: 'lag' }, B);
-    await h.engine.receipts.append(receiptOf(h, [L1], { task_id: t.id }));
-    await h.engine.receipts.append(receiptOf(h, [L2], { task_id: t.id, agent_id: 'agent-b' }));
-    await h.engine.receipts.append(receiptOf(h, [OTHER[2].id], { task_id: t.id, agent_id: 'outsider' })); // named the task, never joined
-    await h.engine.receipts.append(receiptOf(h, [L3]));
-    await h.engine.coordination.completeTask(t.id, 'agent-a', { cited_nodes: [OTHER[1].id] });
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1], { task_id: t.id }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L2], { task_id: t.id, agent_id: 'agent-b' }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [OTHER[2].id], { task_id: t.id, agent_id: 'outsider' })); // named the task, never joined
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L3]));
+    await h.engine.services.coordination.completeTask(t.id, 'agent-a', { cited_nodes: [OTHER[1].id] });
     const wm = await call('lithos_working_memory', { task: t.id });
     expect(idsOf(wm).sort()).toEqual([L1, L2, OTHER[1].id].sort());
     expect((await call('lithos_working_memory', { task: t.id, agent: 'agent-b' })).items.map((i: { id: string }) => i.id)).toEqual([L2]);
@@ -64,18 +64,18 @@ describe('lithos_working_memory', () => {
   test('a receipt that got lithos_feedback counts only the notes that feedback found used: a misleading or ignored one is no use, and consolidation does not reinforce it', async () => {
     for (let i = 0; i < 2; i++) {
       const r = receiptOf(h, [L1, L2, L3]);
-      await h.engine.receipts.append(r);
+      await h.engine.services.retrieval.receipts.append(r);
       await call('lithos_feedback', { receipt_id: r.receipt_id, cited: [L1], misleading: [L2] });
     }
     const wm = await call('lithos_working_memory', {});
     expect(wm.items.map((i: { id: string; used: number }) => [i.id, i.used])).toEqual([[L1, 2], [L2, 0], [L3, 0]]);
     await call('lithos_consolidate', { agent: 'agent-a' });
-    expect(h.engine.memory.edges.find({ type: 'related_to' }).filter((e) => e.from_id === L2 || e.to_id === L2)).toEqual([]);
+    expect(h.engine.services.learning.memory.edges.find({ type: 'related_to' }).filter((e) => e.from_id === L2 || e.to_id === L2)).toEqual([]);
   });
 
   test('gated: a note the caller may not see is left out, while its owner and the person see it', async () => {
-    await h.engine.receipts.append(receiptOf(h, [L1, PRIVATE.id], { agent_id: 'agent-b' }));
-    await h.engine.receipts.append(receiptOf(h, [PRIVATE.id], { agent_id: 'agent-b' }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, PRIVATE.id], { agent_id: 'agent-b' }));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [PRIVATE.id], { agent_id: 'agent-b' }));
     expect(idsOf(await call('lithos_working_memory', { agent: 'agent-b' }, A))).toEqual([L1]);
     // the receipt that returned only the private note is not counted for agent-a either
     expect((await call('lithos_working_memory', { agent: 'agent-b' }, A)).receipts).toBe(1);
@@ -92,7 +92,7 @@ describe('lithos_working_memory', () => {
 
 describe('lithos_consolidate and the triggers', () => {
   test('lithos_consolidate runs one consolidation and reports it; the audit names the calling agent', async () => {
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [L1, L2]));
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2]));
     const r = await call('lithos_consolidate', { agent: 'agent-a' });
     expect(r).toMatchObject({ units: 1, edges_created: 1, edges_reinforced: 0 });
     const entry = (await auditActions(h)).find((a) => a.action === 'consolidate') as unknown as { actor: unknown };
@@ -109,31 +109,31 @@ describe('lithos_consolidate and the triggers', () => {
 
   test('lithos_task_complete consolidates the task it completes', async () => {
     const t = await call('lithos_task_create', { title: 'lag' });
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [L1, L2], { task_id: t.task.id }));
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2], { task_id: t.task.id }));
     await call('lithos_task_complete', { task_id: t.task.id });
     const entry = (await auditActions(h)).find((a) => a.action === 'consolidate');
     expect(entry).toMatchObject({ target: `task:${t.task.id}`, data: expect.objectContaining({ edges_created: 1 }) });
-    expect(h.engine.memory.edges.find({ type: 'related_to' })).toHaveLength(1);
+    expect(h.engine.services.learning.memory.edges.find({ type: 'related_to' })).toHaveLength(1);
   });
 
   test('the schedule runs on the engine timers every 6 h and stops when the engine closes', async () => {
-    h.engine.consolidator.start();
-    for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [L1, L2]));
+    h.engine.services.learning.consolidator.start();
+    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2]));
     h.clock.advance(6 * 3600 * 1000);
-    await h.engine.consolidator.run({}); // queued behind the scheduled run: resolves once it has finished
+    await h.engine.services.learning.consolidator.run({}); // queued behind the scheduled run: resolves once it has finished
     const runs = (await auditActions(h)).filter((a) => a.action === 'consolidate') as unknown as { actor: { id: string } }[];
     expect(runs.map((r) => r.actor.id)).toEqual(['schedule', null]);
     await h.engine.close();
-    expect(h.engine.consolidator.scheduled).toBe(false);
+    expect(h.engine.services.learning.consolidator.scheduled).toBe(false);
   });
 
   test(`a working memory past ${WORKING_MEMORY_TRIGGER_SIZE} distinct notes is consolidated at once (with the schedule on)`, async () => {
-    h.engine.consolidator.start();
+    h.engine.services.learning.consolidator.start();
     const many = Array.from({ length: WORKING_MEMORY_TRIGGER_SIZE + 1 }, (_, i) => `n${i}`);
     const r = receiptOf(h, many);
-    await h.engine.receipts.append(r);
-    h.engine.consolidator.noteRetrieval(r);
-    await h.engine.consolidator.run({});
+    await h.engine.services.retrieval.receipts.append(r);
+    h.engine.services.learning.consolidator.noteRetrieval(r);
+    await h.engine.services.learning.consolidator.run({});
     const runs = (await auditActions(h)).filter((a) => a.action === 'consolidate') as unknown as { actor: { id: string }; target: string }[];
     expect(runs[0]).toMatchObject({ actor: { id: 'working-memory-size' }, target: 'agent:agent-a' });
   });

@@ -5,7 +5,7 @@ import type { Harness } from '../engine/harness';
 import { A, B, C, D, openLearning, retrieveAll } from './fixture';
 
 /**
- * The vault's learning constants (engine.learning) reach the arithmetic on the next feedback or decay
+ * The vault's learning constants (engine.services.learning.tunables) reach the arithmetic on the next feedback or decay
  * run, without reopening the engine: through the store's set, and through a hand edit of learning.json.
  */
 
@@ -17,26 +17,26 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const stats = (id: string) => h.engine.memory.stats.get(id);
+const stats = (id: string) => h.engine.services.learning.memory.stats.get(id);
 const cite = async (ids: string[]) => h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: ids });
 
 test('a changed used_salience and used_edge apply to the next feedback call, and the one after that', async () => {
-  await h.engine.learning.update('feedback.used_salience', 0.1);
-  await h.engine.learning.update('used_edge', 0.2);
+  await h.engine.services.learning.tunables.update('feedback.used_salience', 0.1);
+  await h.engine.services.learning.tunables.update('used_edge', 0.2);
   await cite([A, B]);
   expect(stats(A).salience).toBeCloseTo(0.6, 6);
-  expect(h.engine.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2, 6);
-  await h.engine.learning.reset();
+  expect(h.engine.services.learning.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2, 6);
+  await h.engine.services.learning.tunables.reset();
   await cite([A, B]);
   expect(stats(A).salience).toBeCloseTo(0.6 + FEEDBACK.used_salience, 6);
-  expect(h.engine.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2 + FEEDBACK.used_edge, 6);
+  expect(h.engine.services.learning.memory.edges.find({ type: 'related_to' })[0].weight).toBeCloseTo(0.2 + FEEDBACK.used_edge, 6);
 });
 
 test('quarantine_at 1: a single misleading mark quarantines the note', async () => {
-  await h.engine.learning.update('quarantine_at', 1);
+  await h.engine.services.learning.tunables.update('quarantine_at', 1);
   const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D] });
   expect(out.quarantined).toEqual([D]);
-  expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
+  expect(h.engine.services.notes.note(D)!.cached.meta.status).toBe('quarantined');
 });
 
 test('a hand edit of learning.json applies to feedback once RELOAD_MS has passed', async () => {
@@ -47,16 +47,16 @@ test('a hand edit of learning.json applies to feedback once RELOAD_MS has passed
 });
 
 test('chronic_ignored_min 0: the first ignore already costs salience, by the tuned ignored_salience', async () => {
-  await h.engine.learning.set({ feedback: { chronic_ignored_min: 0, ignored_salience: -0.1 } });
+  await h.engine.services.learning.tunables.set({ feedback: { chronic_ignored_min: 0, ignored_salience: -0.1 } });
   await cite([A]);
   expect(stats(B)).toMatchObject({ ignored_count: 1, salience: 0.4 });
 });
 
 test('decay uses the tuned half-life on its next run', async () => {
   const t0 = h.clock.now();
-  await h.engine.memory.stats.update(C, { spaced_rep_strength: 1.4 });
+  await h.engine.services.learning.memory.stats.update(C, { spaced_rep_strength: 1.4 });
   await h.engine.services.learning.decay(t0);
-  await h.engine.learning.update('decay.spaced_rep_half_life_days', 10);
+  await h.engine.services.learning.tunables.update('decay.spaced_rep_half_life_days', 10);
   await h.engine.services.learning.decay(t0 + 10 * DAY_MS);
   expect(stats(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
 });
@@ -66,8 +66,8 @@ test('the support thresholds: a stricter embedding_cosine drops a note, a lower 
   const output = 'We looked at the dashboards and the idle connections.';
   const supported = async () => (await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, output_text: output })).supported;
   expect(await supported()).toContain(C);
-  await h.engine.learning.update('support.embedding_cosine', 0.9);
+  await h.engine.services.learning.tunables.update('support.embedding_cosine', 0.9);
   expect(await supported()).not.toContain(C);
-  await h.engine.learning.update('support.lexical_share', 0.25);
+  await h.engine.services.learning.tunables.update('support.lexical_share', 0.25);
   expect(await supported()).toContain(C);
 });

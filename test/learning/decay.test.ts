@@ -14,7 +14,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const mem = () => h.engine.memory;
+const mem = () => h.engine.services.learning.memory;
 const edge = (from: string, to: string, weight: number, provenance: 'human' | 'agent' | 'rule', type = 'related_to') =>
   mem().edges.upsert({ from_id: from, to_id: to, type, weight, namespace: 'project', provenance_actor: provenance, provenance_type: provenance, evidence: null, conflict_state: null });
 
@@ -62,10 +62,10 @@ test('running twice at the same now equals running once', async () => {
   const later = t0 + 10 * DAY_MS;
   await h.engine.services.learning.decay(later);
   const once = { stats: mem().stats.all(), edges: mem().edges.find({}).map((e) => [e.edge_id, e.weight]) };
-  const audits = (await h.engine.audit.recent({ action: 'decay' })).length;
+  const audits = (await h.engine.services.governance.audit.recent({ action: 'decay' })).length;
   expect(await h.engine.services.learning.decay(later)).toMatchObject({ ran: false });
   expect({ stats: mem().stats.all(), edges: mem().edges.find({}).map((e) => [e.edge_id, e.weight]) }).toEqual(once);
-  expect(await h.engine.audit.recent({ action: 'decay' })).toHaveLength(audits);
+  expect(await h.engine.services.governance.audit.recent({ action: 'decay' })).toHaveLength(audits);
 });
 
 test('rule and agent edges decay and are pruned below the threshold; human and conflict edges never decay', async () => {
@@ -84,7 +84,7 @@ test('rule and agent edges decay and are pruned below the threshold; human and c
   expect(w(weak.edge_id)).toBeUndefined();
   expect(w(human.edge_id)).toBe(0.5);
   expect(w(conflict.edge_id)).toBe(0.5);
-  const [audit] = await h.engine.audit.recent({ action: 'decay' });
+  const [audit] = await h.engine.services.governance.audit.recent({ action: 'decay' });
   expect(audit.data).toMatchObject({ edges_decayed: 2, edges_pruned: 1 });
 });
 
@@ -143,7 +143,7 @@ test('co-activation pairs seen too rarely to form a concept are forgotten once h
   expect(r.coactivation_pruned).toBe(1);
   expect(mem().coactivation.of(A).map((c) => [c.other, c.count])).toEqual([[C, 3]]);
   expect(mem().coactivation.of(B).map((c) => c.other)).toEqual([C]);
-  const audit = (await h.engine.audit.recent({ action: 'decay' }))[0];
+  const audit = (await h.engine.services.governance.audit.recent({ action: 'decay' }))[0];
   expect(audit.data).toMatchObject({ coactivation_pruned: 1 });
 });
 

@@ -13,7 +13,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const stats = (id: string) => h.engine.memory.stats.get(id);
+const stats = (id: string) => h.engine.services.learning.memory.stats.get(id);
 
 describe('used notes', () => {
   test('a cited note gains salience, a use, last_used_at, spaced repetition and its class prior', async () => {
@@ -31,7 +31,7 @@ describe('used notes', () => {
   });
 
   test('salience and spaced repetition are clamped', async () => {
-    await h.engine.memory.stats.update(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
+    await h.engine.services.learning.memory.stats.update(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
     const r = await retrieveAll(h);
     await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A] });
     expect(stats(A)).toMatchObject({ salience: 1, spaced_rep_strength: FEEDBACK.spaced_rep_max });
@@ -39,11 +39,11 @@ describe('used notes', () => {
 
   test('two used notes get a related_to rule edge, created at +0.03 and reinforced by +0.03', async () => {
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B] });
-    const [e] = h.engine.memory.edges.find({ type: 'related_to' });
+    const [e] = h.engine.services.learning.memory.edges.find({ type: 'related_to' });
     expect(e).toMatchObject({ weight: FEEDBACK.used_edge, provenance_type: 'rule' });
     expect([e.from_id, e.to_id].sort()).toEqual([A, B]);
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [B, A] });
-    expect(h.engine.memory.edges.find({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
+    expect(h.engine.services.learning.memory.edges.find({ type: 'related_to' })).toEqual([expect.objectContaining({ edge_id: e.edge_id, weight: 2 * FEEDBACK.used_edge })]);
   });
 
   test('the output text counts a note it reproduces as used, without a citation', async () => {
@@ -64,14 +64,14 @@ describe('used notes', () => {
 
 describe('ignored notes, per query class first', () => {
   test('an ignored note loses its class prior only; other classes are untouched', async () => {
-    await h.engine.memory.stats.update(B, { per_queryclass_priors: { design: 0.1 } });
+    await h.engine.services.learning.memory.stats.update(B, { per_queryclass_priors: { design: 0.1 } });
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h, { query_class: 'debug' })).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 1, salience: 0.5, per_queryclass_priors: { design: 0.1, debug: FEEDBACK.ignored_class_prior } });
   });
 
   test('salience drops only when chronic: ignored more than 5 times and more often than used', async () => {
-    await h.engine.memory.stats.update(B, { ignored_count: 4 });
-    await h.engine.memory.stats.update(C, { ignored_count: 5, use_count: 9 });
+    await h.engine.services.learning.memory.stats.update(B, { ignored_count: 4 });
+    await h.engine.services.learning.memory.stats.update(C, { ignored_count: 5, use_count: 9 });
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B)).toMatchObject({ ignored_count: 5, salience: 0.5 }); // 5 is not more than 5
     expect(stats(C)).toMatchObject({ ignored_count: 6, salience: 0.5 }); // used more often than ignored
@@ -80,7 +80,7 @@ describe('ignored notes, per query class first', () => {
   });
 
   test('a class prior stays within ±class_prior_cap', async () => {
-    await h.engine.memory.stats.update(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
+    await h.engine.services.learning.memory.stats.update(B, { per_queryclass_priors: { lookup: -FEEDBACK.class_prior_cap + 0.01 } });
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
     expect(stats(B).per_queryclass_priors.lookup).toBe(-FEEDBACK.class_prior_cap);
   });
@@ -88,7 +88,7 @@ describe('ignored notes, per query class first', () => {
 
 describe('misleading notes', () => {
   test('lose class prior and salience, and the incoming rule/agent edges from other final nodes are weakened', async () => {
-    const mem = h.engine.memory;
+    const mem = h.engine.services.learning.memory;
     const base = { namespace: 'project', evidence: null, conflict_state: null };
     const pulled = await mem.edges.upsert({ ...base, from_id: B, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'agent-b', provenance_type: 'agent' });
     const human = await mem.edges.upsert({ ...base, from_id: C, to_id: A, type: 'supports', weight: 0.5, provenance_actor: 'human', provenance_type: 'human' });
@@ -104,16 +104,16 @@ describe('misleading notes', () => {
 
   test('quarantine at exactly 3 marks: status and status callout written, hidden from default retrieval, audited, listed', async () => {
     for (let i = 1; i <= 2; i++) await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
-    expect(h.engine.note(D)!.cached.meta.status).toBe('active');
+    expect(h.engine.services.notes.note(D)!.cached.meta.status).toBe('active');
     const third = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
     expect(third.quarantined).toEqual([D]);
-    expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
+    expect(h.engine.services.notes.note(D)!.cached.meta.status).toBe('quarantined');
     expect(h.vault.text('project/d.md')).toMatch(/^status: quarantined$/m);
     expect(h.vault.text('project/d.md')).toContain('[!lithos-status] Quarantined');
     expect(h.vault.text('project/d.md')).toContain('The connection pool was introduced in 2023'); // the text itself untouched
-    const after = await h.engine.retrieve({ query_text: 'connection pool' }, { record: false });
+    const after = await h.engine.services.retrieval.retrieve({ query_text: 'connection pool' }, { record: false });
     expect(after.nodes.map((n) => n.id)).not.toContain(D);
-    const [entry] = await h.engine.audit.recent({ action: 'quarantine' });
+    const [entry] = await h.engine.services.governance.audit.recent({ action: 'quarantine' });
     expect(entry).toMatchObject({ target: D, actor: { kind: 'rule' }, data: expect.objectContaining({ path: 'project/d.md', previous_status: 'active' }) });
     expect(h.engine.services.learning.quarantined().map((n) => [n.id, n.misleading_count])).toEqual([[D, 3]]);
   });
@@ -122,12 +122,12 @@ describe('misleading notes', () => {
 test('released by a person, a note counts misleading marks afresh: one more mark does not quarantine it again, three do', async () => {
   const mark = async () => h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [D], agent: 'agent-a' });
   for (let i = 0; i < 3; i++) await mark();
-  expect(h.engine.note(D)!.cached.meta.status).toBe('quarantined');
-  await h.engine.updateFrontmatter('project/d.md', (fm) => void (fm.status = 'active')); // the person's review
+  expect(h.engine.services.notes.note(D)!.cached.meta.status).toBe('quarantined');
+  await h.engine.services.notes.updateFrontmatter('project/d.md', (fm) => void (fm.status = 'active')); // the person's review
   expect((await mark()).quarantined).toEqual([]);
   expect((await mark()).quarantined).toEqual([]);
   expect((await mark()).quarantined).toEqual([D]);
-  expect(h.engine.memory.stats.get(D).misleading_count).toBe(6); // the history is kept
+  expect(h.engine.services.learning.memory.stats.get(D).misleading_count).toBe(6); // the history is kept
 });
 
 test('a status callout left in a note released while no Lithos process ran is removed by lithos conflicts scan', async () => {
@@ -136,27 +136,27 @@ test('a status callout left in a note released while no Lithos process ran is re
   expect(text).toContain('[!lithos-status] Quarantined');
   h.vault.put('project/d.md', text.replace('status: quarantined', 'status: active'), false); // edited by hand, unseen
   await h.engine.reconcile();
-  await h.engine.conflicts.scan();
+  await h.engine.services.conflicts.scan();
   expect(h.vault.text('project/d.md')).not.toContain('[!lithos-status]');
 });
 
 test('coactivation counts every pair of final nodes', async () => {
   const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
   expect(out.coactivation_pairs).toBe(6);
-  for (const id of [A, B, C, D]) expect(h.engine.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
+  for (const id of [A, B, C, D]) expect(h.engine.services.learning.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
 });
 
 test('feedback for the same receipt counts once', async () => {
   const r = await retrieveAll(h);
   await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   const snapshot = [A, B, C, D].map(stats);
-  const edges = h.engine.memory.edges.find({});
+  const edges = h.engine.services.learning.memory.edges.find({});
   const again = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C] });
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
-  expect(h.engine.memory.edges.find({})).toEqual(edges);
-  expect(h.engine.memory.coactivation.of(A).map((c) => c.count)).toEqual([1, 1, 1]);
-  expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(1);
+  expect(h.engine.services.learning.memory.edges.find({})).toEqual(edges);
+  expect(h.engine.services.learning.memory.coactivation.of(A).map((c) => c.count)).toEqual([1, 1, 1]);
+  expect(await h.engine.services.governance.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });
 
 test('two concurrent calls for one receipt still count once', async () => {
@@ -169,7 +169,7 @@ test('two concurrent calls for one receipt still count once', async () => {
 test('each application is audited with its counts', async () => {
   const r = await retrieveAll(h, { task_id: 'task-1' });
   await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });
-  const [e] = await h.engine.audit.recent({ action: 'feedback' });
+  const [e] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
   expect(e).toMatchObject({ target: r.receipt_id, actor: { kind: 'agent', id: 'agent-a' } });
   expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 6 });
 });

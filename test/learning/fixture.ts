@@ -22,8 +22,8 @@ export async function openLearning(files: Record<string, string> = FILES): Promi
 
 /** A recorded retrieval returning all four notes; its receipt. */
 export async function retrieveAll(h: Harness, ctx: { query_class?: string; task_id?: string; agent_id?: string } = {}): Promise<Receipt> {
-  const r = await h.engine.retrieve({ query_text: 'connection pool', agent_id: 'agent-a', ...ctx }, { jitter: false, seed: 1 });
-  const receipt = (await h.engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
+  const r = await h.engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'agent-a', ...ctx }, { jitter: false, seed: 1 });
+  const receipt = (await h.engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
   expect(receipt.final_nodes.map((n) => n.id).sort()).toEqual([A, B, C, D]);
   return receipt;
 }

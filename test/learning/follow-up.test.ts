@@ -21,8 +21,8 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const ask = (query_text: string, task_id?: string, k = 3) => h.engine.retrieve({ query_text, task_id, agent_id: 'agent-a', max_context_nodes: k }, { jitter: false, seed: 1 });
-const salience = (id: string) => h.engine.memory.stats.get(id).salience;
+const ask = (query_text: string, task_id?: string, k = 3) => h.engine.services.retrieval.retrieve({ query_text, task_id, agent_id: 'agent-a', max_context_nodes: k }, { jitter: false, seed: 1 });
+const salience = (id: string) => h.engine.services.learning.memory.stats.get(id).salience;
 
 test('overlapping and graph-near nodes of a re-query in the same task gain FOLLOW_UP.salience; the first query gains nothing', async () => {
   const first = await ask('connection pool too small', 'task-1');
@@ -34,7 +34,7 @@ test('overlapping and graph-near nodes of a re-query in the same task gain FOLLO
   expect(overlap.length).toBeGreaterThan(0);
   for (const id of overlap) expect(salience(id)).toBeCloseTo(0.5 + FOLLOW_UP.salience, 6);
   if (ids.includes(E)) expect(salience(E)).toBeCloseTo(0.5 + FOLLOW_UP.salience, 6); // one link from A
-  const [entry] = await h.engine.audit.recent({ action: 'feedback' });
+  const [entry] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
   expect(entry).toMatchObject({ target: second.receipt_id, actor: { kind: 'agent', id: 'agent-a' }, data: expect.objectContaining({ signal: 'follow_up', task: 'task-1', previous_receipt: first.receipt_id }) });
 });
 
@@ -54,7 +54,7 @@ test('no task, another task, or a re-query that lands elsewhere gives nothing', 
   const elsewhere = await ask('soup curry lunch menu', 'task-3', 1);
   expect(elsewhere.nodes.map((n) => n.id)).toEqual([F]);
   expect(salience(F)).toBe(0.5);
-  expect(await h.engine.audit.recent({ action: 'feedback' })).toHaveLength(0);
+  expect(await h.engine.services.governance.audit.recent({ action: 'feedback' })).toHaveLength(0);
 });
 
 test('after a restart the previous receipt of the task is read back from the receipt log', async () => {
@@ -64,6 +64,6 @@ test('after a restart the previous receipt of the task is read back from the rec
   h = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
   await h.engine.reconcile();
   const second = await ask('connection pool too small', 'task-5');
-  const [entry] = await h.engine.audit.recent({ action: 'feedback' });
+  const [entry] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
   expect(entry).toMatchObject({ target: second.receipt_id, data: expect.objectContaining({ previous_receipt: first.receipt_id }) });
 });

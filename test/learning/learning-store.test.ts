@@ -130,7 +130,7 @@ describe('validation', () => {
     const blobs = new MemoryBlobStore();
     await blobs.writeAtomic(LEARNING_FILE, enc.encode('{"decay": {"edge_prune_below": -1}}'));
     const h = await openHarness({}, { blobs });
-    expect(h.engine.learning.get()).toEqual(DEFAULT_LEARNING);
+    expect(h.engine.services.learning.tunables.get()).toEqual(DEFAULT_LEARNING);
     expect((await h.engine.doctor()).warnings.join('\n')).toContain('decay.edge_prune_below: must be a number from 0 to 0.5 (got -1)');
     await h.engine.close();
   });
@@ -161,10 +161,10 @@ describe('hand edits', () => {
 describe('audit', () => {
   test("a change is audited as learning.set with each changed constant's before and after; no change, no entry", async () => {
     const h = await openHarness();
-    await h.engine.learning.update('feedback.quarantine_at', 2);
-    await h.engine.learning.set({ feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 30 } }, { kind: 'agent', id: 'tuner' });
-    await h.engine.learning.set({ feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 30 } });
-    const entries = await h.engine.audit.recent({ action: 'learning.set' });
+    await h.engine.services.learning.tunables.update('feedback.quarantine_at', 2);
+    await h.engine.services.learning.tunables.set({ feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 30 } }, { kind: 'agent', id: 'tuner' });
+    await h.engine.services.learning.tunables.set({ feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 30 } });
+    const entries = await h.engine.services.governance.audit.recent({ action: 'learning.set' });
     expect(entries).toHaveLength(2);
     const [newest, first] = entries;
     expect(first).toMatchObject({ actor: { kind: 'human', id: null }, target: LEARNING_FILE, data: { changed: { 'feedback.quarantine_at': [3, 2] } } });
@@ -172,7 +172,7 @@ describe('audit', () => {
       actor: { kind: 'agent', id: 'tuner' },
       data: { overrides: { feedback: { quarantine_at: 2 }, decay: { edge_half_life_days: 30 } }, changed: { 'decay.edge_half_life_days': [90, 30] } },
     });
-    expect((await h.engine.audit.verify()).ok).toBe(true);
+    expect((await h.engine.services.governance.audit.verify()).ok).toBe(true);
     await h.engine.close();
   });
 });

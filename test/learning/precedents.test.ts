@@ -96,36 +96,36 @@ describe('feedback records precedents', () => {
     const r = await retrieveAll(h, { query_class: 'debug' });
     const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [B, A], agent: 'agent-a' });
     expect(out.precedent).toBe(true);
-    expect(h.engine.memory.learned.precedents()).toEqual([
+    expect(h.engine.services.learning.memory.learned.precedents()).toEqual([
       { precedent_id: r.receipt_id, at: h.clock.now(), query_class: 'debug', query_text: 'connection pool', agent_id: 'agent-a', terms: ['connection', 'pool'], used: [A, B] },
     ]);
-    const [entry] = await h.engine.audit.recent({ action: 'feedback' });
+    const [entry] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
     expect(entry.data).toMatchObject({ precedent: true });
   });
 
   test('nothing used, or a rejected output: no precedent', async () => {
     expect((await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, misleading: [C] })).precedent).toBe(false);
     expect((await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false })).precedent).toBe(false);
-    expect(h.engine.memory.learned.precedents()).toEqual([]);
+    expect(h.engine.services.learning.memory.learned.precedents()).toEqual([]);
   });
 
   test('a precedent pruned from the store no longer proposes its notes', async () => {
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
-    const ask = async () => (await h.engine.retrieve({ query_text: 'connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false })).nodes.find((n) => n.id === C)!.scouts;
+    const ask = async () => (await h.engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false })).nodes.find((n) => n.id === C)!.scouts;
     expect(await ask()).toContain('precedent');
-    await h.engine.memory.learned.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', agent_id: null, terms: ['unrelated'], used: [D] }, 1);
+    await h.engine.services.learning.memory.learned.addPrecedent({ precedent_id: 'newer', at: h.clock.now() + 1, query_class: 'lookup', query_text: 'unrelated', agent_id: null, terms: ['unrelated'], used: [D] }, 1);
     expect(await ask()).not.toContain('precedent');
   });
 
   test('the next similar query finds the used note through the precedent scout, with the reason', async () => {
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [C] });
-    const res = await h.engine.retrieve({ query_text: 'the connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false });
+    const res = await h.engine.services.retrieval.retrieve({ query_text: 'the connection pool', agent_id: 'agent-a' }, { jitter: false, seed: 1, record: false });
     const c = res.nodes.find((n) => n.id === C)!;
     expect(c.scouts).toContain('precedent');
     expect(c.reasons).toContain('used for a similar past query: "connection pool" (similarity 1.00)');
     for (const n of res.nodes.filter((x) => x.id !== C)) expect(n.scouts).not.toContain('precedent');
     // another agent is pointed to the same note, but not told what agent-a asked
-    const other = await h.engine.retrieve({ query_text: 'the connection pool', agent_id: 'agent-b' }, { jitter: false, seed: 1, record: false });
+    const other = await h.engine.services.retrieval.retrieve({ query_text: 'the connection pool', agent_id: 'agent-b' }, { jitter: false, seed: 1, record: false });
     const reasons = other.nodes.find((n) => n.id === C)!.reasons;
     expect(reasons).toContain('used for a similar past query of another agent (similarity 1.00)');
     expect(reasons.join(' ')).not.toContain('"connection pool"');

@@ -173,8 +173,8 @@ describe('feedback teaches which tags go with which words', () => {
 
   // Without the random scout: its draws would show notes at random between runs.
   const ask = (q: string, record = true, k = 6) =>
-    h.engine.retrieve({ query_text: q, agent_id: 'agent-a', max_context_nodes: k }, { jitter: false, seed: 1, record, without: ['random'] });
-  const idOf = (path: string): string => h.engine.noteAtPath(path)!.nodeId;
+    h.engine.services.retrieval.retrieve({ query_text: q, agent_id: 'agent-a', max_context_nodes: k }, { jitter: false, seed: 1, record, without: ['random'] });
+  const idOf = (path: string): string => h.engine.services.notes.noteAtPath(path)!.nodeId;
 
   /** Asks for three notes, then cites the #infra ones among them; returns what was shown. */
   async function train(q: string): Promise<string[]> {
@@ -190,7 +190,7 @@ describe('feedback teaches which tags go with which words', () => {
     const shown = new Set<string>();
     for (const q of ['deploy pipeline', 'deploy schedule', 'deploy failed', 'deploy pipeline images', 'deploy schedule review']) for (const p of await train(q)) shown.add(p);
     expect(shown.has('infra/rollback.md')).toBe(false);
-    const rows = h.engine.memory.learned.tagAffinity(['deploy']);
+    const rows = h.engine.services.learning.memory.learned.tagAffinity(['deploy']);
     expect(rows.find((r) => r.term === 'deploy' && r.tag === 'infra')!.used).toBeGreaterThan(0);
     expect(rows.find((r) => r.term === 'deploy' && r.tag === 'frontend')!.used).toBe(0);
 
@@ -206,17 +206,17 @@ describe('feedback teaches which tags go with which words', () => {
   test('a rejected output teaches nothing about tags', async () => {
     const r = await ask('deploy pipeline');
     await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [r.nodes[0].id], accepted: false });
-    expect(h.engine.memory.learned.tagAffinity(['deploy'])).toEqual([]);
+    expect(h.engine.services.learning.memory.learned.tagAffinity(['deploy'])).toEqual([]);
   });
 
   test('decay forgets pairs seen rarely and long ago', async () => {
     await train('deploy pipeline');
-    expect(h.engine.memory.learned.tagAffinity(['deploy', 'pipeline']).length).toBeGreaterThan(1);
+    expect(h.engine.services.learning.memory.learned.tagAffinity(['deploy', 'pipeline']).length).toBeGreaterThan(1);
     h.clock.advance(200 * 24 * 3600 * 1000);
     const report = await h.engine.services.learning.decay(h.clock.now());
     expect(report.affinity_pruned).toBeGreaterThan(0);
     // the term's totals (three showings) stay; its pairs (one or two each) go
-    expect(h.engine.memory.learned.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
+    expect(h.engine.services.learning.memory.learned.tagAffinity(['deploy']).map((x) => `${x.term}/${x.tag}`)).toEqual(['/', 'deploy/']);
   });
 });
 
@@ -232,10 +232,10 @@ describe('what the affinity may learn from: only retrievals every agent could re
     const h = await openHarness(files);
     await h.engine.reconcile();
     await setUp?.(h);
-    const r = await h.engine.retrieve({ query_text: 'doctor', ...ctx }, { jitter: false, seed: 1, viewer: HUMAN_VIEWER });
+    const r = await h.engine.services.retrieval.retrieve({ query_text: 'doctor', ...ctx }, { jitter: false, seed: 1, viewer: HUMAN_VIEWER });
     const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: r.nodes.filter((n) => n.path.includes('health/')).map((n) => n.id) });
-    const rows = h.engine.memory.learned.tagAffinity(['doctor']);
-    const [audit] = await h.engine.audit.recent({ action: 'feedback' });
+    const rows = h.engine.services.learning.memory.learned.tagAffinity(['doctor']);
+    const [audit] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
     await h.engine.close();
     return { paths: r.nodes.map((n) => n.path).sort(), out, rows, audit };
   }
@@ -265,7 +265,7 @@ describe('what the affinity may learn from: only retrievals every agent could re
 
   test('nothing is counted when a note returned is in a hidden folder', async () => {
     const files = with_('private/doctor.md', { tags: ['health'] }, 'Doctor: the private diagnosis.\n');
-    const { paths, rows } = await learnFrom(files, (h) => h.engine.policy.set({ ...h.engine.policy.get(), hidden_folders: ['private'] }));
+    const { paths, rows } = await learnFrom(files, (h) => h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), hidden_folders: ['private'] }));
     expect(paths).toContain('private/doctor.md');
     expect(rows).toEqual([]);
   });

@@ -19,16 +19,16 @@ describe('lithos_feedback', () => {
     const r = await retrieve();
     const out = await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: ['project/atlas/Pool sizing.md'], misleading: ['Index'] });
     expect(out).toMatchObject({ receipt_id: r.receipt_id, applied: true, query_class: 'lookup', used: [POOL_ID], misleading: [INDEX_ID], quarantined: [] });
-    expect(out.ignored).toEqual([t.engine.note(POOLING)!.nodeId]);
-    expect(t.engine.memory.stats.get(POOL_ID)).toMatchObject({ use_count: 1, salience: 0.52 });
-    expect(t.engine.memory.stats.get(INDEX_ID).misleading_count).toBe(1);
+    expect(out.ignored).toEqual([t.engine.services.notes.note(POOLING)!.nodeId]);
+    expect(t.engine.services.learning.memory.stats.get(POOL_ID)).toMatchObject({ use_count: 1, salience: 0.52 });
+    expect(t.engine.services.learning.memory.stats.get(INDEX_ID).misleading_count).toBe(1);
   });
 
   test('repeating feedback for a receipt changes nothing and says applied: false', async () => {
     const r = await retrieve();
     await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: [POOL_ID] });
     expect(await t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: [POOL_ID] })).toMatchObject({ applied: false });
-    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(1);
+    expect(t.engine.services.learning.memory.stats.get(POOL_ID).use_count).toBe(1);
   });
 
   test("another agent's receipt is refused (forbidden) and left for its agent: feedback counts once per receipt", async () => {
@@ -47,12 +47,12 @@ describe('lithos_feedback', () => {
       const r = await retrieve();
       await t.call('lithos_feedback', { receipt_id: r.receipt_id, misleading: [INDEX_ID] });
     }
-    expect(t.engine.note(INDEX_ID)!.cached.meta.status).toBe('quarantined');
+    expect(t.engine.services.notes.note(INDEX_ID)!.cached.meta.status).toBe('quarantined');
     const err = await failure(t.call('lithos_write', { id: INDEX_ID, status: 'active' }, AGENT));
     expect(err.code).toBe('forbidden');
     expect(err.message).toMatch(/quarantined .* a person reviews it/);
     await t.call('lithos_write', { id: INDEX_ID, status: 'active' }, HUMAN);
-    expect(t.engine.note(INDEX_ID)!.cached.meta.status).toBe('active');
+    expect(t.engine.services.notes.note(INDEX_ID)!.cached.meta.status).toBe('active');
   });
 
   test("naming a note the caller may not see is answered as for an unknown id: the error does not give its title", async () => {
@@ -86,7 +86,7 @@ describe('lithos_feedback', () => {
     const err = await failure(t.call('lithos_feedback', { receipt_id: r.receipt_id, cited: ['Pool sizing'] }));
     expect(err.code).toBe('invalid_argument');
     expect(err.message).toContain('Pool sizing');
-    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(0);
+    expect(t.engine.services.learning.memory.stats.get(POOL_ID).use_count).toBe(0);
   });
 
   test('described as cheap and optional, with implicit signals as the fallback; idempotent, not read-only', () => {
@@ -107,7 +107,7 @@ describe('lithos_task_complete carries feedback', () => {
     const r = await t.call('lithos_task_complete', { task_id: task, receipt_ids: [a.receipt_id, b.receipt_id], cited_nodes: [POOL_ID], accepted: true });
     expect(r.feedback.map((f: { receipt_id: string; applied: boolean }) => [f.receipt_id, f.applied])).toEqual([[a.receipt_id, true], [b.receipt_id, true]]);
     expect(r.outcome.learned_at).not.toBeNull();
-    expect(t.engine.memory.stats.get(POOL_ID).use_count).toBe(b.nodes.some((n: { id: string }) => n.id === POOL_ID) ? 2 : 1);
+    expect(t.engine.services.learning.memory.stats.get(POOL_ID).use_count).toBe(b.nodes.some((n: { id: string }) => n.id === POOL_ID) ? 2 : 1);
   });
 
   test('without receipt ids the task\'s own retrievals are used; with no evidence at all nothing is learned', async () => {
@@ -119,7 +119,7 @@ describe('lithos_task_complete carries feedback', () => {
     const quiet = await newTask();
     await retrieve({ task_id: quiet });
     expect((await t.call('lithos_task_complete', { task_id: quiet })).feedback).toEqual([]);
-    expect(t.engine.coordination.pendingOutcomes().map((o) => o.task_id)).toEqual([quiet]);
+    expect(t.engine.services.coordination.pendingOutcomes().map((o) => o.task_id)).toEqual([quiet]);
     // An empty or blank output_text is no evidence either, and no error.
     for (const output_text of ['', '   ']) {
       const blank = await newTask();

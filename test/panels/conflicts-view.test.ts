@@ -54,9 +54,9 @@ describe('conflicts panel', () => {
     const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
     const [poolVsIndex, retry] = world.activity.conflicts;
     await click(card(view.contentEl, retry).querySelector('[data-resolution="superseded:a"]'), view);
-    const c = world.engine.conflicts.get(retry)!;
+    const c = world.engine.services.conflicts.get(retry)!;
     expect(c.state).toBe('superseded');
-    expect(c.evidence.resolution).toMatchObject({ resolution: 'superseded', resolver: 'human', winner_id: world.engine.note(EXAMPLE_PATHS.retryV2)!.nodeId });
+    expect(c.evidence.resolution).toMatchObject({ resolution: 'superseded', resolver: 'human', winner_id: world.engine.services.notes.note(EXAMPLE_PATHS.retryV2)!.nodeId });
     expect(view.contentEl.querySelector('.lithos-panel-title')?.textContent).toBe('Unreviewed conflicts (1)');
     expect(card(view.contentEl, retry)).toBeNull();
     expect(card(view.contentEl, poolVsIndex)).not.toBeNull();
@@ -69,7 +69,7 @@ describe('conflicts panel', () => {
     const pick = obsidianRecord.modals.at(-1) as SuggestModal<{ id: string; path: string }>;
     pick.close();
     await settle(view);
-    expect(world.engine.conflicts.get(poolVsIndex)!.state).toBe('unreviewed');
+    expect(world.engine.services.conflicts.get(poolVsIndex)!.state).toBe('unreviewed');
 
     await click(card(view.contentEl, poolVsIndex).querySelector('[data-resolution="merged"]'));
     const pick2 = obsidianRecord.modals.at(-1) as SuggestModal<{ id: string; path: string }>;
@@ -77,7 +77,7 @@ describe('conflicts panel', () => {
     expect(incident.path).toBe(EXAMPLE_PATHS.incident);
     pick2.choose(incident);
     await settle(view);
-    expect(world.engine.conflicts.get(poolVsIndex)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: incident.id } } });
+    expect(world.engine.services.conflicts.get(poolVsIndex)).toMatchObject({ state: 'merged', evidence: { resolution: { winner_id: incident.id } } });
     expect(view.contentEl.querySelector('.lithos-panel-title')?.textContent).toBe('Unreviewed conflicts (1)');
   });
 
@@ -92,13 +92,13 @@ describe('conflicts panel', () => {
     const modal = obsidianRecord.modals.at(-1) as Modal;
     expect(modal.titleEl.textContent).toBe('Resolve a conflict');
     await click(modal.contentEl.querySelector('[data-resolution="accepted_dual"]'));
-    expect(world.engine.conflicts.get(world.activity.conflicts[0])!.state).toBe('accepted_dual');
+    expect(world.engine.services.conflicts.get(world.activity.conflicts[0])!.state).toBe('accepted_dual');
     expect(modal.isOpen).toBe(false);
   });
 
   test("a conflict callout's link (obsidian://lithos-resolve?edge=…) opens the resolve dialog for that conflict; a settled one says so", async () => {
     const edge = world.activity.conflicts[0];
-    const callout = new TextDecoder().decode(await world.vault.readBytes(world.engine.note(world.engine.conflicts.get(edge)!.a)!.path));
+    const callout = new TextDecoder().decode(await world.vault.readBytes(world.engine.services.notes.note(world.engine.services.conflicts.get(edge)!.a)!.path));
     const link = /\[in Obsidian\]\((obsidian:\/\/lithos-resolve\?edge=[^)]+)\)/.exec(callout)?.[1];
     expect(link).toBe(`obsidian://lithos-resolve?edge=${encodeURIComponent(edge)}`);
     m.plugin.openUri(link!);
@@ -106,7 +106,7 @@ describe('conflicts panel', () => {
     const modal = obsidianRecord.modals.at(-1) as Modal;
     expect(modal.titleEl.textContent).toBe('Resolve a conflict');
     await click(modal.contentEl.querySelector('[data-resolution="accepted_dual"]'));
-    expect(world.engine.conflicts.get(edge)!.state).toBe('accepted_dual');
+    expect(world.engine.services.conflicts.get(edge)!.state).toBe('accepted_dual');
 
     m.plugin.openUri(link!);
     // The store lookup behind the notice is asynchronous: a fixed number of ticks ran out under full-suite load.

@@ -39,8 +39,8 @@ describe('note memory panel', () => {
   test('shows the active note: type, namespace, scope, status, learned stats from the store', async () => {
     const view = await openOn(EXAMPLE_PATHS.poolSize);
     const root = view.contentEl;
-    const note = world.engine.note(EXAMPLE_PATHS.poolSize)!;
-    const s = world.engine.memory.stats.get(note.nodeId);
+    const note = world.engine.services.notes.note(EXAMPLE_PATHS.poolSize)!;
+    const s = world.engine.services.learning.memory.stats.get(note.nodeId);
     expect(root.querySelector('.lithos-panel-title')?.textContent).toBe('Ingest p95 regression caused by pool size');
     expect(fieldValue(root, 'Type')).toBe('agent_finding');
     expect(fieldValue(root, 'Namespace')).toBe(note.cached.meta.namespace);
@@ -100,9 +100,9 @@ describe('note memory panel', () => {
     expect(choices.map((c) => c.value)).toEqual(['hypothesis']);
     modal.choose(choices[0]);
     await settle(view);
-    expect(world.engine.note(EXAMPLE_PATHS.poolSize)!.cached.meta.note_type).toBe('hypothesis');
+    expect(world.engine.services.notes.note(EXAMPLE_PATHS.poolSize)!.cached.meta.note_type).toBe('hypothesis');
     expect(world.vault.text(EXAMPLE_PATHS.poolSize)).toMatch(/^note_type: hypothesis$/m);
-    const [last] = await world.engine.audit.recent({ limit: 1 });
+    const [last] = await world.engine.services.governance.audit.recent({ limit: 1 });
     expect(last).toMatchObject({ action: 'note.write', actor: { kind: 'human', id: null }, data: { field: 'note_type', before: 'agent_finding', after: 'hypothesis' } });
     expect(view.contentEl.querySelector('.lithos-note-type')?.textContent).toBe('hypothesis');
   });
@@ -120,8 +120,8 @@ describe('note memory panel', () => {
     expect(types.map((t) => t.value)).not.toContain('contradicts');
     pickType.choose(types.find((t) => t.value === 'depends_on')!);
     await settle(view);
-    const from = world.engine.note(EXAMPLE_PATHS.retryV2)!.nodeId;
-    expect(world.engine.memory.edges.find({ from, type: 'depends_on' })).toEqual([expect.objectContaining({ provenance_type: 'human', provenance_actor: 'human' })]);
+    const from = world.engine.services.notes.note(EXAMPLE_PATHS.retryV2)!.nodeId;
+    expect(world.engine.services.learning.memory.edges.find({ from, type: 'depends_on' })).toEqual([expect.objectContaining({ provenance_type: 'human', provenance_actor: 'human' })]);
     expect(texts(view.contentEl, '.lithos-edges-out .lithos-row')).toContain('depends_onINC-137: Retry storm after broker failover0.50you');
   });
 
@@ -131,7 +131,7 @@ describe('note memory panel', () => {
     const button = view.contentEl.querySelector('[data-action="mark-misleading"]') as HTMLButtonElement;
     expect(button.disabled).toBe(false);
     await click(button, view);
-    expect(world.engine.memory.stats.get(top.id).misleading_count).toBe(1);
+    expect(world.engine.services.learning.memory.stats.get(top.id).misleading_count).toBe(1);
     expect(obsidianRecord.notices.at(-1)).toBe(`Lithos: marked misleading (receipt ${world.activity.humanRetrieval.receipt_id}).`);
     // That retrieval has had its feedback now; no other one is waiting, so there is nothing left to mark.
     const again = view.contentEl.querySelector('[data-action="mark-misleading"]') as HTMLButtonElement;

@@ -72,8 +72,8 @@ describe('registerPanels', () => {
     const [herd] = await pick.type('Thundering herd');
     pick.choose(herd);
     await settle();
-    const a = world.engine.note(EXAMPLE_PATHS.stampede)!.nodeId;
-    const open = world.engine.conflicts.list({ node: a, visible: () => true });
+    const a = world.engine.services.notes.note(EXAMPLE_PATHS.stampede)!.nodeId;
+    const open = world.engine.services.conflicts.list({ node: a, visible: () => true });
     expect(open).toEqual([expect.objectContaining({ state: 'unreviewed', provenance_type: 'human', evidence: { summary: 'Marked as contradicting in Obsidian' } })]);
     expect(obsidianRecord.notices.at(-1)).toBe(`Lithos: conflict with ${herd.title} opened.`);
   });

@@ -65,7 +65,7 @@ describe('retrieve panel', () => {
     expect(parts.slice(1).every((p) => /^[a-z .]+ [+−]\d\.\d{3}$/.test(p))).toBe(true);
     expect(first.querySelector('.lithos-score')?.textContent).toBe(r.nodes[0].score.toFixed(3));
     // The person's retrieval wrote a receipt like an agent's.
-    const receipts = await world.engine.receipts.query({ receipt_id: r.receipt_id!, limit: 1 });
+    const receipts = await world.engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id!, limit: 1 });
     expect(receipts.receipts[0]).toMatchObject({ agent_id: 'human', query_text: 'retry storm after broker failover' });
     await click(first.querySelector('.lithos-note-link'));
     expect(m.app.workspace.opened).toEqual([r.nodes[0].path]);
@@ -75,14 +75,14 @@ describe('retrieve panel', () => {
     const view = await m.open<RetrieveView>(PANEL_TYPES.retrieve);
     await view.runQuery('ingest p95 latency regression', { queryClass: 'debug' });
     const [a, b] = view.result!.nodes;
-    const before = { a: world.engine.memory.stats.get(a.id), b: world.engine.memory.stats.get(b.id) };
+    const before = { a: world.engine.services.learning.memory.stats.get(a.id), b: world.engine.services.learning.memory.stats.get(b.id) };
     await click(view.contentEl.querySelector(`[data-id="${a.id}"] [data-mark="cited"]`), view);
     await click(view.contentEl.querySelector(`[data-id="${b.id}"] [data-mark="misleading"]`), view);
     expect(view.contentEl.querySelector(`[data-id="${a.id}"]`)?.classList.contains('is-cited')).toBe(true);
     await click(view.contentEl.querySelector('[data-action="send-feedback"]'), view);
-    expect(world.engine.memory.stats.get(a.id).use_count).toBe(before.a.use_count + 1);
-    expect(world.engine.memory.stats.get(b.id).misleading_count).toBe(before.b.misleading_count + 1);
-    expect(world.engine.memory.learned.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
+    expect(world.engine.services.learning.memory.stats.get(a.id).use_count).toBe(before.a.use_count + 1);
+    expect(world.engine.services.learning.memory.stats.get(b.id).misleading_count).toBe(before.b.misleading_count + 1);
+    expect(world.engine.services.learning.memory.learned.mark(feedbackMark(view.result!.receipt_id!))).not.toBeNull();
     const n = view.result!.nodes.length;
     expect(view.contentEl.querySelector('.lithos-feedback-result')?.textContent).toBe(`Feedback sent: 1 used, ${n - 2} ignored, 1 misleading.`);
     expect(view.contentEl.querySelector('[data-mark]')).toBeNull();

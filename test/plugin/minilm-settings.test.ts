@@ -95,10 +95,10 @@ async function newNoteGetsMiniLm(app: FakeApp, engine: MemoryEngine): Promise<vo
   await app.vault.create('delta.md', '# Delta\nA brand new note about quantum cats.\n');
   await eventually(
     () => {
-      const d = engine.note('delta.md');
-      return !!d && engine.cache.vectors(d.nodeId, 'minilm-l6-v2', d.contentHash) !== null;
+      const d = engine.services.notes.note('delta.md');
+      return !!d && engine.services.search.cache.vectors(d.nodeId, 'minilm-l6-v2', d.contentHash) !== null;
     },
-    () => engine.note('delta.md')?.path ?? 'not indexed',
+    () => engine.services.notes.note('delta.md')?.path ?? 'not indexed',
   );
 }
 
@@ -115,8 +115,8 @@ test('MiniLM chosen with a complete folder: loaded in the plugin, every note emb
   expect(spacesText(p)).toBe(SPACES_BOTH);
 
   const engine = engineOf(p);
-  for (const n of engine.notes()) expect(engine.cache.vectors(n.nodeId, 'minilm-l6-v2', n.contentHash)?.[0]).toHaveLength(24);
-  const hits = await engine.search('lazy dogs', { mode: 'vector', k: 3 });
+  for (const n of engine.services.notes.notes()) expect(engine.services.search.cache.vectors(n.nodeId, 'minilm-l6-v2', n.contentHash)?.[0]).toHaveLength(24);
+  const hits = await engine.services.search.search('lazy dogs', { mode: 'vector', k: 3 });
   expect(hits.length).toBeGreaterThan(0);
 
   await newNoteGetsMiniLm(app, engine);
@@ -143,7 +143,7 @@ test('an incomplete folder adds no space and says what is missing; switching bac
   expect(spacesText(p)).toBe(SPACES_OFFLINE);
   // The row of the rendering that showed MiniLM follows the switch until the tab is drawn again.
   expect(useText(shown)).toBe('Not in use.');
-  expect((await engineOf(p).search('lazy dogs', { k: 3 })).length).toBeGreaterThan(0);
+  expect((await engineOf(p).services.search.search('lazy dogs', { k: 3 })).length).toBeGreaterThan(0);
 
   await row(settingsTab(p), 'Embedding model').controls[0].change('minilm-l6-v2');
   await eventually(() => /^In use/.test(useText(settingsTab(p))), () => useText(settingsTab(p)));
@@ -171,7 +171,7 @@ test('with Web Workers the built plugin runs the model in a worker made from its
   expect(ThreadWorkerTwin.made).toHaveLength(made + 1);
   const twin = ThreadWorkerTwin.made[made];
   const engine = engineOf(p);
-  for (const n of engine.notes()) expect(engine.cache.vectors(n.nodeId, 'minilm-l6-v2', n.contentHash)?.[0]).toHaveLength(24);
+  for (const n of engine.services.notes.notes()) expect(engine.services.search.cache.vectors(n.nodeId, 'minilm-l6-v2', n.contentHash)?.[0]).toHaveLength(24);
 
   await newNoteGetsMiniLm(app, engine);
   await row(settingsTab(p), 'Embedding model').controls[0].change('hashing');

@@ -7,6 +7,7 @@ import { MINILM_SPACE_ID } from '../../shared/index/embedders/transformers-embed
 import { MiniLmSwitch, type MiniLmState } from '../../plugin/minilm/minilm-switch';
 import type { MiniLmEmbedder } from '../../plugin/minilm/worker-client';
 import { openHarness } from '../engine/harness';
+import { engineControls } from '../../plugin/engine-controls';
 
 /** A model that embeds every text as one fixed unit vector and records its disposal. */
 function embedderTwin(): MiniLmEmbedder & { disposed: boolean } {
@@ -56,13 +57,13 @@ test('stopped while the model loads: the loaded model is disposed, no space is a
         started();
       }),
   );
-  const applied = s.apply(engine, ON);
+  const applied = s.apply(engineControls(engine.services), ON);
   await loadStarted;
   s.stop(); // the plugin unloads
   loaded(model);
   await applied;
   expect(model.disposed).toBe(true);
-  expect(engine.activeSpaces()).not.toContain(MINILM_SPACE_ID);
+  expect(engine.services.search.activeSpaces()).not.toContain(MINILM_SPACE_ID);
   expect(s.state).toEqual({ kind: 'off' });
   expect(states).toEqual(['loading', 'off']);
   expect(notices).toEqual([]);
@@ -73,11 +74,11 @@ test('not stopped: the same load puts the space in, and stop() takes it out', as
   const { engine } = await openHarness({ 'a.md': '# A\nalpha\n' });
   const model = embedderTwin();
   const { s, states } = switchWith(async () => model);
-  await s.apply(engine, ON);
-  expect(engine.activeSpaces()).toContain(MINILM_SPACE_ID);
+  await s.apply(engineControls(engine.services), ON);
+  expect(engine.services.search.activeSpaces()).toContain(MINILM_SPACE_ID);
   expect(model.disposed).toBe(false);
   s.stop();
-  expect(engine.activeSpaces()).not.toContain(MINILM_SPACE_ID);
+  expect(engine.services.search.activeSpaces()).not.toContain(MINILM_SPACE_ID);
   expect(states[0]).toBe('loading');
   expect(states[states.length - 1]).toBe('off');
   await engine.close();

@@ -11,10 +11,10 @@ describe('schedules set from the plugin settings', () => {
     const { engine, clock } = await openHarness({ 'a.md': '# A\nalpha\n' });
     await engine.settle();
     expect(clock.dueIn()).toContain(DECAY.interval_ms);
-    engine.setDecayInterval(2 * HOUR);
+    engine.services.learning.setDecayInterval(2 * HOUR);
     expect(clock.dueIn()).toContain(2 * HOUR);
     expect(clock.dueIn()).not.toContain(DECAY.interval_ms);
-    expect(() => engine.setDecayInterval(0)).toThrow(/positive/);
+    expect(() => engine.services.learning.setDecayInterval(0)).toThrow(/positive/);
     await engine.close();
     expect(clock.dueIn()).not.toContain(2 * HOUR);
   });
@@ -22,13 +22,13 @@ describe('schedules set from the plugin settings', () => {
   test('consolidator.reschedule moves the next scheduled run; before start it only sets the interval', async () => {
     const { engine, clock } = await openHarness({ 'a.md': '# A\nalpha\n' });
     await engine.settle();
-    engine.setDecayInterval(5 * HOUR); // decay's default interval equals consolidation's: keep them apart
-    engine.consolidator.reschedule(3 * HOUR);
-    expect(engine.consolidator.scheduled).toBe(false);
-    engine.consolidator.start(CONSOLIDATION_INTERVAL_MS);
+    engine.services.learning.setDecayInterval(5 * HOUR); // decay's default interval equals consolidation's: keep them apart
+    engine.services.learning.consolidator.reschedule(3 * HOUR);
+    expect(engine.services.learning.consolidator.scheduled).toBe(false);
+    engine.services.learning.consolidator.start(CONSOLIDATION_INTERVAL_MS);
     expect(clock.dueIn()).toContain(CONSOLIDATION_INTERVAL_MS);
-    engine.consolidator.reschedule(HOUR);
-    expect(engine.consolidator.intervalMs).toBe(HOUR);
+    engine.services.learning.consolidator.reschedule(HOUR);
+    expect(engine.services.learning.consolidator.intervalMs).toBe(HOUR);
     expect(clock.dueIn()).toContain(HOUR);
     expect(clock.dueIn()).not.toContain(CONSOLIDATION_INTERVAL_MS);
     await engine.close();

@@ -6,6 +6,7 @@ jest.mock('obsidian', () => jest.requireActual('./fake-obsidian-dom'), { virtual
 
 import { jsdomSql } from '../panels/mount';
 import { learningSection } from '../../plugin/settings-learning';
+import { engineControls } from '../../plugin/engine-controls';
 import { defaultSettings, type LithosSettings } from '../../plugin/settings';
 import { LEARNING_FILE } from '../../shared/learning/learning-store';
 import { DEFAULT_LEARNING, TUNABLES } from '../../shared/learning/tunables';
@@ -14,7 +15,7 @@ import type { MemoryEngine } from '../../shared/engine';
 import { openHarness, type Harness } from '../engine/harness';
 import { eventually } from '../eventually';
 
-/** Settings → Learning in jsdom: one field per tunable constant, saved through engine.learning, refused when out of range. */
+/** Settings → Learning in jsdom: one field per tunable constant, saved through engine.services.learning.tunables, refused when out of range. */
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -26,14 +27,14 @@ afterEach(async () => {
 function render(engine: MemoryEngine | null): HTMLElement {
   const el = document.body.createDiv();
   const settings: LithosSettings = defaultSettings();
-  learningSection(el, { settings: () => settings, save: async (fn) => fn(settings), controls: () => engine });
+  learningSection(el, { settings: () => settings, save: async (fn) => fn(settings), controls: () => engine && engineControls(engine.services) });
   return el;
 }
 
 async function withEngine(files: Record<string, string> = {}): Promise<{ engine: MemoryEngine; el: HTMLElement }> {
   h = await openHarness({}, { deps: { sql: await jsdomSql() } });
   for (const [name, text] of Object.entries(files)) await h.blobs.writeAtomic(name, new TextEncoder().encode(text));
-  await h.engine.learning.reload();
+  await h.engine.services.learning.tunables.reload();
   return { engine: h.engine, el: render(h.engine) };
 }
 
@@ -72,12 +73,12 @@ test('one field per tunable constant: its default as placeholder, its override (
 test('an edited field is saved to learning.json and applies at once; emptying it puts the default back', async () => {
   const { engine, el } = await withEngine();
   enter(input(el, 'feedback.used_salience'), ' 0.05 ');
-  await eventually(() => engine.learning.get().feedback.used_salience === 0.05, () => engine.learning.get().feedback); // the store writes asynchronously
+  await eventually(() => engine.services.learning.tunables.get().feedback.used_salience === 0.05, () => engine.services.learning.tunables.get().feedback); // the store writes asynchronously
   expect(input(el, 'feedback.used_salience').validationMessage).toBe('');
   expect(JSON.parse(new TextDecoder().decode((await h!.blobs.read(LEARNING_FILE))!))).toEqual({ version: 1, feedback: { used_salience: 0.05 } });
-  expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ changed: { 'feedback.used_salience': [FEEDBACK.used_salience, 0.05] } });
+  expect((await engine.services.governance.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ changed: { 'feedback.used_salience': [FEEDBACK.used_salience, 0.05] } });
   enter(input(el, 'feedback.used_salience'), '');
-  await eventually(() => engine.learning.get().feedback.used_salience === FEEDBACK.used_salience, () => engine.learning.get().feedback);
+  await eventually(() => engine.services.learning.tunables.get().feedback.used_salience === FEEDBACK.used_salience, () => engine.services.learning.tunables.get().feedback);
 });
 
 test('typing is checked as it goes but saved only when committed: no half-typed value is applied or audited', async () => {
@@ -85,11 +86,11 @@ test('typing is checked as it goes but saved only when committed: no half-typed 
   const i = input(el, 'feedback.used_salience');
   for (const partial of ['0', '0.', '0.0', '0.03', '0.035']) type(i, partial);
   await new Promise((r) => setTimeout(r, 20));
-  expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
-  expect(await engine.audit.recent({ action: 'learning.set' })).toHaveLength(0);
+  expect(engine.services.learning.tunables.get()).toEqual(DEFAULT_LEARNING);
+  expect(await engine.services.governance.audit.recent({ action: 'learning.set' })).toHaveLength(0);
   i.dispatchEvent(new Event('change'));
-  await eventually(() => engine.learning.get().feedback.used_salience === 0.035);
-  expect(await engine.audit.recent({ action: 'learning.set' })).toHaveLength(1);
+  await eventually(() => engine.services.learning.tunables.get().feedback.used_salience === 0.035);
+  expect(await engine.services.governance.audit.recent({ action: 'learning.set' })).toHaveLength(1);
 });
 
 test.each([
@@ -104,7 +105,7 @@ test.each([
   enter(i, value);
   expect(i.validationMessage).toBe(message);
   expect(reported).toBe(2); // as typed, and again when committed
-  expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
+  expect(engine.services.learning.tunables.get()).toEqual(DEFAULT_LEARNING);
   expect(await h!.blobs.read(LEARNING_FILE)).toBeNull();
   type(i, '');
   expect(i.validationMessage).toBe('');
@@ -113,12 +114,12 @@ test.each([
 test('Reset to defaults clears every override and every field', async () => {
   const { engine, el } = await withEngine({ [LEARNING_FILE]: '{"feedback": {"quarantine_at": 4}, "decay": {"edge_half_life_days": 30}}' });
   enter(input(el, 'support.lexical_share'), '0.4');
-  await eventually(() => engine.learning.get().support.lexical_share === 0.4);
+  await eventually(() => engine.services.learning.tunables.get().support.lexical_share === 0.4);
   row(el, 'Reset to defaults').querySelector('button')!.click();
   await eventually(() => input(el, 'feedback.quarantine_at').value === '');
-  expect(engine.learning.get()).toEqual(DEFAULT_LEARNING);
+  expect(engine.services.learning.tunables.get()).toEqual(DEFAULT_LEARNING);
   expect(TUNABLES.map((t) => input(el, t.key).value).every((v) => v === '')).toBe(true);
-  expect((await engine.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ overrides: {}, changed: { 'feedback.quarantine_at': [4, 3], 'decay.edge_half_life_days': [30, 90], 'support.lexical_share': [0.4, 0.5] } });
+  expect((await engine.services.governance.audit.recent({ action: 'learning.set' }))[0].data).toMatchObject({ overrides: {}, changed: { 'feedback.quarantine_at': [4, 3], 'decay.edge_half_life_days': [30, 90], 'support.lexical_share': [0.4, 0.5] } });
 });
 
 test('a damaged learning.json: the heading says why and that a change replaces it', async () => {

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     }
     case 'callouts': {
       // The managed blocks as the engine wrote them into the notes: a conflict callout, a status callout.
-      await engine.conflicts.syncCallouts(QUARANTINED);
+      await engine.services.conflicts.syncCallouts(QUARANTINED);
       const page = sidebar.createDiv({ cls: 'markdown-preview-view' });
       for (const path of [EXAMPLE_PATHS.poolSize, QUARANTINED]) {
         page.createEl('h4', { text: path.slice(path.lastIndexOf('/') + 1, -3) });

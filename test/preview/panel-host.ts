@@ -5,6 +5,7 @@
  */
 import { LithosError } from '../../shared/errors';
 import type { MemoryEngine } from '../../shared/engine';
+import { silentLogger } from '../../shared/ports';
 import { PERSON } from '../../shared/session/caller';
 import { MemorySession } from '../../shared/session/memory-session';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
@@ -18,11 +19,17 @@ export interface TestPanelContext extends PanelContext {
   listeners(): number;
 }
 
+/** The person's session over the engine's services, built at once (no key to check, no policy to read). */
+function personSession(engine: MemoryEngine): MemorySession {
+  const pendingEvents = (): number => Number(engine.stats().pending_events);
+  return new MemorySession({ services: engine.services, logger: silentLogger, pendingEvents }, PERSON);
+}
+
 export function panelContext(engine: MemoryEngine | null, settings: PanelSettings = {}): TestPanelContext {
   let current = engine;
   // The plugin opens the session with engine.as(PERSON), which also reads a hand edit of the policy; the
   // person's session judges nothing by the policy, so building it at once is the same session.
-  let memory = engine ? new MemorySession(engine, PERSON) : null;
+  let memory = engine ? personSession(engine) : null;
   let error: string | null = null;
   const subs = new Set<(what: PanelChange) => void>();
   const tools = new HumanTools(
@@ -34,7 +41,7 @@ export function panelContext(engine: MemoryEngine | null, settings: PanelSetting
   return {
     memory: () => memory,
     tools,
-    now: () => current?.now() ?? Date.now(),
+    now: () => current?.services.clock.now() ?? Date.now(),
     settings: () => settings,
     engineError: () => error,
     onChange(cb) {
@@ -46,7 +53,7 @@ export function panelContext(engine: MemoryEngine | null, settings: PanelSetting
     },
     setEngine(e, err = null) {
       current = e;
-      memory = e ? new MemorySession(e, PERSON) : null;
+      memory = e ? personSession(e) : null;
       error = err;
       for (const cb of [...subs]) cb('engine');
     },

@@ -151,7 +151,7 @@ describe('every scout, on the twin', () => {
   );
 });
 
-// ── end to end, through engine.retrieve and the receipt log ────────────────
+// ── end to end, through engine.services.retrieval.retrieve and the receipt log ────────────────
 
 function files(kind: Gated | null): Record<string, string> {
   const fm: Record<string, unknown> = { title: 'Pool exhaustion', tags: ['pool', 'exhaustion'] };
@@ -171,10 +171,10 @@ function files(kind: Gated | null): Record<string, string> {
 async function setUp(kind: Gated | null): Promise<{ engine: MemoryEngine; g: string; sizing: string }> {
   const { engine } = await openHarness(files(kind));
   await engine.reconcile();
-  const g = engine.notes().find((n) => n.path.endsWith('Pool exhaustion.md'))!.nodeId;
-  const sizing = engine.note('project/db/Pool sizing.md')!.nodeId;
+  const g = engine.services.notes.notes().find((n) => n.path.endsWith('Pool exhaustion.md'))!.nodeId;
+  const sizing = engine.services.notes.note('project/db/Pool sizing.md')!.nodeId;
   // the gated note contradicts a visible one and was used with it: every route to it is open
-  await engine.memory.edges.upsert({
+  await engine.services.learning.memory.edges.upsert({
     from_id: g,
     to_id: sizing,
     type: 'contradicts',
@@ -185,7 +185,7 @@ async function setUp(kind: Gated | null): Promise<{ engine: MemoryEngine; g: str
     evidence: null,
     conflict_state: 'open',
   });
-  await engine.memory.coactivation.bump(sizing, g, 'project', 0);
+  await engine.services.learning.memory.coactivation.bump(sizing, g, 'project', 0);
   return { engine, g, sizing };
 }
 
@@ -199,13 +199,13 @@ function mentions(r: RetrievalResult | Receipt, id: string): string[] {
   return where;
 }
 
-describe('through engine.retrieve', () => {
+describe('through engine.services.retrieval.retrieve', () => {
   test('control: ungated, the note leads, with its conflict, in the result and the receipt', async () => {
     const { engine, g } = await setUp(null);
-    const r = await engine.retrieve({ query_text: QUERY, agent_id: 'alice', namespace_filter: FILTER, query_class: 'design' }, { jitter: false });
+    const r = await engine.services.retrieval.retrieve({ query_text: QUERY, agent_id: 'alice', namespace_filter: FILTER, query_class: 'design' }, { jitter: false });
     expect(r.nodes[0].id).toBe(g);
     expect(r.conflicts.some((c) => c.a === g)).toBe(true);
-    const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
+    const receipt = (await engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
     expect(mentions(receipt, g)).toEqual(['nodes', 'conflicts', 'candidates', 'anywhere']);
     await engine.close();
   });
@@ -214,14 +214,14 @@ describe('through engine.retrieve', () => {
     const { engine, g, sizing } = await setUp(kind);
     const namespace_filter = kind === 'outside the namespace filter' ? FILTER : [];
     for (const query_class of ['lookup', 'design']) {
-      const r = await engine.retrieve({ query_text: QUERY, agent_id: 'alice', namespace_filter, query_class }, { jitter: false });
+      const r = await engine.services.retrieval.retrieve({ query_text: QUERY, agent_id: 'alice', namespace_filter, query_class }, { jitter: false });
       expect(r.nodes.map((n) => n.id)).toContain(sizing); // the visible neighbour is still found
       expect(mentions(r, g)).toEqual([]);
-      const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
+      const receipt = (await engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
       expect(receipt.receipt_id).toBe(r.receipt_id);
       expect(mentions(receipt, g)).toEqual([]);
     }
-    expect((await engine.receipts.query({ node: g })).receipts).toEqual([]);
+    expect((await engine.services.retrieval.receipts.query({ node: g })).receipts).toEqual([]);
     await engine.close();
   });
 });

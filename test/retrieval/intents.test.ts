@@ -33,13 +33,13 @@ const files: Record<string, string> = {
 async function open(): Promise<{ engine: MemoryEngine; clock: FakeClock; best: string; other: string }> {
   const { engine, clock } = await openHarness(files);
   await engine.reconcile();
-  return { engine, clock, best: engine.note(BEST)!.nodeId, other: engine.note(OTHER)!.nodeId };
+  return { engine, clock, best: engine.services.notes.note(BEST)!.nodeId, other: engine.services.notes.note(OTHER)!.nodeId };
 }
 
 const QUERY = 'connection pool exhaustion';
 const steady: RetrieveOptions = { record: false, jitter: false, seed: 3 };
 const rankOf = (r: RetrievalResult, id: string): number => r.nodes.findIndex((n) => n.id === id);
-const ask = (engine: MemoryEngine, intent?: Intent, opts: RetrieveOptions = steady) => engine.retrieve({ query_text: QUERY, agent_id: 'alice', intent }, opts);
+const ask = (engine: MemoryEngine, intent?: Intent, opts: RetrieveOptions = steady) => engine.services.retrieval.retrieve({ query_text: QUERY, agent_id: 'alice', intent }, opts);
 
 test('fixture: without an intent the better match leads', async () => {
   const { engine, best, other } = await open();
@@ -52,7 +52,7 @@ test('fixture: without an intent the better match leads', async () => {
 
 test('continuity favours a note accessed an hour ago over a slightly more relevant one untouched for a year', async () => {
   const { engine, clock, best, other } = await open();
-  await engine.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR });
+  await engine.services.learning.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR });
   expect(rankOf(await ask(engine), best)).toBe(0); // recency of access alone does not reorder without an intent
   const r = await ask(engine, 'continuity');
   expect(rankOf(r, other)).toBe(0);
@@ -64,7 +64,7 @@ test('continuity favours a note accessed an hour ago over a slightly more releva
 
 test('frequent favours a note that is retrieved often and salient', async () => {
   const { engine, best, other } = await open();
-  await engine.memory.stats.update(other, { retrieval_count: 400, salience: 0.95 });
+  await engine.services.learning.memory.stats.update(other, { retrieval_count: 400, salience: 0.95 });
   const r = await ask(engine, 'frequent');
   expect(rankOf(r, other)).toBe(0);
   expect(rankOf(r, best)).toBe(1);
@@ -74,7 +74,7 @@ test('frequent favours a note that is retrieved often and salient', async () => 
 
 test('fact_check favours relevance: it keeps the better match first where continuity and frequent do not', async () => {
   const { engine, clock, best, other } = await open();
-  await engine.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR, retrieval_count: 3 });
+  await engine.services.learning.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR, retrieval_count: 3 });
   const gap = async (intent: Intent) => {
     const r = await ask(engine, intent);
     return r.nodes[rankOf(r, best)].score - r.nodes[rankOf(r, other)].score;
@@ -110,8 +110,8 @@ test('jitter on with the same seed: identical; with another seed the explore wei
 
 test('the explore intent gives final slots to exploration candidates (novelty or random)', async () => {
   const { engine } = await open();
-  const plain = await engine.retrieve({ query_text: QUERY, agent_id: 'alice', max_context_nodes: 4 }, steady);
-  const explore = await engine.retrieve({ query_text: QUERY, agent_id: 'alice', max_context_nodes: 4, intent: 'explore' }, steady);
+  const plain = await engine.services.retrieval.retrieve({ query_text: QUERY, agent_id: 'alice', max_context_nodes: 4 }, steady);
+  const explore = await engine.services.retrieval.retrieve({ query_text: QUERY, agent_id: 'alice', max_context_nodes: 4, intent: 'explore' }, steady);
   const explorers = explore.nodes.filter((n) => n.scouts.includes('novelty') || n.scouts.includes('random'));
   expect(explorers.length).toBeGreaterThanOrEqual(1);
   const newcomers = explore.nodes.filter((n) => !plain.nodes.some((p) => p.id === n.id));

@@ -5,7 +5,7 @@ import type { MemoryEngine } from '../../shared/engine';
 import { note, openHarness, type Harness } from '../engine/harness';
 import { codeOf } from '../twins/error-code';
 
-/** engine.retrieve end to end over the in-memory twins: the result, its side effects, and bad input. */
+/** engine.services.retrieval.retrieve end to end over the in-memory twins: the result, its side effects, and bad input. */
 const files: Record<string, string> = {
   'project/db/Connection pool sizing.md': note({ title: 'Connection pool sizing', tags: ['postgres', 'pool'] }, 'How many connections each service gets. See [[Pool exhaustion]].'),
   'project/db/Pool exhaustion.md': note(
@@ -21,7 +21,7 @@ const files: Record<string, string> = {
 
 let h: Harness;
 let engine: MemoryEngine;
-const idOf = (path: string): string => engine.note(path)!.nodeId;
+const idOf = (path: string): string => engine.services.notes.note(path)!.nodeId;
 
 beforeEach(async () => {
   h = await openHarness(files);
@@ -31,7 +31,7 @@ beforeEach(async () => {
 
 afterEach(() => engine.close());
 
-const ask = (query_text: string, over: Partial<QueryContext> = {}) => engine.retrieve({ query_text, agent_id: 'alice', ...over }, { jitter: false });
+const ask = (query_text: string, over: Partial<QueryContext> = {}) => engine.services.retrieval.retrieve({ query_text, agent_id: 'alice', ...over }, { jitter: false });
 
 test('the result: ranked nodes with id, path, title, score, reasons, scouts and terms; temperature, terrace, receipt id', async () => {
   const r = await ask('connection pool exhaustion');
@@ -41,7 +41,7 @@ test('the result: ranked nodes with id, path, title, score, reasons, scouts and 
     expect(n).toEqual(
       expect.objectContaining({ id: expect.any(String), path: expect.any(String), title: expect.any(String), score: expect.any(Number), note_type: 'observation' }),
     );
-    expect(engine.note(n.id)!.path).toBe(n.path);
+    expect(engine.services.notes.note(n.id)!.path).toBe(n.path);
     expect(n.reasons.length).toBeGreaterThan(0);
     for (const reason of n.reasons) expect(typeof reason).toBe('string');
     expect(n.scouts.length).toBeGreaterThan(0);
@@ -77,35 +77,35 @@ test('an exact title surfaces that note first, even when another note matches it
 
 test('retrieval bumps retrieval_count and last_retrieved_at of the final nodes, and nothing else', async () => {
   const exhaustion = idOf('project/db/Pool exhaustion.md');
-  await engine.memory.stats.update(exhaustion, { salience: 0.7, retrieval_count: 4, ignored_count: 1 });
+  await engine.services.learning.memory.stats.update(exhaustion, { salience: 0.7, retrieval_count: 4, ignored_count: 1 });
   h.clock.advance(60_000);
-  const all = engine.notes().map((n) => n.nodeId);
-  const before = new Map(all.map((id) => [id, engine.memory.stats.get(id)]));
-  const counts = engine.memory.counts();
+  const all = engine.services.notes.notes().map((n) => n.nodeId);
+  const before = new Map(all.map((id) => [id, engine.services.learning.memory.stats.get(id)]));
+  const counts = engine.services.learning.memory.counts();
 
   const r = await ask('connection pool exhaustion', { max_context_nodes: 3 });
   const final = new Set(r.nodes.map((n) => n.id));
   expect(final.has(exhaustion)).toBe(true);
   for (const id of all) {
     const was = before.get(id)!;
-    const now = engine.memory.stats.get(id);
+    const now = engine.services.learning.memory.stats.get(id);
     if (final.has(id)) expect(now).toEqual({ ...was, retrieval_count: was.retrieval_count + 1, last_retrieved_at: h.clock.now() });
     else expect(now).toEqual(was);
   }
-  expect(engine.memory.stats.get(exhaustion)).toMatchObject({ salience: 0.7, retrieval_count: 5, ignored_count: 1 });
+  expect(engine.services.learning.memory.stats.get(exhaustion)).toMatchObject({ salience: 0.7, retrieval_count: 5, ignored_count: 1 });
   // no edges, no co-activation, no new nodes: learning moves only on feedback
-  expect(engine.memory.counts()).toMatchObject({ nodes: counts.nodes, edges: counts.edges, coactivation: counts.coactivation });
+  expect(engine.services.learning.memory.counts()).toMatchObject({ nodes: counts.nodes, edges: counts.edges, coactivation: counts.coactivation });
 });
 
 test('record: false writes nothing: no receipt, no stats', async () => {
-  const all = engine.notes().map((n) => n.nodeId);
-  const before = all.map((id) => engine.memory.stats.get(id));
-  const r = await engine.retrieve({ query_text: 'connection pool', agent_id: 'alice' }, { record: false });
+  const all = engine.services.notes.notes().map((n) => n.nodeId);
+  const before = all.map((id) => engine.services.learning.memory.stats.get(id));
+  const r = await engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'alice' }, { record: false });
   expect(r.nodes.length).toBeGreaterThan(0);
   expect(r.receipt_id).toBeNull();
-  expect(all.map((id) => engine.memory.stats.get(id))).toEqual(before);
+  expect(all.map((id) => engine.services.learning.memory.stats.get(id))).toEqual(before);
   expect(await h.blobs.read(RECEIPTS_FILE)).toBeNull();
-  expect((await engine.receipts.query()).receipts).toEqual([]);
+  expect((await engine.services.retrieval.receipts.query()).receipts).toEqual([]);
 });
 
 test('receipts are written and queryable by agent, task, node and time', async () => {
@@ -118,15 +118,15 @@ test('receipts are written and queryable by agent, task, node and time', async (
   const c = await ask('garden tomatoes', { agent_id: 'alice', max_context_nodes: 1 });
   const ids = (rs: { receipt_id: string }[]) => rs.map((x) => x.receipt_id);
 
-  expect(ids((await engine.receipts.query()).receipts)).toEqual([c.receipt_id, b.receipt_id, a.receipt_id]);
-  expect(ids((await engine.receipts.query({ agent: 'alice' })).receipts)).toEqual([c.receipt_id, a.receipt_id]);
-  expect(ids((await engine.receipts.query({ task: 'T-2' })).receipts)).toEqual([b.receipt_id]);
+  expect(ids((await engine.services.retrieval.receipts.query()).receipts)).toEqual([c.receipt_id, b.receipt_id, a.receipt_id]);
+  expect(ids((await engine.services.retrieval.receipts.query({ agent: 'alice' })).receipts)).toEqual([c.receipt_id, a.receipt_id]);
+  expect(ids((await engine.services.retrieval.receipts.query({ task: 'T-2' })).receipts)).toEqual([b.receipt_id]);
   expect(b.nodes.map((n) => n.path)).toEqual(['project/api/Rate limits.md']);
-  expect(ids((await engine.receipts.query({ node: idOf('project/api/Rate limits.md') })).receipts)).toEqual([b.receipt_id]);
-  expect(ids((await engine.receipts.query({ since: t0 + 3_600_000 })).receipts)).toEqual([c.receipt_id, b.receipt_id]);
-  expect(ids((await engine.receipts.query({ since: '30m' })).receipts)).toEqual([c.receipt_id]);
+  expect(ids((await engine.services.retrieval.receipts.query({ node: idOf('project/api/Rate limits.md') })).receipts)).toEqual([b.receipt_id]);
+  expect(ids((await engine.services.retrieval.receipts.query({ since: t0 + 3_600_000 })).receipts)).toEqual([c.receipt_id, b.receipt_id]);
+  expect(ids((await engine.services.retrieval.receipts.query({ since: '30m' })).receipts)).toEqual([c.receipt_id]);
 
-  const rb = (await engine.receipts.get(b.receipt_id!))!;
+  const rb = (await engine.services.retrieval.receipts.get(b.receipt_id!))!;
   expect(rb).toMatchObject({
     agent_id: 'bob',
     task_id: 'T-2',
@@ -147,7 +147,7 @@ describe('odd input returns cleanly', () => {
   test('an empty vault', async () => {
     const empty = await openHarness({});
     await empty.engine.reconcile();
-    const r = await empty.engine.retrieve({ query_text: 'anything at all', agent_id: 'alice' });
+    const r = await empty.engine.services.retrieval.retrieve({ query_text: 'anything at all', agent_id: 'alice' });
     expect(r.nodes).toEqual([]);
     expect(r.conflicts).toEqual([]);
     expect(r.temperature).toBeGreaterThanOrEqual(0);
@@ -172,7 +172,7 @@ describe('odd input returns cleanly', () => {
     expect(long).toHaveLength(10_000);
     const r = await ask(long);
     expect(r.nodes[0].path).toBe('project/db/Pool exhaustion.md');
-    const receipt = (await engine.receipts.get(r.receipt_id!))!;
+    const receipt = (await engine.services.retrieval.receipts.get(r.receipt_id!))!;
     expect(receipt.query_text.length).toBeLessThanOrEqual(10_000);
   });
 
@@ -207,13 +207,13 @@ describe('bad arguments fail with invalid_argument and write nothing', () => {
     ['a non-string query_class', { query_class: ['debug'] }],
   ])('%s', async (_what, over) => {
     const ctx = { query_text: 'connection pool', agent_id: 'alice', ...over } as unknown as QueryContext;
-    expect(await codeOf(engine.retrieve(ctx))).toBe('invalid_argument');
+    expect(await codeOf(engine.services.retrieval.retrieve(ctx))).toBe('invalid_argument');
     expect(await h.blobs.read(RECEIPTS_FILE)).toBeNull();
   });
 
   test('not an object at all', async () => {
-    expect(await codeOf(engine.retrieve(null as unknown as QueryContext))).toBe('invalid_argument');
-    expect(await codeOf(engine.retrieve('connection pool' as unknown as QueryContext))).toBe('invalid_argument');
+    expect(await codeOf(engine.services.retrieval.retrieve(null as unknown as QueryContext))).toBe('invalid_argument');
+    expect(await codeOf(engine.services.retrieval.retrieve('connection pool' as unknown as QueryContext))).toBe('invalid_argument');
   });
 
   test('the limits themselves are fine: 1 and 50 nodes', async () => {

@@ -61,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(() => engine.close());
 
-const ask = (q: string): Promise<RetrievalResult> => engine.retrieve({ query_text: q, agent_id: 'alice' }, { record: false, jitter: false, seed: 1 });
+const ask = (q: string): Promise<RetrievalResult> => engine.services.retrieval.retrieve({ query_text: q, agent_id: 'alice' }, { record: false, jitter: false, seed: 1 });
 
 test('a coherent query is cooler than a scattered one', async () => {
   const cool = await ask('connection pool exhaustion');
@@ -101,8 +101,8 @@ test('the same query gives the same temperature (no hidden state)', async () => 
 });
 
 test('the temperature is recorded in the receipt as in the result', async () => {
-  const r = await engine.retrieve({ query_text: 'connection pool exhaustion', agent_id: 'alice' }, { jitter: false, seed: 1 });
-  const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
+  const r = await engine.services.retrieval.retrieve({ query_text: 'connection pool exhaustion', agent_id: 'alice' }, { jitter: false, seed: 1 });
+  const receipt = (await engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
   expect(receipt.temperature).toBe(r.temperature);
   expect(receipt.coherence).toBe(r.coherence);
 });

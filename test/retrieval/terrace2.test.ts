@@ -216,18 +216,18 @@ test('engine: with no interpreter wired, a wanted pass is recorded as skipped in
     'b.md': note({ title: 'Pool of fifty' }, 'A pool of ten connections is not enough; use fifty.'),
   });
   await engine.reconcile();
-  const [a, b] = ['a.md', 'b.md'].map((p) => engine.note(p)!.nodeId);
-  await engine.memory.edges.upsert({ from_id: a, to_id: b, type: 'contradicts', weight: 1, namespace: 'shared', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: 'open' });
-  const r = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
+  const [a, b] = ['a.md', 'b.md'].map((p) => engine.services.notes.note(p)!.nodeId);
+  await engine.services.learning.memory.edges.upsert({ from_id: a, to_id: b, type: 'contradicts', weight: 1, namespace: 'shared', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: 'open' });
+  const r = await engine.services.retrieval.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
   expect(r.conflicts).toHaveLength(1);
-  const receipt = (await engine.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
+  const receipt = (await engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id! })).receipts[0];
   expect(receipt.terrace2).toMatchObject({ wanted: true, outcome: expect.stringMatching(/^skipped: no interpreter/) });
   expect(receipt.terrace2.why).toMatch(/conflict/);
 
   const interp = new ScriptedInterpreter(() => answer([b]));
-  engine.setInterpreter(interp);
-  const r2 = await engine.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
+  engine.services.retrieval.setInterpreter(interp);
+  const r2 = await engine.services.retrieval.retrieve({ query_text: 'pool connections', agent_id: 'alice', query_class: 'debug' }, { jitter: false });
   expect(ids(r2)).toEqual([b]);
-  expect((await engine.receipts.query({ receipt_id: r2.receipt_id! })).receipts[0]).toMatchObject({ terrace_reached: 2, final_nodes: [{ id: b }] });
+  expect((await engine.services.retrieval.receipts.query({ receipt_id: r2.receipt_id! })).receipts[0]).toMatchObject({ terrace_reached: 2, final_nodes: [{ id: b }] });
   await engine.close();
 });

@@ -14,7 +14,7 @@ afterEach(async () => {
 async function alicesReceipt(onTaskT: boolean): Promise<Receipt> {
   const args = { query_text: 'zebra striped probe', max_context_nodes: 1, namespace_filter: 'notes/shared', ...(onTaskT ? { task_id: v.taskT } : {}) };
   const r = await v.call('lithos_retrieve', args, ALICE);
-  return (await v.engine.receipts.query({ receipt_id: r.receipt_id, limit: 1 })).receipts[0];
+  return (await v.engine.services.retrieval.receipts.query({ receipt_id: r.receipt_id, limit: 1 })).receipts[0];
 }
 
 /** Whether a receipt still waits for feedback, told only to callers who could give it (as lithos_feedback decides). */

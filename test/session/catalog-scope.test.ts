@@ -129,7 +129,7 @@ function stateOf(p: ProbeNote): string {
     .filter((x) => x.startsWith(`${p.folder}/`))
     .sort()
     .map((x) => [x, v.vault.text(x)]);
-  const mem = v.engine.memory;
+  const mem = v.engine.services.learning.memory;
   const edges = [...mem.edges.find({ from: p.id }), ...mem.edges.find({ to: p.id })].sort((x, y) => (x.edge_id < y.edge_id ? -1 : 1));
   return JSON.stringify({ files, stats: mem.stats.get(p.id), edges });
 }

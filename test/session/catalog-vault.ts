@@ -58,12 +58,12 @@ const HIDDEN = 'vault-secret';
 export async function openCatalogVault(catalog: readonly ToolDef[] = TOOL_CATALOG): Promise<CatalogVault> {
   const h = await openHarness({});
   const e = h.engine;
-  const co = e.coordination;
+  const co = e.services.coordination;
   for (const a of ['alice', 'bob', 'carol', 'dave', 'mallory']) await co.ensureAgent(a);
   const taskT = (await co.createTask({ created_by: 'bob', title: 'Task T' })).id;
   const taskU = (await co.createTask({ created_by: 'carol', title: 'Task U' })).id;
   await co.claim({ task_id: taskT, aspect: 'tests', agent: 'alice' });
-  await e.policy.set({
+  await e.services.governance.policy.set({
     version: 1,
     default_namespaces: [],
     agents: { alice: { namespaces: ['project/atlas'] }, bob: { namespaces: ['project/atlas'] }, carol: { namespaces: ['project/atlas'] }, dave: { namespaces: ['project/orion'] } },
@@ -72,7 +72,7 @@ export async function openCatalogVault(catalog: readonly ToolDef[] = TOOL_CATALO
     hidden_folders: [HIDDEN],
   });
   const key: Record<string, string> = {};
-  for (const a of ['alice', 'bob', 'carol', 'dave']) key[a] = await e.agentKeys.issue(a);
+  for (const a of ['alice', 'bob', 'carol', 'dave']) key[a] = await e.services.governance.agentKeys.issue(a);
 
   const token = (p: Probe): string => `qx${p.replace(/_/g, '')}zz`;
   // The hub (shared) links each probe by an alias without its token: the hub's own text must not carry it.
@@ -96,16 +96,16 @@ export async function openCatalogVault(catalog: readonly ToolDef[] = TOOL_CATALO
   const hubPath = 'hub/Hub.md';
   h.vault.put(hubPath, note({ title: 'Hub', tags: ['hub'], access_scope: 'shared' }, `Hub of the zebra probes.\n${PROBES.map((p) => `[[${linkName(p)}]]`).join('\n')}\n`), false);
   await e.reconcile();
-  const hubId = e.note(hubPath)!.nodeId;
+  const hubId = e.services.notes.note(hubPath)!.nodeId;
 
   const probes = {} as Record<Probe, ProbeNote>;
   for (const p of PROBES) {
     const path = `${spec[p].ns}/Probe ${token(p)}.md`;
-    const id = e.note(path)!.nodeId;
-    const edge = await e.memory.edges.upsert({ from_id: hubId, to_id: id, type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
-    const conflict = await e.conflicts.open({ a: hubId, b: id, evidence: { why: 'catalog walk' }, actor: { kind: 'human', id: null } });
+    const id = e.services.notes.note(path)!.nodeId;
+    const edge = await e.services.learning.memory.edges.upsert({ from_id: hubId, to_id: id, type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+    const conflict = await e.services.conflicts.open({ a: hubId, b: id, evidence: { why: 'catalog walk' }, actor: { kind: 'human', id: null } });
     await co.postFinding({ task_id: taskT, agent: 'bob', summary: `About a probe`, knowledge_id: id });
-    const r = await e.retrieve({ query_text: `zebra ${token(p)}`, namespace_filter: [spec[p].ns] }, { viewer: e.viewerFor({ kind: 'human', agent_id: null }) });
+    const r = await e.services.retrieval.retrieve({ query_text: `zebra ${token(p)}`, namespace_filter: [spec[p].ns] }, { viewer: e.services.governance.viewerFor({ kind: 'human', agent_id: null }) });
     if (r.nodes.length !== 1 || r.nodes[0].id !== id) throw new Error(`setup: the person's retrieval for ${p} returned ${r.nodes.map((n) => n.id).join(', ')}`);
     probes[p] = { probe: p, id, path, title: `Probe ${token(p)}`, alias: linkName(p), token: token(p), namespace: spec[p].ns, folder: spec[p].ns, edgeId: edge.edge_id, conflictId: conflict.conflict.edge_id, receiptId: r.receipt_id! };
   }

@@ -73,13 +73,13 @@ describe('opening a conflict', () => {
   });
 
   it('refuses a note it may not see (not_found), the same note twice, and an agent with no id, opening nothing', async () => {
-    const before = h.engine.conflicts.list().length;
+    const before = h.engine.services.conflicts.list().length;
     const alice = await h.engine.as(ALICE);
     expect((await failure(alice.conflicts.open({ from: C_ID, to: P_ID }, 'lithos_conflict_open'))).code).toBe('not_found');
     expect(await failure(alice.conflicts.open({ from: A_ID, to: A }, 'lithos_conflict_open'))).toMatchObject({ code: 'invalid_argument', message: 'A conflict needs two different notes.' });
     const nobody = await failure((await h.engine.as(NOBODY)).conflicts.open({ from: A_ID, to: C_ID }, 'lithos_conflict_open'));
     expect(nobody).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('lithos_conflict_open needs to know which agent is writing') });
-    expect(h.engine.conflicts.list()).toHaveLength(before);
+    expect(h.engine.services.conflicts.list()).toHaveLength(before);
   });
 });
 
@@ -99,18 +99,18 @@ describe('resolving a conflict', () => {
   it('a conflict the agent may not see is not_found, and settles nothing', async () => {
     const alice = await h.engine.as(ALICE);
     expect((await failure(alice.conflicts.resolve({ edge_id: hidden, resolution: 'accepted_dual' }, 'lithos_conflict_resolve'))).code).toBe('not_found');
-    expect(h.engine.conflicts.get(hidden)!.state).toBe('unreviewed');
+    expect(h.engine.services.conflicts.get(hidden)!.state).toBe('unreviewed');
   });
 
   it('an agent supersedes only where it may write both notes, and never a quarantined loser; the person may', async () => {
     const alice = await h.engine.as(ALICE);
-    await h.engine.updateFrontmatter(B, (fm) => void (fm.status = 'quarantined'));
+    await h.engine.services.notes.updateFrontmatter(B, (fm) => void (fm.status = 'quarantined'));
     expect(await failure(alice.conflicts.resolve({ edge_id: open, resolution: 'superseded', winner_id: A_ID }, 'lithos_conflict_resolve'))).toMatchObject({
       code: 'forbidden',
       message: `Cannot supersede "${B}": it is quarantined, and a person reviews it (archiving it would lift the quarantine).`,
     });
-    await h.engine.updateFrontmatter(B, (fm) => void (fm.status = 'active'));
-    await h.engine.policy.set({ ...h.engine.policy.get(), propose_namespaces: ['project/atlas'] });
+    await h.engine.services.notes.updateFrontmatter(B, (fm) => void (fm.status = 'active'));
+    await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), propose_namespaces: ['project/atlas'] });
     const proposing = await h.engine.as(ALICE);
     expect(await failure(proposing.conflicts.resolve({ edge_id: open, resolution: 'superseded', winner_id: A_ID }, 'lithos_conflict_resolve'))).toMatchObject({
       code: 'forbidden',

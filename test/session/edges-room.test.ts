@@ -18,8 +18,8 @@ afterEach(async () => {
 });
 
 const as = (c: SessionCaller): Promise<MemorySession> => v.engine.as(c);
-const hubEdge = (p: Probe) => v.engine.memory.edges.find({ from: v.hubId, to: v.id[p] })[0];
-const audited = async (action: string) => v.engine.audit.recent({ action, limit: 100 });
+const hubEdge = (p: Probe) => v.engine.services.learning.memory.edges.find({ from: v.hubId, to: v.id[p] })[0];
+const audited = async (action: string) => v.engine.services.governance.audit.recent({ action, limit: 100 });
 
 describe('find', () => {
   test.each<[string, SessionCaller, Probe[]]>([
@@ -32,7 +32,7 @@ describe('find', () => {
   });
 
   test('an edge whose source the viewer may not see is left out, whatever the query names', async () => {
-    await v.engine.memory.edges.upsert({ from_id: v.id.user_private, to_id: v.id.shared, type: 'supports', weight: 0.5, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
+    await v.engine.services.learning.memory.edges.upsert({ from_id: v.id.user_private, to_id: v.id.shared, type: 'supports', weight: 0.5, namespace: 'x', provenance_actor: 'test', provenance_type: 'human', evidence: null, conflict_state: null });
     expect((await as(ALICE)).edges.find({ to: v.id.shared }).map((e) => e.from_id)).toEqual([v.hubId]);
     expect((await as(HUMAN)).edges.find({ to: v.id.shared })).toHaveLength(2);
   });
@@ -79,7 +79,7 @@ describe('upsert', () => {
     const toHidden = { from_id: v.id.shared, to_id: v.id.user_private, type: 'supports', weight: 0.5, namespace: 'x', evidence: null, conflict_state: null };
     expect((await failure(alice.edges.upsert(toHidden, 'test_tool'))).code).toBe('not_found');
     expect((await failure(alice.edges.upsert({ ...hubEdge('user_private'), weight: 0.1 }, 'test_tool'))).code).toBe('not_found');
-    expect(v.engine.memory.edges.find({ from: v.id.shared })).toEqual([]);
+    expect(v.engine.services.learning.memory.edges.find({ from: v.id.shared })).toEqual([]);
     expect(hubEdge('user_private').weight).toBe(0.5);
     expect(await audited('edge.upsert')).toEqual([]);
   });

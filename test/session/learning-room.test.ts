@@ -28,7 +28,7 @@ describe('over the scope vault', () => {
 
   /** A retrieval by `c` over these probes' namespaces; returns its receipt id. */
   async function retrieve(c: SessionCaller, probes: Probe[], extra: Record<string, unknown> = {}): Promise<string> {
-    const namespace_filter = probes.map((p) => v.engine.note(v.path[p])!.cached.meta.namespace);
+    const namespace_filter = probes.map((p) => v.engine.services.notes.note(v.path[p])!.cached.meta.namespace);
     return (await v.call('lithos_retrieve', { query_text: 'zebra striped probe', namespace_filter, max_context_nodes: 20, ...extra }, c)).receipt_id;
   }
 
@@ -72,7 +72,7 @@ describe('over the scope vault', () => {
         code: 'invalid_argument',
         message: `misleading: "${v.id.user_private}" was not returned by receipt ${r}.`,
       });
-      expect(v.engine.memory.stats.get(v.id.shared).use_count).toBe(0);
+      expect(v.engine.services.learning.memory.stats.get(v.id.shared).use_count).toBe(0);
     });
 
     test('a note the receipt returned that has left the vault since is not found', async () => {
@@ -93,7 +93,7 @@ describe('over the scope vault', () => {
       const both = { receipts, cited: [v.id.shared], agent: 'alice', task: v.taskT };
       expect(() => alice.learning.plan({ ...both, strict: true, cited: [v.id.shared, v.id.task], misleading: [] })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
       expect(() => alice.learning.plan({ ...both, strict: false, misleading: [v.id.shared] })).toThrow(expect.objectContaining({ code: 'invalid_argument', message: expect.stringContaining('cannot be both cited and misleading') }));
-      expect(v.engine.memory.stats.get(v.id.shared).use_count).toBe(0);
+      expect(v.engine.services.learning.memory.stats.get(v.id.shared).use_count).toBe(0);
       const applied = await alice.learning.plan({ ...both, strict: false, misleading: [] }).apply();
       expect(applied.map((f) => [f.receipt_id, f.used])).toEqual([[a, [v.id.shared]], [b, []]]);
     });
@@ -119,7 +119,7 @@ describe('over the scope vault', () => {
   });
 
   test('quarantined lists only the quarantined notes the viewer may see', async () => {
-    for (const p of PROBES) await v.engine.updateFrontmatter(v.path[p], (fm) => void (fm.status = 'quarantined'));
+    for (const p of PROBES) await v.engine.services.notes.updateFrontmatter(v.path[p], (fm) => void (fm.status = 'quarantined'));
     const listed = async (c: SessionCaller) => (await session(c)).learning.quarantined().map((q) => q.id).sort();
     expect(await listed(ALICE)).toEqual(ALICE_SEES.map((p) => v.id[p]).sort());
     expect(await listed(HUMAN)).toEqual(PROBES.map((p) => v.id[p]).sort());
@@ -142,7 +142,7 @@ describe('consolidation', () => {
     await h.engine.reconcile();
     await coactivate(h, [...LAG.slice(0, 4).map((n) => n.id), '00000001-ffff-4fff-8fff-000000000001'], 3);
   }
-  const concepts = (h: Harness) => h.engine.notes().filter((n) => n.cached.meta.note_type === 'concept').map((n) => n.nodeId);
+  const concepts = (h: Harness) => h.engine.services.notes.notes().filter((n) => n.cached.meta.note_type === 'concept').map((n) => n.nodeId);
 
   test.each<[string, SessionCaller, boolean]>([
     ['agent-a, outside project/ab', { kind: 'agent', agent_id: 'agent-a' }, false],
@@ -150,7 +150,7 @@ describe('consolidation', () => {
   ])('consolidate run by %s lists the concept it created only if that caller may read it', async (_name, caller, sees) => {
     const h = await openFixture();
     try {
-      await h.engine.policy.set({ ...h.engine.policy.get(), agents: { 'agent-a': { namespaces: ['project/streams'] } } });
+      await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), agents: { 'agent-a': { namespaces: ['project/streams'] } } });
       await projectConcept(h);
       const r = await (await h.engine.as(caller)).learning.consolidate({});
       expect(concepts(h)).toHaveLength(1);
@@ -165,9 +165,9 @@ describe('consolidation', () => {
     const h = await openHarness(fixtureFiles(), { deps: { logger } });
     try {
       await h.engine.reconcile();
-      await h.engine.coordination.ensureAgent('agent-b');
-      const t = await h.engine.coordination.createTask({ created_by: 'agent-b', title: 'lag' });
-      for (let i = 0; i < 2; i++) await h.engine.receipts.append(receiptOf(h, [LAG[0].id, LAG[1].id], { task_id: t.id, agent_id: 'agent-b' }));
+      await h.engine.services.coordination.ensureAgent('agent-b');
+      const t = await h.engine.services.coordination.createTask({ created_by: 'agent-b', title: 'lag' });
+      for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [LAG[0].id, LAG[1].id], { task_id: t.id, agent_id: 'agent-b' }));
       const person = await h.engine.as(HUMAN);
       await person.learning.afterTask(t.id, 'agent-b');
       const entry = (await auditActions(h)).find((a) => a.action === 'consolidate') as unknown as { actor: unknown; target: string };

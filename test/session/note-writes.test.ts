@@ -34,7 +34,7 @@ describe('write', () => {
   test('an agent creates a note in its own namespace, as its author', async () => {
     const r = await (await as(ALICE)).notes.write({ create: 'agent/alice/Plan.md' }, body('Steps.\n', { title: 'Plan' }), 'test_tool');
     expect(r).toMatchObject({ kind: 'written', title: 'Plan', result: { path: 'agent/alice/Plan.md', created: true } });
-    expect(v.engine.note('agent/alice/Plan.md')!.cached.meta.author).toBe('alice');
+    expect(v.engine.services.notes.note('agent/alice/Plan.md')!.cached.meta.author).toBe('alice');
   });
 
   test('updates a note it names, keeping the body when none is given', async () => {
@@ -60,7 +60,7 @@ describe('write', () => {
   });
 
   test('a hidden folder is refused to agents, and open to the person', async () => {
-    await v.engine.policy.set({ ...POLICY, hidden_folders: ['project/atlas/private'] });
+    await v.engine.services.governance.policy.set({ ...POLICY, hidden_folders: ['project/atlas/private'] });
     const err = await refused((await as(ALICE)).notes.write({ path: 'project/atlas/private/X.md' }, body('x\n'), 'test_tool'));
     expect(err).toMatchObject({ code: 'forbidden', message: expect.stringContaining('hidden from agents') });
     expect(await (await as(HUMAN)).notes.write({ path: 'project/atlas/private/X.md' }, body('x\n'), 'test_tool')).toMatchObject({ kind: 'written' });
@@ -74,7 +74,7 @@ describe('write', () => {
   });
 
   test('in a namespace a person confirms, the write becomes a proposal and the note is unchanged', async () => {
-    await v.engine.policy.set({ ...POLICY, propose_namespaces: ['project/atlas'] });
+    await v.engine.services.governance.policy.set({ ...POLICY, propose_namespaces: ['project/atlas'] });
     const before = snapshot();
     const r = await (await as(ALICE)).notes.write({ path: v.path.project }, body('Rewritten.\n'), 'test_tool');
     expect(r).toMatchObject({ kind: 'proposed', path: v.path.project, namespace: 'project/atlas', proposal: { status: 'pending', agent: 'alice' } });
@@ -92,7 +92,7 @@ describe('delete', () => {
     const alice = await as(ALICE);
     const r = await alice.notes.delete(alice.notes.find({ path: v.path.agent_private }), { trash: true }, 'test_tool');
     expect(r).toMatchObject({ path: v.path.agent_private, trashed_to: expect.stringMatching(/^\.trash\//) });
-    expect(v.engine.note(v.path.agent_private)).toBeNull();
+    expect(v.engine.services.notes.note(v.path.agent_private)).toBeNull();
   });
 
   test('a note the viewer may not see is not found', async () => {
@@ -103,7 +103,7 @@ describe('delete', () => {
   });
 
   test('in a namespace a person confirms, an agent may not delete', async () => {
-    await v.engine.policy.set({ ...POLICY, propose_namespaces: ['project/atlas'] });
+    await v.engine.services.governance.policy.set({ ...POLICY, propose_namespaces: ['project/atlas'] });
     const alice = await as(ALICE);
     const err = await refused(alice.notes.delete(alice.notes.find({ path: v.path.project }), {}, 'test_tool'));
     expect(err).toMatchObject({ code: 'forbidden', message: expect.stringContaining('are confirmed by a person') });

@@ -13,9 +13,9 @@ let mine: Proposal;
 let theirs: Proposal;
 beforeEach(async () => {
   h = await openHarness({});
-  await h.engine.policy.set({ propose_namespaces: ['decisions'] });
+  await h.engine.services.governance.policy.set({ propose_namespaces: ['decisions'] });
   const propose = (agent: string, title: string) =>
-    h.engine.proposals.create(agent, { path: `decisions/${title}.md`, mode: 'create', content: `${title}.\n`, fields: { title } }, { namespace: 'decisions', title });
+    h.engine.services.governance.proposals.create(agent, { path: `decisions/${title}.md`, mode: 'create', content: `${title}.\n`, fields: { title } }, { namespace: 'decisions', title });
   mine = await propose('alice', 'ADR 1');
   h.clock.advance(1000); // oldest first: one after the other
   theirs = await propose('bob', 'ADR 2');
@@ -48,16 +48,16 @@ describe('deciding on proposals', () => {
       data: { tool: 'lithos_proposal_accept' },
     });
     expect((await failure(alice.proposals.reject(mine.proposal_id, 'no', 'lithos_proposal_reject'))).code).toBe('forbidden');
-    expect((await h.engine.proposals.get(mine.proposal_id)).status).toBe('pending');
+    expect((await h.engine.services.governance.proposals.get(mine.proposal_id)).status).toBe('pending');
     expect(h.vault.paths()).toEqual([]);
   });
 
   it('the person accepts (the write lands as the agent’s) and rejects with a reason, both audited as the person', async () => {
     const person = await h.engine.as(PERSON);
     expect(await person.proposals.accept(mine.proposal_id, 'lithos_proposal_accept')).toMatchObject({ status: 'accepted', decided_by: 'human', result: { path: 'decisions/ADR 1.md', created: true } });
-    expect(h.engine.note('decisions/ADR 1.md')!.cached.meta.author).toBe('alice');
+    expect(h.engine.services.notes.note('decisions/ADR 1.md')!.cached.meta.author).toBe('alice');
     expect(await person.proposals.reject(theirs.proposal_id, 'not yet', 'lithos_proposal_reject')).toMatchObject({ status: 'rejected', decided_by: 'human', reason: 'not yet' });
-    const decided = (await h.engine.audit.recent({ limit: 10 })).filter((e) => /^proposal\.(accept|reject)$/.test(e.action));
+    const decided = (await h.engine.services.governance.audit.recent({ limit: 10 })).filter((e) => /^proposal\.(accept|reject)$/.test(e.action));
     expect(decided.map((e) => [e.action, e.actor])).toEqual([
       ['proposal.reject', { kind: 'human', id: null }],
       ['proposal.accept', { kind: 'human', id: null }],

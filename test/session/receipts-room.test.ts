@@ -24,7 +24,7 @@ const session = (c: SessionCaller): Promise<MemorySession> => v.engine.as(c);
 
 /** A retrieval by `c` over one probe's namespace (it returns that probe alone when `c` may see it). */
 async function retrieve(c: SessionCaller, p: Probe, extra: Record<string, unknown> = {}): Promise<string> {
-  const namespace = v.engine.note(v.path[p])!.cached.meta.namespace;
+  const namespace = v.engine.services.notes.note(v.path[p])!.cached.meta.namespace;
   return (await v.call('lithos_retrieve', { query_text: 'zebra striped probe', namespace_filter: [namespace], ...extra }, c)).receipt_id;
 }
 
@@ -43,7 +43,7 @@ describe('query', () => {
 
   test("an agent's own receipt is listed with the notes it may no longer see taken out; another's loses its per-scout counts", async () => {
     const mine = await retrieve(ALICE, 'shared', { namespace_filter: ['notes/shared', 'project/atlas'], max_context_nodes: 20 });
-    await v.engine.policy.set({ ...v.engine.policy.get(), agents: { ...v.engine.policy.get().agents, alice: { namespaces: [] } } });
+    await v.engine.services.governance.policy.set({ ...v.engine.services.governance.policy.get(), agents: { ...v.engine.services.governance.policy.get().agents, alice: { namespaces: [] } } });
     const alice = await session(ALICE);
     const [own] = (await alice.receipts.query({ receipt_id: mine }, 1)).receipts;
     expect(own.final_nodes.map((n) => n.id)).toEqual([v.id.shared]);
@@ -86,7 +86,7 @@ describe('query', () => {
 
 describe('get', () => {
   test('the receipt as stored, when the viewer may see it at all; not_found, with one message, otherwise', async () => {
-    const stored = (await v.engine.receipts.query({ receipt_id: personReceipt.project, limit: 1 })).receipts[0];
+    const stored = (await v.engine.services.retrieval.receipts.query({ receipt_id: personReceipt.project, limit: 1 })).receipts[0];
     expect(await (await session(CAROL)).receipts.get(personReceipt.project)).toEqual(stored);
     const hidden = await failure((await session(DAVE)).receipts.get(personReceipt.project));
     const unknown = await failure((await session(DAVE)).receipts.get('no-such-receipt'));

@@ -25,20 +25,20 @@ describe('notes.setNoteType', () => {
     const before = split(t.vault.text(POOL));
     const memory = await t.engine.as(PERSON);
     expect(await memory.notes.setNoteType(POOL, 'hypothesis')).toBe(true);
-    expect(t.engine.note(POOL)!.cached.meta.note_type).toBe('hypothesis');
+    expect(t.engine.services.notes.note(POOL)!.cached.meta.note_type).toBe('hypothesis');
     expect(split(t.vault.text(POOL))).toEqual({ fm: { ...before.fm, note_type: 'hypothesis' }, body: before.body });
-    const [last] = await t.engine.audit.recent({ limit: 1 });
+    const [last] = await t.engine.services.governance.audit.recent({ limit: 1 });
     expect(last).toMatchObject({ action: 'note.write', actor: { kind: 'human', id: null }, target: POOL_ID, data: { path: POOL, field: 'note_type', before: 'observation', after: 'hypothesis' } });
   });
 
   test('the type it already has: nothing written, nothing audited', async () => {
     const memory = await t.engine.as(PERSON);
     await memory.notes.setNoteType(POOL, 'hypothesis');
-    const entries = (await t.engine.audit.recent({})).length;
+    const entries = (await t.engine.services.governance.audit.recent({})).length;
     const text = t.vault.text(POOL);
     expect(await memory.notes.setNoteType(POOL, 'hypothesis')).toBe(false);
     expect(t.vault.text(POOL)).toBe(text);
-    expect(await t.engine.audit.recent({})).toHaveLength(entries);
+    expect(await t.engine.services.governance.audit.recent({})).toHaveLength(entries);
   });
 
   test('a path names one file exactly: a title, a case variant or no note at all is not_found', async () => {
@@ -46,7 +46,7 @@ describe('notes.setNoteType', () => {
     for (const ref of ['Pool sizing', 'project/atlas/pool sizing.md', 'project/atlas/Nothing.md']) {
       await expect(memory.notes.setNoteType(ref, 'hypothesis')).rejects.toMatchObject({ code: 'not_found', message: `No note at ${ref}.` });
     }
-    expect(t.engine.note(POOL)!.cached.meta.note_type).toBe('observation');
+    expect(t.engine.services.notes.note(POOL)!.cached.meta.note_type).toBe('observation');
   });
 
   test('an agent is refused (it changes notes with lithos_write, under the write policy); the note stays as it was', async () => {
@@ -54,6 +54,6 @@ describe('notes.setNoteType', () => {
     const memory = await t.engine.as(AGENT);
     await expect(memory.notes.setNoteType(POOL, 'hypothesis')).rejects.toMatchObject({ code: 'forbidden' });
     expect(t.vault.text(POOL)).toBe(text);
-    expect(await t.engine.audit.recent({ action: 'note.write' })).toEqual([]);
+    expect(await t.engine.services.governance.audit.recent({ action: 'note.write' })).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ describe('who acts', () => {
   it('the session’s agent, else the agent a call names, else `human` for the person; registered on first use', async () => {
     expect(await (await room(ALICE)).acting(undefined, 'lithos_task_claim')).toBe('alice');
     expect(await (await room({ kind: 'agent', agent_id: null })).acting('erin', 'lithos_task_claim')).toBe('erin');
-    expect(v.engine.coordination.agent('erin')).toMatchObject({ id: 'erin' });
+    expect(v.engine.services.coordination.agent('erin')).toMatchObject({ id: 'erin' });
     expect(await (await room(PERSON)).acting(undefined, 'lithos_task_claim')).toBe('human');
     expect(await failure((await room({ kind: 'agent', agent_id: null })).acting(undefined, 'lithos_task_claim'))).toMatchObject({
       code: 'invalid_argument',
@@ -31,12 +31,12 @@ describe('who acts', () => {
   });
 
   it('touch registers the session’s agent; the person and an unnamed agent register nobody', async () => {
-    const before = v.engine.coordination.agents().length;
+    const before = v.engine.services.coordination.agents().length;
     await (await room(PERSON)).touch();
     await (await room({ kind: 'agent', agent_id: null })).touch();
-    expect(v.engine.coordination.agents()).toHaveLength(before);
+    expect(v.engine.services.coordination.agents()).toHaveLength(before);
     await (await room({ kind: 'agent', agent_id: 'frank' })).touch();
-    expect(v.engine.coordination.agent('frank')).toMatchObject({ id: 'frank' });
+    expect(v.engine.services.coordination.agent('frank')).toMatchObject({ id: 'frank' });
   });
 
   it('a cancellation is audited with its reason, as the acting agent or the person', async () => {
@@ -46,7 +46,7 @@ describe('who acts', () => {
     expect(r.released.map((c) => c.aspect)).toEqual(['tests']);
     const person = await room(PERSON);
     const u = await person.cancel(v.taskU, await person.acting(undefined, 'lithos_task_cancel'), null);
-    const entries = (await v.engine.audit.recent({ action: 'task.cancel' })).map((e) => ({ actor: e.actor, target: e.target, data: e.data }));
+    const entries = (await v.engine.services.governance.audit.recent({ action: 'task.cancel' })).map((e) => ({ actor: e.actor, target: e.target, data: e.data }));
     expect(entries).toEqual([
       { actor: { kind: 'human', id: null }, target: u.task.id, data: { reason: null, released: [] } },
       { actor: { kind: 'agent', id: 'bob' }, target: v.taskT, data: { reason: 'superseded by U', released: ['tests'] } },
@@ -68,7 +68,7 @@ describe('notes named on a task', () => {
   });
 
   it('findings and the outcome name only notes the viewer may see', async () => {
-    const co = v.engine.coordination;
+    const co = v.engine.services.coordination;
     await co.postFinding({ task_id: v.taskT, agent: 'alice', summary: 'see the task note', knowledge_id: v.id.task });
     await co.postFinding({ task_id: v.taskT, agent: 'alice', summary: 'shared', knowledge_id: v.id.shared });
     await co.completeTask(v.taskT, 'alice', { cited_nodes: [v.id.task, v.id.shared], misleading_nodes: [v.id.agent_private] });
@@ -84,9 +84,9 @@ describe('notes named on a task', () => {
 describe('after a completion', () => {
   it('receiptsFor gives the agent’s own retrievals for the task', async () => {
     const mine = receiptOf(v, [v.id.shared], { agent_id: 'alice', task_id: v.taskT });
-    await v.engine.receipts.append(mine);
-    await v.engine.receipts.append(receiptOf(v, [v.id.shared], { agent_id: 'bob', task_id: v.taskT }));
-    await v.engine.receipts.append(receiptOf(v, [v.id.shared], { agent_id: 'alice', task_id: v.taskU }));
+    await v.engine.services.retrieval.receipts.append(mine);
+    await v.engine.services.retrieval.receipts.append(receiptOf(v, [v.id.shared], { agent_id: 'bob', task_id: v.taskT }));
+    await v.engine.services.retrieval.receipts.append(receiptOf(v, [v.id.shared], { agent_id: 'alice', task_id: v.taskU }));
     expect((await (await room(ALICE)).receiptsFor(v.taskT, 'alice')).map((r) => r.receipt_id)).toEqual([mine.receipt_id]);
   });
 

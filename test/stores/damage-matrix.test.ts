@@ -50,7 +50,7 @@ async function verdictOf(setup: Awaited<ReturnType<typeof twoSessions>>, file: s
     const got = await learnedState(h.engine);
     if (JSON.stringify(got) === JSON.stringify(expected)) return { verdict: 'intact', warnings: h.engine.warnings };
     const named = h.engine.warnings.some((w) => w.includes(file));
-    const audited = (await h.engine.audit.recent({ action: 'store.damaged', limit: 100 })).some((e) => e.data.file === file);
+    const audited = (await h.engine.services.governance.audit.recent({ action: 'store.damaged', limit: 100 })).some((e) => e.data.file === file);
     return { verdict: named && audited ? 'reported' : 'silent', warnings: h.engine.warnings };
   } finally {
     await h.engine.close();

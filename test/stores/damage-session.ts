@@ -10,33 +10,33 @@ import { A, B, C, D, FILES } from '../learning/fixture';
 export async function useVault(engine: MemoryEngine, round: number): Promise<void> {
   const agent = `agent-${round}`;
   for (let i = 0; i < 3; i++) {
-    const r = await engine.retrieve({ query_text: 'connection pool', agent_id: agent }, { jitter: false, seed: round * 10 + i });
+    const r = await engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: agent }, { jitter: false, seed: round * 10 + i });
     await engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: i % 2 ? [A, B] : [C, D], misleading: [], agent });
   }
-  await engine.coordination.registerAgent({ id: agent, name: `Agent ${round}` });
-  const t = await engine.coordination.createTask({ created_by: agent, title: `task ${round}` });
-  await engine.coordination.claim({ task_id: t.id, aspect: 'code', agent });
-  await engine.coordination.postFinding({ task_id: t.id, agent, summary: `finding ${round}` });
-  const done = await engine.coordination.createTask({ created_by: agent, title: `done ${round}` });
-  await engine.coordination.completeTask(done.id, agent, { cited_nodes: [A] });
-  if (round === 1) await engine.conflicts.open({ a: A, b: C, actor: { kind: 'human', id: null }, evidence: { rule: 'test' } });
-  await engine.proposals.create(agent, { path: `proposals/p${round}.md`, mode: 'create', fields: { title: `p${round}` }, content: `proposed ${round}\n` }, { namespace: 'proposals', title: `p${round}` });
+  await engine.services.coordination.registerAgent({ id: agent, name: `Agent ${round}` });
+  const t = await engine.services.coordination.createTask({ created_by: agent, title: `task ${round}` });
+  await engine.services.coordination.claim({ task_id: t.id, aspect: 'code', agent });
+  await engine.services.coordination.postFinding({ task_id: t.id, agent, summary: `finding ${round}` });
+  const done = await engine.services.coordination.createTask({ created_by: agent, title: `done ${round}` });
+  await engine.services.coordination.completeTask(done.id, agent, { cited_nodes: [A] });
+  if (round === 1) await engine.services.conflicts.open({ a: A, b: C, actor: { kind: 'human', id: null }, evidence: { rule: 'test' } });
+  await engine.services.governance.proposals.create(agent, { path: `proposals/p${round}.md`, mode: 'create', fields: { title: `p${round}` }, content: `proposed ${round}\n` }, { namespace: 'proposals', title: `p${round}` });
 }
 
 /** What must survive: learned memory, coordination, receipts and the audit trail. */
 export async function learnedState(engine: MemoryEngine) {
-  const m = engine.memory;
-  const c = engine.coordination;
+  const m = engine.services.learning.memory;
+  const c = engine.services.coordination;
   return {
     edges: m.edges.find({}).map((e) => ({ id: e.edge_id, type: e.type, weight: e.weight, state: e.conflict_state })),
     stats: m.stats.all(),
     counts: m.counts(),
-    conflicts: engine.conflicts.list().length,
+    conflicts: engine.services.conflicts.list().length,
     agents: c.agents().map((a) => a.id),
     tasks: c.tasks({ limit: 1000 }).map((t) => ({ id: t.id, status: t.status })),
-    receipts: (await engine.receipts.query({ limit: 10_000 })).receipts.length,
-    audit_entries: (await engine.audit.verify()).entries,
-    proposals: (await engine.proposals.list()).proposals.length,
+    receipts: (await engine.services.retrieval.receipts.query({ limit: 10_000 })).receipts.length,
+    audit_entries: (await engine.services.governance.audit.verify()).entries,
+    proposals: (await engine.services.governance.proposals.list()).proposals.length,
   };
 }
 

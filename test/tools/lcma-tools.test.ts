@@ -60,13 +60,13 @@ describe('lithos_retrieve', () => {
     const many = await t.call('lithos_retrieve', { query_text: 'connection pool', namespace_filter: ['shared', 'project/atlas'], max_context_nodes: 2, intent: 'fact_check', query_class: 'Debug', task_id: 'task-7', surface_conflicts: false });
     expect(many.nodes).toHaveLength(2);
     expect(many).toMatchObject({ intent: 'fact_check', query_class: 'debug' });
-    const receipt = (await t.engine.receipts.get(many.receipt_id))!;
+    const receipt = (await t.engine.services.retrieval.receipts.get(many.receipt_id))!;
     expect(receipt).toMatchObject({ task_id: 'task-7', namespace_filter: ['shared', 'project/atlas'], intent: 'fact_check', query_class: 'debug' });
   });
 
   test('registers the calling agent and bumps retrieval_count of the notes returned (nothing else)', async () => {
     await t.call('lithos_retrieve', { query_text: 'nightly batch connections', max_context_nodes: 1 });
-    expect(t.engine.coordination.agent('agent-a')).not.toBeNull();
+    expect(t.engine.services.coordination.agent('agent-a')).not.toBeNull();
     const s = await t.call('lithos_node_stats', { id: POOL_ID });
     expect(s).toMatchObject({ retrieval_count: 1, last_retrieved_at: new Date(t.clock.now()).toISOString(), last_used_at: null, salience: 0.5 });
     expect((await t.call('lithos_node_stats', { id: INDEX_ID })).retrieval_count).toBe(0);
@@ -76,7 +76,7 @@ describe('lithos_retrieve', () => {
     const a = await t.call('lithos_retrieve', { query_text: 'zebra secret connection pool', max_context_nodes: 50 });
     expect(pathsOf(a)).not.toContain(SECRET);
     expect(a.nodes.map((n: { id: string }) => n.id)).not.toContain(SECRET_ID);
-    const receipt = (await t.engine.receipts.get(a.receipt_id))!;
+    const receipt = (await t.engine.services.retrieval.receipts.get(a.receipt_id))!;
     expect(receipt.candidates).not.toContain(SECRET_ID);
     expect(pathsOf(await t.call('lithos_retrieve', { query_text: 'zebra secret' }, OTHER))[0]).toBe(SECRET);
     expect(pathsOf(await t.call('lithos_retrieve', { query_text: 'zebra secret' }, HUMAN))[0]).toBe(SECRET);
@@ -93,7 +93,7 @@ describe('lithos_retrieve', () => {
 
   test('terrace 2: with an interpreter configured, its selection and bridges become the result', async () => {
     const interp = new CannedInterpreter(() => ({ selected: [POOLING_ID(), POOL_ID], bridges: [{ a: POOL_ID, b: POOLING_ID(), why: 'same pool' }], confidence: 0.9, follow_up_queries: [] }));
-    t.engine.setInterpreter(interp);
+    t.engine.services.retrieval.setInterpreter(interp);
     const r = await t.call('lithos_retrieve', { query_text: 'connection pool', query_class: 'design' });
     expect(interp.asked).toHaveLength(1);
     expect(interp.asked[0]).toMatchObject({ query: 'connection pool', query_class: 'design' });
@@ -123,13 +123,13 @@ describe('lithos_retrieve', () => {
     const err = await failure(t.call('lithos_retrieve', args));
     expect(err.code).toBe('invalid_argument');
     expect((err.data.issues as { field: string }[]).map((i) => i.field.replace(/\[\d+\]$/, ''))).toContain(field);
-    expect((await t.engine.receipts.query()).receipts).toEqual([]);
+    expect((await t.engine.services.retrieval.receipts.query()).receipts).toEqual([]);
   });
 });
 
 /** The id of the shared concept note (the fixture does not set one: the registry assigns it). */
 function POOLING_ID(): string {
-  return t.engine.note(POOLING)!.nodeId;
+  return t.engine.services.notes.note(POOLING)!.nodeId;
 }
 
 describe('lithos_receipts', () => {
@@ -197,28 +197,28 @@ describe('lithos_receipts', () => {
     expect(pathsOf(secret)).toContain(SECRET);
     const shared = await t.call('lithos_retrieve', { query_text: 'reuses database connections', namespace_filter: ['shared'] }, OTHER);
     expect(pathsOf(shared)).toEqual([POOLING]);
-    await t.engine.receipts.append(receipt({ receipt_id: 'scoped-private', namespace_filter: ['agent/agent-b', 'shared'], nodes: [POOLING_ID()] }));
+    await t.engine.services.retrieval.receipts.append(receipt({ receipt_id: 'scoped-private', namespace_filter: ['agent/agent-b', 'shared'], nodes: [POOLING_ID()] }));
 
     const seenBy = async (who: ToolCaller) => (await t.call('lithos_receipts', {}, who)).receipts.map((r: Receipt) => r.receipt_id);
     expect(await seenBy(AGENT)).toEqual([shared.receipt_id]);
     expect(await seenBy(OTHER)).toEqual(['scoped-private', shared.receipt_id, secret.receipt_id]);
     expect(await seenBy(HUMAN)).toEqual(['scoped-private', shared.receipt_id, secret.receipt_id]);
     // Candidates of a shown receipt are cut to what the caller may see.
-    await t.engine.receipts.append(receipt({ receipt_id: 'cands', nodes: [POOLING_ID()], candidates: [POOLING_ID(), SECRET_ID] }));
+    await t.engine.services.retrieval.receipts.append(receipt({ receipt_id: 'cands', nodes: [POOLING_ID()], candidates: [POOLING_ID(), SECRET_ID] }));
     expect((await t.call('lithos_receipts', { receipt_id: 'cands' })).receipts[0].candidates).toEqual([POOLING_ID()]);
     expect((await t.call('lithos_receipts', { receipt_id: 'cands' }, OTHER)).receipts[0].candidates).toEqual([POOLING_ID(), SECRET_ID]);
   });
 
   test('conflicts are shown only when both notes are visible', async () => {
     const conflict = { edge_id: 'e1', a: POOL_ID, b: SECRET_ID, state: 'open' };
-    await t.engine.receipts.append(receipt({ receipt_id: 'mine', agent_id: 'agent-a', nodes: [POOL_ID], conflicts: [conflict] }));
+    await t.engine.services.retrieval.receipts.append(receipt({ receipt_id: 'mine', agent_id: 'agent-a', nodes: [POOL_ID], conflicts: [conflict] }));
     expect((await t.call('lithos_receipts', {})).receipts[0].conflicts).toEqual([]);
     expect((await t.call('lithos_receipts', {}, HUMAN)).receipts[0].conflicts).toEqual([conflict]);
   });
 
   test('limit counts the receipts the caller may see, however many hidden ones are newer', async () => {
     const visible = await t.call('lithos_retrieve', { query_text: 'connection pool' });
-    for (let i = 0; i < 30; i++) await t.engine.receipts.append(receipt({ receipt_id: `hidden-${i}`, nodes: [SECRET_ID] }));
+    for (let i = 0; i < 30; i++) await t.engine.services.retrieval.receipts.append(receipt({ receipt_id: `hidden-${i}`, nodes: [SECRET_ID] }));
     expect((await t.call('lithos_receipts', { limit: 1 })).receipts.map((r: Receipt) => r.receipt_id)).toEqual([visible.receipt_id]);
     expect((await t.call('lithos_receipts', { limit: 2 }, OTHER)).receipts.map((r: Receipt) => r.receipt_id)).toEqual(['hidden-29', 'hidden-28']);
   });
@@ -282,7 +282,7 @@ describe('lithos_node_stats', () => {
   });
 
   test('learned values as the memory store holds them', async () => {
-    await t.engine.memory.stats.update(POOL_ID, { salience: 0.8, ignored_count: 2, misleading_count: 1, last_used_at: Date.UTC(2026, 0, 1, 12), per_queryclass_priors: { debug: 0.1 } });
+    await t.engine.services.learning.memory.stats.update(POOL_ID, { salience: 0.8, ignored_count: 2, misleading_count: 1, last_used_at: Date.UTC(2026, 0, 1, 12), per_queryclass_priors: { debug: 0.1 } });
     expect(await t.call('lithos_node_stats', { id: POOL_ID })).toMatchObject({ salience: 0.8, ignored_count: 2, misleading_count: 1, last_used_at: '2026-01-01T12:00:00.000Z', per_queryclass_priors: { debug: 0.1 } });
   });
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
   t = await openTools(vault());
   mark('vault');
   const e = t.engine;
-  const co = e.coordination;
+  const co = e.services.coordination;
   await co.ensureAgent('agent-a');
   for (let i = 0; i < MANY; i++) await co.registerAgent({ id: `bot-${i}`, type: 'bot', metadata: { notes: 'm'.repeat(10_000) } });
   mark('agents');
@@ -59,23 +59,23 @@ beforeAll(async () => {
   for (let i = 0; i < 200; i++) await co.claim({ task_id: task.id, aspect: `aspect ${i} ${'a'.repeat(150)}`, agent: 'agent-a' });
   for (let i = 0; i < 200; i++) await co.claim({ task_id: ids.cancel, aspect: `aspect ${i} ${'a'.repeat(150)}`, agent: 'agent-a' });
   mark('tasks');
-  const hub = e.noteAtPath(HUB)!;
-  const fans = Array.from({ length: MANY }, (_, i) => e.noteAtPath(fanPath(i))!);
+  const hub = e.services.notes.noteAtPath(HUB)!;
+  const fans = Array.from({ length: MANY }, (_, i) => e.services.notes.noteAtPath(fanPath(i))!);
   for (const f of fans) {
-    await e.memory.edges.upsert({ from_id: hub.nodeId, to_id: f.nodeId, type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(5_000) }, conflict_state: null });
+    await e.services.learning.memory.edges.upsert({ from_id: hub.nodeId, to_id: f.nodeId, type: 'supports', weight: 0.5, namespace: 'hub', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(5_000) }, conflict_state: null });
   }
   mark('edges');
-  const big = e.noteAtPath(BIG)!;
-  ids.edge = (await e.memory.edges.upsert({ from_id: big.nodeId, to_id: hub.nodeId, type: 'depends_on', weight: 0.5, namespace: 'big', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(WIDE) }, conflict_state: null })).edge_id;
-  for (const [i, f] of fans.slice(0, 100).entries()) await e.conflicts.open({ a: fans[MANY - 1 - i].nodeId, b: f.nodeId, evidence: { claim_a: 'c'.repeat(20_000), claim_b: 'c'.repeat(20_000) }, actor: { kind: 'agent', id: 'agent-a' } });
+  const big = e.services.notes.noteAtPath(BIG)!;
+  ids.edge = (await e.services.learning.memory.edges.upsert({ from_id: big.nodeId, to_id: hub.nodeId, type: 'depends_on', weight: 0.5, namespace: 'big', provenance_actor: 'agent-a', provenance_type: 'agent', evidence: { quote: 'q'.repeat(WIDE) }, conflict_state: null })).edge_id;
+  for (const [i, f] of fans.slice(0, 100).entries()) await e.services.conflicts.open({ a: fans[MANY - 1 - i].nodeId, b: f.nodeId, evidence: { claim_a: 'c'.repeat(20_000), claim_b: 'c'.repeat(20_000) }, actor: { kind: 'agent', id: 'agent-a' } });
   mark('conflicts');
   for (let i = 0; i < MANY; i++) {
-    const p = await e.proposals.create('agent-a', { path: `hub/Proposed ${i}.md`, mode: 'create', content: i < 2 ? 'p'.repeat(1_500_000) : 'p'.repeat(2_000), fields: { title: `Proposed ${i}` } }, { namespace: 'hub', title: `Proposed ${i}` });
+    const p = await e.services.governance.proposals.create('agent-a', { path: `hub/Proposed ${i}.md`, mode: 'create', content: i < 2 ? 'p'.repeat(1_500_000) : 'p'.repeat(2_000), fields: { title: `Proposed ${i}` } }, { namespace: 'hub', title: `Proposed ${i}` });
     if (i === 0) ids.proposal = p.proposal_id;
     if (i === 1) ids.proposal2 = p.proposal_id;
   }
   mark('proposals');
-  const ts = new Date(e.now()).toISOString();
+  const ts = new Date(e.services.clock.now()).toISOString();
   for (let r = 0; r < MANY / 50; r++) {
     const receipt: Receipt = {
       receipt_id: `r-${r}`, ts, agent_id: 'agent-a', task_id: task.id, query_text: 'q'.repeat(2_000), query_class: 'lookup', intent: null, namespace_filter: [],
@@ -84,9 +84,9 @@ beforeAll(async () => {
       final_nodes: fans.slice(r * 50, r * 50 + 50).map((f) => ({ id: f.nodeId, path: f.path, title: f.cached.meta.title, score: 1, scouts: ['lexical'], terms })),
       conflicts: [], scouts: {},
     };
-    await e.receipts.append(receipt);
+    await e.services.retrieval.receipts.append(receipt);
   }
-  await e.receipts.idle();
+  await e.services.retrieval.receipts.idle();
   mark('receipts');
 }, 600_000);
 

@@ -30,14 +30,14 @@ const FILES = {
 
 /** What the frame must be: the extractor run on the text the search index holds (the cached chunks). */
 function expectedFrame(engine: MemoryEngine, path: string) {
-  const live = engine.note(path)!;
-  const text = engine.cache.chunks(live.nodeId).map((c) => c.text).join('\n');
+  const live = engine.services.notes.note(path)!;
+  const text = engine.services.search.cache.chunks(live.nodeId).map((c) => c.text).join('\n');
   const m = live.cached.meta;
   return extractFrame(text, [], { tags: m.tags, title: m.title, note_type: m.note_type });
 }
 
 function storedFrame(engine: MemoryEngine, path: string) {
-  return decodeCachedMetaBytes(engine.cache.noteRow(path)!.meta)!.frame;
+  return decodeCachedMetaBytes(engine.services.search.cache.noteRow(path)!.meta)!.frame;
 }
 
 describe('note frames are derived when a note is indexed', () => {
@@ -46,7 +46,7 @@ describe('note frames are derived when a note is indexed', () => {
     await h.engine.reconcile();
     for (const path of Object.keys(FILES)) {
       expect(storedFrame(h.engine, path)).toEqual(expectedFrame(h.engine, path));
-      expect(h.engine.note(path)!.cached.frame).toEqual(expectedFrame(h.engine, path));
+      expect(h.engine.services.notes.note(path)!.cached.frame).toEqual(expectedFrame(h.engine, path));
     }
     expect(storedFrame(h.engine, 'ui/cart-flicker.md')!.lessons).toEqual(['Shared state updated by concurrent renders needs a mutex \uFFFD']);
     expect(storedFrame(h.engine, 'ops/broker.md')!.problem).toEqual(['Retry storm after broker failover']);
@@ -69,8 +69,8 @@ describe('note frames are derived when a note is indexed', () => {
     const warm = await openHarness({}, { vault: h.vault, blobs: h.blobs, clock: h.clock });
     const report = await warm.engine.reconcile();
     expect(report.indexed).toBe(0);
-    for (const path of Object.keys(FILES)) expect(warm.engine.note(path)!.cached.frame).toEqual(expectedFrame(warm.engine, path));
-    const r = await warm.engine.retrieve({ query_text: 'orders total writers lock', query_class: 'debug' });
+    for (const path of Object.keys(FILES)) expect(warm.engine.services.notes.note(path)!.cached.frame).toEqual(expectedFrame(warm.engine, path));
+    const r = await warm.engine.services.retrieval.retrieve({ query_text: 'orders total writers lock', query_class: 'debug' });
     expect(r.scouts.analogy?.hits).toBeGreaterThan(0);
   });
 
@@ -78,10 +78,10 @@ describe('note frames are derived when a note is indexed', () => {
     const h = await openHarness(FILES);
     await h.engine.reconcile();
     // Rewrite every row as a Lithos before frames wrote it: metadata and links, no frame line, no marker.
-    for (const row of h.engine.cache.allNotes()) {
+    for (const row of h.engine.services.search.cache.allNotes()) {
       const [head, links] = row.meta.split('\n');
       const { frames: _, ...older } = JSON.parse(head) as Record<string, unknown>;
-      h.engine.cache.putNote({ ...row, meta: `${JSON.stringify(older)}\n${links}` }, h.engine.cache.chunks(row.node_id));
+      h.engine.services.search.cache.putNote({ ...row, meta: `${JSON.stringify(older)}\n${links}` }, h.engine.services.search.cache.chunks(row.node_id));
     }
     await h.engine.close();
 

@@ -66,7 +66,7 @@ test('with a host running, calls are relayed: its engine sees the write, the cal
 
   const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Relayed', namespace: 'project', content: 'Through the host.' } }));
   expect(w).toMatchObject({ path: 'project/Relayed.md', created: true });
-  expect(host.engine.note('project/Relayed.md')).toBeTruthy();
+  expect(host.engine.services.notes.note('project/Relayed.md')).toBeTruthy();
   const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
   expect(r).toMatchObject({ version: w.version, frontmatter: { author: 'agent-a' } });
   // The session acts for agent-a (--agent): a call naming another agent is refused before it reaches the host.
@@ -126,7 +126,7 @@ test('headless first, then the host starts: the next call hands over (headless e
   expect(s.stderr()).toContain('switched from headless to relay');
 
   const after = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'After handover', content: 'Through the host.' } }));
-  expect(host.engine.note(after.path)).toBeTruthy();
+  expect(host.engine.services.notes.note(after.path)).toBeTruthy();
   const search = json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'plugin started' } }));
   expect(search.results.map((x: { path: string }) => x.path)).toContain('Written headless.md');
 }, 60_000);

@@ -32,10 +32,10 @@ export class TestTools implements ToolDispatcher {
   ) {
     this.tools = [
       tool('echo', z.object({}).passthrough(), async (args, caller) => ({ args, caller })),
-      tool('note_count', z.object({}), async () => this.engine.notes().length),
+      tool('note_count', z.object({}), async () => this.engine.services.notes.notes().length),
       tool('read', z.object({ path: z.string() }), async ({ path }) => {
-        if (!this.engine.note(path)) throw new LithosError('not_found', `No note at "${path}".`, { path });
-        const parsed = await this.engine.parse(path);
+        if (!this.engine.services.notes.note(path)) throw new LithosError('not_found', `No note at "${path}".`, { path });
+        const parsed = await this.engine.services.notes.parse(path);
         return { path, title: parsed.meta.title, body: parsed.body };
       }),
       tool('fail', z.object({ message: z.string() }), async ({ message }) => {

@@ -18,7 +18,7 @@ import { LithosError } from './errors';
 import { openMemory } from './vault/open-memory';
 import type { NoteIndexer, LiveNote } from './vault/note-indexer';
 import { VaultSync, type IndexReport } from './vault/sync';
-import { LinkGraph, type ResolvedLink } from './vault/link-graph';
+import type { LinkGraph, ResolvedLink } from './vault/link-graph';
 import { normalizeVaultPath } from './vault/paths';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from './vault/note-writer';
 import { AuditedWrites } from './vault/audited-writes';
@@ -137,8 +137,7 @@ export class MemoryEngine {
       onChanged: (p) => opened?.conflicts.noteChanged(p),
       onRemoved: (id) => opened?.conflicts.noteRemoved(id),
     });
-    const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
-    const engine = new MemoryEngine(d, spaces, m.memory, m.cache, m.coordination, m.index, indexer, sync, graph, m.resolver, warnings);
+    const engine = new MemoryEngine(d, spaces, m.memory, m.cache, m.coordination, m.index, indexer, sync, m.graph, m.resolver, warnings);
     engine.backfill = m.missingPrimary;
     opened = engine;
     const { audit, policy, agentKeys, learning } = await openConfigStores(d, warnings);

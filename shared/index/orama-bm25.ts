@@ -34,7 +34,7 @@ export interface FieldStats {
   /** term id → documents containing it */
   df: Int32Array;
   /**
-   * term → documents, built by the first query and rebuilt once inserts/removals make it drift (see
+   * term → documents, built at the end of a warm start's load or by the first query, and rebuilt once inserts/removals make it drift (see
    * postings.ts); loading stays a pure term count. Orama's radix tree is left empty: we only ever look
    * terms up exactly, through `dict`.
    */
@@ -210,11 +210,11 @@ export function accumulateBm25(
   const n = stats.docCount;
   const avgLen = stats.totalLength / n || 1;
   const seen = new Uint8Array(acc.length);
-  if (!stats.postings || isStale(stats.postings)) stats.postings = buildPostings(stats.docs, stats.terms.length);
+  const postings = freshPostings(stats);
   for (const [tid, qw] of queryWeights) {
     const df = stats.df[tid];
     const weight = qw * boost * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    forEachPosting(stats.postings, stats.docs, tid, (docId, doc) => {
+    forEachPosting(postings, stats.docs, tid, (docId, doc) => {
       const tf = termFrequency(doc, tid);
       // bm25Score() with the idf hoisted out of the posting loop
       acc[docId] += (weight * (d + tf * (k + 1))) / (tf + k * (1 - b + (b * doc.length) / avgLen));
@@ -225,6 +225,17 @@ export function accumulateBm25(
     });
   }
   return touched;
+}
+
+/** The field's postings, (re)built when missing or drifted too far (postings.ts). */
+function freshPostings(stats: FieldStats): Postings {
+  if (!stats.postings || isStale(stats.postings)) stats.postings = buildPostings(stats.docs, stats.terms.length);
+  return stats.postings;
+}
+
+/** Builds every field's postings now rather than at the first query (after a warm start's bulk load). */
+export function preparePostings(index: Bm25IndexStore): void {
+  for (const stats of Object.values(index.bm25)) freshPostings(stats);
 }
 
 /** Document frequency of a term in a field and the field's document count (for snippet term weights). */

@@ -272,6 +272,8 @@ export class NoteIndexer {
       if (i > 0) await macrotask();
       this.bags.save(live.slice(i, i + SAVE_SLICE), bags);
     }
+    await macrotask();
+    this.index.prepareQueries();
     return { stale, missingPrimary };
   }
 

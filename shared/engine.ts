@@ -203,6 +203,7 @@ export class MemoryEngine {
       byPath: this.indexer.byPath,
       index: this.index,
       graph: this.graph,
+      words: this.indexer.words,
       memory: this.memory,
       embedders: () => this.spaces.list(),
       version: () => this.indexer.version,

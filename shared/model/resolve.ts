@@ -1,6 +1,13 @@
 import { folderOf } from '../vault/paths';
 import { isUuid } from './ids';
 
+/** resolveWithKeys' answer. */
+export interface Resolution {
+  path: string | null;
+  keys: string[];
+  local: boolean;
+}
+
 /** What the resolver needs to know about a note besides its path. */
 export interface ResolvableNote {
   id?: string | null;
@@ -130,17 +137,21 @@ export class LinkResolver {
   /**
    * resolve() and every key it may read, from whichever map (path, basename, alias, id, title): the answer
    * can change only when one of these keys' candidate lists does (watch). An empty target is the linking
-   * note itself and reads none.
+   * note itself and reads none. `local`: the answer may differ for a note in another folder (a target with
+   * folders or `./`, or a step that chose among several notes by folder); otherwise it holds for every
+   * linking note while the keys' lists stay as they are.
    */
-  resolveWithKeys(target: string, fromPath: string): { path: string | null; keys: string[] } {
-    const keys: string[] = [];
-    return { path: this.lookup(target, fromPath, keys), keys };
+  resolveWithKeys(target: string, fromPath: string): Resolution {
+    const trace: Resolution = { path: null, keys: [], local: false };
+    trace.path = this.lookup(target, fromPath, trace);
+    return trace;
   }
 
-  /** The resolution steps; with `keys`, every step's key is collected, past the step that answers. */
-  private lookup(target: string, fromPath: string, keys: string[] | null): string | null {
+  /** The resolution steps; with `trace`, every step's key is collected, past the step that answers. */
+  private lookup(target: string, fromPath: string, trace: Resolution | null): string | null {
     let t = normalTarget(target);
     if (t === '') return this.notes.has(fromPath) ? fromPath : null;
+    const keys = trace?.keys ?? null;
     let hit: string | null = null;
     const fromFolder = folderOf(fromPath);
     const explicitlyRelative = t.startsWith('./') || t.startsWith('../');
@@ -153,6 +164,7 @@ export class LinkResolver {
       hit = this.byExactPath(p, pathKey);
       if (hit && !keys) return hit;
     }
+    if (trace && (explicitlyRelative || t.indexOf('/') !== -1)) trace.local = true;
     // A bare name relative to the source folder is the basename step's same-folder preference.
     if (explicitlyRelative || (fromFolder !== '' && t.indexOf('/') !== -1)) {
       const joined = joinRelative(fromFolder, t);
@@ -176,7 +188,7 @@ export class LinkResolver {
     }
     if (!hit) {
       const named = this.byBasename.get(base);
-      if (named) hit = pick(slash === -1 ? named : named.filter((p) => endsWithPath(fold(stripMd(p)), key)), fromFolder);
+      if (named) hit = pick(slash === -1 ? named : named.filter((p) => endsWithPath(fold(stripMd(p)), key)), fromFolder, trace);
       if (hit && !keys) return hit;
     }
     const full = t === clean ? key : fold(t);
@@ -187,9 +199,9 @@ export class LinkResolver {
     }
     return (
       hit ??
-      pick(this.byAlias.get(full) ?? this.byAlias.get(key), fromFolder) ??
-      (uuid ? pick(this.byId.get(uuid), fromFolder) : null) ??
-      pick(this.byTitle.get(full) ?? this.byTitle.get(key), fromFolder)
+      pick(this.byAlias.get(full) ?? this.byAlias.get(key), fromFolder, trace) ??
+      (uuid ? pick(this.byId.get(uuid), fromFolder, trace) : null) ??
+      pick(this.byTitle.get(full) ?? this.byTitle.get(key), fromFolder, trace)
     );
   }
 
@@ -281,8 +293,9 @@ function drop(map: Map<string, string[]>, key: string, path: string): void {
 }
 
 /** Among candidates (sorted by `compare`), prefer one in the linking note's folder. */
-function pick(candidates: readonly string[] | undefined, fromFolder: string | null): string | null {
+function pick(candidates: readonly string[] | undefined, fromFolder: string | null, trace: Resolution | null): string | null {
   if (!candidates || candidates.length === 0) return null;
   if (candidates.length === 1 || fromFolder === null) return candidates[0];
+  if (trace) trace.local = true;
   return candidates.find((p) => folderOf(p) === fromFolder) ?? candidates[0];
 }

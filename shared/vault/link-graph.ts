@@ -23,9 +23,9 @@ export class LinkGraph {
     this.backlinks = new Backlinks(notes, resolver);
   }
 
-  /** Resolves every note's links for the backlinks now, yielding between slices (at open, not at the first read). */
-  build(yieldFn: () => Promise<void>): Promise<void> {
-    return this.backlinks.build(yieldFn);
+  /** Resolves every note's links for the backlinks now, `slice` notes between yields (at open, not at the first read). */
+  build(yieldFn: () => Promise<void>, slice?: number): Promise<void> {
+    return this.backlinks.build(yieldFn, slice);
   }
 
   outgoing(path: string): ResolvedLink[] {

@@ -99,36 +99,47 @@ function expectRebuilt(graph: LinkGraph, v: Vault): void {
   for (const p of everyPath()) expect([p, graph.incoming(p)]).toEqual([p, expected.get(p) ?? []]);
 }
 
+/** One op of the sequence; reads compare the graph with a rebuild as they go. */
+function apply(o: Op, v: Vault, graph: LinkGraph): void {
+  const paths = [...v.notes.keys()];
+  const nth = (i: number) => paths[i % Math.max(1, paths.length)];
+  if (o.op === 'write') v.write(`${FOLDERS[o.folder]}${NAMES[o.name]}.md`, o.info);
+  else if (o.op === 'rename') {
+    const to = `${FOLDERS[o.folder]}${NAMES[o.name]}.md`;
+    if (nth(o.from) && !v.notes.has(to)) v.rename(nth(o.from), to);
+  } else if (o.op === 'delete') {
+    if (nth(o.at)) v.remove(nth(o.at));
+  } else if (nth(o.at)) expect(graph.incoming(nth(o.at))).toEqual(v.rebuilt().get(nth(o.at)) ?? []);
+}
+
+const writeArb = fc.record({ op: fc.constant('write' as const), folder: fc.nat(FOLDERS.length - 1), name: fc.nat(NAMES.length - 1), info: infoArb });
+
 describe('backlinks', () => {
-  it('kept per changed note == rebuilt from scratch, after random writes, renames and deletes', () => {
-    fc.assert(
-      fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.boolean(), (ops, builtFirst, readAll) => {
-        const v = new Vault();
-        // Some notes exist before the graph does, as at a warm start.
-        v.write('p/a.md', { links: [0, 2], aliases: [3], title: null, id: false });
-        v.write('b.md', { links: [5, 17], aliases: [], title: 2, id: true });
-        const graph = new LinkGraph(v.notes, v.resolver);
-        if (builtFirst) void graph.build(() => Promise.resolve());
-        const paths = () => [...v.notes.keys()];
-        for (const o of ops) {
-          if (o.op === 'write') v.write(`${FOLDERS[o.folder]}${NAMES[o.name]}.md`, o.info);
-          else if (o.op === 'rename') {
-            const from = paths()[o.from % Math.max(1, paths().length)];
-            const to = `${FOLDERS[o.folder]}${NAMES[o.name]}.md`;
-            if (from && !v.notes.has(to)) v.rename(from, to);
-          } else if (o.op === 'delete') {
-            const at = paths()[o.at % Math.max(1, paths().length)];
-            if (at) v.remove(at);
-          } else {
-            const at = paths()[o.at % Math.max(1, paths().length)];
-            if (at) expect(graph.incoming(at)).toEqual(v.rebuilt().get(at) ?? []);
+  it('kept per changed note == rebuilt from scratch, after random writes, renames and deletes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(writeArb, { maxLength: 8 }),
+        fc.array(opArb, { minLength: 1, maxLength: 40 }),
+        fc.constantFrom('lazy', 'built', 'changed while building'),
+        fc.boolean(),
+        async (before, ops, start, readAll) => {
+          const v = new Vault();
+          // Notes that exist before the graph does, as at a warm start.
+          for (const o of before) v.write(`${FOLDERS[o.folder]}${NAMES[o.name]}.md`, o.info);
+          const graph = new LinkGraph(v.notes, v.resolver);
+          const rest = [...ops];
+          // Built at open one note per slice, the vault changing between slices; or built first; or never.
+          if (start === 'changed while building') await graph.build(async () => void (rest.length > 0 && apply(rest.shift()!, v, graph)), 1);
+          if (start === 'built') await graph.build(() => Promise.resolve());
+          for (const o of rest) {
+            apply(o, v, graph);
+            // Read after every change (each one updated from the last), or only now and then (changes pile up).
+            if (readAll) expectRebuilt(graph, v);
           }
-          // Read after every change (each one updated from the last), or only now and then (changes pile up).
-          if (readAll) expectRebuilt(graph, v);
-        }
-        expectRebuilt(graph, v);
-      }),
-      { numRuns: 200, seed: 20261127 },
+          expectRebuilt(graph, v);
+        },
+      ),
+      { numRuns: 300, seed: 20261127 },
     );
   });
 

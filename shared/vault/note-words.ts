@@ -29,7 +29,7 @@ export class NoteWords {
       if (ids) ids.push(note.nodeId);
       else this.byWord.set(w, [note.nodeId]);
     }
-    this.ofNote.set(note.nodeId, { note, words });
+    this.ofNote.set(note.nodeId, { note, words: words.slice() }); // sized to fit: a pushed-to list keeps room for 17
   }
 
   /** The indexer let go of this note (no-op when its node id already names a newer one). */

@@ -140,7 +140,7 @@ export function createBm25Index(): IIndex<Bm25IndexStore> {
       const { ids } = doc;
       const { df } = stats;
       for (let i = 0; i < ids.length; i++) df[ids[i]]++;
-      if (stats.postings) addToDelta(stats.postings, internalId, doc);
+      if (stats.postings) trackDelta(stats, (p) => addToDelta(p, internalId, doc));
       stats.docs[internalId] = doc;
       stats.totalLength += doc.length;
       stats.docCount += 1;
@@ -153,7 +153,7 @@ export function createBm25Index(): IIndex<Bm25IndexStore> {
       const doc = stats.docs[internalId];
       if (!doc) return false;
       for (let i = 0; i < doc.ids.length; i++) stats.df[doc.ids[i]]--;
-      if (stats.postings) removeFromDelta(stats.postings, internalId, doc);
+      if (stats.postings) trackDelta(stats, (p) => removeFromDelta(p, internalId, doc));
       stats.totalLength -= doc.length;
       stats.docCount -= 1;
       stats.docs[internalId] = undefined;
@@ -233,9 +233,23 @@ function freshPostings(stats: FieldStats): Postings {
   return stats.postings;
 }
 
-/** Builds every field's postings now rather than at the first query (after a warm start's bulk load). */
+/**
+ * Builds every field's postings now rather than at the first query (after a warm start's bulk load). An
+ * empty field is left alone: everything a cold index inserts would go to the slower late inserts.
+ */
 export function preparePostings(index: Bm25IndexStore): void {
-  for (const stats of Object.values(index.bm25)) freshPostings(stats);
+  for (const stats of Object.values(index.bm25)) if (stats.docCount > 0) freshPostings(stats);
+}
+
+/**
+ * Records an insert or removal in the postings' late part; once that makes them stale they are dropped,
+ * and the next query builds them afresh, as it would have anyway (a bulk index after a small warm load
+ * does not pile thousands of notes into late inserts).
+ */
+function trackDelta(stats: FieldStats, change: (p: Postings) => void): void {
+  const p = stats.postings!;
+  change(p);
+  if (isStale(p)) stats.postings = null;
 }
 
 /** Document frequency of a term in a field and the field's document count (for snippet term weights). */

@@ -28,10 +28,11 @@ export class Backlinks {
   /** Notes changed since, or touched by a change, to (re)resolve. */
   private dirty = new Set<string>();
   /**
-   * Link target → its resolution, for every folder (not `local`) or per folder: valid until the resolver
-   * next changes (then dropped), so 10k notes' 50k links take ~9k resolutions, not 50k.
+   * Link target → its resolution where it holds for every folder (not `local`), else folder → resolution:
+   * valid until the resolver next changes (then dropped), so 10k notes' 50k links take ~9k resolutions.
    */
-  private memo = new Map<string, Resolution | Map<string, Resolution>>();
+  private memo = new Map<string, Resolution>();
+  private memoByFolder = new Map<string, Map<string, Resolution>>();
 
   constructor(
     private readonly notes: ReadonlyMap<string, LiveNote>,
@@ -39,7 +40,7 @@ export class Backlinks {
   ) {
     this.backlog = [...notes.keys()];
     resolver.watch((path, keys) => {
-      if (this.memo.size > 0) this.memo = new Map();
+      if (this.memo.size > 0 || this.memoByFolder.size > 0) this.dropMemo();
       this.dirty.add(path);
       for (const k of keys) for (const from of this.readers.get(k) ?? []) this.dirty.add(from);
     });
@@ -76,7 +77,12 @@ export class Backlinks {
   private settled(): void {
     this.backlog = [];
     this.next = 0;
+    this.dropMemo();
+  }
+
+  private dropMemo(): void {
     this.memo = new Map();
+    this.memoByFolder = new Map();
   }
 
   private refresh(path: string): void {
@@ -86,12 +92,15 @@ export class Backlinks {
   }
 
   private learn(path: string, note: LiveNote): void {
+    const links = peekLinks(note.cached);
+    if (links.length === 0) return;
     const folder = folderOf(path);
     const targets: string[] = [];
     const keys: string[] = [];
-    for (const link of peekLinks(note.cached)) {
-      if (link.target.trim() === '') continue; // the linking note itself (resolve's empty target)
-      const r = this.resolve(link.target, path, folder);
+    for (let i = 0; i < links.length; i++) {
+      const r = this.resolve(links[i].target, path, folder);
+      // No keys: an empty target (the linking note itself) or a path above the vault root, never a backlink.
+      if (r.keys.length === 0) continue;
       for (const k of r.keys) if (!keys.includes(k)) keys.push(k);
       if (r.path !== null && r.path !== path && !targets.includes(r.path)) targets.push(r.path);
     }
@@ -102,12 +111,17 @@ export class Backlinks {
   }
 
   private resolve(target: string, from: string, folder: string): Resolution {
-    const m = this.memo.get(target);
-    let r = m instanceof Map ? m.get(folder) : m;
+    let r = this.memo.get(target);
+    if (r) return r;
+    let inFolders = this.memoByFolder.get(target);
+    r = inFolders?.get(folder);
     if (r) return r;
     r = this.resolver.resolveWithKeys(target, from);
-    if (m instanceof Map) m.set(folder, r);
-    else this.memo.set(target, r.local ? new Map([[folder, r]]) : r);
+    if (!r.local) this.memo.set(target, r);
+    else {
+      if (!inFolders) this.memoByFolder.set(target, (inFolders = new Map<string, Resolution>()));
+      inFolders.set(folder, r);
+    }
     return r;
   }
 

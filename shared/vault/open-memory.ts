@@ -38,7 +38,7 @@ export interface OpenedMemory {
   coordination: CoordinationStore;
   index: SearchIndex;
   resolver: LinkResolver;
-  /** Backlinks resolved here, at open, so the first retrieval finds them ready (kept per changed note from then on). */
+  /** Backlinks being resolved from here on, so the first retrieval finds them ready (kept per changed note from then on). */
   graph: LinkGraph;
   indexer: NoteIndexer;
   identity: NodeIdentity;
@@ -73,6 +73,8 @@ export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Pr
   }
   await mem.store.nodes.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
   const graph = new LinkGraph(indexer.byPath, resolver);
-  await graph.build(macrotask);
+  // Not awaited: the rest of the open and the first scan wait on files, and the build's slices fill those
+  // waits; a read of backlinks before it is done finishes it there and then.
+  graph.build(macrotask).catch((err: unknown) => d.logger.warn('building backlinks failed', { error: String(err) }));
   return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, graph, indexer, identity, missingPrimary, warnings, losses };
 }

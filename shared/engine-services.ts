@@ -15,7 +15,7 @@ import { ReceiptLog } from './retrieval/receipts';
 import { RetrievalService } from './retrieval/retrieval-service';
 import { ConflictService } from './conflicts/conflicts';
 import type { Services } from './session/services';
-import { LinkGraph } from './vault/link-graph';
+import type { LinkGraph } from './vault/link-graph';
 import { NotesService } from './vault/notes-service';
 import type { OpenedMemory } from './vault/open-memory';
 import { SearchService } from './vault/search-service';
@@ -52,7 +52,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
     onChanged: (p) => conflicts?.noteChanged(p),
     onRemoved: (id) => conflicts?.noteRemoved(id),
   });
-  const graph = new LinkGraph(indexer.byPath, m.resolver, () => indexer.version);
+  const graph = m.graph;
   const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard });
   const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });
   const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), pending: pendingProposalIds(memory.learned) });
@@ -61,7 +61,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   conflicts = conflictService;
   const receipts = new ReceiptLog(blobs, clock, { logger });
   const learning = new LearningService({ notes, search, receipts, memory, tunables: config.learning, audit, policy, governance, coordination, clock, blobs, logger, timers, callouts: conflictService });
-  const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, memory, embedders: () => search.embedders(), version: () => indexer.version };
+  const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
   return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph };
 }

@@ -1,7 +1,7 @@
 import { components, count, create, insertMultiple, remove, type AnyOrama } from '@orama/orama';
 import { LithosError } from '../errors';
 import { emptyScores, type SlotScores } from './fusion';
-import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, seedTerms, termStats, type Bm25IndexStore, type FieldStats } from './orama-bm25';
+import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, preparePostings, seedTerms, termStats, type Bm25IndexStore, type FieldStats } from './orama-bm25';
 import type { DocTerms } from './postings';
 import { currentBag, lexicalHash, usableBag, type TermBag } from './term-bags';
 import { tokenize } from './tokenizer';
@@ -139,11 +139,16 @@ export class LexicalIndex {
     return out;
   }
 
-  /** Inverse document frequency of a term, for weighting terms when picking a snippet chunk. */
+  /** Builds the postings the first query would otherwise build (orama-bm25.ts). */
+  preparePostings(): void {
+    preparePostings(this.db.data.index as unknown as Bm25IndexStore);
+  }
+
   private stats(): FieldStats {
     return (this.db.data.index as unknown as Bm25IndexStore).bm25[FIELD];
   }
 
+  /** Inverse document frequency of a term, for weighting terms when picking a snippet chunk. */
   idf(term: string): number {
     const { df, docs } = termStats(this.db.data.index as unknown as Bm25IndexStore, FIELD, term);
     return Math.log(1 + (docs - df + 0.5) / (df + 0.5));

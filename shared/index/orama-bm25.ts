@@ -34,7 +34,7 @@ export interface FieldStats {
   /** term id → documents containing it */
   df: Int32Array;
   /**
-   * term → documents, built by the first query and rebuilt once inserts/removals make it drift (see
+   * term → documents, built at the end of a warm start's load or by the first query, and rebuilt once inserts/removals make it drift (see
    * postings.ts); loading stays a pure term count. Orama's radix tree is left empty: we only ever look
    * terms up exactly, through `dict`.
    */
@@ -140,7 +140,7 @@ export function createBm25Index(): IIndex<Bm25IndexStore> {
       const { ids } = doc;
       const { df } = stats;
       for (let i = 0; i < ids.length; i++) df[ids[i]]++;
-      if (stats.postings) addToDelta(stats.postings, internalId, doc);
+      if (stats.postings) trackDelta(stats, (p) => addToDelta(p, internalId, doc));
       stats.docs[internalId] = doc;
       stats.totalLength += doc.length;
       stats.docCount += 1;
@@ -153,7 +153,7 @@ export function createBm25Index(): IIndex<Bm25IndexStore> {
       const doc = stats.docs[internalId];
       if (!doc) return false;
       for (let i = 0; i < doc.ids.length; i++) stats.df[doc.ids[i]]--;
-      if (stats.postings) removeFromDelta(stats.postings, internalId, doc);
+      if (stats.postings) trackDelta(stats, (p) => removeFromDelta(p, internalId, doc));
       stats.totalLength -= doc.length;
       stats.docCount -= 1;
       stats.docs[internalId] = undefined;
@@ -210,11 +210,11 @@ export function accumulateBm25(
   const n = stats.docCount;
   const avgLen = stats.totalLength / n || 1;
   const seen = new Uint8Array(acc.length);
-  if (!stats.postings || isStale(stats.postings)) stats.postings = buildPostings(stats.docs, stats.terms.length);
+  const postings = freshPostings(stats);
   for (const [tid, qw] of queryWeights) {
     const df = stats.df[tid];
     const weight = qw * boost * Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    forEachPosting(stats.postings, stats.docs, tid, (docId, doc) => {
+    forEachPosting(postings, stats.docs, tid, (docId, doc) => {
       const tf = termFrequency(doc, tid);
       // bm25Score() with the idf hoisted out of the posting loop
       acc[docId] += (weight * (d + tf * (k + 1))) / (tf + k * (1 - b + (b * doc.length) / avgLen));
@@ -225,6 +225,31 @@ export function accumulateBm25(
     });
   }
   return touched;
+}
+
+/** The field's postings, (re)built when missing or drifted too far (postings.ts). */
+function freshPostings(stats: FieldStats): Postings {
+  if (!stats.postings || isStale(stats.postings)) stats.postings = buildPostings(stats.docs, stats.terms.length);
+  return stats.postings;
+}
+
+/**
+ * Builds every field's postings now rather than at the first query (after a warm start's bulk load). An
+ * empty field is left alone: everything a cold index inserts would go to the slower late inserts.
+ */
+export function preparePostings(index: Bm25IndexStore): void {
+  for (const stats of Object.values(index.bm25)) if (stats.docCount > 0) freshPostings(stats);
+}
+
+/**
+ * Records an insert or removal in the postings' late part; once that makes them stale they are dropped,
+ * and the next query builds them afresh, as it would have anyway (a bulk index after a small warm load
+ * does not pile thousands of notes into late inserts).
+ */
+function trackDelta(stats: FieldStats, change: (p: Postings) => void): void {
+  const p = stats.postings!;
+  change(p);
+  if (isStale(p)) stats.postings = null;
 }
 
 /** Document frequency of a term in a field and the field's document count (for snippet term weights). */

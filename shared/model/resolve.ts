@@ -1,6 +1,13 @@
 import { folderOf } from './paths';
 import { isUuid } from './ids';
 
+/** resolveWithKeys' answer. */
+export interface Resolution {
+  path: string | null;
+  keys: string[];
+  local: boolean;
+}
+
 /** What the resolver needs to know about a note besides its path. */
 export interface ResolvableNote {
   id?: string | null;
@@ -36,6 +43,7 @@ export class LinkResolver {
   private readonly byAlias = new Map<string, string[]>();
   private readonly byId = new Map<string, string[]>();
   private readonly byTitle = new Map<string, string[]>();
+  private readonly listeners = new Set<(path: string, keys: readonly string[]) => void>();
 
   get size(): number {
     return this.notes.size;
@@ -61,9 +69,18 @@ export class LinkResolver {
     return foldCase && list.length === 1 ? list[0] : null;
   }
 
+  /**
+   * Called after every change with the changed note's path and the keys whose candidate lists changed (see
+   * resolveWithKeys): a link none of whose keys is among them resolves as before. Returns the unsubscribe.
+   */
+  watch(listener: (path: string, keys: readonly string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Registers or replaces a note. */
   upsert(path: string, info: ResolvableNote): void {
-    this.remove(path);
+    const old = this.detach(path);
     const aliasKeys = [...new Set((info.aliases ?? []).map((a) => fold(a.trim())).filter((a) => a !== ''))];
     const title = typeof info.title === 'string' ? info.title.trim() : '';
     const entry: Entry = {
@@ -80,17 +97,13 @@ export class LinkResolver {
     for (const k of aliasKeys) add(this.byAlias, k, path);
     if (entry.idKey) add(this.byId, entry.idKey, path);
     if (entry.titleKey) add(this.byTitle, entry.titleKey, path);
+    // A list that loses the path and gets it back holds what it held: only keys the note gained or lost count.
+    if (this.listeners.size > 0) this.emit(path, changedKeys(old, entry));
   }
 
   remove(path: string): void {
-    const entry = this.notes.get(path);
-    if (!entry) return;
-    this.notes.delete(path);
-    drop(this.byPath, entry.pathKey, path);
-    drop(this.byBasename, entry.baseKey, path);
-    for (const k of entry.aliasKeys) drop(this.byAlias, k, path);
-    if (entry.idKey) drop(this.byId, entry.idKey, path);
-    if (entry.titleKey) drop(this.byTitle, entry.titleKey, path);
+    const old = this.detach(path);
+    if (old && this.listeners.size > 0) this.emit(path, changedKeys(old, null));
   }
 
   /** Moves a note, keeping its id/aliases/title. Unknown `from` is a no-op. */
@@ -101,48 +114,128 @@ export class LinkResolver {
     this.upsert(to, entry.info);
   }
 
+  private detach(path: string): Entry | null {
+    const entry = this.notes.get(path);
+    if (!entry) return null;
+    this.notes.delete(path);
+    drop(this.byPath, entry.pathKey, path);
+    drop(this.byBasename, entry.baseKey, path);
+    for (const k of entry.aliasKeys) drop(this.byAlias, k, path);
+    if (entry.idKey) drop(this.byId, entry.idKey, path);
+    if (entry.titleKey) drop(this.byTitle, entry.titleKey, path);
+    return entry;
+  }
+
+  private emit(path: string, keys: readonly string[]): void {
+    for (const l of this.listeners) l(path, keys);
+  }
+
   resolve(target: string, fromPath: string): string | null {
-    let t = target.trim();
-    if (t.indexOf('\\') !== -1) t = t.replace(/\\/g, '/');
+    return this.lookup(target, fromPath, null);
+  }
+
+  /**
+   * resolve() and every key it may read, from whichever map (path, basename, alias, id, title): the answer
+   * can change only when one of these keys' candidate lists does (watch). An empty target is the linking
+   * note itself and reads none. `local`: the answer may differ for a note in another folder (a target with
+   * folders or `./`, or a step that chose among several notes by folder); otherwise it holds for every
+   * linking note while the keys' lists stay as they are.
+   */
+  resolveWithKeys(target: string, fromPath: string): Resolution {
+    const trace: Resolution = { path: null, keys: [], local: false };
+    trace.path = this.lookup(target, fromPath, trace);
+    return trace;
+  }
+
+  /** The resolution steps; with `trace`, every step's key is collected, past the step that answers. */
+  private lookup(target: string, fromPath: string, trace: Resolution | null): string | null {
+    let t = normalTarget(target);
     if (t === '') return this.notes.has(fromPath) ? fromPath : null;
+    const keys = trace?.keys ?? null;
+    let hit: string | null = null;
     const fromFolder = folderOf(fromPath);
     const explicitlyRelative = t.startsWith('./') || t.startsWith('../');
+    let pathKey: string | null = null;
     if (!explicitlyRelative) {
       if (t.charCodeAt(0) === 47) t = t.replace(/^\/+/, ''); // `[[/folder/note]]` is vault-absolute in Obsidian
-      const hit = this.byExactPath(stripMd(t));
-      if (hit) return hit;
+      const p = stripMd(t);
+      pathKey = fold(p);
+      if (keys) keys.push(pathKey);
+      hit = this.byExactPath(p, pathKey);
+      if (hit && !keys) return hit;
     }
+    if (trace && (explicitlyRelative || t.indexOf('/') !== -1)) trace.local = true;
     // A bare name relative to the source folder is the basename step's same-folder preference.
     if (explicitlyRelative || (fromFolder !== '' && t.indexOf('/') !== -1)) {
       const joined = joinRelative(fromFolder, t);
-      const hit = joined === null ? null : this.byExactPath(stripMd(joined));
-      if (hit) return hit;
+      if (joined !== null) {
+        const p = stripMd(joined);
+        const k = fold(p);
+        if (keys) addKey(keys, k);
+        hit ??= this.byExactPath(p, k);
+        if (hit && !keys) return hit;
+      }
     }
     const clean = stripMd(explicitlyRelative ? t.replace(/^(?:\.\.?\/)+/, '') : t);
-    if (clean === '') return null;
-    const key = fold(clean);
+    if (clean === '') return hit;
+    // Not explicitly relative, `clean` is the text the path step folded.
+    const key = pathKey ?? fold(clean);
     const slash = key.lastIndexOf('/');
-    const named = this.byBasename.get(slash === -1 ? key : key.slice(slash + 1));
-    if (named) {
-      const fitting = slash === -1 ? named : named.filter((p) => endsWithPath(fold(stripMd(p)), key));
-      const hit = pick(fitting, fromFolder);
-      if (hit) return hit;
+    const base = slash === -1 ? key : key.slice(slash + 1);
+    if (keys) {
+      addKey(keys, key);
+      addKey(keys, base);
     }
-    const full = fold(t);
+    if (!hit) {
+      const named = this.byBasename.get(base);
+      if (named) hit = pick(slash === -1 ? named : named.filter((p) => endsWithPath(fold(stripMd(p)), key)), fromFolder, trace);
+      if (hit && !keys) return hit;
+    }
+    const full = t === clean ? key : fold(t);
+    const uuid = isUuid(t) ? t.toLowerCase() : null;
+    if (keys) {
+      addKey(keys, full);
+      if (uuid) addKey(keys, uuid);
+    }
     return (
-      pick(this.byAlias.get(full) ?? this.byAlias.get(key), fromFolder) ??
-      (isUuid(t) ? pick(this.byId.get(t.toLowerCase()), fromFolder) : null) ??
-      pick(this.byTitle.get(full) ?? this.byTitle.get(key), fromFolder)
+      hit ??
+      pick(this.byAlias.get(full) ?? this.byAlias.get(key), fromFolder, trace) ??
+      (uuid ? pick(this.byId.get(uuid), fromFolder, trace) : null) ??
+      pick(this.byTitle.get(full) ?? this.byTitle.get(key), fromFolder, trace)
     );
   }
 
-  /** `p` is a vault path without `.md`; the exact spelling wins over other case variants. */
-  private byExactPath(p: string): string | null {
-    const list = this.byPath.get(fold(p));
+  /** `p` is a vault path without `.md`, `key` its fold; the exact spelling wins over other case variants. */
+  private byExactPath(p: string, key: string): string | null {
+    const list = this.byPath.get(key);
     if (!list) return null;
     if (list.length === 1) return list[0];
     return list.find((c) => c.length === p.length + 3 && c.startsWith(p)) ?? list[0];
   }
+}
+
+function addKey(keys: string[], k: string): void {
+  if (!keys.includes(k)) keys.push(k);
+}
+
+function normalTarget(target: string): string {
+  const t = target.trim();
+  return t.indexOf('\\') !== -1 ? t.replace(/\\/g, '/') : t;
+}
+
+/** Per map, the keys one entry has and the other lacks (all of them when one side is null). */
+function changedKeys(a: Entry | null, b: Entry | null): string[] {
+  const out: string[] = [];
+  const diff = (x: readonly (string | null)[], y: readonly (string | null)[]): void => {
+    for (const k of x) if (k !== null && !y.includes(k)) out.push(k);
+    for (const k of y) if (k !== null && !x.includes(k)) out.push(k);
+  };
+  diff(a ? [a.pathKey] : [], b ? [b.pathKey] : []);
+  diff(a ? [a.baseKey] : [], b ? [b.baseKey] : []);
+  diff(a?.aliasKeys ?? [], b?.aliasKeys ?? []);
+  diff(a ? [a.idKey] : [], b ? [b.idKey] : []);
+  diff(a ? [a.titleKey] : [], b ? [b.titleKey] : []);
+  return out;
 }
 
 /** Case- and Unicode-form-insensitive key (macOS stores names decomposed, others composed). */
@@ -200,8 +293,9 @@ function drop(map: Map<string, string[]>, key: string, path: string): void {
 }
 
 /** Among candidates (sorted by `compare`), prefer one in the linking note's folder. */
-function pick(candidates: readonly string[] | undefined, fromFolder: string | null): string | null {
+function pick(candidates: readonly string[] | undefined, fromFolder: string | null, trace: Resolution | null): string | null {
   if (!candidates || candidates.length === 0) return null;
   if (candidates.length === 1 || fromFolder === null) return candidates[0];
+  if (trace) trace.local = true;
   return candidates.find((p) => folderOf(p) === fromFolder) ?? candidates[0];
 }

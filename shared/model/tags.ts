@@ -13,6 +13,14 @@ export function isValidTagBody(tag: string): boolean {
   return tag !== '' && !ALL_DIGITS_RE.test(tag);
 }
 
+/**
+ * The words a tag or an entity is matched by (`project/lithos` → project, lithos): lowercase, split on
+ * anything but letters and digits, one-letter pieces dropped.
+ */
+export function labelWords(label: string): string[] {
+  return label.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
+}
+
 /** Strips the leading '#'s and surrounding whitespace; '' when nothing remains. */
 export function normalizeTag(raw: string): string {
   return raw.trim().replace(/^#+/, '').trim();

@@ -9,6 +9,7 @@ import type { QueryScores, SearchIndex } from '../index/search-index';
 import type { MemoryStore } from '../stores/memory-store';
 import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
+import type { NoteWords } from '../vault/note-words';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './scout-contract';
 import { PrecedentIndex } from './precedent-index';
@@ -18,6 +19,8 @@ export interface EngineCorpusDeps {
   byPath: ReadonlyMap<string, LiveNote>;
   index: SearchIndex;
   graph: LinkGraph;
+  /** The indexer's tag/entity/note-type words (taggedWith). */
+  words: NoteWords;
   memory: MemoryStore;
   embedders: () => readonly Embedder[];
   /** Changes whenever any note changes (cached query scores are dropped). */
@@ -84,6 +87,10 @@ export class EngineCorpus implements RetrievalCorpus {
     return (d.restricted ??= new Set(
       d.all.filter((n) => n.access_scope !== 'shared' || n.status === 'quarantined').map((n) => n.id),
     ));
+  }
+
+  taggedWith(word: string): Iterable<string> {
+    return this.d.words.with(word);
   }
 
   beginScan(): void {

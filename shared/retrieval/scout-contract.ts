@@ -93,6 +93,11 @@ export interface RetrievalCorpus {
   ids?(): readonly string[];
   /** Every note, most recently updated first (cached while nothing changes). */
   byRecency?(): readonly CorpusNote[];
+  /**
+   * Ids of the notes whose tags or entities hold `word` (model/tags.ts labelWords) or whose note type is
+   * `word` (kept up to date while notes change); without it the tags scout indexes notes() itself.
+   */
+  taggedWith?(word: string): Iterable<string>;
   /** Ids of notes the scope gate could hide from someone (not shared, or quarantined). */
   restricted?(): ReadonlySet<string>;
   /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */

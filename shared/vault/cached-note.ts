@@ -89,6 +89,17 @@ function withLazyParts(out: CachedNoteMeta, linksSrc: LazyParts['linksSrc'], fra
   return Object.defineProperties(out, LAZY_PROPERTIES);
 }
 
+/**
+ * The note's links as `cached.links` reads them, without keeping them parsed when they were not yet: the
+ * backlinks read every note's links once at open, and holding 50,000 parsed links from then on (10k notes)
+ * would cost the warm process memory most sessions never use.
+ */
+export function peekLinks(cached: CachedNoteMeta): readonly NoteLink[] {
+  const p = (cached as Partial<Decoded>)[LAZY];
+  if (!p || p.links) return cached.links;
+  return Array.isArray(p.linksSrc) ? p.linksSrc : parseLinks(text(p.linksSrc));
+}
+
 /** Returns null for a row written by an incompatible version or damaged: the caller re-reads the note. */
 export function decodeCachedMeta(json: string): CachedNoteMeta | null {
   try {

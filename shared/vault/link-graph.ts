@@ -1,6 +1,7 @@
 import type { LinkResolver } from '../model/resolve';
 import type { NoteLink } from '../model/types';
 import type { LiveNote } from './note-indexer';
+import { Backlinks } from './backlinks';
 
 export interface ResolvedLink {
   link: NoteLink;
@@ -13,14 +14,19 @@ export interface ResolvedLink {
  * because a link's target can appear, move or vanish after the linking note was indexed.
  */
 export class LinkGraph {
-  private backlinkCache: { version: number; map: Map<string, string[]> } | null = null;
+  private readonly backlinks: Backlinks;
 
   constructor(
     private readonly notes: ReadonlyMap<string, LiveNote>,
     private readonly resolver: LinkResolver,
-    /** Changes whenever any note is added, changed or removed; backlinks are recomputed lazily then. */
-    private readonly version: () => number,
-  ) {}
+  ) {
+    this.backlinks = new Backlinks(notes, resolver);
+  }
+
+  /** Resolves every note's links for the backlinks now, `slice` notes between yields (at open, not at the first read). */
+  build(yieldFn: () => Promise<void>, slice?: number): Promise<void> {
+    return this.backlinks.build(yieldFn, slice);
+  }
 
   outgoing(path: string): ResolvedLink[] {
     const note = this.notes.get(path);
@@ -32,19 +38,7 @@ export class LinkGraph {
   }
 
   incoming(path: string): string[] {
-    if (!this.backlinkCache || this.backlinkCache.version !== this.version()) {
-      const map = new Map<string, string[]>();
-      for (const from of this.notes.keys()) {
-        for (const r of this.outgoing(from)) {
-          if (!r.targetPath || r.targetPath === from) continue;
-          const list = map.get(r.targetPath) ?? [];
-          if (!list.includes(from)) list.push(from);
-          map.set(r.targetPath, list);
-        }
-      }
-      this.backlinkCache = { version: this.version(), map };
-    }
-    return [...(this.backlinkCache.map.get(path) ?? [])].sort();
+    return this.backlinks.of(path);
   }
 
   broken(): { from: string; target: string; raw: string }[] {

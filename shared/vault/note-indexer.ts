@@ -12,6 +12,7 @@ import { extractFrame, type NoteFrame } from '../model/frames';
 import { storedForm } from '../stores/vector-bytes';
 import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './cached-note';
 import { TermBagSync } from './term-bag-sync';
+import { NoteWords } from './note-words';
 import { macrotask } from '../stores/yield-to-host';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
@@ -86,8 +87,10 @@ export class NoteIndexer {
   readonly byId = new Map<string, LiveNote>();
   /** Number of notes (re)indexed since open: lets tests prove an unchanged note costs nothing. */
   indexedCount = 0;
-  /** Bumped on every add/change/remove, so derived views (backlinks) know when to recompute. */
+  /** Bumped on every add/change/remove, so derived views (the retrieval corpus's lists) know when to recompute. */
   version = 0;
+  /** Tag, entity and note-type words of the notes in byId, kept as they change (the tags scout's lookup). */
+  readonly words = new NoteWords();
   private pendingAdmits: { doc: IndexDoc; vectors: Map<string, Float32Array[]> }[] | null = null;
   private readonly bags: TermBagSync;
 
@@ -272,6 +275,8 @@ export class NoteIndexer {
       if (i > 0) await macrotask();
       this.bags.save(live.slice(i, i + SAVE_SLICE), bags);
     }
+    await macrotask();
+    this.index.prepareQueries();
     return { stale, missingPrimary };
   }
 
@@ -302,6 +307,7 @@ export class NoteIndexer {
     this.version++;
     this.byPath.set(note.path, note);
     this.byId.set(note.nodeId, note);
+    this.words.set(note);
     this.resolver.upsert(note.path, { id: note.nodeId, aliases: note.cached.meta.aliases, title: note.cached.meta.title });
   }
 
@@ -309,6 +315,7 @@ export class NoteIndexer {
     this.version++;
     this.byPath.delete(note.path);
     if (this.byId.get(note.nodeId) === note) this.byId.delete(note.nodeId);
+    this.words.delete(note);
     this.resolver.remove(note.path);
   }
 }

@@ -15,6 +15,8 @@ import type { EmbeddingSpaces } from '../index/embedding-spaces';
 import { LinkResolver } from '../model/resolve';
 import { NodeIdentity } from './identity';
 import { NoteIndexer } from './note-indexer';
+import { LinkGraph } from './link-graph';
+import { macrotask } from '../stores/yield-to-host';
 
 /** Tombstoned nodes (deleted notes' ids, edges and stats) are kept this long for a note that comes back. */
 export const TOMBSTONE_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -36,6 +38,8 @@ export interface OpenedMemory {
   coordination: CoordinationStore;
   index: SearchIndex;
   resolver: LinkResolver;
+  /** Backlinks being resolved from here on, so the first retrieval finds them ready (kept per changed note from then on). */
+  graph: LinkGraph;
   indexer: NoteIndexer;
   identity: NodeIdentity;
   /** Notes whose cached vectors lack the primary space: embedded at the first reconcile. */
@@ -68,5 +72,9 @@ export async function openMemory(d: OpenMemoryDeps, spaces: EmbeddingSpaces): Pr
     warnings.push(w);
   }
   await mem.store.nodes.purgeTombstones(d.clock.now() - TOMBSTONE_TTL_MS);
-  return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, indexer, identity, missingPrimary, warnings, losses };
+  const graph = new LinkGraph(indexer.byPath, resolver);
+  // Not awaited: the rest of the open and the first scan wait on files, and the build's slices fill those
+  // waits; a read of backlinks before it is done finishes it there and then.
+  graph.build(macrotask).catch((err: unknown) => d.logger.warn('building backlinks failed', { error: String(err) }));
+  return { memory: mem.store, cache: cache.store, coordination: coordination.store, index, resolver, graph, indexer, identity, missingPrimary, warnings, losses };
 }

@@ -1,5 +1,5 @@
 import { create, insert as oramaInsert, remove as oramaRemove, search } from '@orama/orama';
-import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer } from '../../shared/index/orama-bm25';
+import { accumulateBm25, createBm25Index, createStubDocumentsStore, oramaTokenizer, preparePostings } from '../../shared/index/orama-bm25';
 import { forEachPosting } from '../../shared/index/postings';
 import { tokenize } from '../../shared/index/tokenizer';
 
@@ -68,6 +68,39 @@ describe('Orama BM25 index component', () => {
     check(); // enough late inserts to rebuild the snapshot
     expect(stats.postings!.deltaPairs).toBe(0);
     expect(stats.dict.size).toBeGreaterThan(50);
+  });
+
+  it('builds postings ahead of the first query for a loaded index, never an empty one, and drops them once stale', () => {
+    const orama = db();
+    const index = orama.data.index;
+    const stats = index.bm25.text;
+    const score = (o: ReturnType<typeof db>, term: string) => {
+      const acc = new Float64Array(4096);
+      accumulateBm25(o.data.index, 'text', [term], { k: 0.9, b: 0.4, d: 0 }, 1, acc);
+      return [...acc];
+    };
+    // The same inserts and removal without preparing: postings built by the query itself.
+    const fresh = db();
+    const text = (i: number) => (i < 100 ? `alpha beta${i % 7} gamma${i}` : i < 110 ? `alpha beta${i % 7}` : `alpha beta${i % 7} delta${i}`);
+    for (let i = 0; i < 110; i++) insert(fresh, { id: `d${i}`, text: text(i) });
+    remove(fresh, 'd3');
+    const early = score(fresh, 'beta3');
+    for (let i = 110; i < 3000; i++) insert(fresh, { id: `d${i}`, text: text(i) });
+    const late = score(fresh, 'beta3');
+
+    preparePostings(index);
+    expect(stats.postings).toBeNull(); // a cold index's inserts would all be late inserts
+    for (let i = 0; i < 100; i++) insert(orama, { id: `d${i}`, text: text(i) });
+    preparePostings(index); // the end of a warm start's load
+    expect(stats.postings).not.toBeNull();
+    for (let i = 100; i < 110; i++) insert(orama, { id: `d${i}`, text: text(i) });
+    remove(orama, 'd3');
+    expect(stats.postings!.deltaPairs).toBeGreaterThan(0);
+    expect(score(orama, 'beta3')).toEqual(early);
+    for (let i = 110; i < 3000; i++) insert(orama, { id: `d${i}`, text: text(i) });
+    expect(stats.postings).toBeNull(); // stale: the next query builds them afresh
+    expect(score(orama, 'beta3')).toEqual(late);
+    expect(early.filter((v) => v > 0).length).toBeGreaterThan(10);
   });
 
   it('answers Orama’s own search() with the same BM25 scores, exact terms only', async () => {

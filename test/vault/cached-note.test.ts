@@ -1,4 +1,4 @@
-import { decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from '../../shared/vault/cached-note';
+import { decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, peekLinks, type CachedNoteMeta } from '../../shared/vault/cached-note';
 import { parseNote } from '../../shared/model/note';
 import { deterministicFrameExtractor, extractFrame } from '../../shared/model/frames';
 
@@ -32,6 +32,18 @@ describe('cached note meta', () => {
     expect(m.links).toEqual([]);
     m.links = cachedOf('a.md', NOTE).links;
     expect(m.links).toHaveLength(cachedOf('a.md', NOTE).links.length);
+  });
+
+  it('lets the links be peeked at without keeping them parsed; once read, a peek returns those', () => {
+    const m = decodeCachedMetaBytes(new TextEncoder().encode(encodeCachedMeta(cachedOf('a.md', NOTE))))!;
+    const peeked = peekLinks(m);
+    expect(peeked).toEqual(cachedOf('a.md', NOTE).links);
+    expect(peekLinks(m)).not.toBe(peeked); // parsed again: nothing was kept
+    const read = m.links;
+    expect(read).toEqual(peeked);
+    expect(peekLinks(m)).toBe(read);
+    const plain = cachedOf('a.md', NOTE); // as the indexer holds a note whose stored row would not decode
+    expect(peekLinks(plain)).toBe(plain.links);
   });
 
   it('reads the frame only when asked: a damaged one leaves the note without a frame, the rest intact', () => {

@@ -1,9 +1,6 @@
-import type { CorpusNote, ScoutHit } from '../scout-contract';
+import { labelWords } from '../../model/tags';
+import type { CorpusNote, RetrievalCorpus, ScoutHit } from '../scout-contract';
 import { defineScout } from './define';
-
-function words(s: string): string[] {
-  return s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
-}
 
 /**
  * Tag and entity overlap with the query's terms (a tag `project/lithos` matches "lithos"), plus the fit of
@@ -16,9 +13,8 @@ export const tagsScout = defineScout({
   run({ query, corpus, visible, limit }) {
     if (query.terms.length === 0) return [];
     const terms = new Set(query.terms);
-    const byWord = wordIndex(corpus.notes());
     const found = new Set<CorpusNote>();
-    for (const t of terms) for (const n of byWord.get(t) ?? []) found.add(n);
+    for (const t of terms) for (const n of withWord(corpus, t)) found.add(n);
     const hits: ScoutHit[] = [];
     for (const note of found) {
       const matched = matchedKeys(note, terms);
@@ -31,9 +27,20 @@ export const tagsScout = defineScout({
   },
 });
 
+/** Notes holding `word`: from the corpus's own index when it keeps one, else from wordIndex. */
+function withWord(corpus: RetrievalCorpus, word: string): Iterable<CorpusNote> {
+  if (!corpus.taggedWith) return wordIndex(corpus.notes()).get(word) ?? [];
+  const out: CorpusNote[] = [];
+  for (const id of corpus.taggedWith(word)) {
+    const n = corpus.note(id);
+    if (n) out.push(n);
+  }
+  return out;
+}
+
 /**
- * word → notes whose tags or entities contain it, built once per corpus snapshot (the engine's corpus
- * returns the same list object until a note changes), so a query touches only the notes it can match.
+ * word → notes whose tags or entities contain it, built once per corpus snapshot (a corpus returning the
+ * same list object until a note changes), so a query touches only the notes it can match.
  */
 const indexes = new WeakMap<object, Map<string, CorpusNote[]>>();
 
@@ -61,7 +68,7 @@ const keyWords = new WeakMap<CorpusNote, { label: string; parts: string[] }[]>()
 function keysOf(note: CorpusNote): { label: string; parts: string[] }[] {
   let keys = keyWords.get(note);
   if (!keys) {
-    keys = [...note.tags.map((t) => ({ label: `#${t}`, parts: words(t) })), ...note.entities.map((e) => ({ label: e, parts: words(e) }))];
+    keys = [...note.tags.map((t) => ({ label: `#${t}`, parts: labelWords(t) })), ...note.entities.map((e) => ({ label: e, parts: labelWords(e) }))];
     keyWords.set(note, keys);
   }
   return keys;

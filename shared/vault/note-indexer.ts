@@ -90,7 +90,7 @@ export class NoteIndexer {
   /** Bumped on every add/change/remove, so derived views (the retrieval corpus's lists) know when to recompute. */
   version = 0;
   /** Tag, entity and note-type words of the notes in byId, kept as they change (the tags scout's lookup). */
-  readonly words = new NoteWords();
+  readonly words = new NoteWords(this.byId);
   private pendingAdmits: { doc: IndexDoc; vectors: Map<string, Float32Array[]> }[] | null = null;
   private readonly bags: TermBagSync;
 

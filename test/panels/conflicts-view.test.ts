@@ -54,6 +54,9 @@ describe('conflicts panel', () => {
     const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
     const [poolVsIndex, retry] = world.activity.conflicts;
     await click(card(view.contentEl, retry).querySelector('[data-resolution="superseded:a"]'), view);
+    // On a busy machine the resolution can outlast click()'s turns: wait for it, then for the redraw it starts.
+    await eventually(() => world.engine.services.conflicts.get(retry)?.state === 'superseded', () => world.engine.services.conflicts.get(retry));
+    await eventually(() => card(view.contentEl, retry) === null, () => view.contentEl.textContent);
     const c = world.engine.services.conflicts.get(retry)!;
     expect(c.state).toBe('superseded');
     expect(c.evidence.resolution).toMatchObject({ resolution: 'superseded', resolver: 'human', winner_id: world.engine.services.notes.note(EXAMPLE_PATHS.retryV2)!.nodeId });

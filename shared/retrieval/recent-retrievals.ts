@@ -5,7 +5,6 @@
  * tracked, so it stays small.
  */
 import { CONCEPT_REPEAT_WINDOW_MS } from './constants';
-import type { Receipt } from './types';
 
 export class RecentRetrievals {
   private readonly times = new Map<string, number[]>();
@@ -19,11 +18,11 @@ export class RecentRetrievals {
     }
   }
 
-  /** Seeds from receipts: only the ids `track` accepts are kept. */
-  seed(receipts: readonly Receipt[], track: (id: string) => boolean): void {
+  /** Seeds from receipts (their times and final node ids): only the ids `track` accepts are kept. */
+  seed(receipts: readonly { ts: string; ids: readonly string[] }[], track: (id: string) => boolean): void {
     for (const r of receipts) {
       const at = Date.parse(r.ts);
-      if (Number.isFinite(at)) this.record(r.final_nodes.map((n) => n.id).filter(track), at);
+      if (Number.isFinite(at)) this.record(r.ids.filter(track), at);
     }
   }
 

@@ -46,6 +46,11 @@ export class RetrievalService {
     });
   }
 
+  /** At open: reads in the background what the first retrieval would otherwise read (the concept window's receipts). */
+  preload(): void {
+    this.recorder.preload(this.d.corpus.byId.keys());
+  }
+
   /**
    * Parallel Terraced Scan (retrieve.ts). Read-only for learning: it bumps retrieval_count and
    * last_retrieved_at of the final nodes and writes a receipt, nothing else.

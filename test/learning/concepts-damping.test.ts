@@ -73,6 +73,38 @@ describe('repeated-retrieval penalty', () => {
     }
   });
 
+  test('after a restart, counts the 24 h before the first retrieval, however long after the open it comes', async () => {
+    const h = await open();
+    for (let i = 0; i < 3; i++) {
+      await ask(h);
+      h.clock.advance(60_000);
+    }
+    await h.engine.close();
+    const again = await open({ vault: h.vault, blobs: h.blobs, clock: h.clock }); // receipts read ahead here
+    try {
+      h.clock.advance(DAY - 2 * 60_000); // by the first retrieval, two of the three are over 24 h old
+      expect(await dampingOf(again)).toBeCloseTo(0.05, 10);
+    } finally {
+      await again.engine.close();
+    }
+  });
+
+  test('after a restart, counts a note that became a concept while the vault was closed', async () => {
+    const asObservation = note({ id: CONCEPT.id, title: 'Backpressure', note_type: 'observation' }, 'Backpressure overview: upstream producers outpace downstream processing.\n');
+    const h = await openHarness({ ...files(), [CONCEPT.path]: asObservation });
+    await h.engine.reconcile();
+    for (let i = 0; i < 3; i++) await ask(h);
+    await h.engine.close();
+    // Types are read as the first retrieval finds them: the scan after the open makes the note a concept.
+    await h.vault.write(CONCEPT.path, files()[CONCEPT.path]);
+    const again = await open({ vault: h.vault, blobs: h.blobs, clock: h.clock });
+    try {
+      expect(await dampingOf(again)).toBeCloseTo(0.15, 10);
+    } finally {
+      await again.engine.close();
+    }
+  });
+
   test('re-rank subtracts exactly the penalty from a concept, and nothing from other notes', () => {
     const notes = [
       { id: 'c', title: 'A concept', note_type: 'concept' as const },

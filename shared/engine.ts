@@ -104,7 +104,6 @@ export class MemoryEngine {
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
-    services.retrieval.preload(); // the first retrieval's receipts, read in the background
     return engine;
   }
 

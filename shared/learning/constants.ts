@@ -43,13 +43,6 @@ export const SUPPORT = {
   embedding_cosine: 0.6,
 } as const;
 
-/** Follow-up retrieval locality: a re-query in the same task that lands on or next to the previous receipt's nodes. */
-export const FOLLOW_UP = {
-  salience: 0.01,
-  /** Tasks whose last receipt is remembered in memory (older ones are read back from the receipt log). */
-  remembered_tasks: 256,
-} as const;
-
 /** Precedents (case-based retrieval): what used feedback remembers for the precedent scout. */
 export const PRECEDENTS = {
   /** The newest this many are kept; older ones are pruned as new ones arrive. */

@@ -53,7 +53,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
     // run): decay from the latest learning, so that gap is not skipped — and nothing is decayed twice.
     // A loop, not Math.max(...all): spreading 125k+ values overflows the call stack.
     let learned = 0;
-    for (const st of stats) learned = Math.max(learned, st.last_used_at ?? 0, st.last_retrieved_at ?? 0);
+    for (const st of stats) learned = Math.max(learned, st.last_used_at ?? 0); // a retrieval teaches nothing: not learning
     for (const e of edges) learned = Math.max(learned, e.updated_at);
     if (!(learned > 0 && learned < now)) {
       await mem.learned.setMark(DECAY_MARK, { at: now });

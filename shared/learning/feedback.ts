@@ -15,6 +15,7 @@ import { everyAgentReads } from '../governance/audience';
 import { gatedNote } from '../governance/gate';
 import { misleadingBeforeRelease, quarantine } from './quarantine';
 import { supportedByOutput } from './support';
+import { CONCEPT_USES_MARK, withConceptUses } from '../retrieval/concept-uses';
 
 export interface FeedbackInput {
   receipt_id: string;
@@ -176,6 +177,9 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
         out.coactivation_pairs++;
       }
     }
+    // The repeated-use penalty of concepts (retrieval/concept-uses.ts).
+    const concepts = used.filter((id) => d.notes.note(id)?.cached.meta.note_type === 'concept');
+    if (concepts.length) await mem.learned.setMark(CONCEPT_USES_MARK, withConceptUses(mem.learned.mark(CONCEPT_USES_MARK), concepts, now));
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
       out.precedent = await recordPrecedent(mem.learned, receipt, used, now);

@@ -1,7 +1,7 @@
 /**
- * What the engine learns from use, over memory.sqlite's signals: feedback on a retrieval (feedback.ts), the
- * follow-up signal after each recorded retrieval (follow-up.ts), quarantine (quarantine.ts), working memory
- * (working-memory.ts), decay at open and on a schedule (decay.ts), and consolidation (consolidator.ts).
+ * What the engine learns from use, over memory.sqlite's signals: feedback on a retrieval (feedback.ts),
+ * quarantine (quarantine.ts), working memory (working-memory.ts), decay at open and on a schedule
+ * (decay.ts), and consolidation (consolidator.ts). A retrieval by itself teaches nothing.
  */
 import { LithosError } from '../errors';
 import type { Timers } from '../ports';
@@ -11,7 +11,6 @@ import { DECAY } from './constants';
 import { Consolidator } from './consolidator';
 import { runDecay, type DecayReport } from './decay';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
-import { applyFollowUp, FollowUpTracker } from './follow-up';
 import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
 import { Periodic } from './periodic';
@@ -33,7 +32,6 @@ export class LearningService {
   readonly consolidator: Consolidator;
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
-  private readonly followUps = new FollowUpTracker();
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
 
@@ -61,10 +59,11 @@ export class LearningService {
     return workingMemory(this.d, q);
   }
 
-  /** After each recorded retrieval: the follow-up signal within a task, and the consolidator's size trigger. */
+  /**
+   * After each recorded retrieval: the consolidator's size trigger, nothing more. (A re-query near the
+   * task's previous result once raised salience; it was learning from being shown, so it went.)
+   */
   async retrievalRecorded(receipt: Receipt): Promise<void> {
-    // Implicit learning: a re-query in the same task near the previous result is a weak positive.
-    if (receipt.task_id) await applyFollowUp(this.d, this.followUps, receipt);
     this.consolidator.noteRetrieval(receipt);
   }
 

@@ -59,11 +59,11 @@ export const TAG_AFFINITY = {
 
 /** A concept note's salience ceiling: concepts must not swamp the specific notes they gather. */
 export const CONCEPT_SALIENCE_CEILING = 0.85;
-/** Repeated-retrieval penalty of a concept note: min(MAX, PER_RETRIEVAL × its retrievals in the window). */
-export const CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL = 0.05;
-/** The cap, so a much-retrieved concept sinks below its members but still shows up. */
+/** Repeated-use penalty of a concept note: min(MAX, PER_USE × the uses feedback found in the window). */
+export const CONCEPT_REPEAT_PENALTY_PER_USE = 0.05;
+/** The cap, so a much-used concept sinks below its members but still shows up. */
 export const CONCEPT_REPEAT_PENALTY_MAX = 0.4;
-/** Retrievals counted for the penalty: those of the last day, so a concept recovers when left alone. */
+/** Uses counted for the penalty: those of the last day, so a concept recovers when left alone. */
 export const CONCEPT_REPEAT_WINDOW_MS = 24 * 3600 * 1000;
 /** misleading_penalty saturates at this many misleading marks (the learning layer quarantines at 3). */
 export const MISLEADING_SATURATION = 3;

@@ -13,6 +13,7 @@ import type { NoteWords } from '../vault/note-words';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './scout-contract';
 import { PrecedentIndex } from './precedent-index';
+import { CONCEPT_USES_MARK, conceptUsesIn } from './concept-uses';
 
 export interface EngineCorpusDeps {
   byId: ReadonlyMap<string, LiveNote>;
@@ -25,8 +26,6 @@ export interface EngineCorpusDeps {
   embedders: () => readonly Embedder[];
   /** Changes whenever any note changes (cached query scores are dropped). */
   version: () => number;
-  /** Retrievals of a concept note in the last 24 h (retrieval/recent-retrievals.ts). */
-  recentRetrievals?: (id: string, now: number) => number;
 }
 
 function ms(iso: string | null): number | null {
@@ -247,8 +246,8 @@ export class EngineCorpus implements RetrievalCorpus {
     return this.precedentIndex!.index.match(terms, queryClass);
   }
 
-  recentRetrievals(id: string, now: number): number {
-    return this.d.recentRetrievals?.(id, now) ?? 0;
+  conceptUses(id: string, now: number): number {
+    return conceptUsesIn(this.d.memory.learned.mark(CONCEPT_USES_MARK), id, now);
   }
 
   /**

@@ -1,7 +1,7 @@
 /** Terrace 1: the design's re-rank formula over merged candidates, plus the intent profile. */
 import {
   CONCEPT_REPEAT_PENALTY_MAX,
-  CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL,
+  CONCEPT_REPEAT_PENALTY_PER_USE,
   CONCEPT_SALIENCE_CEILING,
   IGNORED_CONFIDENCE_COUNT,
   IGNORED_FREE,
@@ -85,29 +85,42 @@ export function seedNeighbourhood(corpus: RetrievalCorpus, seeds: readonly strin
   };
 }
 
+/**
+ * How recently the note was used (feedback) or, never used or edited since, written: retrieving a note
+ * is no evidence it matters, so being shown does not make it recent.
+ */
 export function recencySignal(note: CorpusNote, stats: NodeStats, now: number): number {
-  const last = Math.max(stats.last_retrieved_at ?? 0, stats.last_used_at ?? 0) || note.updated_at;
+  const last = Math.max(stats.last_used_at ?? 0, note.updated_at);
   return Math.pow(RECENCY_BASE, Math.max(0, now - last) / HOUR);
 }
 
+/** From salience and the times feedback found the note used (not the times it was shown). */
 export function utilitySignal(note: CorpusNote, stats: NodeStats): number {
   const salience = note.note_type === 'concept' ? Math.min(stats.salience, CONCEPT_SALIENCE_CEILING) : stats.salience;
   const usefulness = USEFULNESS_PER_SALIENCE * (salience - 0.5);
-  return 1 / (1 + Math.exp(-(usefulness + Math.log(stats.retrieval_count + 1)) / UTILITY_SCALE));
+  return 1 / (1 + Math.exp(-(usefulness + Math.log(stats.use_count + 1)) / UTILITY_SCALE));
 }
 
-/** The repeated-retrieval penalty of a concept note: min(0.4, 0.05 × retrievals in the last 24 h). */
-export function conceptDamping(retrievalsIn24h: number): number {
-  return Math.min(CONCEPT_REPEAT_PENALTY_MAX, CONCEPT_REPEAT_PENALTY_PER_RETRIEVAL * Math.max(0, retrievalsIn24h));
+/** The repeated-use penalty of a concept note: min(0.4, 0.05 × the uses feedback found in the last 24 h). */
+export function conceptDamping(usesIn24h: number): number {
+  return Math.min(CONCEPT_REPEAT_PENALTY_MAX, CONCEPT_REPEAT_PENALTY_PER_USE * Math.max(0, usesIn24h));
 }
 
 /**
- * The share of the note's retrievals in which it was ignored (with a pseudo-count), weighed by how much
- * evidence there is: the first IGNORED_FREE ignores — often for unrelated questions — count nothing; a
- * note passed over in result after result is the one to push down.
+ * The times feedback judged the note (used, ignored or misleading): the evidence its ignored share is
+ * measured against. Retrievals without feedback say nothing either way.
+ */
+export function timesJudged(stats: NodeStats): number {
+  return stats.use_count + stats.ignored_count + stats.misleading_count;
+}
+
+/**
+ * The share of the times feedback judged the note in which it was ignored (with a pseudo-count), weighed
+ * by how much evidence there is: the first IGNORED_FREE ignores — often for unrelated questions — count
+ * nothing; a note passed over in result after result is the one to push down.
  */
 export function ignoredPenalty(stats: NodeStats): number {
-  const r = stats.retrieval_count;
+  const r = timesJudged(stats);
   const share = clamp01(Math.max(0, stats.ignored_count - IGNORED_FREE) / (r + IGNORED_PRIOR_COUNT));
   return share * (r / (r + IGNORED_CONFIDENCE_COUNT));
 }
@@ -151,7 +164,7 @@ export function rerank(
       spaced_repetition: clamp01(stats.spaced_rep_strength - 1),
       ignored_penalty: ignoredPenalty(stats),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
-      concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.recentRetrievals?.(c.id, now) ?? 0) : 0,
+      concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.conceptUses?.(c.id, now) ?? 0) : 0,
       tag_affinity: learned?.value ?? 0,
       intent,
       scouts: { ...c.scouts },

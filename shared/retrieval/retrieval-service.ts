@@ -15,8 +15,8 @@ import type { Interpreter } from './terrace2';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from './types';
 
 export interface RetrievalDeps {
-  /** What the corpus reads (the recorder supplies the concept window). */
-  corpus: Omit<EngineCorpusDeps, 'recentRetrievals'>;
+  /** What the corpus reads. */
+  corpus: EngineCorpusDeps;
   /** `.lithos/receipts.jsonl`: one line per retrieval (receipts.ts). */
   receipts: ReceiptLog;
   memory: RecorderDeps['memory'];
@@ -36,29 +36,16 @@ export class RetrievalService {
 
   constructor(private readonly d: RetrievalDeps) {
     this.receipts = d.receipts;
-    const { byId } = d.corpus;
-    this.recorder = new RetrievalRecorder({
-      receipts: d.receipts,
-      memory: d.memory,
-      clock: d.clock,
-      noteType: (id) => byId.get(id)?.cached.meta.note_type,
-      recorded: (r) => d.recorded(r),
-    });
-  }
-
-  /** At open: reads in the background what the first retrieval would otherwise read (the concept window's receipts). */
-  preload(): void {
-    this.recorder.preload(this.d.corpus.byId.keys());
+    this.recorder = new RetrievalRecorder({ receipts: d.receipts, memory: d.memory, clock: d.clock, recorded: (r) => d.recorded(r) });
   }
 
   /**
-   * Parallel Terraced Scan (retrieve.ts). Read-only for learning: it bumps retrieval_count and
-   * last_retrieved_at of the final nodes and writes a receipt, nothing else.
+   * Parallel Terraced Scan (retrieve.ts). Read-only for learning: it writes a receipt and bumps the
+   * telemetry retrieval_count / last_retrieved_at of the final nodes, which nothing that ranks reads.
    */
   async retrieve(ctx: QueryContext, opts: RetrieveOptions = {}): Promise<RetrievalResult> {
     this.d.guard();
-    this.corpus ??= new EngineCorpus({ ...this.d.corpus, recentRetrievals: (id, now) => this.recorder.count(id, now) });
-    await this.recorder.ready(this.d.corpus.byId.keys());
+    this.corpus ??= new EngineCorpus(this.d.corpus);
     // Bad values are refused by resolveQuery inside; here they only must not widen the viewer.
     const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
     const viewer: Viewer = opts.viewer ?? this.d.governance.viewerFor({ kind: 'agent', agent_id: text(ctx?.agent_id) }, text(ctx?.task_id));

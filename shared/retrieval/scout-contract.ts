@@ -79,8 +79,8 @@ export interface RetrievalCorpus {
   edges(id: string): EdgeRow[];
   coactivated(id: string): Coactivation[];
   stats(id: string): NodeStats;
-  /** Times a concept note was retrieved in the 24 h before `now` (repeated-retrieval penalty); 0 without it. */
-  recentRetrievals?(id: string, now: number): number;
+  /** Times feedback found a concept note used in the 24 h before `now` (repeated-use penalty); 0 without it. */
+  conceptUses?(id: string, now: number): number;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
   /** Learned term–tag affinity for the query's terms (re-rank); null or absent: no evidence yet. */

@@ -1,4 +1,3 @@
-import { FOLLOW_UP } from '../../shared/learning/constants';
 import { note, openHarness, type Harness } from './harness';
 
 /**
@@ -32,7 +31,7 @@ test('the services are the engine’s own parts: its members and theirs are the 
   expect(s.notes.links('a.md').map((l) => l.targetPath)).toEqual(['b.md']);
 });
 
-test('a retrieval the retrieval service records reaches learning: a re-query in the same task raises salience', async () => {
+test('a re-query in the same task teaches nothing: retrieval alone leaves salience where it was', async () => {
   const { retrieval, learning, governance } = h.engine.services;
   const viewer = governance.viewerFor({ kind: 'human', agent_id: null });
   const ask = () => retrieval.retrieve({ query_text: 'connection pool', task_id: 'task-1', max_context_nodes: 2 }, { viewer, jitter: false, seed: 1 });
@@ -40,7 +39,8 @@ test('a retrieval the retrieval service records reaches learning: a re-query in 
   expect(first.nodes.length).toBeGreaterThan(0);
   for (const n of first.nodes) expect(learning.memory.stats.get(n.id).salience).toBe(0.5);
   const second = await ask();
-  for (const n of second.nodes) expect(learning.memory.stats.get(n.id).salience).toBeCloseTo(0.5 + FOLLOW_UP.salience, 6);
+  expect(second.nodes.map((n) => n.id)).toEqual(first.nodes.map((n) => n.id));
+  for (const n of second.nodes) expect(learning.memory.stats.get(n.id).salience).toBe(0.5);
 });
 
 test('once the engine is closed its services refuse work with `unsupported`, as the engine does', async () => {

@@ -8,8 +8,9 @@ import { IS_EXAMPLE_OF_WEIGHT } from '../../shared/learning/concepts';
 import { LAG, fixtureFiles } from './consolidation-fixture';
 
 /**
- * Concept damping (issue 5): a concept's salience counts at most 0.85, and a concept retrieved n times in
- * the last 24 h loses min(0.4, 0.05 × n) of its score. A concept is a gateway: when retrieval finds it, its
+ * Concept damping (issue 5, issue 19): a concept's salience counts at most 0.85, and a concept feedback found
+ * used n times in the last 24 h loses min(0.4, 0.05 × n) of its score, so its members — the evidence —
+ * get their turn. Being retrieved counts nothing. A concept is a gateway: when retrieval finds it, its
  * members (is_example_of sources) come in with it through the graph scout.
  */
 
@@ -39,18 +40,38 @@ const dampingOf = async (h: Harness): Promise<number> => {
   if (!c) throw new Error('the concept was not retrieved');
   return c.terms.concept_damping;
 };
+/** One retrieval whose feedback cites the concept. */
+const use = async (h: Harness): Promise<void> => {
+  const r = await ask(h);
+  await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [CONCEPT.id], agent: 'agent-a' });
+};
 
-describe('repeated-retrieval penalty', () => {
-  test('min(0.4, 0.05 × retrievals in the last 24 h)', () => {
+describe('repeated-use penalty', () => {
+  test('min(0.4, 0.05 × uses in the last 24 h)', () => {
     expect([0, 1, 3, 8, 20].map(conceptDamping)).toEqual([0, 0.05, 0.05 * 3, 0.4, 0.4]);
   });
 
-  test('grows with each recorded retrieval of the concept, and is gone once they are 24 h old', async () => {
+  test('retrievals alone never damp a concept', async () => {
     const h = await open();
     try {
       const seen: number[] = [];
       for (let i = 0; i < 4; i++) {
         seen.push(await dampingOf(h));
+        h.clock.advance(60_000);
+      }
+      expect(seen).toEqual([0, 0, 0, 0]);
+    } finally {
+      await h.engine.close();
+    }
+  });
+
+  test('grows with each use feedback finds, and is gone once the uses are 24 h old', async () => {
+    const h = await open();
+    try {
+      const seen: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        seen.push(await dampingOf(h));
+        await use(h);
         h.clock.advance(60_000);
       }
       expect(seen.map((x) => Math.round(x * 100) / 100)).toEqual([0, 0.05, 0.1, 0.15]);
@@ -61,42 +82,10 @@ describe('repeated-retrieval penalty', () => {
     }
   });
 
-  test('survives a restart: counted again from the receipt log', async () => {
+  test('survives a restart: the uses are kept in memory.sqlite', async () => {
     const h = await open();
-    for (let i = 0; i < 3; i++) await ask(h);
+    for (let i = 0; i < 3; i++) await use(h);
     await h.engine.close();
-    const again = await open({ vault: h.vault, blobs: h.blobs, clock: h.clock });
-    try {
-      expect(await dampingOf(again)).toBeCloseTo(0.15, 10);
-    } finally {
-      await again.engine.close();
-    }
-  });
-
-  test('after a restart, counts the 24 h before the first retrieval, however long after the open it comes', async () => {
-    const h = await open();
-    for (let i = 0; i < 3; i++) {
-      await ask(h);
-      h.clock.advance(60_000);
-    }
-    await h.engine.close();
-    const again = await open({ vault: h.vault, blobs: h.blobs, clock: h.clock }); // receipts read ahead here
-    try {
-      h.clock.advance(DAY - 2 * 60_000); // by the first retrieval, two of the three are over 24 h old
-      expect(await dampingOf(again)).toBeCloseTo(0.05, 10);
-    } finally {
-      await again.engine.close();
-    }
-  });
-
-  test('after a restart, counts a note that became a concept while the vault was closed', async () => {
-    const asObservation = note({ id: CONCEPT.id, title: 'Backpressure', note_type: 'observation' }, 'Backpressure overview: upstream producers outpace downstream processing.\n');
-    const h = await openHarness({ ...files(), [CONCEPT.path]: asObservation });
-    await h.engine.reconcile();
-    for (let i = 0; i < 3; i++) await ask(h);
-    await h.engine.close();
-    // Types are read as the first retrieval finds them: the scan after the open makes the note a concept.
-    await h.vault.write(CONCEPT.path, files()[CONCEPT.path]);
     const again = await open({ vault: h.vault, blobs: h.blobs, clock: h.clock });
     try {
       expect(await dampingOf(again)).toBeCloseTo(0.15, 10);
@@ -111,7 +100,7 @@ describe('repeated-retrieval penalty', () => {
       { id: 'o', title: 'An observation', note_type: 'observation' as const },
     ];
     const plain = new MemoryCorpus(notes);
-    const recent = Object.assign(new MemoryCorpus(notes), { recentRetrievals: () => 5 });
+    const recent = Object.assign(new MemoryCorpus(notes), { conceptUses: () => 5 });
     const q = resolveQuery({ query_text: 'concept' });
     const cands = notes.map((n) => ({ id: n.id, scouts: { lexical: 1 }, reasons: [], base: 1 }));
     const score = (corpus: MemoryCorpus) => Object.fromEntries(rerank(cands, q, corpus, [], null, 0).map((r) => [r.id, r.score]));

@@ -7,7 +7,7 @@ import { note, openHarness } from '../engine/harness';
 import type { FakeClock } from '../twins/fake-clock';
 
 /**
- * Intent profiles mix relevance, recency of access and utility (hybrid-memory design). Two notes on the
+ * Intent profiles mix relevance, recency of use and utility (hybrid-memory design). Two notes on the
  * query's subject, both last edited a year ago: "Pool exhaustion postmortem" is the better match, "Pool
  * notes" a weaker one (about two thirds of its relevance). Only their usage stats differ between tests.
  */
@@ -50,10 +50,10 @@ test('fixture: without an intent the better match leads', async () => {
   await engine.close();
 });
 
-test('continuity favours a note accessed an hour ago over a slightly more relevant one untouched for a year', async () => {
+test('continuity favours a note used an hour ago over a slightly more relevant one untouched for a year', async () => {
   const { engine, clock, best, other } = await open();
-  await engine.services.learning.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR });
-  expect(rankOf(await ask(engine), best)).toBe(0); // recency of access alone does not reorder without an intent
+  await engine.services.learning.memory.stats.update(other, { last_used_at: clock.now() - HOUR });
+  expect(rankOf(await ask(engine), best)).toBe(0); // recency of use alone does not reorder without an intent
   const r = await ask(engine, 'continuity');
   expect(rankOf(r, other)).toBe(0);
   expect(rankOf(r, best)).toBe(1);
@@ -62,9 +62,9 @@ test('continuity favours a note accessed an hour ago over a slightly more releva
   await engine.close();
 });
 
-test('frequent favours a note that is retrieved often and salient', async () => {
+test('frequent favours a note that is used often and salient', async () => {
   const { engine, best, other } = await open();
-  await engine.services.learning.memory.stats.update(other, { retrieval_count: 400, salience: 0.95 });
+  await engine.services.learning.memory.stats.update(other, { use_count: 400, salience: 0.95 });
   const r = await ask(engine, 'frequent');
   expect(rankOf(r, other)).toBe(0);
   expect(rankOf(r, best)).toBe(1);
@@ -74,7 +74,7 @@ test('frequent favours a note that is retrieved often and salient', async () => 
 
 test('fact_check favours relevance: it keeps the better match first where continuity and frequent do not', async () => {
   const { engine, clock, best, other } = await open();
-  await engine.services.learning.memory.stats.update(other, { last_retrieved_at: clock.now() - HOUR, retrieval_count: 3 });
+  await engine.services.learning.memory.stats.update(other, { last_used_at: clock.now() - HOUR, use_count: 3 });
   const gap = async (intent: Intent) => {
     const r = await ask(engine, intent);
     return r.nodes[rankOf(r, best)].score - r.nodes[rankOf(r, other)].score;
@@ -92,6 +92,15 @@ test('jitter off: identical input gives identical results, for every intent', as
     const b = await ask(engine, intent, { record: false, jitter: false });
     expect({ ...b, ms: 0, scouts: {} }).toEqual({ ...a, ms: 0, scouts: {} });
   }
+  await engine.close();
+});
+
+test('being shown ranks nothing: a note retrieved 400 times, an hour ago, ranks as one never retrieved, for every intent', async () => {
+  const { engine, clock, other } = await open();
+  const before = await Promise.all([undefined, ...INTENTS].map((intent) => ask(engine, intent)));
+  await engine.services.learning.memory.stats.update(other, { retrieval_count: 400, last_retrieved_at: clock.now() - HOUR });
+  const after = await Promise.all([undefined, ...INTENTS].map((intent) => ask(engine, intent)));
+  expect(after.map((r) => r.nodes)).toEqual(before.map((r) => r.nodes));
   await engine.close();
 });
 

@@ -129,7 +129,7 @@ async function withInterrupt<T>(run: (signal: AbortSignal) => Promise<T>): Promi
 export const modelPullCmd = defineCommand({
   name: 'model pull',
   summary: 'download the semantic embedding model (all-MiniLM-L6-v2) into the vault and embed every note with it',
-  positionals: [VAULT, { name: 'model', help: 'the model (default all-MiniLM-L6-v2)', optional: true, choices: MODEL_NAMES }],
+  positionals: [VAULT, { name: 'model', help: 'the model to download (default all-MiniLM-L6-v2)', optional: true, choices: MODEL_NAMES }],
   options: {
     from: { type: 'string', help: 'the hub to download from (a mirror with the Hugging Face layout)', value: 'url', default: HF_HOST },
     revision: { type: 'string', help: 'the branch, tag or commit of the model repository', value: 'rev', default: 'main' },

@@ -208,7 +208,7 @@ describe('honest semantics', () => {
     const semantic = TOOL_CATALOG.find((d) => d.name === 'lithos_semantic')!.description;
     expect(semantic).toMatch(/hashing space only matches shared words/);
     expect(semantic).toContain('`spaces`');
-    expect(TOOL_CATALOG.find((d) => d.name === 'lithos_retrieve')!.description).toMatch(/meaning only when a semantic model is installed/);
+    expect(TOOL_CATALOG.find((d) => d.name === 'lithos_retrieve')!.description).toMatch(/meaning only with a semantic model/);
   });
 });
 

@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../bridge/cli';
-import { barLine } from '../../bridge/commands/download-progress';
+import { barLine, downloadProgress } from '../../bridge/commands/download-progress';
 import { transformersModelFiles } from '../../shared/index/embedders/model-files';
 import { DEFAULT_MODEL_ID } from '../../shared/index/embedders/transformers-embedder';
 import { writeTinyModelUnder } from '../fixtures/tiny-model/generate';
@@ -189,6 +189,18 @@ test('the terminal bar shows the share, the bytes and the file', () => {
     '[#####·····]  50%  45.2 MB / 90.4 MB  onnx/model.onnx (4/4)',
   );
   expect(barLine({ file: 'config.json', fileLoaded: 300, fileTotal: null, loaded: 300, total: null, filesDone: 0, files: 4 })).toBe('300 B  config.json (1/4)');
+});
+
+test('on a terminal the bar is redrawn in place and ends with a newline; with --json nothing is drawn', () => {
+  const written: string[] = [];
+  const tty = { isTTY: true, write: (s: string) => (written.push(s), true) } as unknown as NodeJS.WriteStream;
+  const bar = downloadProgress(true, tty)!;
+  bar({ file: 'config.json', fileLoaded: 0, fileTotal: 650, loaded: 0, total: 1300, filesDone: 0, files: 2 });
+  bar({ file: WEIGHTS, fileLoaded: 650, fileTotal: 650, loaded: 1300, total: 1300, filesDone: 2, files: 2 });
+  expect(written).toHaveLength(2);
+  expect(written.every((w) => w.startsWith('\r'))).toBe(true);
+  expect(written[1]).toMatch(/100%.*\n$/);
+  expect(downloadProgress(false, tty)).toBeUndefined();
 });
 
 test('--from must be an http(s) URL; a model this build cannot embed is refused by name', async () => {

@@ -149,6 +149,11 @@ test('a cut-off download resumes with a Range request, reports progress, then ev
   const config = JSON.parse(await readFile(join(vault, '.lithos', 'config.json'), 'utf8')) as { embedding_spaces: string[]; model_dir: string };
   expect(config).toMatchObject({ embedding_spaces: ['hash-ngram-v2-384', 'minilm-l6-v2'], model_dir: 'models' });
 
+  // Searches now say their vectors include a semantic space.
+  const search: string[] = [];
+  expect(await main(['search', vault, 'cat', '--mode', 'vector', '--json'], (s) => search.push(s))).toBe(0);
+  expect(JSON.parse(search.join('\n')).spaces).toEqual([{ id: 'hash-ngram-v2-384', semantic: false }, { id: 'minilm-l6-v2', semantic: true }]);
+
   // A second pull fetches nothing (each file checked in place) and embeds nothing new.
   hub.requests.length = 0;
   const again: string[] = [];

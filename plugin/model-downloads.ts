@@ -12,6 +12,7 @@ import {
   type ModelFolderStatus,
   type StreamingFetch,
 } from '../shared/index/embedders/model-download';
+import { hubManifest } from '../shared/index/embedders/model-manifest';
 import { DEFAULT_MODEL_ID, MINILM_SPACE_ID } from '../shared/index/embedders/transformers-embedder';
 import { launch, sh } from './mcp-config';
 import { miniLmFiles, miniLmSources } from './minilm/load-minilm';
@@ -91,6 +92,8 @@ export class ModelDownloads {
     this.abort = new AbortController();
     this.set({ kind: 'running', progress: null });
     try {
+      // The hub's sizes and sha256 for its files (the runtime's wasm comes from a CDN and is taken as it comes).
+      const expected = await hubManifest({ modelId: DEFAULT_MODEL_ID, files: MINILM_FILES, fetch, signal: this.abort.signal });
       const result = await downloadModel({
         modelId: DEFAULT_MODEL_ID,
         files: MINILM_FILES,
@@ -99,6 +102,7 @@ export class ModelDownloads {
         fetch,
         port: this.deps.files,
         signal: this.abort.signal,
+        expected: expected ?? undefined,
         onProgress: (progress) => this.set({ kind: 'running', progress }),
       });
       this.set({ kind: 'done', bytes: result.bytes, folder: result.folder });

@@ -41,6 +41,12 @@ export class ObsidianModelFiles implements ModelFilePort {
     await this.adapter.remove(path);
   }
 
+  /** WebCrypto (desktop and mobile): the file is read whole, as the model loader reads it anyway. */
+  async sha256(path: string): Promise<string> {
+    const digest = await crypto.subtle.digest('SHA-256', await this.adapter.readBinary(path));
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
   private async ensureFolder(folder: string): Promise<void> {
     if (folder === '' || (await this.adapter.exists(folder))) return;
     await this.ensureFolder(folderOf(folder));

@@ -20,7 +20,7 @@ export function embeddingSection(el: HTMLElement, host: SettingsTabHost, redraw:
     .setDesc(`Active spaces: ${spaces.length ? spaces.join(', ') : '(memory not open)'}.`);
   new Setting(el)
     .setName('Embedding model')
-    .setDesc('Offline: nothing to download, works everywhere. all-MiniLM-L6-v2: download it here (about 105 MB), then Obsidian embeds and searches with it beside the offline space, without network.')
+    .setDesc('Offline: nothing to download, works everywhere, but it matches shared words and word pieces, not meaning. all-MiniLM-L6-v2: download it here (about 105 MB), then Obsidian embeds and searches with it beside the offline space, without network, and finds related notes worded differently.')
     .addDropdown((d) => {
       d.addOption('hashing', 'Offline (hashing, no download)');
       d.addOption('minilm-l6-v2', 'all-MiniLM-L6-v2');

@@ -16,7 +16,7 @@ export type ErrorCode =
   | 'store_corrupt'
   | 'model_missing'
   | 'embedding_failed'
-  /** A model download failed; `data.reason` is http, network, disk or truncated. */
+  /** A model download failed; `data.reason` is http, network, disk, truncated, checksum or manifest. */
   | 'download_failed'
   /** The person (or the host) stopped a long operation before it finished. */
   | 'cancelled'

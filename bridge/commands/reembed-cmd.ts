@@ -1,5 +1,5 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { openJobVault } from '../open-vault';
+import { openJobVault, type JobVault } from '../open-vault';
 import type { Logger } from '../../shared/ports';
 import { writeConfig } from '../config';
 import { printJson, progressLine, type Out } from './output';
@@ -15,6 +15,35 @@ export function configModelDir(vaultRoot: string, dir: string): string {
   return relative(join(vaultRoot, '.lithos'), abs) || '.';
 }
 
+export interface ActivatedSpace {
+  space: string;
+  lazy: boolean;
+  notes: number;
+  embedded: number;
+  active_spaces: string[];
+  duration_ms: number;
+}
+
+/**
+ * Activates a space on a vault opened for the reembed job: kept in config.json (with the model folder when one
+ * is given), and, unless lazy, every note embedded into it now. `lithos reembed` and `lithos model pull` share it.
+ */
+export async function activateSpace(
+  v: JobVault,
+  o: { space: string; lazy: boolean; allowRemote: boolean; modelDir?: string; progress: boolean; logger: Logger },
+): Promise<ActivatedSpace> {
+  // A folder given here (e.g. the one the Obsidian plugin downloaded into) is kept for later opens.
+  const config = o.modelDir === undefined ? v.config : { ...v.config, model_dir: configModelDir(v.root, o.modelDir) };
+  const embedder = await createEmbedder(o.space, { vaultRoot: v.root, config, logger: o.logger, allowRemote: o.allowRemote });
+  await v.engine.reconcile();
+  const spaces = config.embedding_spaces.includes(o.space) ? config.embedding_spaces : [...config.embedding_spaces, o.space];
+  await writeConfig(v.blobs, { ...config, embedding_spaces: spaces });
+  const started = Date.now();
+  const progress = progressLine(o.progress);
+  const embedded = o.lazy ? 0 : await v.engine.services.search.addSpace(embedder, progress && ((done, total) => progress({ phase: 'embed', done, total })));
+  return { space: o.space, lazy: o.lazy, notes: v.engine.services.notes.notes().length, embedded, active_spaces: spaces, duration_ms: Date.now() - started };
+}
+
 /**
  * `lithos reembed <vault> --space <id> [--lazy] [--model-dir <folder>]`: activates an embedding space. Batch mode embeds every
  * note now; --lazy only activates it, so notes are embedded when next touched. Queries search all
@@ -26,19 +55,11 @@ export async function reembedCommand(
 ): Promise<number> {
   const v = await openJobVault(vault, 'reembed', { write: true, logger: o.logger });
   try {
-    // A folder given here (e.g. the one the Obsidian plugin downloaded into) is kept for later opens.
-    const config = o.modelDir === undefined ? v.config : { ...v.config, model_dir: configModelDir(v.root, o.modelDir) };
-    const embedder = await createEmbedder(o.space, { vaultRoot: v.root, config, logger: o.logger, allowRemote: o.allowRemote });
-    await v.engine.reconcile();
-    const spaces = config.embedding_spaces.includes(o.space) ? config.embedding_spaces : [...config.embedding_spaces, o.space];
-    await writeConfig(v.blobs, { ...config, embedding_spaces: spaces });
-    const started = Date.now();
-    const progress = progressLine(!o.json);
-    const embedded = o.lazy ? 0 : await v.engine.services.search.addSpace(embedder, progress && ((done, total) => progress({ phase: 'embed', done, total })));
-    const result = { space: o.space, lazy: o.lazy, notes: v.engine.services.notes.notes().length, embedded, active_spaces: spaces, duration_ms: Date.now() - started };
+    const result = await activateSpace(v, { ...o, progress: !o.json });
+    const spaces = result.active_spaces;
     if (o.json) printJson(o.out, result);
     else if (o.lazy) o.out(`Space ${o.space} is active; notes are embedded into it as they change. Active spaces: ${spaces.join(', ')}.`);
-    else o.out(`Embedded ${embedded} notes into ${o.space} in ${result.duration_ms} ms. Active spaces: ${spaces.join(', ')}.`);
+    else o.out(`Embedded ${result.embedded} notes into ${o.space} in ${result.duration_ms} ms. Active spaces: ${spaces.join(', ')}.`);
     return 0;
   } finally {
     await v.close();

@@ -6,6 +6,7 @@ import { statsCmd } from './stats-cmd';
 import { doctorCmd } from './doctor-cmd';
 import { migrateCmd } from './migrate-cmd';
 import { reembedCmd } from './reembed-cmd';
+import { modelPullCmd } from './model-pull-cmd';
 import { evalCmd } from './eval-cmd';
 import { benchCmd } from './bench-cmd';
 import { demoCmd } from './demo-cmd';
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandDef[] = [
   doctorCmd,
   migrateCmd,
   reembedCmd,
+  modelPullCmd,
   evalCmd,
   benchCmd,
   demoCmd,

@@ -10,9 +10,9 @@ import { cli } from './run-cli';
  * opened, so the arguments here are placeholders.
  */
 
-/** Positionals that pass the declaration: a placeholder, or the first choice of a closed set. */
+/** Positionals that pass the declaration: a placeholder, or the first choice of a closed set (optional ones too, so their set is checked). */
 function argsFor(def: CommandDef): string[] {
-  return def.positionals.filter((p) => !p.optional).map((p) => p.choices?.[0] ?? `${p.name}-placeholder`);
+  return def.positionals.filter((p) => !p.optional || p.choices).map((p) => p.choices?.[0] ?? `${p.name}-placeholder`);
 }
 
 function flag(name: string, spec: OptionSpec, value: string): string[] {

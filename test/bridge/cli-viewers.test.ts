@@ -20,6 +20,7 @@ const VIEWERS: Record<string, string> = {
   doctor: 'job:doctor',
   migrate: 'job:migrate',
   reembed: 'job:reembed',
+  'model pull': 'job:reembed',
   eval: 'own',
   bench: 'own',
   demo: 'job:demo',

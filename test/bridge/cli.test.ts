@@ -42,7 +42,7 @@ test('<command> --help (or -h) prints that command\'s usage, options and example
   expect(retrieve.out).not.toMatch(/lithos search/);
   const unknown = await cli('frobnicate', '--help');
   expect(unknown.code).toBe(0);
-  expect(unknown.out).toMatch(/^ {2}search +keyword and meaning search/m);
+  expect(unknown.out).toMatch(/^ {2}search +keyword and vector search/m);
   expect(unknown.out).toMatch(/^ {2}policy +show or change/m);
   const group = await cli('audit', '--help');
   expect(group.code).toBe(0);
@@ -66,6 +66,13 @@ test('search --json prints results with id, path, title and score', async () => 
   expect(typeof results[0].id).toBe('string');
   expect(results[0].score).toBeGreaterThan(0);
   for (const mode of ['lexical', 'vector', 'hybrid']) expect((await cli('search', vault, 'otters', '--mode', mode, '--json')).json().results[0].path).toBe('shared/broken.md');
+  expect(r.json().spaces).toEqual([{ id: 'hash-ngram-v2-384', semantic: false }]);
+});
+
+test('search tells people when its vectors are not semantic, and how to get a model', async () => {
+  const r = await cli('search', vault, 'otters', '--mode', 'vector');
+  expect(r.out).toMatch(/Vectors: hash-ngram-v2-384 \(not semantic\)\.\nMatches by meaning need a model: lithos model pull /);
+  expect((await cli('search', vault, 'otters', '--mode', 'lexical')).out).not.toMatch(/Vectors:/);
 });
 
 test('stats: people get aligned tables with no JSON in them; --json keeps the engine\'s fields', async () => {

@@ -32,3 +32,9 @@ test('replace removes an existing target first (DataAdapter.rename does not over
   expect(adapter.text('m/a')).toBe('new');
   expect(adapter.files.has('m/a.part')).toBe(false);
 });
+
+test('sha256 is the file\'s digest (WebCrypto), so the downloader checks what the hub lists', async () => {
+  const adapter = new FakeAdapter();
+  adapter.put('m/a', 'abc');
+  expect(await new ObsidianModelFiles(adapter).sha256('m/a')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+});

@@ -1,3 +1,5 @@
+import { HashingEmbedder } from '../../shared/index/embedders/hashing-embedder';
+import type { Embedder } from '../../shared/ports';
 import { CONFLICT_TOOLS } from '../../shared/tools/conflicts';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { COORDINATION_TOOLS } from '../../shared/tools/coordination';
@@ -31,11 +33,18 @@ const HAPPY: [tool: string, args: Record<string, unknown>, check: Check][] = [
   ['lithos_search', { query: 'connection pool', k: 5 }, (r) => {
     expect(r.results.map((h: { path: string }) => h.path)).toEqual(expect.arrayContaining(['project/atlas/Pool sizing.md', 'project/atlas/Index.md']));
     expect(r.results[0]).toEqual(expect.objectContaining({ id: expect.any(String), score: expect.any(Number), snippet: expect.any(String), namespace: expect.any(String) }));
+    expect(r.spaces).toEqual([{ id: 'hash-ngram-v2-384', semantic: false }]);
   }],
-  ['lithos_search', { query: 'connection', mode: 'lexical', tags: 'concept' }, (r) => expect(r.results.map((h: { path: string }) => h.path)).toEqual(['shared/concepts/Connection pooling.md'])],
+  ['lithos_search', { query: 'connection', mode: 'lexical', tags: 'concept' }, (r) => {
+    expect(r.results.map((h: { path: string }) => h.path)).toEqual(['shared/concepts/Connection pooling.md']);
+    expect(r.spaces).toBeUndefined(); // words only: no space took part
+  }],
   ['lithos_semantic', { query: 'reusing database connections', k: 3, namespace: ['shared'] }, (r) => {
     expect(r.mode).toBe('vector');
     expect(r.results[0].path).toBe('shared/concepts/Connection pooling.md');
+    // Only the hashing space is active: the result says so and how to get a semantic model.
+    expect(r.spaces).toEqual([{ id: 'hash-ngram-v2-384', semantic: false }]);
+    expect(r.hint).toContain('lithos model pull');
   }],
   ['lithos_list', { namespace: 'project', limit: 1 }, (r) => {
     expect(r.notes.map((n: { path: string }) => n.path)).toEqual(['project/atlas/Index.md']);
@@ -177,6 +186,29 @@ describe('happy paths', () => {
     const pooling = rel.related.find((x: { path: string }) => x.path === 'shared/concepts/Connection pooling.md');
     expect(pooling.why).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'edge', type: 'depends_on', direction: 'out' })]));
     expect((await t.call('lithos_stats', {})).edges).toBe(1);
+  });
+});
+
+describe('honest semantics', () => {
+  /** A space the capability table describes as a sentence model (`hf-…`); its vectors are the hashing space's, only its label is under test. */
+  const modelLabelled = (): Embedder => {
+    const hashing = new HashingEmbedder();
+    return { spaceId: 'hf-twin-sentence-model', dimensions: hashing.dimensions, embed: (texts) => hashing.embed(texts) };
+  };
+
+  test('with a semantic space active, lithos_semantic names it and gives no install hint', async () => {
+    await t.engine.services.search.addSpace(modelLabelled());
+    const r = await t.call('lithos_semantic', { query: 'reusing database connections', k: 3 });
+    expect(r.spaces).toEqual([{ id: 'hash-ngram-v2-384', semantic: false }, { id: 'hf-twin-sentence-model', semantic: true }]);
+    expect(r.hint).toBeUndefined();
+    expect(r.results.length).toBeGreaterThan(0);
+  });
+
+  test('the descriptions say what the hashing space cannot do and where the result says which space answered', () => {
+    const semantic = TOOL_CATALOG.find((d) => d.name === 'lithos_semantic')!.description;
+    expect(semantic).toMatch(/hashing space only matches shared words/);
+    expect(semantic).toContain('`spaces`');
+    expect(TOOL_CATALOG.find((d) => d.name === 'lithos_retrieve')!.description).toMatch(/meaning only with a semantic model/);
   });
 });
 

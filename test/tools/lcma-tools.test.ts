@@ -47,6 +47,7 @@ describe('lithos_retrieve', () => {
     expect(r).toMatchObject({ query_class: 'lookup', intent: null, terrace_reached: 1, terrace2: { wanted: false, outcome: 'not wanted' }, conflicts: [] });
     expect(r.temperature).toBeGreaterThanOrEqual(0);
     expect(r.receipt_id).toEqual(expect.any(String));
+    expect(r.spaces).toEqual([{ id: 'hash-ngram-v2-384', semantic: false }]);
 
     const stored = await t.call('lithos_receipts', { receipt_id: r.receipt_id });
     expect(stored.receipts).toHaveLength(1);

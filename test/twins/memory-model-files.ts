@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ModelFilePort } from '../../shared/index/embedders/model-download';
 
 /** In-memory twin of the downloader's file port; `failWrites` makes every append fail (a full disk). */
@@ -24,5 +25,10 @@ export class MemoryModelFiles implements ModelFilePort {
   }
   async remove(path: string): Promise<void> {
     if (!this.files.delete(path)) throw new Error(`ENOENT: ${path}`);
+  }
+  async sha256(path: string): Promise<string> {
+    const bytes = this.files.get(path);
+    if (!bytes) throw new Error(`ENOENT: ${path}`);
+    return createHash('sha256').update(bytes).digest('hex');
   }
 }

@@ -6,6 +6,11 @@
  * Each file streams into `<file>.part` and is renamed to its final name only once every byte is there,
  * so a final name never holds half a file. A `.part` left by a failure or a cancel is resumed with a
  * Range request; a file already under its final name is skipped.
+ *
+ * With `expected` sizes and sha256 digests (the hub's listing, model-manifest.ts) every file is checked
+ * before it takes its final name, and a file already there is checked before it is trusted: a file that
+ * fails is deleted (never left under its final name as if good) and the download stops with
+ * `download_failed` / reason `checksum`; the files already verified stay.
  */
 import { LithosError } from '../../errors';
 
@@ -23,6 +28,14 @@ export interface ModelFilePort {
   /** Moves a complete file to its final name, replacing whatever is there. */
   replace(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
+  /** Lower-case hex sha256 of a file's bytes; a port without it gets size checks only. */
+  sha256?(path: string): Promise<string>;
+}
+
+/** What a file must be, from the hub's listing: its size, and its sha256 when the hub stores it in LFS. */
+export interface ExpectedFile {
+  size: number;
+  sha256?: string;
 }
 
 interface StreamReader {
@@ -68,6 +81,8 @@ export interface ModelDownloadRequest {
   revision?: string;
   /** Files fetched from their own URL instead of the hub (file → absolute URL), e.g. a runtime's wasm. */
   sources?: Record<string, string>;
+  /** Per file: the size and digest it must have (see the header). Files not listed are taken as they come. */
+  expected?: Record<string, ExpectedFile>;
 }
 
 export interface DownloadedFile {
@@ -75,6 +90,8 @@ export interface DownloadedFile {
   bytes: number;
   /** Already complete under its final name: not fetched. */
   skipped: boolean;
+  /** How the file was checked: its sha256, its size only, or not at all (nothing expected of it). */
+  verified: 'sha256' | 'size' | null;
 }
 
 export interface ModelDownloadResult {
@@ -113,8 +130,12 @@ export async function modelFolderStatus(port: ModelFilePort, root: string, model
   return { folder, complete: missing.length === 0, bytes, missing };
 }
 
-function failed(reason: 'http' | 'network' | 'disk' | 'truncated', message: string, data: Record<string, unknown>): LithosError {
+function failed(reason: 'http' | 'network' | 'disk' | 'truncated' | 'checksum', message: string, data: Record<string, unknown>): LithosError {
   return new LithosError('download_failed', message, { reason, ...data });
+}
+
+function hostOf(url: string): string {
+  return url.replace(/^(\w+:\/\/[^/]+).*$/, '$1');
 }
 
 function causeOf(err: unknown): string {
@@ -166,7 +187,7 @@ class Download {
     private readonly req: ModelDownloadRequest,
     private readonly folder: string,
   ) {
-    for (const f of req.files) this.sizes.set(f, null);
+    for (const f of req.files) this.sizes.set(f, req.expected?.[f]?.size ?? null);
   }
 
   async run(): Promise<ModelDownloadResult> {
@@ -176,14 +197,29 @@ class Download {
       const path = `${this.folder}/${file}`;
       const have = await disk(path, () => this.req.port.size(path));
       if (have !== null) {
-        this.finish(file, have);
-        out.push({ file, bytes: have, skipped: true });
-        continue;
+        const verified = await this.check(file, path, have);
+        if (verified !== false) {
+          this.finish(file, have);
+          out.push({ file, bytes: have, skipped: true, verified });
+          continue;
+        }
+        // A complete-looking file that is not the expected one is not kept: fetch it anew.
+        await disk(path, () => this.req.port.remove(path));
       }
-      const bytes = await this.fetchFile(file, path);
-      out.push({ file, bytes, skipped: false });
+      const { bytes, verified } = await this.fetchFile(file, path);
+      out.push({ file, bytes, skipped: false, verified });
     }
     return { folder: this.folder, files: out, bytes: out.reduce((s, f) => s + f.bytes, 0) };
+  }
+
+  /** Whether the file at `path` is what `expected` says: the kind of check that passed, false when one failed. */
+  private async check(file: string, path: string, size: number): Promise<DownloadedFile['verified'] | false> {
+    const want = this.req.expected?.[file];
+    if (!want) return null;
+    if (size !== want.size) return false;
+    if (want.sha256 === undefined || !this.req.port.sha256) return 'size';
+    const got = await disk(path, () => this.req.port.sha256!(path));
+    return got.toLowerCase() === want.sha256.toLowerCase() ? 'sha256' : false;
   }
 
   private checkCancel(file: string): void {
@@ -209,7 +245,7 @@ class Download {
   private async request(file: string, from: number): Promise<{ res: StreamedResponse; url: string }> {
     const { host: hub = HF_HOST, revision = 'main' } = this.req;
     const url = this.req.sources?.[file] ?? `${hub}/${this.req.modelId}/resolve/${revision}/${file}`;
-    const host = url.replace(/^(\w+:\/\/[^/]+).*$/, '$1');
+    const host = hostOf(url);
     const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-` } : {};
     try {
       return { res: await this.req.fetch(url, { headers, signal: this.req.signal }), url };
@@ -219,10 +255,23 @@ class Download {
     }
   }
 
-  /** Streams one file into `<path>.part` (resuming what is there) and renames it into place. */
-  private async fetchFile(file: string, path: string): Promise<number> {
+  /** Streams one file into `<path>.part` (resuming what is there), checks it and renames it into place. */
+  private async fetchFile(file: string, path: string): Promise<{ bytes: number; verified: DownloadedFile['verified'] }> {
     const part = path + PART;
     let start = (await disk(part, () => this.req.port.size(part))) ?? 0;
+    const want = this.req.expected?.[file];
+    if (want && start >= want.size) {
+      // All there (a run stopped before the rename): placed if it checks out. Else fetched from the start,
+      // since a Range request past the end would only fail (416).
+      const verified = start === want.size ? await this.check(file, part, start) : false;
+      if (verified !== false) {
+        await disk(path, () => this.req.port.replace(part, path));
+        this.finish(file, start);
+        return { bytes: start, verified };
+      }
+      await disk(part, () => this.req.port.remove(part));
+      start = 0;
+    }
     let { res, url } = await this.request(file, start);
     if (start > 0 && (res.status === 416 || (res.status === 206 && contentRange(res)?.start !== start))) {
       // The part does not line up with the file the server has now: start over.
@@ -238,15 +287,31 @@ class Download {
     }
     const length = contentLength(res);
     const total = res.status === 206 ? (contentRange(res)?.size ?? (length === null ? null : start + length)) : length;
-    this.sizes.set(file, total);
+    this.sizes.set(file, total ?? want?.size ?? null);
     const written = await this.stream(file, part, res, start, total);
     if (total !== null && written !== total) {
       if (written > total) await disk(part, () => this.req.port.remove(part));
       throw failed('truncated', `Downloading ${file} stopped at ${written} of ${total} bytes; the next download resumes it.`, { url, file, written, total });
     }
+    const verified = await this.check(file, part, written);
+    if (verified === false) await this.rejectPart(file, part, url, written);
     await disk(path, () => this.req.port.replace(part, path));
     this.finish(file, written);
-    return written;
+    return { bytes: written, verified: verified as DownloadedFile['verified'] };
+  }
+
+  /** A finished part that is not the expected file: deleted (a resume must not build on it), and said so. */
+  private async rejectPart(file: string, part: string, url: string, written: number): Promise<never> {
+    const want = this.req.expected![file];
+    const got = written === want.size && this.req.port.sha256 ? await disk(part, () => this.req.port.sha256!(part)) : null;
+    await disk(part, () => this.req.port.remove(part));
+    const what = got === null ? `is ${written} bytes, expected ${want.size}` : `has sha256 ${got}, expected ${want.sha256}`;
+    const kept = this.filesDone > 0 ? ` The ${this.filesDone} file${this.filesDone > 1 ? 's' : ''} already verified ${this.filesDone > 1 ? 'are' : 'is'} kept.` : '';
+    throw failed(
+      'checksum',
+      `Downloaded ${file} ${what}: the file is corrupt or not the one the hub lists, so it was deleted.${kept} Run the download again to fetch it anew; if it fails again, the server (${hostOf(url)}) serves a different file.`,
+      { url, file, bytes: written, expected: want, ...(got === null ? {} : { sha256: got }) },
+    );
   }
 
   private async stream(file: string, part: string, res: StreamedResponse, start: number, total: number | null): Promise<number> {
@@ -302,7 +367,7 @@ function join(parts: Uint8Array[], bytes: number): Uint8Array {
 
 /**
  * Downloads the files that are not complete yet. Throws `download_failed` (data.reason: http, network,
- * disk, truncated), `cancelled` when the signal fires, `invalid_argument` for a bad model id.
+ * disk, truncated, checksum), `cancelled` when the signal fires, `invalid_argument` for a bad model id.
  */
 export async function downloadModel(req: ModelDownloadRequest): Promise<ModelDownloadResult> {
   return new Download(req, modelDir(req.root, req.modelId)).run();

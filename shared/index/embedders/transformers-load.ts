@@ -120,7 +120,7 @@ export function loadError(err: unknown, req: PipelineLoadRequest, folder: string
     return new LithosError(
       'model_missing',
       `Embedding model "${req.modelId}" was not found in ${folder} and downloads are switched off. ` +
-        `Allow model downloads once so Lithos can fetch it (lithos: --allow-remote, or allow_remote_models in .lithos/config.json; Obsidian: Settings → Lithos Memory → Embeddings → Download), or copy its files (${files}) into that folder.`,
+        `Download it with a checksum check (lithos model pull <vault>; Obsidian: Settings → Lithos Memory → Embeddings → Download), allow model downloads once (lithos: --allow-remote, or allow_remote_models in .lithos/config.json), or copy its files (${files}) into that folder.`,
       data,
     );
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EngineSearchHit } from '../../index/note-queries';
+import { spaceTags } from '../../index/space-capabilities';
 import { takePage } from '../text-budget';
 import { READ_ONLY, RETRIEVE_HINT, defineTool, filterShape, toFilters } from './common';
 
@@ -46,13 +47,14 @@ export const lithosSearch = defineTool({
   name: 'lithos_search',
   title: 'Search notes',
   description: [
-    'Find notes by words (BM25, fused with vectors in hybrid mode); exact titles and aliases always surface. Returns ranked hits with snippets.',
+    'Find notes by words (BM25, fused with vectors in hybrid mode); exact titles and aliases always surface. Returns ranked hits with snippets; `spaces` names the vector spaces and whether each is semantic.',
     RETRIEVE_HINT,
   ].join(' '),
   input,
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
     const hits = await ctx.memory.notes.search(a.query, { k: a.k, mode: a.mode, filters: toFilters(a) });
-    return { query: a.query, mode: a.mode, ...matches(hits) };
+    const spaces = a.mode === 'hybrid' ? { spaces: spaceTags(ctx.memory.index.spaces()) } : {};
+    return { query: a.query, mode: a.mode, ...spaces, ...matches(hits) };
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INTENTS, QUERY_CLASSES } from '../../retrieval/types';
 import { MAX_K, MAX_QUERY_CHARS } from '../../retrieval/constants';
+import { spaceTags } from '../../index/space-capabilities';
 import { touchCaller } from '../coordination/common';
 import { NAMESPACE_PREFIXES, defineTool } from '../knowledge/common';
 import type { ToolAnnotations } from '../types';
@@ -34,8 +35,9 @@ export const lithosRetrieve = defineTool({
   name: 'lithos_retrieve',
   title: 'Retrieve memory for a task',
   description: [
-    'Gather memory before you design, debug, plan, write or decide: the notes that matter, ranked by words, meaning, links, edges, recency and what proved useful, each with why, and the contradictions among them.',
-    'Returns {nodes, conflicts, receipt_id, …}; when done, report on the receipt with lithos_feedback (or lithos_task_complete) so memory learns.',
+    'Gather memory before you design, debug, plan, write or decide: the notes that matter, ranked by words, vector similarity, links, edges, recency and what proved useful, each with why, and the contradictions among them.',
+    'Vectors match meaning only with a semantic model (`spaces` says).',
+    'Returns {nodes, conflicts, receipt_id, spaces, …}; when done, report on the receipt with lithos_feedback (or lithos_task_complete) so memory learns.',
   ].join(' '),
   input,
   annotations: RETRIEVE,
@@ -44,7 +46,7 @@ export const lithosRetrieve = defineTool({
     const human = ctx.caller.kind === 'human';
     const agent = human ? 'human' : ctx.caller.agent_id;
     const namespaces = a.namespace_filter === undefined ? undefined : Array.isArray(a.namespace_filter) ? a.namespace_filter : [a.namespace_filter];
-    return ctx.memory.retrieve(
+    const result = await ctx.memory.retrieve(
       {
         query_text: a.query_text,
         namespace_filter: namespaces,
@@ -57,5 +59,6 @@ export const lithosRetrieve = defineTool({
       },
       { interpreter: ctx.interpreter },
     );
+    return { ...result, spaces: spaceTags(ctx.memory.index.spaces()) };
   },
 });

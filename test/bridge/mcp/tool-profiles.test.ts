@@ -54,6 +54,7 @@ test('core lists at most 10 tools in at most 12 KB of tools/list JSON, with or w
   const core = await listed(await connect({ profile: 'core' }));
   expect(core.names).toEqual(AGENT_TOOLS.filter((n) => CORE_TOOLS.includes(n)));
   expect(core.names.length).toBeLessThanOrEqual(10);
+  expect(core.names).not.toContain('lithos_semantic'); // without a model it is lexical-ish; lithos_retrieve covers vectors
   expect(core.bytes).toBeLessThanOrEqual(12 * 1024);
   // A bridge started without --agent offers agent_id on every tool: still within the budget.
   const unnamed = await listed(await connect({ profile: 'core', agent: null }));

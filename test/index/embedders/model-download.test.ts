@@ -2,7 +2,8 @@
  * The model downloader against a streaming hub twin and an in-memory file port: byte progress,
  * atomic placement (a final name never holds half a file), skip and resume, cancel, clear errors.
  */
-import { downloadModel, modelFolderStatus, type DownloadProgress, type ModelDownloadRequest } from '../../../shared/index/embedders/model-download';
+import { createHash } from 'node:crypto';
+import { downloadModel, modelFolderStatus, type DownloadProgress, type ExpectedFile, type ModelDownloadRequest } from '../../../shared/index/embedders/model-download';
 import { transformersModelFiles } from '../../../shared/index/embedders/model-files';
 import { failure } from '../../twins/error-code';
 import { MemoryModelFiles } from '../../twins/memory-model-files';
@@ -208,5 +209,75 @@ describe('downloadModel', () => {
     } finally {
       delete CONTENT[WASM];
     }
+  });
+});
+
+describe('downloadModel with expected sizes and sha256 (the hub listing)', () => {
+  const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+  /** The weights with a digest (LFS), the small files with their size only (kept in git). */
+  const expected = (): Record<string, ExpectedFile> =>
+    Object.fromEntries(FILES.map((f) => [f, f === 'onnx/model.onnx' ? { size: CONTENT[f].byteLength, sha256: sha(CONTENT[f]) } : { size: CONTENT[f].byteLength }]));
+
+  test('every file is checked before it takes its final name; the total is known from the first event', async () => {
+    const { events, request } = setup({ expected: expected() });
+    const result = await downloadModel(request());
+    expect(Object.fromEntries(result.files.map((f) => [f.file, f.verified]))).toEqual({ 'config.json': 'size', 'tokenizer_config.json': 'size', 'tokenizer.json': 'size', 'onnx/model.onnx': 'sha256' });
+    expect(events[0].total).toBe(TOTAL);
+  });
+
+  test('a checksum failure deletes the bad file, keeps the verified ones and says so; a clean retry succeeds', async () => {
+    const { hub, port, request } = setup({ expected: expected() });
+    const good = CONTENT['onnx/model.onnx'];
+    const bad = good.slice();
+    bad[1000] ^= 0xff; // same size, one byte flipped
+    CONTENT['onnx/model.onnx'] = bad;
+    try {
+      const err = await failure(downloadModel(request()));
+      expect(err.code).toBe('download_failed');
+      expect(err.data).toMatchObject({ reason: 'checksum', file: 'onnx/model.onnx', sha256: sha(bad), expected: { sha256: sha(good) } });
+      expect(err.message).toMatch(/onnx\/model\.onnx has sha256 [0-9a-f]{64}, expected [0-9a-f]{64}: .*deleted\. The 3 files already verified are kept\./);
+    } finally {
+      CONTENT['onnx/model.onnx'] = good;
+    }
+    expect(port.files.has(`${DIR}/onnx/model.onnx`)).toBe(false);
+    expect(port.files.has(`${DIR}/onnx/model.onnx.part`)).toBe(false);
+    expect(finalFiles(port)).toEqual([`${DIR}/config.json`, `${DIR}/tokenizer.json`, `${DIR}/tokenizer_config.json`]);
+
+    hub.requests.length = 0;
+    await downloadModel(request());
+    expect(hub.requests.map((r) => r.url.split('/resolve/main/')[1])).toEqual(['onnx/model.onnx']);
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(good);
+  });
+
+  test('a corrupt file already under its final name is not trusted: it is fetched anew', async () => {
+    const { hub, port, request } = setup({ expected: expected() });
+    await port.append(`${DIR}/onnx/model.onnx`, bytes(45_210, 77));
+    const result = await downloadModel(request());
+    expect(result.files.find((f) => f.file === 'onnx/model.onnx')).toMatchObject({ skipped: false, verified: 'sha256' });
+    expect(hub.requests.map((r) => r.url.split('/resolve/main/')[1])).toContain('onnx/model.onnx');
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
+  });
+
+  test('a file of the wrong size is a checksum failure too, and a bad part as long as the file is started over', async () => {
+    const { hub, port, request } = setup({ expected: { ...expected(), 'config.json': { size: 651 } } });
+    const err = await failure(downloadModel(request()));
+    expect(err.data).toMatchObject({ reason: 'checksum', file: 'config.json' });
+    expect(err.message).toMatch(/config\.json is 650 bytes, expected 651/);
+    expect(port.files.size).toBe(0);
+
+    await port.append(`${DIR}/onnx/model.onnx.part`, bytes(45_210, 5));
+    hub.requests.length = 0;
+    await downloadModel(request({ expected: expected() }));
+    expect(hub.requests.find((r) => r.url.endsWith('/onnx/model.onnx'))?.range).toBeNull();
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
+  });
+
+  test('a complete part left by a run stopped before the rename is checked and placed without a request', async () => {
+    const { hub, port, request } = setup({ expected: expected() });
+    await port.append(`${DIR}/onnx/model.onnx.part`, CONTENT['onnx/model.onnx']);
+    const result = await downloadModel(request());
+    expect(result.files.find((f) => f.file === 'onnx/model.onnx')).toMatchObject({ verified: 'sha256' });
+    expect(hub.requests.some((r) => r.url.endsWith('/onnx/model.onnx'))).toBe(false);
+    expect(port.files.get(`${DIR}/onnx/model.onnx`)).toEqual(CONTENT['onnx/model.onnx']);
   });
 });

@@ -171,6 +171,7 @@ describe('a missing model with remote loading off', () => {
     expect(err.code).toBe('model_missing');
     expect(err.message).toContain(folder);
     expect(err.message).toMatch(/downloads are switched off/);
+    expect(err.message).toContain('lithos model pull <vault>');
     expect(err.message).toContain('lithos: --allow-remote, or allow_remote_models in .lithos/config.json');
     expect(err.message).toMatch(/onnx\/model\.onnx/);
     expect(err.data).toMatchObject({ modelId: MODEL_ID, folder, allowRemote: false });

@@ -1,0 +1,31 @@
+import { HashingEmbedder } from '../../shared/index/embedders/hashing-embedder';
+import { MINILM_SPACE_ID, spaceIdForModel } from '../../shared/index/embedders/transformers-embedder';
+import { spaceCapability, spaceTags } from '../../shared/index/space-capabilities';
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return dot;
+}
+
+describe('space capabilities', () => {
+  test('the hashing space is not semantic, and its vectors show why: a synonym is farther than a lookalike word', async () => {
+    const hashing = new HashingEmbedder();
+    expect(spaceCapability(hashing.spaceId)).toMatchObject({ semantic: false, description: expect.stringContaining('not synonyms') });
+    const [car, automobile, carpet] = await hashing.embed(['car', 'automobile', 'carpet']);
+    expect(cosine(car, automobile)).toBeLessThan(cosine(car, carpet));
+  });
+
+  test('sentence models are semantic, whatever their export; an unknown space is not claimed to be', () => {
+    expect(spaceCapability(MINILM_SPACE_ID).semantic).toBe(true);
+    expect(spaceCapability(spaceIdForModel('Xenova/bge-small-en-v1.5')).semantic).toBe(true);
+    expect(spaceCapability('some-new-space').semantic).toBe(false);
+  });
+
+  test('the compact tag results carry is the id and the flag, in the order given', () => {
+    expect(spaceTags(['hash-ngram-v2-384', MINILM_SPACE_ID])).toEqual([
+      { id: 'hash-ngram-v2-384', semantic: false },
+      { id: MINILM_SPACE_ID, semantic: true },
+    ]);
+  });
+});

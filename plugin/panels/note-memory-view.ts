@@ -79,7 +79,7 @@ export class NoteMemoryView extends PanelView {
     field(facts, 'Retrieved', `${stats.retrieval_count}× · last ${ago(stats.last_retrieved_at, now)}`, 'lithos-retrieved');
     field(facts, 'Used', `${stats.use_count}× · last ${ago(stats.last_used_at, now)}`, 'lithos-used');
     field(facts, 'Ignored / misleading', `${stats.ignored_count} / ${stats.misleading_count}`, 'lithos-ignored-misleading');
-    field(facts, 'Strength', num(stats.spaced_rep_strength));
+    field(facts, 'Recall interval', `${num(stats.spaced_rep_strength)} d`);
 
     const actions = root.createDiv({ cls: 'lithos-actions' });
     actionButton(actions, 'Set type…', () => chooseAndSetNoteType(this.app, this.ctx, path, () => void this.refresh()), report);

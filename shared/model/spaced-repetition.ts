@@ -5,9 +5,9 @@
  * at each use that comes at least S days after the previous one (a use sooner than that is massed practice
  * and does not lengthen it). How likely the note is still "remembered" now, its retrievability R, falls with
  * the time since its last use relative to S: R = 1 / (1 + t / (9·S)) (FSRS's forgetting curve, for which S
- * is the interval at which R is 0.9). A note never used has R = 0. Both constants are the published
- * defaults, not tuned here. Learning (feedback) moves S; retrieval (the re-rank) reads R. Lives in the model
- * layer because both do.
+ * is the interval at which R is 0.9). A note never used has R = 0. The constants are the published
+ * defaults, not tuned here. Learning (feedback) moves S; retrieval (the re-rank) reads recallStrength. Lives
+ * in the model layer because both do.
  */
 
 export const SPACED_REPETITION = {
@@ -34,6 +34,17 @@ export function stabilityAfterUse(s: RecallState, now: number): number {
   if (s.last_used_at === null) return S;
   const days = (now - s.last_used_at) / DAY_MS;
   return days >= S ? S * SPACED_REPETITION.ease : S;
+}
+
+/**
+ * What the re-rank reads: retrievability × how far spaced recall has lengthened the interval (1 − first/S).
+ * 0 until a use comes at least one interval after the previous one — a note used once, or only in one
+ * sitting, is not yet a memory that lasts (recency and salience already count such uses) — then rising
+ * toward R with each spaced recall: 0.6·R at S = 2.5 days, 0.84·R at 6.25, 0.94·R at 15.6.
+ */
+export function recallStrength(s: RecallState, now: number): number {
+  const S = Math.max(SPACED_REPETITION.first_interval_days, s.spaced_rep_strength);
+  return retrievability(s, now) * (1 - SPACED_REPETITION.first_interval_days / S);
 }
 
 /** Retrievability in [0,1] at `now`: 1 just after a use, 0.9 one interval later, 0 for a note never used. */

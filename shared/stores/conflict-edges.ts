@@ -81,6 +81,11 @@ export interface Conflict {
   updated_at: number;
 }
 
+/** Whether a person or agent still has to look at it: unreviewed, or settled automatically (newest wins). */
+export function openToReview(c: Pick<Conflict, 'state' | 'evidence'>): boolean {
+  return c.state === 'unreviewed' || c.evidence.resolution?.automatic === true;
+}
+
 export function isConflictState(s: unknown): s is ConflictState {
   return typeof s === 'string' && (CONFLICT_STATES as readonly string[]).includes(s);
 }

@@ -112,7 +112,15 @@ CREATE TABLE IF NOT EXISTS tag_affinity (
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).
-    { to: 2, run: (db) => dropColumnIfPresent(db, 'node_stats', 'decay_rate') },
+    // spaced_rep_strength became a recall interval in days; the old fading bonus says nothing about one, so
+    // every note starts again at the first interval (1 day, model/spaced-repetition.ts).
+    {
+      to: 2,
+      run: (db) => {
+        dropColumnIfPresent(db, 'node_stats', 'decay_rate');
+        db.exec('UPDATE node_stats SET spaced_rep_strength = 1');
+      },
+    },
   ],
 };
 

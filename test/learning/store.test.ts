@@ -26,7 +26,7 @@ test('a store written before use_count existed gains the column on open, with it
   await again.store.close();
 });
 
-test('a schema-1 store loses node_stats.decay_rate on open (migration to 2), its stats intact; the migrated file reopens', async () => {
+test('a schema-1 store loses node_stats.decay_rate on open (migration to 2) and restarts spaced repetition at the first interval; the rest intact', async () => {
   const e = await env();
   // memory.sqlite as schema 1 shipped it: node_stats with decay_rate, which nothing read.
   const old = new e.sql.Database();
@@ -38,7 +38,8 @@ test('a schema-1 store loses node_stats.decay_rate on open (migration to 2), its
 
   const { store, warnings } = await MemoryStore.open(e);
   expect(warnings).toEqual([]);
-  expect(store.stats.get('n1')).toEqual(expect.objectContaining({ salience: 0.7, spaced_rep_strength: 2.5, use_count: 3 }));
+  // 2.5 was the old fading bonus (1 + 0.05 per use), not an interval in days.
+  expect(store.stats.get('n1')).toEqual(expect.objectContaining({ salience: 0.7, spaced_rep_strength: 1, use_count: 3 }));
   expect(store.stats.get('n1')).not.toHaveProperty('decay_rate');
   await store.stats.update('n2', { salience: 0.9 });
   await store.close();

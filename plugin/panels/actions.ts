@@ -6,7 +6,7 @@
 import { Notice, type App } from 'obsidian';
 import { asLithosError } from '../../shared/errors';
 import { EDGE_TYPES, NOTE_TYPES } from '../../shared/model/types';
-import type { Resolution } from '../../shared/stores/conflict-edges';
+import { openToReview, type Resolution } from '../../shared/stores/conflict-edges';
 import type { MemorySession } from '../../shared/session/memory-session';
 import type { PanelContext } from './context';
 import type { ConflictJson, FeedbackJson, HumanTools } from './human-tools';
@@ -146,9 +146,9 @@ export function resolveConflictById(app: App, ctx: PanelContext, edgeId: string)
   const memory = memoryOf(ctx);
   if (!memory) return;
   ctx.tools
-    .conflicts({ state: 'unreviewed' })
+    .conflicts()
     .then((list) => {
-      const c = list.find((x) => x.edge_id === edgeId);
+      const c = list.find((x) => x.edge_id === edgeId && openToReview(x));
       if (!c) return void new Notice(`Lithos: conflict ${edgeId || '(none given)'} is not open any more (resolved, or its notes are gone).`);
       void openResolveModal(app, memory, ctx.tools, c).catch(report);
     })

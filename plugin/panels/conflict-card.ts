@@ -1,5 +1,5 @@
 import type { MemorySession } from '../../shared/session/memory-session';
-import type { Resolution } from '../../shared/stores/conflict-edges';
+import { openToReview, type Resolution } from '../../shared/stores/conflict-edges';
 import type { ConflictJson } from './human-tools';
 import { actionButton, noteLink } from './format';
 
@@ -56,9 +56,14 @@ export function renderConflictCard(parent: HTMLElement, c: ConflictJson, snippet
     noteLink(head, end.title, end.path, h.open);
     side.createDiv({ cls: 'lithos-conflict-snippet', text: text || '(no text)' });
   }
-  if (c.state !== 'unreviewed') {
+  if (!openToReview(c)) {
     card.createDiv({ cls: 'lithos-conflict-state', text: `Resolved: ${c.state.replace('_', ' ')}` });
     return card;
+  }
+  const auto = c.evidence.resolution?.automatic ? c.evidence.resolution : null;
+  if (auto) {
+    const stands = auto.winner_id === c.a.id ? 'A' : 'B';
+    card.createDiv({ cls: 'lithos-conflict-state is-automatic', text: `Settled automatically (newest wins): superseded by ${stands}, the newer. Confirm with "Superseded by ${stands}" (archives the other), or change it:` });
   }
   const buttons = card.createDiv({ cls: 'lithos-conflict-actions' });
   /** `key` names the button for tests and styling: resolution, and which side is meant. */

@@ -24,7 +24,6 @@ export interface NodeStatsJson {
   ignored_count: number;
   misleading_count: number;
   spaced_rep_strength: number;
-  decay_rate: number;
   per_queryclass_priors: Record<string, number>;
   edges: { out: number; in: number; by_type: Record<string, { out: number; in: number }> };
 }

@@ -8,6 +8,7 @@ import { actionButton, ago, field, noteLink, num, who } from './format';
 import { neighbours, renderGraph } from './neighbourhood-graph';
 import { Notice } from 'obsidian';
 import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndSetNoteType, markMisleading, openReceiptFor, openResolveModal, report } from './actions';
+import { openToReview } from '../../shared/stores/conflict-edges';
 
 const RECEIPTS_SHOWN = 8;
 
@@ -79,7 +80,7 @@ export class NoteMemoryView extends PanelView {
     field(facts, 'Retrieved', `${stats.retrieval_count}× · last ${ago(stats.last_retrieved_at, now)}`, 'lithos-retrieved');
     field(facts, 'Used', `${stats.use_count}× · last ${ago(stats.last_used_at, now)}`, 'lithos-used');
     field(facts, 'Ignored / misleading', `${stats.ignored_count} / ${stats.misleading_count}`, 'lithos-ignored-misleading');
-    field(facts, 'Strength', num(stats.spaced_rep_strength));
+    field(facts, 'Recall interval', `${num(stats.spaced_rep_strength)} d`);
 
     const actions = root.createDiv({ cls: 'lithos-actions' });
     actionButton(actions, 'Set type…', () => chooseAndSetNoteType(this.app, this.ctx, path, () => void this.refresh()), report);
@@ -117,9 +118,9 @@ export class NoteMemoryView extends PanelView {
     for (const c of conflicts) {
       const other = c.a.id === note.nodeId ? c.b : c.a;
       const row = cl.createDiv({ cls: `lithos-row is-${c.state}` });
-      row.createSpan({ cls: 'lithos-badge', text: c.state.replace('_', ' ') });
+      row.createSpan({ cls: 'lithos-badge', text: `${c.state.replace('_', ' ')}${c.evidence.resolution?.automatic ? ' (automatic)' : ''}` });
       noteLink(row, other.title, other.path, (p) => this.openNote(p));
-      if (c.state === 'unreviewed') actionButton(row, 'Resolve…', () => openResolveModal(this.app, memory, tools, c, () => void this.refresh()), report);
+      if (openToReview(c)) actionButton(row, 'Resolve…', () => openResolveModal(this.app, memory, tools, c, () => void this.refresh()), report);
     }
 
     root.createEl('h5', { text: 'Surfaced by' });

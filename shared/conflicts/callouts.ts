@@ -1,7 +1,8 @@
 /**
  * Which managed callouts a note should carry, derived from current state only (so syncing twice writes
  * once): one `lithos-conflict` block per unreviewed conflict it is an end of, naming the other end, and
- * one `lithos-status` block when it is quarantined or was superseded by a conflict resolution.
+ * one `lithos-status` block when it is quarantined or was superseded by a conflict resolution (a person's,
+ * an agent's, or the automatic newest-wins one, which says how to review it).
  */
 import type { ConflictPorts } from './conflict-ports';
 import type { LiveNote } from '../vault/note-indexer';
@@ -66,7 +67,14 @@ function statusLines(d: CalloutPorts, note: LiveNote, conflicts: readonly Confli
     if (c.state !== 'superseded' || !r || r.loser_id !== note.nodeId || !r.winner_id) continue;
     const winner = d.notes.note(r.winner_id);
     if (!winner || winner.nodeId !== r.winner_id) continue;
-    return [`[!lithos-status] Superseded by ${d.governance.readersMaySee(note, winner) ? linkTo(winner) : NARROWER}`, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
+    const head = `[!lithos-status] Superseded by ${d.governance.readersMaySee(note, winner) ? linkTo(winner) : NARROWER}`;
+    if (!r.automatic) return [head, `Archived when conflict \`${c.edge_id}\` was resolved (${r.at.slice(0, 10)}, by ${r.resolver}).`];
+    // Newest wins (precedence.ts): nothing was archived, and the settlement is open to review.
+    return [
+      head,
+      `Newest wins between status-like notes: settled automatically on ${r.at.slice(0, 10)}; this note ranks below the newer one and is not archived.`,
+      `Review: [in Obsidian](${RESOLVE_URI}?edge=${encodeURIComponent(c.edge_id)}), or \`lithos conflicts resolve <vault> ${c.edge_id} superseded --winner ${r.winner_id}\` to confirm (archives this note), \`accepted_dual\` if both stand, \`superseded --winner ${note.nodeId}\` if this one is right.`,
+    ];
   }
   return null;
 }

@@ -30,6 +30,7 @@ import {
   type ResolutionRecord,
 } from '../stores/conflict-edges';
 import { DETECTION_LIMITS } from './constants';
+import { PRECEDENCE_ACTOR, newestWinner } from './precedence';
 
 export type { ConflictActor, ResolutionChange } from '../stores/conflict-edges';
 
@@ -129,8 +130,28 @@ export class ConflictService {
       target: row.edge_id,
       data: { a: a.nodeId, b: b.nodeId, a_path: a.path, b_path: b.path, rule: evidence.rule ?? null },
     });
-    await this.syncPair(a.nodeId, b.nodeId);
-    return { conflict: toConflict(row), created: true };
+    // A person who opens a conflict asks to review it; a rule's or an agent's between two status-like notes settles itself.
+    const settled = input.actor.kind === 'human' ? null : await this.settleByPrecedence(row);
+    if (!settled) await this.syncPair(a.nodeId, b.nodeId);
+    return { conflict: settled ?? toConflict(row), created: true };
+  }
+
+  /**
+   * Newest wins (precedence.ts): a conflict between two notes that both go by it is resolved `superseded`
+   * with the later note standing, by PRECEDENCE_ACTOR, audited like any resolution and marked automatic.
+   * It edits neither note (the engine does not rewrite task records on its own): the older one ranks below
+   * the newer and carries a status callout, and a person or agent may confirm (which archives it) or
+   * reverse it with lithos_conflict_resolve. Null when the pair is not settled by timestamps.
+   */
+  private async settleByPrecedence(row: EdgeRow): Promise<Conflict | null> {
+    const c = toConflict(row);
+    const a = this.d.notes.note(c.a);
+    const b = this.d.notes.note(c.b);
+    if (c.state !== 'unreviewed' || !a || !b) return null;
+    const winner = newestWinner(a, b);
+    if (!winner) return null;
+    const loser = winner === a ? b : a;
+    return this.record(row, 'superseded', PRECEDENCE_ACTOR, winner.nodeId, loser.nodeId, [], true);
   }
 
   /**
@@ -145,10 +166,12 @@ export class ConflictService {
     if (!row) throw new LithosError('not_found', `No conflict with edge_id "${input.edge_id}". lithos_conflict_list shows the open ones.`, { edge_id: input.edge_id });
     const c = toConflict(row);
     const winnerId = input.winner_id ?? null;
-    if (c.state === input.resolution && (c.evidence.resolution?.winner_id ?? null) === (input.resolution === 'accepted_dual' ? null : winnerId)) {
+    // An automatic resolution (newest wins) stays open to review: repeating it confirms it, with its effects.
+    const automatic = c.evidence.resolution?.automatic === true;
+    if (!automatic && c.state === input.resolution && (c.evidence.resolution?.winner_id ?? null) === (input.resolution === 'accepted_dual' ? null : winnerId)) {
       return { conflict: c, changes: [], unchanged: true };
     }
-    if (c.state !== 'unreviewed' && c.state !== 'accepted_dual') {
+    if (c.state !== 'unreviewed' && c.state !== 'accepted_dual' && !automatic) {
       const r = c.evidence.resolution;
       throw new LithosError('conflict', `Conflict ${c.edge_id} is already resolved as ${c.state}${r ? ` by ${r.resolver} at ${r.at}` : ''}; it cannot be resolved again.`, {
         edge_id: c.edge_id,
@@ -176,24 +199,31 @@ export class ConflictService {
     if (input.resolution === 'superseded') await supersede(this.d, this.live(winnerId, 'winner_id'), this.live(loserId, 'loser'), changes);
     if (input.resolution === 'refuted') await refute(this.d, loserId!, changes);
     if (input.resolution === 'merged') await merge(this.d, c, this.live(winnerId, 'winner_id'), input.resolver, changes);
+    const conflict = await this.record(row, input.resolution, input.resolver, input.resolution === 'accepted_dual' ? null : winnerId, loserId, changes, false);
+    return { conflict, changes, unchanged: false };
+  }
 
+  /** Stores a resolution in the conflict's evidence and state, audits it with its changes, and syncs both callouts. */
+  private async record(row: EdgeRow, resolution: Resolution, resolver: ConflictActor, winnerId: string | null, loserId: string | null, changes: ResolutionChange[], automatic: boolean): Promise<Conflict> {
+    const c = toConflict(row);
     const record: ResolutionRecord = {
-      resolution: input.resolution,
-      resolver: input.resolver.id ?? input.resolver.kind,
-      winner_id: input.resolution === 'accepted_dual' ? null : winnerId,
+      resolution,
+      resolver: resolver.id ?? resolver.kind,
+      winner_id: winnerId,
       loser_id: loserId,
       at: new Date(this.d.clock.now()).toISOString(),
+      ...(automatic && { automatic: true }),
     };
     const evidence: ConflictEvidence = { ...c.evidence, resolution: record };
-    const updated = await this.d.memory.edges.upsert({ ...edgeInput(row), evidence, conflict_state: input.resolution });
+    const updated = await this.d.memory.edges.upsert({ ...edgeInput(row), evidence, conflict_state: resolution });
     await this.d.audit.append({
       action: 'conflict.resolve',
-      actor: auditActor(input.resolver),
+      actor: auditActor(resolver),
       target: c.edge_id,
-      data: { resolution: input.resolution, a: c.a, b: c.b, winner_id: record.winner_id, loser_id: loserId, previous_state: c.state, changes },
+      data: { resolution, a: c.a, b: c.b, winner_id: winnerId, loser_id: loserId, previous_state: c.state, changes, ...(automatic && { automatic: true }) },
     });
     await this.syncPair(c.a, c.b);
-    return { conflict: toConflict(updated), changes, unchanged: false };
+    return toConflict(updated);
   }
 
   // ── rule detection ──────────────────────────────────────────────────────
@@ -236,6 +266,10 @@ export class ConflictService {
    * a full sync would take the managed blocks out of the example notes).
    */
   async detectAll(): Promise<{ notes: number; opened: Conflict[] }> {
+    // Conflicts a rule or an agent opened before precedence settled them (an older build) are settled now.
+    for (const row of this.d.memory.edges.find({ type: CONFLICT_EDGE_TYPE })) {
+      if (row.conflict_state === 'unreviewed' && row.provenance_type !== 'human') await this.settleByPrecedence(row);
+    }
     const opened: Conflict[] = [];
     const notes = this.d.notes.notes().sort((x, y) => (x.path < y.path ? -1 : 1));
     for (const n of notes) opened.push(...(await this.detect(n.nodeId)));

@@ -4,9 +4,8 @@
  */
 
 export const FEEDBACK = {
-  /** Used (cited, supported by the output, or accepted): salience, spaced repetition, edges among used notes. */
+  /** Used (cited, supported by the output, or accepted): salience, edges among used notes (spaced repetition: model/spaced-repetition.ts). */
   used_salience: 0.02,
-  used_spaced_rep: 0.05,
   used_edge: 0.03,
   /** Per-class prior of a used note (the class the receipt was retrieved for). */
   used_class_prior: 0.03,
@@ -25,8 +24,6 @@ export const FEEDBACK = {
   accepted_salience: 0.01,
   /** A per-class adjustment never leaves [−cap, +cap] (the type prior itself is clamped to [0,1]). */
   class_prior_cap: 0.5,
-  /** spaced_rep_strength grows from 1 (neutral) up to this; the re-rank reads strength − 1 in [0,1]. */
-  spaced_rep_max: 2,
 } as const;
 
 /**
@@ -54,8 +51,6 @@ export const PRECEDENTS = {
 export const DECAY = {
   /** How often the engine runs decay while open (it also runs once at open). */
   interval_ms: 6 * 3600 * 1000,
-  /** spaced_rep_strength above 1 halves over this many days unused. */
-  spaced_rep_half_life_days: 30,
   /** rule/agent edge weights halve over this many days without reinforcement; human edges never decay. */
   edge_half_life_days: 90,
   /** A decayed rule/agent edge below this weight is deleted. */

@@ -1,8 +1,8 @@
 /**
  * Decay: what is not used fades, but never to nothing. Salience falls toward its note type's floor with
- * the type's half-life (model/note-types.ts), spaced-repetition strength falls toward 1, rule/agent edges lose
- * weight and are pruned below edge_prune_below; human edges and conflict edges never decay. The half-lives
- * and the prune threshold are the vault's in force at the run (the tunables: defaults in constants.ts DECAY).
+ * the type's half-life (model/note-types.ts), rule/agent edges lose weight and are pruned below
+ * edge_prune_below; human edges and conflict edges never decay. The half-lives and the prune threshold
+ * are the vault's in force at the run (the tunables: defaults in constants.ts DECAY).
  * Each run decays by the time elapsed since the last run (stored in memory.sqlite), so running twice at
  * the same `now` changes nothing the second time.
  */
@@ -20,7 +20,6 @@ export interface DecayReport {
   ran: boolean;
   elapsed_ms: number;
   salience: number;
-  spaced_rep: number;
   edges_decayed: number;
   edges_pruned: number;
   /** Co-activation pairs forgotten: seen too rarely to form a concept, and not for COACTIVATION_MAX_AGE_DAYS. */
@@ -43,7 +42,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
   const mem = d.memory;
   await d.tunables.refresh();
   const k = d.tunables.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, spaced_rep: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
   let last = mem.learned.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.stats.all();
   const edges = mem.edges.find({}).filter(decays);
@@ -74,18 +73,12 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
   await mem.batch(async () => {
     for (const s of stats) {
       const type = noteTypeRow(d.notes.note(s.node_id)?.cached.meta.note_type ?? 'observation');
-      const patch: { salience?: number; spaced_rep_strength?: number } = {};
-      if (s.salience > type.floor) {
-        const v = round(type.floor + (s.salience - type.floor) * halve(elapsed, type.half_life_days));
-        if (v !== s.salience) patch.salience = v;
-      }
-      if (s.spaced_rep_strength > 1) {
-        const v = round(1 + (s.spaced_rep_strength - 1) * halve(elapsed, k.spaced_rep_half_life_days));
-        if (v !== s.spaced_rep_strength) patch.spaced_rep_strength = v;
-      }
-      if (patch.salience !== undefined) report.salience++;
-      if (patch.spaced_rep_strength !== undefined) report.spaced_rep++;
-      if (patch.salience !== undefined || patch.spaced_rep_strength !== undefined) await mem.stats.update(s.node_id, patch);
+      // Spaced repetition needs no run: its retrievability is read from the time since the last use.
+      if (s.salience <= type.floor) continue;
+      const v = round(type.floor + (s.salience - type.floor) * halve(elapsed, type.half_life_days));
+      if (v === s.salience) continue;
+      report.salience++;
+      await mem.stats.update(s.node_id, { salience: v });
     }
     for (const e of edges) {
       // Unused since the later of the last run and its last reinforcement.
@@ -113,7 +106,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
     report.feedback_marks_pruned = oldMarks.length;
     await mem.learned.setMark(DECAY_MARK, { at: now });
   });
-  if (report.salience + report.spaced_rep + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned === 0) return report;
+  if (report.salience + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned === 0) return report;
   await d.audit.append({
     action: 'decay',
     actor: { kind: 'system', id: null },
@@ -121,7 +114,6 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
     data: {
       elapsed_ms: elapsed,
       salience: report.salience,
-      spaced_rep: report.spaced_rep,
       edges_decayed: report.edges_decayed,
       edges_pruned: report.edges_pruned,
       coactivation_pruned: report.coactivation_pruned,

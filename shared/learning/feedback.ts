@@ -16,6 +16,7 @@ import { gatedNote } from '../governance/gate';
 import { misleadingBeforeRelease, quarantine } from './quarantine';
 import { supportedByOutput } from './support';
 import { CONCEPT_USES_MARK, withConceptUses } from '../retrieval/concept-uses';
+import { stabilityAfterUse } from '../model/spaced-repetition';
 
 export interface FeedbackInput {
   receipt_id: string;
@@ -132,7 +133,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
         last_used_at: now,
         ...(reinforce && {
           salience: round(clamp(s.salience + k.used_salience + bonus, 0, 1)),
-          spaced_rep_strength: round(clamp(s.spaced_rep_strength + k.used_spaced_rep, 0, k.spaced_rep_max)),
+          spaced_rep_strength: stabilityAfterUse(s, now),
           per_queryclass_priors: withPrior(s, cls, k.used_class_prior, k.class_prior_cap),
         }),
       });

@@ -1,6 +1,7 @@
 /**
- * Summary refresh: `summaries.short/long` of summary and concept notes, recomputed only when their
- * material changed. Material = the notes a concept gathers (`is_example_of` sources) or a summary note
+ * Summary refresh: `summaries.short/long` of the notes whose type the engine may edit on its own
+ * (`auto_edit` in model/note-types.ts: summary and concept notes), recomputed only when their material
+ * changed. Material = the notes a concept gathers (`is_example_of` sources) or a summary note
  * links to (wiki-links out), limited to notes at least as visible as the note itself (shared/project, or
  * the note's own namespace and scope), so a summary never carries a private note's text.
  *
@@ -12,6 +13,7 @@ import type { AuditActor } from '../governance/audit';
 import { contentHash } from '../model/hash';
 import type { LiveNote } from '../vault/note-indexer';
 import { conceptMembers } from './concepts';
+import { noteTypeRow } from '../model/note-types';
 import type { Summarizer } from './summarizer';
 
 export const SUMMARY_HASH_FIELD = 'summary_source_hash';
@@ -34,8 +36,8 @@ function materialOf(d: Pick<LearningPorts, 'notes' | 'memory' | 'governance'>, n
 export async function refreshSummaries(d: Pick<LearningPorts, 'notes' | 'memory' | 'governance' | 'audit'>, summarizer: Summarizer): Promise<string[]> {
   const refreshed: string[] = [];
   for (const note of d.notes.notes()) {
-    const type = note.cached.meta.note_type;
-    if (type !== 'concept' && type !== 'summary') continue;
+    // Only where the note type lets the engine edit on its own (auto_edit: summaries and concepts); evidence is its author's.
+    if (!noteTypeRow(note.cached.meta.note_type).auto_edit) continue;
     const material = materialOf(d, note);
     if (material.length === 0) continue;
     const digest = contentHash(material.map((n) => `${n.nodeId}:${n.contentHash}`).join('\n'));

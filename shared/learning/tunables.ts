@@ -12,7 +12,7 @@ type Numbers<T> = { -readonly [K in keyof T]: number };
 /** The constants the learning code reads (feedback.ts, decay.ts, support.ts), overrides applied. */
 export interface LearningConstants {
   feedback: Numbers<typeof FEEDBACK>;
-  decay: { spaced_rep_half_life_days: number; edge_half_life_days: number; edge_prune_below: number };
+  decay: { edge_half_life_days: number; edge_prune_below: number };
   support: Numbers<typeof SUPPORT>;
 }
 
@@ -20,7 +20,7 @@ export type LearningGroup = keyof LearningConstants;
 
 export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   feedback: { ...FEEDBACK },
-  decay: { spaced_rep_half_life_days: DECAY.spaced_rep_half_life_days, edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
+  decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
   support: { ...SUPPORT },
 });
 
@@ -53,7 +53,6 @@ const CAP = FEEDBACK.class_prior_cap;
 /** Signs follow what each constant means: what rewards is ≥ 0, what penalises is ≤ 0. */
 export const TUNABLES: readonly Tunable[] = Object.freeze([
   row('feedback', 'used_salience', 0, 1, 'Salience a used note gains.'),
-  row('feedback', 'used_spaced_rep', 0, 1, 'Spaced-repetition strength a used note gains.'),
   row('feedback', 'used_edge', 0, 1, 'Weight a related_to edge between two used notes gains (or starts at).', { aboveMin: true }),
   row('feedback', 'used_class_prior', 0, CAP, 'Class prior a used note gains for the query class.'),
   row('feedback', 'ignored_class_prior', -CAP, 0, 'Class prior an ignored note loses for the query class.'),
@@ -64,7 +63,6 @@ export const TUNABLES: readonly Tunable[] = Object.freeze([
   row('feedback', 'misleading_edge', -1, 0, 'Weight the edges that pulled a misleading note in lose.'),
   row('feedback', 'quarantine_at', 1, 1000, 'Misleading marks at which a note is quarantined.', { integer: true }),
   row('feedback', 'accepted_salience', 0, 1, 'Extra salience for each used note when the person accepted the output.'),
-  row('decay', 'spaced_rep_half_life_days', 0, 3650, 'Days over which unused spaced-repetition strength halves.', { aboveMin: true }),
   row('decay', 'edge_half_life_days', 0, 3650, 'Days over which an unreinforced rule/agent edge halves.', { aboveMin: true }),
   row('decay', 'edge_prune_below', 0, 0.5, 'A decayed rule/agent edge below this weight is deleted.'),
   row('support', 'lexical_share', 0, 1, "Share of a note's content terms the output must contain to count as using it.", { aboveMin: true }),
@@ -100,8 +98,15 @@ export function tunableProblem(t: Tunable, value: unknown): string | null {
 /** Only the overrides: what learning.json holds besides its version. */
 export type LearningOverrides = { [G in LearningGroup]?: Partial<LearningConstants[G]> };
 
+/**
+ * Constants that were tunable once and no longer exist (the fading spaced-repetition bonus, replaced by
+ * model/spaced-repetition.ts): a learning.json that still names one is read as if it did not.
+ */
+const RETIRED: Partial<Record<LearningGroup, readonly string[]>> = { feedback: ['used_spaced_rep'], decay: ['spaced_rep_half_life_days'] };
+
 function groupSchema(group: LearningGroup) {
   const shape: Record<string, z.ZodType<number | undefined>> = {};
+  for (const name of RETIRED[group] ?? []) shape[name] = z.unknown().optional().transform(() => undefined);
   for (const t of TUNABLES.filter((x) => x.group === group)) {
     shape[t.name] = z
       .unknown()

@@ -1,7 +1,8 @@
 /**
  * Note types are first-class: one table says, per note_type, how retrieval weighs it for each query class,
  * how its salience decays, whether the engine may edit it on its own, and how a contradiction involving it
- * is settled. Retrieval (rerank type_prior) and decay (decay.ts) read it from here; docs/learning.md describes it.
+ * is settled. Retrieval (rerank type_prior), decay (decay.ts), summary refresh (summaries.ts, auto_edit) and
+ * conflicts (precedence.ts) read it from here; docs/learning.md describes it.
  */
 import type { NoteType } from './types';
 
@@ -13,8 +14,9 @@ export interface NoteTypeRow {
   /** Decay never takes salience below this (feedback still can: a misleading note may sink lower). */
   floor: number;
   /**
-   * Whether the engine may rewrite the note's text on its own (consolidation refreshing a summary or a
-   * concept). Observations and findings are evidence: only their author edits them.
+   * Whether the engine may rewrite the note on its own: consolidation refreshes `summaries` only in these
+   * (learning/summaries.ts). Observations, findings and task records are evidence or status: only their
+   * author edits them (an automatic newest-wins resolution therefore archives nothing; conflicts/precedence.ts).
    */
   auto_edit: boolean;
   /**

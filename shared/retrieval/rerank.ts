@@ -18,6 +18,7 @@ import {
 import type { Candidate } from './merge';
 import type { CorpusNote, Intent, ResolvedQuery, RetrievalCorpus, ScoreTerms } from './types';
 import type { NodeStats } from '../stores/memory-types';
+import { recallStrength } from '../model/spaced-repetition';
 
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
 const HOUR = 3600 * 1000;
@@ -161,7 +162,7 @@ export function rerank(
       type_prior: typePrior(note, q.query_class, stats),
       scope_affinity: scopeAffinity(note, q),
       graph_affinity: affinity(c.id),
-      spaced_repetition: clamp01(stats.spaced_rep_strength - 1),
+      spaced_repetition: recallStrength(stats, now),
       ignored_penalty: ignoredPenalty(stats),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
       concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.conceptUses?.(c.id, now) ?? 0) : 0,

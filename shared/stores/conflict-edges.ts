@@ -1,7 +1,8 @@
 /**
  * Conflict objects: a conflict is a `contradicts` edge in memory.sqlite whose `conflict_state` says how far
- * a person (or agent) got in settling it. Rules open conflicts, never resolve them. How such an edge row
- * reads is defined here, beside the rows, because retrieval (below conflicts/) reads resolutions too.
+ * a person (or agent) got in settling it. Rules open conflicts; only the newest-wins precedence settles one
+ * on its own (conflicts/precedence.ts). How such an edge row reads is defined here, beside the rows,
+ * because retrieval (below conflicts/) reads resolutions too.
  */
 import type { EdgeRow } from './memory-types';
 
@@ -50,6 +51,8 @@ export interface ResolutionRecord {
   loser_id: string | null;
   /** ISO time. */
   at: string;
+  /** Settled by the note types' precedence (newest wins), not by a person or agent: open to review (resolve again). */
+  automatic?: boolean;
 }
 
 /**
@@ -76,6 +79,11 @@ export interface Conflict {
   provenance_actor: string;
   created_at: number;
   updated_at: number;
+}
+
+/** Whether a person or agent still has to look at it: unreviewed, or settled automatically (newest wins). */
+export function openToReview(c: Pick<Conflict, 'state' | 'evidence'>): boolean {
+  return c.state === 'unreviewed' || c.evidence.resolution?.automatic === true;
 }
 
 export function isConflictState(s: unknown): s is ConflictState {

@@ -10,7 +10,7 @@ export const EDGE_COLS =
   'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
 export const PRECEDENT_COLS = 'precedent_id, at, query_class, query_text, agent_id, terms, used';
 export const STATS_COLS =
-  'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, decay_rate, spaced_rep_strength, per_queryclass_priors, use_count';
+  'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, spaced_rep_strength, per_queryclass_priors, use_count';
 
 const str = (v: SqlValue): string | null => (v === null ? null : String(v));
 const num = (v: SqlValue): number | null => (v === null ? null : Number(v));
@@ -52,10 +52,9 @@ export function toStats(r: SqlValue[]): NodeStats {
     last_used_at: num(r[4]),
     ignored_count: Number(r[5]),
     misleading_count: Number(r[6]),
-    decay_rate: Number(r[7]),
-    spaced_rep_strength: Number(r[8]),
-    per_queryclass_priors: JSON.parse(String(r[9] ?? '{}')) as Record<string, number>,
-    use_count: Number(r[10] ?? 0),
+    spaced_rep_strength: Number(r[7]),
+    per_queryclass_priors: JSON.parse(String(r[8] ?? '{}')) as Record<string, number>,
+    use_count: Number(r[9] ?? 0),
   };
 }
 
@@ -114,9 +113,10 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       return;
     case 'stats': {
       const s = op.row;
-      db.run(`INSERT OR REPLACE INTO node_stats (${STATS_COLS}) VALUES (${placeholders(11)})`, [
+      db.run(`INSERT OR REPLACE INTO node_stats (${STATS_COLS}) VALUES (${placeholders(10)})`, [
         s.node_id, s.salience, s.retrieval_count, s.last_retrieved_at, s.last_used_at, s.ignored_count,
-        s.misleading_count, s.decay_rate, s.spaced_rep_strength, JSON.stringify(s.per_queryclass_priors),
+        // journal lines written before schema 2 also carry decay_rate: not a column any more, ignored
+        s.misleading_count, s.spaced_rep_strength, JSON.stringify(s.per_queryclass_priors),
         // journal lines written before use_count existed replay as 0
         s.use_count ?? 0,
       ]);

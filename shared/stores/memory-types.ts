@@ -1,4 +1,5 @@
 /** Row shapes of memory.sqlite (re-exported by memory-store.ts, which is what callers import). */
+import { SPACED_REPETITION } from '../model/spaced-repetition';
 
 export interface NodeRow {
   node_id: string;
@@ -38,7 +39,10 @@ export interface NodeStats {
   use_count: number;
   ignored_count: number;
   misleading_count: number;
-  decay_rate: number;
+  /**
+   * Spaced repetition's recall interval (stability) in days: starts at SM-2's first interval and grows with
+   * each use spaced at least one interval after the previous (model/spaced-repetition.ts).
+   */
   spaced_rep_strength: number;
   per_queryclass_priors: Record<string, number>;
 }
@@ -73,8 +77,8 @@ export interface PrecedentRow {
 export const TOMBSTONE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
- * Stats of a node nothing has been learned about yet. salience 0.5 is the neutral midpoint; decay_rate
- * and spaced_rep_strength are starting values the ranking code refines per node.
+ * Stats of a node nothing has been learned about yet. salience 0.5 is the neutral midpoint;
+ * spaced_rep_strength is SPACED_REPETITION.first_interval_days, the interval a first use keeps.
  */
 export const DEFAULT_NODE_STATS: Omit<NodeStats, 'node_id'> = {
   salience: 0.5,
@@ -84,8 +88,7 @@ export const DEFAULT_NODE_STATS: Omit<NodeStats, 'node_id'> = {
   use_count: 0,
   ignored_count: 0,
   misleading_count: 0,
-  decay_rate: 0.01,
-  spaced_rep_strength: 1,
+  spaced_rep_strength: SPACED_REPETITION.first_interval_days,
   per_queryclass_priors: {},
 };
 

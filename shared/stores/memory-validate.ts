@@ -41,7 +41,7 @@ export function checkEdge(e: Omit<EdgeRow, 'edge_id' | 'created_at' | 'updated_a
 }
 
 const COUNTS = ['retrieval_count', 'use_count', 'ignored_count', 'misleading_count'] as const;
-const REALS = ['salience', 'decay_rate', 'spaced_rep_strength'] as const;
+const REALS = ['salience', 'spaced_rep_strength'] as const;
 const TIMES = ['last_retrieved_at', 'last_used_at'] as const;
 
 /** Validates a stats patch and returns it without keys whose value is undefined. */

@@ -1,8 +1,10 @@
 /**
  * Table definitions of the sql.js store, memory.sqlite (the cache is a binary file: cache-codec.ts). Every
  * statement is idempotent (IF NOT EXISTS) so it can run on every open: a store written by an older build
- * gains new tables/indexes without a migration step.
+ * gains new tables/indexes without a migration step; a change older builds cannot read bumps `version`
+ * with a migration.
  */
+import type { Database } from 'sql.js';
 
 export interface StoreSchema {
   /** File name under `.lithos/`. */
@@ -17,13 +19,19 @@ export interface StoreSchema {
    * on open only when the table lacks it (idempotent, no version bump: older builds ignore the column).
    */
   addedColumns?: readonly { table: string; column: string; ddl: string }[];
+  /**
+   * Steps that bring a file of an older `version` up to this one, run in order on open (before `ddl`) for
+   * each step above the file's version; the file then records `version`. A build older than a file's
+   * version refuses the file (sqlite.ts verify), so a bump is only for changes older builds cannot read.
+   */
+  migrations?: readonly { to: number; run: (db: Database) => void }[];
 }
 
 const META_DDL = `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`;
 
 export const MEMORY_SCHEMA: StoreSchema = {
   file: 'memory.sqlite',
-  version: 1,
+  version: 2,
   tables: ['meta', 'nodes', 'edges', 'node_stats', 'coactivation'],
   ddl: `${META_DDL}
 CREATE TABLE IF NOT EXISTS nodes (
@@ -65,7 +73,6 @@ CREATE TABLE IF NOT EXISTS node_stats (
   last_used_at INTEGER,
   ignored_count INTEGER NOT NULL DEFAULT 0,
   misleading_count INTEGER NOT NULL DEFAULT 0,
-  decay_rate REAL NOT NULL,
   spaced_rep_strength REAL NOT NULL,
   per_queryclass_priors TEXT NOT NULL DEFAULT '{}',
   use_count INTEGER NOT NULL DEFAULT 0
@@ -103,4 +110,21 @@ CREATE TABLE IF NOT EXISTS tag_affinity (
   PRIMARY KEY (term, tag)
 );`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
+  migrations: [
+    // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).
+    // spaced_rep_strength became a recall interval in days; the old fading bonus says nothing about one, so
+    // every note starts again at the first interval (1 day, model/spaced-repetition.ts).
+    {
+      to: 2,
+      run: (db) => {
+        dropColumnIfPresent(db, 'node_stats', 'decay_rate');
+        db.exec('UPDATE node_stats SET spaced_rep_strength = 1');
+      },
+    },
+  ],
 };
+
+function dropColumnIfPresent(db: Database, table: string, column: string): void {
+  const cols = (db.exec(`PRAGMA table_info(${table})`)[0]?.values ?? []).map((r) => String(r[1]));
+  if (cols.includes(column)) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+}

@@ -80,6 +80,7 @@ export async function openStoreDb(deps: OpenDeps, schema: StoreSchema): Promise<
   }
   if (reason === null && loaded) {
     const db = new SqlDb(loaded);
+    migrate(db, schema);
     db.db.exec(schema.ddl);
     addMissingColumns(db, schema);
     return { db, state: 'loaded', check: sealed ? 'sealed' : 'full' };
@@ -112,6 +113,14 @@ export function verify(db: Database, schema: StoreSchema, opts: { integrity: boo
   if (!Number.isInteger(version)) return 'no schema version';
   if (version > schema.version) return `written by a newer Lithos (store schema ${version}, this build reads ${schema.version})`;
   return null;
+}
+
+/** Runs the schema's migrations above the file's version (verify has refused a newer one) and records the new version. */
+function migrate(db: SqlDb, schema: StoreSchema): void {
+  const version = Number(db.db.exec("SELECT value FROM meta WHERE key = 'schema_version'")[0]?.values[0]?.[0] ?? NaN);
+  if (!(version < schema.version)) return;
+  for (const m of schema.migrations ?? []) if (m.to > version) m.run(db.db);
+  db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [String(schema.version)]);
 }
 
 function addMissingColumns(db: SqlDb, schema: StoreSchema): void {

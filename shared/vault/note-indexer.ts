@@ -60,6 +60,11 @@ function updatedAtMs(c: CachedNoteMeta, mtime: number): number {
   return Number.isFinite(t) ? t : mtime;
 }
 
+/** When the note was last written: frontmatter `updated_at`, else `created_at`, else the file's mtime (ms). */
+export function noteTimeMs(note: LiveNote): number {
+  return updatedAtMs(note.cached, note.mtime);
+}
+
 export function toIndexDoc(note: LiveNote, chunks: Chunk[]): IndexDoc {
   const m = note.cached.meta;
   return {

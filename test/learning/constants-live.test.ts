@@ -54,11 +54,12 @@ test('chronic_ignored_min 0: the first ignore already costs salience, by the tun
 
 test('decay uses the tuned half-life on its next run', async () => {
   const t0 = h.clock.now();
-  await h.engine.services.learning.memory.stats.update(C, { spaced_rep_strength: 1.4 });
+  const mem = h.engine.services.learning.memory;
+  await mem.edges.upsert({ from_id: A, to_id: C, type: 'related_to', weight: 0.4, namespace: 'project', provenance_actor: 'rule', provenance_type: 'rule', evidence: null, conflict_state: null });
   await h.engine.services.learning.decay(t0);
-  await h.engine.services.learning.tunables.update('decay.spaced_rep_half_life_days', 10);
+  await h.engine.services.learning.tunables.update('decay.edge_half_life_days', 10);
   await h.engine.services.learning.decay(t0 + 10 * DAY_MS);
-  expect(stats(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
+  expect(mem.edges.find({ from: A, to: C })[0].weight).toBeCloseTo(0.2, 6);
 });
 
 test('the support thresholds: a stricter embedding_cosine drops a note, a lower lexical_share brings it back', async () => {

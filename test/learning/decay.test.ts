@@ -46,12 +46,12 @@ test('salience falls toward the note type floor with its half-life, and never be
   expect(mem().stats.get(A).salience).toBeGreaterThanOrEqual(obs.floor);
 });
 
-test('spaced-repetition strength decays toward 1', async () => {
+test('a recall interval learned by spaced repetition does not decay: forgetting is read from the time since the last use', async () => {
   const t0 = h.clock.now();
-  await mem().stats.update(C, { spaced_rep_strength: 1.4 });
+  await mem().stats.update(C, { spaced_rep_strength: 6.25, last_used_at: t0 });
   await h.engine.services.learning.decay(t0);
-  await h.engine.services.learning.decay(t0 + DECAY.spaced_rep_half_life_days * DAY_MS);
-  expect(mem().stats.get(C).spaced_rep_strength).toBeCloseTo(1.2, 6);
+  await h.engine.services.learning.decay(t0 + 365 * DAY_MS);
+  expect(mem().stats.get(C).spaced_rep_strength).toBe(6.25);
 });
 
 test('running twice at the same now equals running once', async () => {

@@ -1,4 +1,5 @@
 import { FEEDBACK } from '../../shared/learning/constants';
+import { SPACED_REPETITION } from '../../shared/model/spaced-repetition';
 import { failure } from '../twins/error-code';
 import type { Harness } from '../engine/harness';
 import { A, B, C, D, openLearning, retrieveAll } from './fixture';
@@ -25,16 +26,16 @@ describe('used notes', () => {
       salience: 0.5 + FEEDBACK.used_salience,
       use_count: 1,
       last_used_at: h.clock.now(),
-      spaced_rep_strength: 1 + FEEDBACK.used_spaced_rep,
+      spaced_rep_strength: SPACED_REPETITION.first_interval_days,
       per_queryclass_priors: { lookup: FEEDBACK.used_class_prior },
     });
   });
 
-  test('salience and spaced repetition are clamped', async () => {
-    await h.engine.services.learning.memory.stats.update(A, { salience: 0.995, spaced_rep_strength: FEEDBACK.spaced_rep_max - 0.01 });
+  test('salience is clamped', async () => {
+    await h.engine.services.learning.memory.stats.update(A, { salience: 0.995 });
     const r = await retrieveAll(h);
     await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A] });
-    expect(stats(A)).toMatchObject({ salience: 1, spaced_rep_strength: FEEDBACK.spaced_rep_max });
+    expect(stats(A).salience).toBe(1);
   });
 
   test('two used notes get a related_to rule edge, created at +0.03 and reinforced by +0.03', async () => {

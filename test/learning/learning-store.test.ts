@@ -31,7 +31,7 @@ describe('defaults', () => {
     const { store } = await open();
     expect(store.get()).toEqual({
       feedback: { ...FEEDBACK },
-      decay: { spaced_rep_half_life_days: DECAY.spaced_rep_half_life_days, edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
+      decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
       support: { ...SUPPORT },
     });
     expect(store.overrides()).toEqual({});
@@ -40,7 +40,7 @@ describe('defaults', () => {
 
   test('every tunable default lies within its own range (the table and constants.ts agree)', () => {
     for (const t of TUNABLES) expect(parseLearningOverrides({ [t.group]: { [t.name]: defaultOf(t) } })).toEqual({});
-    expect(TUNABLES.map((t) => t.key)).toHaveLength(17);
+    expect(TUNABLES.map((t) => t.key)).toHaveLength(15);
   });
 });
 
@@ -117,6 +117,15 @@ describe('validation', () => {
     await store.reload();
     expect(await text()).toBe(file);
     expect(logger.lines).toHaveLength(1); // the same damaged text is not re-reported
+  });
+
+  test('a file naming a constant that no longer exists (the old spaced-repetition bonus) still applies the rest, and loses the old key at the next save', async () => {
+    const { store, text } = await open('{ "version": 1, "feedback": { "used_spaced_rep": 0.1, "quarantine_at": 4 }, "decay": { "spaced_rep_half_life_days": 10 } }');
+    expect(store.problem).toBeNull();
+    expect(store.get().feedback.quarantine_at).toBe(4);
+    expect(store.overrides()).toEqual({ feedback: { quarantine_at: 4 } });
+    await store.update('quarantine_at', 5);
+    expect(JSON.parse((await text())!)).toEqual({ version: 1, feedback: { quarantine_at: 5 } });
   });
 
   test('a damaged file is replaced by set, which clears the problem', async () => {

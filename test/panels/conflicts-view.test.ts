@@ -65,6 +65,33 @@ describe('conflicts panel', () => {
     expect(card(view.contentEl, poolVsIndex)).not.toBeNull();
   });
 
+  test('a conflict newest wins settled on its own is listed for review after the queue; "Both stand" reverses it', async () => {
+    const c = world.engine.services.conflicts;
+    const older = world.engine.services.notes.note('project/atlas/tasks/TASK-311 raise ingest pool size to 40.md')!.nodeId;
+    const newer = world.engine.services.notes.note('project/atlas/tasks/TASK-325 load test worker batch sizes.md')!.nodeId;
+    const { conflict } = await c.open({ a: older, b: newer, evidence: 'batch size 40 vs 64', actor: { kind: 'agent', id: 'scout-7' } });
+    expect(conflict.evidence.resolution).toMatchObject({ automatic: true, winner_id: newer });
+    const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
+    expect(view.contentEl.querySelector('.lithos-panel-title')?.textContent).toBe('Unreviewed conflicts (2)');
+    expect(view.contentEl.querySelector('.lithos-panel-subtitle')?.textContent).toBe('Settled automatically, to review (1)');
+    // The older task record's status callout links to the resolve dialog, which opens for an automatic resolution.
+    const text = new TextDecoder().decode(await world.vault.readBytes(world.engine.services.notes.note(older)!.path));
+    const link = /\[in Obsidian\]\((obsidian:\/\/lithos-resolve\?edge=[^)]+)\)/.exec(text)?.[1];
+    expect(link).toBe(`obsidian://lithos-resolve?edge=${encodeURIComponent(conflict.edge_id)}`);
+    const modals = obsidianRecord.modals.length;
+    m.plugin.openUri(link!);
+    await eventually(() => obsidianRecord.modals.length > modals, () => obsidianRecord.notices);
+    expect((obsidianRecord.modals.at(-1) as Modal).titleEl.textContent).toBe('Resolve a conflict');
+    (obsidianRecord.modals.at(-1) as Modal).close();
+    const auto = card(view.contentEl, conflict.edge_id);
+    expect(auto.querySelector('.lithos-conflict-state.is-automatic')?.textContent).toMatch(/^Settled automatically \(newest wins\): superseded by B, the newer/);
+    await click(auto.querySelector('[data-resolution="accepted_dual"]'), view);
+    await eventually(() => c.get(conflict.edge_id)?.state === 'accepted_dual', () => c.get(conflict.edge_id));
+    await eventually(() => card(view.contentEl, conflict.edge_id) === null, () => view.contentEl.textContent);
+    expect(c.get(conflict.edge_id)!.evidence.resolution).toMatchObject({ resolution: 'accepted_dual', resolver: 'human' });
+    expect(view.contentEl.querySelector('.lithos-panel-subtitle')).toBeNull();
+  });
+
   test('merged asks for the merge note first; cancelling resolves nothing', async () => {
     const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
     const [poolVsIndex] = world.activity.conflicts;

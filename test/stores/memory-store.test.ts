@@ -218,13 +218,12 @@ describe('MemoryStore: stats and co-activation', () => {
       use_count: 4,
       ignored_count: 1,
       misleading_count: 2,
-      decay_rate: 0.05,
       spaced_rep_strength: 2.5,
       salience: undefined,
     });
     const expected = {
       node_id: A, salience: 0.8, retrieval_count: 3, last_retrieved_at: 111, last_used_at: 222, use_count: 4, ignored_count: 1,
-      misleading_count: 2, decay_rate: 0.05, spaced_rep_strength: 2.5, per_queryclass_priors: { howto: 0.7 },
+      misleading_count: 2, spaced_rep_strength: 2.5, per_queryclass_priors: { howto: 0.7 },
     };
     expect(s).toEqual(expected);
     expect(store.stats.get(A)).toEqual(expected);

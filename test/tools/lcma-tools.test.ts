@@ -275,7 +275,6 @@ describe('lithos_node_stats', () => {
         ignored_count: 0,
         misleading_count: 0,
         spaced_rep_strength: 1,
-        decay_rate: 0.01,
         per_queryclass_priors: {},
         edges: { out: 1, in: 2, by_type: { depends_on: { out: 1, in: 0 }, supports: { out: 0, in: 2 } } },
       });

@@ -16,7 +16,7 @@ export const lithosConflictResolve = defineTool({
   name: 'lithos_conflict_resolve',
   title: 'Resolve a conflict',
   description:
-    'Settle a contradiction between two notes. Check both notes first (lithos_read). superseded edits both notes, so an agent may choose it only where it may write both. Returns the conflict in its new state and every change made (frontmatter, learned stats, edges). The callouts in both notes are removed. A conflict already resolved (other than accepted_dual) cannot be resolved again; repeating the same resolution changes nothing.',
+    'Settle a contradiction between two notes. Check both notes first (lithos_read). superseded edits both notes, so an agent may choose it only where it may write both. Returns the conflict in its new state and every change made (frontmatter, learned stats, edges). The callouts in both notes are removed. A conflict already resolved (other than accepted_dual) cannot be resolved again, except one settled automatically (newest wins between task records or status notes: evidence.resolution.automatic), which stays open to review: repeating it confirms it with its effects, another resolution replaces it. Otherwise repeating the same resolution changes nothing.',
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(a: z.infer<typeof input>, ctx) {

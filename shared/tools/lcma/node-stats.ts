@@ -11,7 +11,7 @@ export const lithosNodeStats = defineTool({
   title: 'What memory learned about a note',
   description: [
     'The learned signals of one note, by id, path or title: salience, how often it was retrieved and when last, how often and when last it was used (cited or drawn on),',
-    'how often it was shown but ignored or marked misleading, its spaced-repetition strength and decay rate, its per-query-class priors,',
+    'how often it was shown but ignored or marked misleading, its spaced-repetition recall interval in days (grows with uses spaced that far apart), its per-query-class priors,',
     'and how many typed edges go out of it and come into it (by type).',
     'Use it to judge how far to trust a note that lithos_retrieve returned, or why it ranks as it does. Read-only; use lithos_read for the note itself.',
   ].join(' '),
@@ -38,7 +38,6 @@ export const lithosNodeStats = defineTool({
       ignored_count: s.ignored_count,
       misleading_count: s.misleading_count,
       spaced_rep_strength: s.spaced_rep_strength,
-      decay_rate: s.decay_rate,
       per_queryclass_priors: priors.value,
       edges: { out: edges.out, in: edges.in, by_type: types.value },
       ...(priors.truncated || types.truncated ? { truncated: true } : {}),

@@ -12,6 +12,7 @@ import { corpusIdOf, writeCorpusVault } from './corpus-vault';
 import { formatEvalTable, toEvalJson, type DatasetResult } from './eval-report';
 import { evalClock, openHeadlessEngine } from './headless-engine';
 import { evalEmbedders, type EvalSpace } from './eval-spaces';
+import type { VaultSpaceOptions } from '../../shared/index/embedders/vault-space';
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
 import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/scouts';
 import type { MemoryEngine } from '../../shared/engine';
@@ -48,13 +49,14 @@ async function rank(engine: MemoryEngine, text: string, mode: EvalMode, without:
   return r.nodes;
 }
 
-export async function evaluateDataset(ref: DatasetRef, mode: EvalMode, without: ScoutName[] = [], space: EvalSpace = 'hash'): Promise<DatasetRun> {
+/** `vaultOptions`: the vault space's constants, for tuning them by cross-validation (eval-spaces.ts). */
+export async function evaluateDataset(ref: DatasetRef, mode: EvalMode, without: ScoutName[] = [], space: EvalSpace = 'hash', vaultOptions?: VaultSpaceOptions): Promise<DatasetRun> {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), 'lithos-eval-'));
   try {
     const map = await writeCorpusVault(readCorpus(ref.dir), root, ref.name);
     const qrels = await readQrels(ref.dir);
-    const engine = await openHeadlessEngine(root, { clock: evalClock, embedders: await evalEmbedders(space, root) });
+    const engine = await openHeadlessEngine(root, { clock: evalClock, embedders: await evalEmbedders(space, root, vaultOptions) });
     try {
       const report = await engine.reconcile();
       await engine.settle();

@@ -1,5 +1,6 @@
 import { Cooccurrence } from './cooccurrence';
 import { SIF_A, SifEmbedder } from './sif-embedder';
+import { decodeWordVectors, encodeWordVectors } from './word-vectors-codec';
 import { DEFAULT_WORD_VECTOR_PARAMS, fitWordVectors, type WordVectorParams, type WordVectors } from './word-vectors';
 
 /**
@@ -76,6 +77,23 @@ export class VaultSpaceModel {
     this.churn = 0;
     this.fits++;
     this.embedder = this.fitted ? new SifEmbedder(this.spaceId, this.fitted, this.options.sifA, this.options.removeCommon) : null;
+    return this.embedder;
+  }
+
+  /** The last fit as bytes (word-vectors-codec.ts), to keep across restarts; null before a successful fit. */
+  save(): Uint8Array | null {
+    return this.fitted ? encodeWordVectors(this.spaceId, this.fitted) : null;
+  }
+
+  /**
+   * Takes back a fit `save` wrote, after the notes it was fitted on have been counted again (set): churn
+   * starts from zero there, so only what changes from now on counts towards the next refit. Throws
+   * `store_corrupt` for bytes that are not a fit of this space (the caller then refits).
+   */
+  restore(bytes: Uint8Array): SifEmbedder {
+    this.fitted = decodeWordVectors(bytes, this.spaceId);
+    this.churn = 0;
+    this.embedder = new SifEmbedder(this.spaceId, this.fitted, this.options.sifA, this.options.removeCommon);
     return this.embedder;
   }
 

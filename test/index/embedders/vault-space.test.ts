@@ -1,6 +1,6 @@
 import { VaultSpaceModel, DEFAULT_VAULT_SPACE_OPTIONS, REFIT_SHARE, type VaultSpaceOptions } from '../../../shared/index/embedders/vault-space';
 import { wordCosine } from '../../../shared/index/embedders/word-vectors';
-import { LithosError } from '../../../shared/errors';
+import { type LithosError } from '../../../shared/errors';
 
 // Small enough for a test vault, large enough to separate three topics.
 const OPTIONS: VaultSpaceOptions = { ...DEFAULT_VAULT_SPACE_OPTIONS, dims: 12, minCount: 1, minPairCount: 1 };

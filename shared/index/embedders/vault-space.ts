@@ -65,6 +65,11 @@ export class VaultSpaceModel {
     this.texts.delete(id);
   }
 
+  /** Ids of the texts counted in. */
+  ids(): string[] {
+    return [...this.texts.keys()];
+  }
+
   /** Whether enough has changed since the last fit (or there never was one) for a refit to be due. */
   refitDue(): boolean {
     if (this.fitted === null) return this.churn > 0;

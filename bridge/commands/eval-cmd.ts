@@ -1,5 +1,6 @@
 import { SCOUT_NAMES } from '../../shared/retrieval/scouts';
 import { EVAL_MODES, runEval } from '../eval/run-eval';
+import { EVAL_SPACES } from '../eval/eval-spaces';
 import { defineCommand } from './command';
 
 export const evalCmd = defineCommand({
@@ -9,6 +10,7 @@ export const evalCmd = defineCommand({
   options: {
     mode: { type: 'string', help: 'what ranks: one search mode, or the full scan (pts)', value: 'mode', choices: EVAL_MODES, default: 'hybrid' },
     without: { type: 'string', help: 'pts only: switch a scout off (ablation)', value: 'scout', choices: SCOUT_NAMES, multiple: true },
+    space: { type: 'string', help: 'embedding spaces searched: the hashing default, the vault-learned space, or both', value: 'space', choices: EVAL_SPACES, default: 'hash' },
     'feedback-split': { type: 'string', help: 'pts only: share of each dataset\'s queries that give feedback first, between 0 and 1', value: 'F' },
   },
   examples: ['lithos eval datasets/scifact --mode pts', 'lithos eval datasets/scifact datasets/nfcorpus --mode pts --without random --json'],
@@ -16,6 +18,6 @@ export const evalCmd = defineCommand({
     const raw = values['feedback-split'];
     const split = raw === undefined ? undefined : Number(raw);
     if (split !== undefined && !(split > 0 && split < 1)) throw usage(`--feedback-split must be a number between 0 and 1, exclusive (got "${raw}").`);
-    return runEval({ datasets: args, mode: values.mode, without: values.without.length ? values.without : undefined, feedbackSplit: split, json, out });
+    return runEval({ datasets: args, mode: values.mode, without: values.without.length ? values.without : undefined, feedbackSplit: split, space: values.space, json, out });
   },
 });

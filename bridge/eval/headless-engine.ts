@@ -1,7 +1,7 @@
 /** Opening the engine over a folder on disk, with no Obsidian and no watcher, for eval and bench. */
 import { join } from 'node:path';
 import { MemoryEngine } from '../../shared/engine';
-import { silentLogger, type Clock, type Timers } from '../../shared/ports';
+import { silentLogger, type Clock, type Embedder, type Timers } from '../../shared/ports';
 import { NodeBlobStore } from '../node-blob-store';
 import { NodeVault } from '../node-vault';
 import { loadSqlJs } from '../sql';
@@ -29,9 +29,10 @@ const NO_AUTO_PERSIST_MS = 24 * 60 * 60 * 1000;
 export const EVAL_NOW_MS = Date.UTC(2026, 10, 1);
 export const evalClock: Clock = { now: () => EVAL_NOW_MS };
 
-export async function openHeadlessEngine(root: string, opts: { clock?: Clock } = {}): Promise<MemoryEngine> {
+export async function openHeadlessEngine(root: string, opts: { clock?: Clock; embedders?: Embedder[] } = {}): Promise<MemoryEngine> {
   return MemoryEngine.open({
     clock: opts.clock,
+    embedders: opts.embedders,
     vault: new NodeVault(root),
     blobs: new NodeBlobStore(join(root, '.lithos')),
     sql: await loadSqlJs(),

@@ -11,6 +11,8 @@ import { readCorpus, readQrels, readQueries, resolveDatasets, type DatasetRef } 
 import { corpusIdOf, writeCorpusVault } from './corpus-vault';
 import { formatEvalTable, toEvalJson, type DatasetResult } from './eval-report';
 import { evalClock, openHeadlessEngine } from './headless-engine';
+import { evalEmbedders, type EvalSpace } from './eval-spaces';
+import type { VaultSpaceOptions } from '../../shared/index/embedders/vault-space';
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
 import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/scouts';
 import type { MemoryEngine } from '../../shared/engine';
@@ -27,6 +29,8 @@ export interface EvalArgs {
   json: boolean;
   /** pts only: share of each dataset's judged queries (in file order) that give feedback first (feedback-split.ts). */
   feedbackSplit?: number;
+  /** the embedding spaces searched (eval-spaces.ts); the engine's default when absent */
+  space?: EvalSpace;
   out: (s: string) => void;
 }
 
@@ -45,13 +49,14 @@ async function rank(engine: MemoryEngine, text: string, mode: EvalMode, without:
   return r.nodes;
 }
 
-export async function evaluateDataset(ref: DatasetRef, mode: EvalMode, without: ScoutName[] = []): Promise<DatasetRun> {
+/** `vaultOptions`: the vault space's constants, for tuning them by cross-validation (eval-spaces.ts). */
+export async function evaluateDataset(ref: DatasetRef, mode: EvalMode, without: ScoutName[] = [], space: EvalSpace = 'hash', vaultOptions?: VaultSpaceOptions): Promise<DatasetRun> {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), 'lithos-eval-'));
   try {
     const map = await writeCorpusVault(readCorpus(ref.dir), root, ref.name);
     const qrels = await readQrels(ref.dir);
-    const engine = await openHeadlessEngine(root, { clock: evalClock });
+    const engine = await openHeadlessEngine(root, { clock: evalClock, embedders: await evalEmbedders(space, root, vaultOptions) });
     try {
       const report = await engine.reconcile();
       await engine.settle();
@@ -103,6 +108,7 @@ export async function runEval(args: EvalArgs): Promise<number> {
     if (args.feedbackSplit !== undefined) {
       const split = args.feedbackSplit;
       if (!(split > 0 && split < 1)) throw new LithosError('invalid_argument', `--feedback-split must be a number between 0 and 1, exclusive (got ${String(split)}).`);
+      if ((args.space ?? 'hash') !== 'hash') throw new LithosError('invalid_argument', '--feedback-split runs with the default space only (no --space).');
       if (args.mode !== 'pts' || without.length > 0) throw new LithosError('invalid_argument', '--feedback-split applies to --mode pts only (without --without).');
       const runs: FeedbackSplitRun[] = [];
       for (const ref of refs) runs.push(await evaluateWithFeedback(ref, split));
@@ -111,7 +117,7 @@ export async function runEval(args: EvalArgs): Promise<number> {
       return 0;
     }
     const results: DatasetRun[] = [];
-    for (const ref of refs) results.push(await evaluateDataset(ref, args.mode, without));
+    for (const ref of refs) results.push(await evaluateDataset(ref, args.mode, without, args.space));
     if (args.json) {
       args.out(JSON.stringify(toEvalJson(results)));
     } else {

@@ -38,3 +38,16 @@ export class EmbeddingSpaces {
     return true;
   }
 }
+
+/**
+ * The space learned from the vault's own notes (embedders/vault-space.ts, kept by vault/vault-space-keeper.ts),
+ * offered beside the hashing default, not instead of it: by the cross-validated dev figures it did not beat
+ * hashing (docs/embeddings.md, "A space learned from the vault").
+ */
+export const VAULT_LEARNED_SPACE = {
+  idPrefix: 'vault-ppmi-',
+  semantic: true,
+  description:
+    'semantic: learned from this vault — words that share contexts in your notes land close (car ↔ automobile once both sit next to "engine" or "parked"); ' +
+    'words the vault has not used at least twice add nothing, and a small vault teaches little',
+} as const;

@@ -5,6 +5,7 @@
  * (car ↔ automobile cosine 0, car ↔ carpet 0.40), so calling its nearest neighbours "meaning" would lie.
  */
 import { MINILM_SPACE_ID } from './embedders/transformers-embedder';
+import { VAULT_LEARNED_SPACE } from './embedding-spaces';
 
 export interface SpaceCapability {
   /** True when the space places paraphrases and related concepts close together. */
@@ -36,6 +37,7 @@ const UNKNOWN: SpaceCapability = {
 export function spaceCapability(spaceId: string): SpaceCapability {
   if (spaceId.startsWith('hash-ngram-')) return HASHING;
   if (spaceId === MINILM_SPACE_ID || spaceId.startsWith('hf-')) return SENTENCE_MODEL;
+  if (spaceId.startsWith(VAULT_LEARNED_SPACE.idPrefix)) return VAULT_LEARNED_SPACE;
   return UNKNOWN;
 }
 

@@ -16,9 +16,10 @@ describe('space capabilities', () => {
     expect(cosine(car, automobile)).toBeLessThan(cosine(car, carpet));
   });
 
-  test('sentence models are semantic, whatever their export; an unknown space is not claimed to be', () => {
+  test('sentence models and the vault-learned space are semantic; an unknown space is not claimed to be', () => {
     expect(spaceCapability(MINILM_SPACE_ID).semantic).toBe(true);
     expect(spaceCapability(spaceIdForModel('Xenova/bge-small-en-v1.5')).semantic).toBe(true);
+    expect(spaceCapability('vault-ppmi-v1-128')).toMatchObject({ semantic: true, description: expect.stringContaining('learned from this vault') });
     expect(spaceCapability('some-new-space').semantic).toBe(false);
   });
 

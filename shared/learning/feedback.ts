@@ -1,6 +1,6 @@
 /**
  * Post-task feedback on one receipt: which of the notes retrieval returned were used, ignored or
- * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation,
+ * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation (of used pairs),
  * term–tag affinity and quarantine. The arithmetic's constants are the vault's in force at the call (the tunables: the
  * defaults in constants.ts FEEDBACK, overridden by .lithos/learning.json). Applied at most once per receipt.
  */
@@ -171,9 +171,10 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
         }
       }
     }
-    for (let i = 0; i < finals.length; i++) {
-      for (let j = i + 1; j < finals.length; j++) {
-        await mem.coactivation.bump(finals[i], finals[j], namespaceOf(d, finals[i]), now);
+    // Notes used together, not notes shown together (the coactivation scout and concepts build on these).
+    for (let i = 0; i < used.length; i++) {
+      for (let j = i + 1; j < used.length; j++) {
+        await mem.coactivation.bump(used[i], used[j], namespaceOf(d, used[i]), now);
         out.coactivation_pairs++;
       }
     }

@@ -140,10 +140,15 @@ test('a status callout left in a note released while no Lithos process ran is re
   expect(h.vault.text('project/d.md')).not.toContain('[!lithos-status]');
 });
 
-test('coactivation counts every pair of final nodes', async () => {
-  const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
-  expect(out.coactivation_pairs).toBe(6);
-  for (const id of [A, B, C, D]) expect(h.engine.services.learning.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
+test('coactivation counts the pairs of notes used together, not of notes shown together', async () => {
+  const one = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+  expect(one.coactivation_pairs).toBe(0);
+  for (const id of [A, B, C, D]) expect(h.engine.services.learning.memory.coactivation.of(id)).toEqual([]);
+  const three = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B, C] });
+  expect(three.coactivation_pairs).toBe(3);
+  const pairs = (id: string) => h.engine.services.learning.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort();
+  for (const id of [A, B, C]) expect(pairs(id)).toEqual([A, B, C].filter((x) => x !== id).map((x) => [x, 1]).sort());
+  expect(pairs(D)).toEqual([]); // shown each time, never used
 });
 
 test('feedback for the same receipt counts once', async () => {
@@ -155,7 +160,7 @@ test('feedback for the same receipt counts once', async () => {
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
   expect(h.engine.services.learning.memory.edges.find({})).toEqual(edges);
-  expect(h.engine.services.learning.memory.coactivation.of(A).map((c) => c.count)).toEqual([1, 1, 1]);
+  expect(h.engine.services.learning.memory.coactivation.of(A).map((c) => c.count)).toEqual([1]);
   expect(await h.engine.services.governance.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });
 
@@ -171,7 +176,7 @@ test('each application is audited with its counts', async () => {
   await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });
   const [e] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
   expect(e).toMatchObject({ target: r.receipt_id, actor: { kind: 'agent', id: 'agent-a' } });
-  expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 6 });
+  expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 1 });
 });
 
 describe('bad input', () => {

@@ -94,6 +94,8 @@ export interface RetrievedNode {
   reasons: string[];
   scouts: ScoutName[];
   terms: ScoreTerms;
+  /** Present (true) when it filled an exploration slot (novelty or random scout) rather than ranking there. */
+  exploration?: true;
 }
 
 export interface SurfacedConflict {
@@ -145,7 +147,8 @@ export interface Receipt {
   /** Ids of every candidate the scouts produced (after the gate), capped. */
   candidates: string[];
   /** path and title as at retrieval time (absent in receipts written before they were added). */
-  final_nodes: { id: string; path?: string; title?: string; score: number; scouts: ScoutName[]; terms: ScoreTerms }[];
+  /** `exploration: true` marks an exploration pick (RetrievedNode): ignoring it costs the note nothing. */
+  final_nodes: { id: string; path?: string; title?: string; score: number; scouts: ScoutName[]; terms: ScoreTerms; exploration?: true }[];
   conflicts: SurfacedConflict[];
   scouts: RetrievalResult['scouts'];
 }

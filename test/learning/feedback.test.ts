@@ -1,7 +1,8 @@
 import { FEEDBACK } from '../../shared/learning/constants';
 import { failure } from '../twins/error-code';
 import type { Harness } from '../engine/harness';
-import { A, B, C, D, openLearning, retrieveAll } from './fixture';
+import { note } from '../engine/harness';
+import { A, B, C, D, FILES, openLearning, retrieveAll } from './fixture';
 
 /** Feedback arithmetic on one receipt (shared/learning/feedback.ts), on a real engine over the twins. */
 
@@ -149,6 +150,40 @@ test('coactivation counts the pairs of notes used together, not of notes shown t
   const pairs = (id: string) => h.engine.services.learning.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort();
   for (const id of [A, B, C]) expect(pairs(id)).toEqual([A, B, C].filter((x) => x !== id).map((x) => [x, 1]).sort());
   expect(pairs(D)).toEqual([]); // shown each time, never used
+});
+
+describe('exploration picks', () => {
+  // Unrelated notes for the explore intent's exploration slots (novelty and random scouts) to draw from.
+  const misc = Object.fromEntries(
+    ['harbour', 'violin', 'orchard', 'telescope', 'lantern', 'compass', 'meadow', 'falcon', 'pottery', 'canyon'].map((w) => [`misc/${w}.md`, note({ title: `The ${w}` }, `A short note about the ${w}.\n`)]),
+  );
+
+  test('an exploration pick passed over costs nothing: its stats are as before; a note that ranked there is counted ignored', async () => {
+    await h.engine.close();
+    h = await openLearning({ ...FILES, ...misc });
+    const res = await h.engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'agent-a', intent: 'explore', max_context_nodes: 6 }, { jitter: false, seed: 1 });
+    const receipt = (await h.engine.services.retrieval.receipts.query({ receipt_id: res.receipt_id! })).receipts[0];
+    const explored = receipt.final_nodes.filter((n) => n.exploration).map((n) => n.id);
+    expect(explored.length).toBeGreaterThan(0);
+    expect(res.nodes.filter((n) => n.exploration).map((n) => n.id)).toEqual(explored);
+    const ranked = receipt.final_nodes.map((n) => n.id).filter((id) => !explored.includes(id) && id !== A);
+    expect(ranked.length).toBeGreaterThan(0);
+    const before = explored.map(stats);
+    const out = await h.engine.services.learning.feedback({ receipt_id: receipt.receipt_id, cited: [A], agent: 'agent-a' });
+    expect(explored.map(stats)).toEqual(before);
+    expect(out.exploration.sort()).toEqual([...explored].sort());
+    expect(out.ignored.sort()).toEqual([...ranked].sort());
+    for (const id of ranked) expect(stats(id).ignored_count).toBe(1);
+  });
+
+  test('an exploration pick that was used or misleading counts like any note', async () => {
+    await h.engine.close();
+    h = await openLearning({ ...FILES, ...misc });
+    const res = await h.engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'agent-a', intent: 'explore', max_context_nodes: 6 }, { jitter: false, seed: 1 });
+    const [pick] = res.nodes.filter((n) => n.exploration).map((n) => n.id);
+    await h.engine.services.learning.feedback({ receipt_id: res.receipt_id!, cited: [pick] });
+    expect(stats(pick)).toMatchObject({ use_count: 1, ignored_count: 0 });
+  });
 });
 
 test('feedback for the same receipt counts once', async () => {

@@ -62,6 +62,11 @@ export interface RetrieveOptions {
   seed?: number;
   /** Write a receipt and bump retrieval stats (default true; eval turns it off). */
   record?: boolean;
+  /**
+   * A person (or agent) trying a query out: nothing is written (no receipt, no telemetry), so nothing a
+   * later feedback could attach to, and the result says `try: true`. See docs/learning.md, "Implicit signals".
+   */
+  try?: boolean;
   /** Who is asking, for the scope gate; default an agent named by query.agent_id. */
   viewer?: Viewer;
   /** Terrace 2's interpreter for this retrieval only (a relayed call's bridge); default the engine's. */
@@ -121,7 +126,10 @@ export interface RetrievalResult {
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   conflicts: SurfacedConflict[];
+  /** Null when nothing was recorded (a try, or recording off). */
   receipt_id: string | null;
+  /** Present (true) for a try (RetrieveOptions.try): no receipt, nothing learned. */
+  try?: true;
   query_class: string;
   intent: Intent | null;
   /** Per-scout telemetry: hits returned and ms spent. */

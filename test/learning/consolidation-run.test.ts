@@ -129,6 +129,19 @@ describe('only use teaches consolidation', () => {
     const coactive = h.engine.services.notes.notes().map((n) => n.nodeId).filter((id) => h.engine.services.learning.memory.coactivation.of(id).length > 0);
     expect(coactive.sort()).toEqual([x, y].sort());
   });
+  test('a concept gathers the notes used together, never one only shown beside them', async () => {
+    const cited = LAG.slice(0, 5).map((n) => n.id);
+    const shown = LAG[5].id;
+    for (let i = 0; i < 3; i++) {
+      const res = await ask('kafka consumer lag');
+      expect(res.nodes.map((n) => n.id)).toEqual(expect.arrayContaining([...cited, shown]));
+      await h.engine.services.learning.feedback({ receipt_id: res.receipt_id!, cited, agent: 'agent-a' });
+    }
+    const r = await run();
+    expect(r.concepts_created).toHaveLength(1);
+    const members = h.engine.services.learning.memory.edges.find({ to: r.concepts_created[0], type: 'is_example_of' }).map((e) => e.from_id);
+    expect(members.sort()).toEqual([...cited].sort());
+  });
 });
 
 describe('hypothesis promotion', () => {

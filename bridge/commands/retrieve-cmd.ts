@@ -129,7 +129,7 @@ export const retrieveCmd = defineCommand({
     without: { type: 'string', help: 'switch a scout off: an evaluation switch that needs the vault to itself (Obsidian closed)', value: 'scout', choices: SCOUT_NAMES, multiple: true },
     try: { type: 'boolean', help: 'try the query without teaching memory: no receipt, no stats, nothing feedback could attach to' },
   },
-  examples: ['lithos retrieve ~/vault why did ingestion latency regress --class debug', 'lithos retrieve ~/vault "pool sizing" --intent fact_check --k 5 --json', 'lithos retrieve ~/vault "pool sizing" --try'],
+  examples: ['lithos retrieve ~/vault why did ingestion latency regress --class debug', 'lithos retrieve ~/vault "pool sizing" --intent fact_check --k 5 --json'],
   run: ({ args: [vault, ...query], values, json, out, logger }) =>
     retrieveCommand(vault, query.join(' '), { ...values, queryClass: values.class, without: values.without.length ? values.without : undefined, json, out, logger }),
 });

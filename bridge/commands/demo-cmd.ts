@@ -32,15 +32,16 @@ export async function demoCommand(vault: string, o: { out: Out; logger: Logger; 
     o.out(`\nconflict rules over ${scan.notes} notes: ${scan.opened.length} new, ${open.length} unreviewed`);
     for (const c of open) o.out(`  ${title(c.a)}  ⟷  ${title(c.b)}  (${c.provenance_actor})`);
     const task = 'why did ingestion latency regress';
-    const r2 = await v.engine.services.retrieval.retrieve({ query_text: task, query_class: 'debug', agent_id: 'demo', max_context_nodes: 5 });
+    // A try: the demo shows the engine without teaching it (no receipt, nothing learned from being shown).
+    const r2 = await v.engine.services.retrieval.retrieve({ query_text: task, query_class: 'debug', agent_id: 'demo', max_context_nodes: 5 }, { try: true });
     o.out(`\nretrieve "${task}" (class debug) — temperature ${r2.temperature.toFixed(2)}, terrace ${r2.terrace_reached}`);
     for (const n of r2.nodes) o.out(`  ${n.score.toFixed(3)}  ${n.title}  [${n.scouts.join(', ')}]\n         why: ${n.reasons.slice(0, 2).join('; ')}`);
     for (const c of r2.conflicts) o.out(`  conflict among these: ${title(c.a)}  ⟷  ${title(c.b)} (${c.state ?? 'unreviewed'})`);
-    o.out(`  terrace 2: ${r2.terrace2.outcome} (${r2.terrace2.why}); receipt ${r2.receipt_id ?? '-'}`);
+    o.out(`  terrace 2: ${r2.terrace2.outcome} (${r2.terrace2.why}); a try: no receipt, nothing learned`);
     const d = await v.engine.doctor();
     o.out(`\nDoctor: ${d.problems.length} note problem(s), ${d.broken_links.length} broken link(s).`);
     for (const p of d.problems.slice(0, 5)) o.out(`  ${p.code}: ${p.path}: ${p.message}`);
-    o.out(`\nTry: lithos retrieve ${vault} "<task>" --class debug · lithos receipts ${vault} · lithos conflicts ${vault} · lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
+    o.out(`\nTry: lithos retrieve ${vault} "<task>" --class debug --try · lithos receipts ${vault} · lithos conflicts ${vault} · lithos search ${vault} "<query>" · lithos doctor ${vault} · lithos stats ${vault} (node dist/bridge/cli.js …)`);
     return 0;
   } finally {
     await v.close();

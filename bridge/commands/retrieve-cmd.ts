@@ -22,6 +22,8 @@ export interface RetrieveCmdOptions {
   agent?: string;
   task?: string;
   without?: ScoutName[];
+  /** Teach nothing: no receipt, no stats (docs/learning.md, "Implicit signals"). */
+  try?: boolean;
   json: boolean;
   out: Out;
   logger: Logger;
@@ -29,11 +31,12 @@ export interface RetrieveCmdOptions {
 
 /**
  * `lithos retrieve <vault> <query…>`: the full scan with receipts and retrieval stats (it takes the writer lock, like an agent's call would).
+ * `--try` writes nothing, so it also runs read-only beside Obsidian.
  */
 export async function retrieveCommand(vault: string, query: string, o: RetrieveCmdOptions): Promise<number> {
   let v: Awaited<ReturnType<typeof openVault>>;
   try {
-    v = await openVault(vault, { write: true, logger: o.logger });
+    v = await openVault(vault, { write: !o.try, logger: o.logger });
   } catch (err) {
     const e = asLithosError(err);
     if (e.code !== 'vault_locked' || e.data.owner !== 'plugin') throw err;
@@ -55,7 +58,7 @@ export async function retrieveCommand(vault: string, query: string, o: RetrieveC
         task_id: o.task,
         max_context_nodes: o.k,
       },
-      { without: o.without },
+      { without: o.without, try: o.try },
     );
     return print(result, o);
   } finally {
@@ -108,6 +111,7 @@ function print(result: RetrievalResult, o: RetrieveCmdOptions): number {
   const path = (id: string): string => result.nodes.find((n) => n.id === id)?.path ?? id;
   if (result.conflicts.length) o.out(`conflicts: ${result.conflicts.map((c) => `${path(c.a)} ⟷ ${path(c.b)}${c.state ? ` (${c.state})` : ''}`).join(', ')}`);
   if (result.receipt_id) o.out(`receipt ${result.receipt_id}`);
+  if (result.try) o.out('try: no receipt written, nothing learned');
   return 0;
 }
 
@@ -123,6 +127,7 @@ export const retrieveCmd = defineCommand({
     task: { type: 'string', help: 'the task the receipt and working memory belong to', value: 'id' },
     k: { type: 'int', help: 'how many notes', min: 1, max: MAX_K, default: DEFAULT_K },
     without: { type: 'string', help: 'switch a scout off: an evaluation switch that needs the vault to itself (Obsidian closed)', value: 'scout', choices: SCOUT_NAMES, multiple: true },
+    try: { type: 'boolean', help: 'try the query without teaching memory: no receipt, no stats, nothing feedback could attach to' },
   },
   examples: ['lithos retrieve ~/vault why did ingestion latency regress --class debug', 'lithos retrieve ~/vault "pool sizing" --intent fact_check --k 5 --json'],
   run: ({ args: [vault, ...query], values, json, out, logger }) =>

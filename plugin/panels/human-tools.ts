@@ -59,6 +59,8 @@ export interface FeedbackJson {
   applied: boolean;
   used: string[];
   ignored: string[];
+  /** Exploration picks passed over: not counted ignored. */
+  exploration_passed_over: string[];
   misleading: string[];
   quarantined: string[];
 }
@@ -153,8 +155,10 @@ export class HumanTools {
     const { limit = 50, ...filter } = q;
     return this.collect<Receipt>('lithos_receipts', filter, 'receipts', limit);
   }
-  retrieve(q: { query_text: string; query_class?: string; intent?: string; max_context_nodes?: number }): Promise<RetrievalResult> {
+  /** `try`: teach nothing (no receipt, nothing learned). */
+  retrieve(q: { query_text: string; query_class?: string; intent?: string; max_context_nodes?: number; try?: boolean }): Promise<RetrievalResult> {
     const args: Record<string, unknown> = { query_text: q.query_text };
+    if (q.try) args.try = true;
     if (q.query_class) args.query_class = q.query_class;
     if (q.intent) args.intent = q.intent;
     if (q.max_context_nodes) args.max_context_nodes = q.max_context_nodes;

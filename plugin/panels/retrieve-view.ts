@@ -42,6 +42,8 @@ interface RetrieveState {
   query: string;
   queryClass: string;
   intent: string;
+  /** Try mode: retrievals teach nothing (no receipt, so no marks to send). Kept across queries. */
+  tryMode: boolean;
   result: RetrievalResult | null;
   marks: Map<string, Mark>;
   feedback: FeedbackJson | null;
@@ -49,7 +51,7 @@ interface RetrieveState {
 
 /** Retrieve: run lithos_retrieve as the person, see why each note came back, and say what helped. */
 export class RetrieveView extends PanelView {
-  private state: RetrieveState = { query: '', queryClass: '', intent: '', result: null, marks: new Map(), feedback: null };
+  private state: RetrieveState = { query: '', queryClass: '', intent: '', tryMode: false, result: null, marks: new Map(), feedback: null };
 
   constructor(leaf: WorkspaceLeaf, ctx: PanelContext) {
     super(leaf, ctx);
@@ -73,21 +75,22 @@ export class RetrieveView extends PanelView {
     return this.state.result;
   }
 
-  /** Runs a retrieval for `text` with the pickers' class and intent, and shows it. */
-  async runQuery(text: string, opts: { queryClass?: string; intent?: string } = {}): Promise<void> {
+  /** Runs a retrieval for `text` with the pickers' class and intent (and the try toggle), and shows it. */
+  async runQuery(text: string, opts: { queryClass?: string; intent?: string; try?: boolean } = {}): Promise<void> {
     const query = text.trim();
     if (!this.ctx.memory() || !query) return;
     const d = this.ctx.settings().retrieval ?? {};
     const queryClass = opts.queryClass ?? (this.state.queryClass || d.default_query_class || '');
     const intent = opts.intent ?? (this.state.intent || d.default_intent || '');
-    const result = await this.ctx.tools.retrieve({ query_text: query, query_class: queryClass || undefined, intent: intent || undefined, max_context_nodes: d.max_nodes });
-    this.state = { query, queryClass, intent, result, marks: new Map(), feedback: null };
+    const tryMode = opts.try ?? this.state.tryMode;
+    const result = await this.ctx.tools.retrieve({ query_text: query, query_class: queryClass || undefined, intent: intent || undefined, max_context_nodes: d.max_nodes, try: tryMode });
+    this.state = { query, queryClass, intent, tryMode, result, marks: new Map(), feedback: null };
     await this.refresh();
   }
 
-  /** Toggles a mark on a result; marks are sent together by "Send feedback" (feedback counts once per receipt). */
+  /** Toggles a mark on a result; marks are sent together by "Send feedback" (feedback counts once per receipt; a try has none). */
   toggleMark(id: string, mark: Mark): void {
-    if (this.state.feedback) return;
+    if (this.state.feedback || !this.state.result?.receipt_id) return;
     if (this.state.marks.get(id) === mark) this.state.marks.delete(id);
     else this.state.marks.set(id, mark);
     void this.refresh();
@@ -146,10 +149,14 @@ export class RetrieveView extends PanelView {
     intent.createEl('option', { text: 'any intent', value: '' });
     for (const i of INTENTS) intent.createEl('option', { text: i.replace('_', ' '), value: i });
     intent.value = this.state.intent || d.default_intent || '';
+    const tryLabel = row.createEl('label', { cls: 'lithos-try-toggle', attr: { title: 'Try queries without teaching memory: no receipt, nothing learned' } });
+    const tryBox = tryLabel.createEl('input', { cls: 'lithos-try-input', attr: { type: 'checkbox', 'aria-label': 'Try (teach nothing)' } });
+    tryBox.checked = this.state.tryMode;
+    tryLabel.appendText(' Try (teach nothing)');
     row.createEl('button', { cls: 'mod-cta lithos-button', text: 'Retrieve', attr: { type: 'submit' } });
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
-      this.runQuery(input.value, { queryClass: cls.value, intent: intent.value }).catch(report);
+      this.runQuery(input.value, { queryClass: cls.value, intent: intent.value, try: tryBox.checked }).catch(report);
     });
   }
 
@@ -181,13 +188,14 @@ export class RetrieveView extends PanelView {
 
   private drawFeedback(root: HTMLElement, r: RetrievalResult): void {
     const box = root.createDiv({ cls: 'lithos-feedback' });
+    if (r.try) box.createSpan({ cls: 'lithos-muted lithos-try-note', text: 'A try: no receipt was written and memory learned nothing from it.' });
     if (!r.receipt_id) return;
     box.createSpan({ cls: 'lithos-muted', text: `Receipt ${r.receipt_id}` });
     const f = this.state.feedback;
     if (f) {
       box.createDiv({
         cls: 'lithos-feedback-result',
-        text: f.applied ? `Feedback sent: ${f.used.length} used, ${f.ignored.length} ignored, ${f.misleading.length} misleading${f.quarantined.length ? `, ${f.quarantined.length} quarantined` : ''}.` : 'Feedback for this retrieval had already been given.',
+        text: f.applied ? `Feedback sent: ${f.used.length} used, ${f.ignored.length} ignored, ${f.misleading.length} misleading${f.exploration_passed_over.length ? `, ${f.exploration_passed_over.length} exploration pick(s) passed over at no cost` : ''}${f.quarantined.length ? `, ${f.quarantined.length} quarantined` : ''}.` : 'Feedback for this retrieval had already been given.',
       });
       return;
     }

@@ -10,12 +10,14 @@
  * (mean pairwise cosine of an evenly spaced sample of notes) by CONCEPT_DENSITY_MARGIN — co-use alone can
  * join notes that merely sit side by side in one workflow.
  *
- * Who may read a concept note must be able to read every member it lists and quotes. So only active notes
- * that every agent may read (shared, outside hidden folders) or project notes take part, and two notes pair
- * up only when one is read by every agent or both are project notes of the same namespace: a cluster holds
- * project notes of one namespace at most, and its concept note gets that namespace and `project` scope
- * (else `shared`). Members a concept's readers may no longer read (a scope narrowed since) are left out of
- * its list and summary (governance/audience.ts).
+ * Who may read a concept note must be able to read every member it lists and quotes. So only active
+ * `shared` notes (outside hidden folders: every agent reads them, keyless ones included) and `project` notes
+ * take part, and two notes pair up only when one is shared or both are project notes of the same namespace:
+ * a cluster holds project notes of one namespace at most, and its concept note gets that namespace and
+ * `project` scope (else `shared`). A note of another scope in a shared-pattern namespace does not count as
+ * shared: an agent without its key reads shared-scope notes only, and would read a shared concept listing
+ * it. Members a concept's readers may no longer read (a scope narrowed since) are left out of its list and
+ * summary (holds(), governance/audience.ts).
  *
  * Identity: a cluster updates the existing concept whose members (its `is_example_of` sources) cover at
  * least CONCEPT_MATCH_OVERLAP of the cluster, or a concept of the same name whose members have all faded;
@@ -28,7 +30,6 @@ import type { AuditActor } from '../governance/audit';
 import type { LiveNote } from '../vault/note-indexer';
 import { gatedNote } from '../governance/gate';
 import { noAgentReads } from '../governance/audience';
-import { coveredBy } from '../governance/namespace-patterns';
 import { tokenize } from '../index/tokenizer';
 import { stripMd } from '../model/paths';
 import { CONCEPT_SALIENCE_CEILING } from '../retrieval/constants';
@@ -64,13 +65,20 @@ export interface ConceptReport {
 function audienceOf(d: Pick<LearningPorts, 'policy'>, n: LiveNote): string | null {
   const m = n.cached.meta;
   if (m.status !== 'active' || m.note_type === 'concept') return null;
-  const policy = d.policy.get();
-  if (noAgentReads(policy, gatedNote(n))) return null;
+  if (noAgentReads(d.policy.get(), gatedNote(n))) return null;
   // Not by allowlists: a concept note outlives a policy change, so project notes are grouped by namespace.
-  if (m.access_scope === 'shared' || coveredBy(policy.shared_patterns, m.namespace)) return EVERYONE;
+  if (m.access_scope === 'shared') return EVERYONE;
   return m.access_scope === 'project' ? `project:${m.namespace}` : null;
 }
 const EVERYONE = 'everyone';
+
+/**
+ * Whether `concept` may list `member`: every reader of the concept may read it (audience.ts), and a shared
+ * concept — read by keyless agents too, who see shared notes only — lists shared notes only.
+ */
+function holds(d: Pick<LearningPorts, 'governance'>, concept: LiveNote, member: LiveNote): boolean {
+  return d.governance.readersMaySee(concept, member) && (concept.cached.meta.access_scope !== 'shared' || member.cached.meta.access_scope === 'shared');
+}
 
 /** Two members may share a concept note: one is read by every agent, or both by the same agents. */
 function compatible(a: string, b: string): boolean {
@@ -268,7 +276,7 @@ export async function maintainConcepts(d: ConceptPorts): Promise<ConceptReport> 
       let match: (typeof existing)[number] | null = null;
       let best = 0;
       for (const c of existing) {
-        if (!cluster.every((id) => d.governance.readersMaySee(c.note, d.notes.note(id) as LiveNote))) continue; // another audience
+        if (!cluster.every((id) => holds(d, c.note, d.notes.note(id) as LiveNote))) continue; // another audience
         const shared = cluster.filter((id) => c.members.has(id)).length / cluster.length;
         if (shared >= CONCEPT_MATCH_OVERLAP && shared > best) {
           best = shared;
@@ -276,7 +284,7 @@ export async function maintainConcepts(d: ConceptPorts): Promise<ConceptReport> 
         }
       }
       // A concept whose members have all faded away is this cluster's, when it would have the same name.
-      match ??= existing.find((c) => c.members.size === 0 && c.note.path === `${conceptBase(conceptLabel(cluster.map((id) => d.notes.note(id) as LiveNote)))}.md` && cluster.every((id) => d.governance.readersMaySee(c.note, d.notes.note(id) as LiveNote))) ?? null;
+      match ??= existing.find((c) => c.members.size === 0 && c.note.path === `${conceptBase(conceptLabel(cluster.map((id) => d.notes.note(id) as LiveNote)))}.md` && cluster.every((id) => holds(d, c.note, d.notes.note(id) as LiveNote))) ?? null;
       const conceptId = await upsertConcept(d, cluster, match?.note ?? null, report, { density, baseline });
       if (!match) existing.push({ note: d.notes.note(conceptId) as LiveNote, members: new Set(cluster) });
       else for (const id of cluster) match.members.add(id);
@@ -304,7 +312,7 @@ async function pruneMemberLists(d: Pick<LearningPorts, 'notes' | 'memory' | 'gov
   const rewritten: string[] = [];
   for (const c of d.notes.notes().filter((n) => n.cached.meta.note_type === 'concept')) {
     const listed = conceptMembers(d, c.nodeId).map((id) => d.notes.note(id)).filter((n): n is LiveNote => n !== null);
-    const readable = listed.filter((m) => d.governance.readersMaySee(c, m));
+    const readable = listed.filter((m) => holds(d, c, m));
     if (readable.length === listed.length) continue;
     if (await writeMembersBlock(d, c, membersBlock(readable))) rewritten.push(c.nodeId);
   }
@@ -320,9 +328,7 @@ async function upsertConcept(
 ): Promise<string> {
   const prior = current ? conceptMembers(d, current.nodeId) : [];
   const memberIds = [...new Set([...prior, ...cluster])];
-  const members = memberIds
-    .map((id) => d.notes.note(id))
-    .filter((n): n is LiveNote => n !== null && (current === null || d.governance.readersMaySee(current, n)));
+  let members = memberIds.map((id) => d.notes.note(id)).filter((n): n is LiveNote => n !== null && (current === null || holds(d, current, n)));
   const block = membersBlock(members);
   let id: string;
   let path: string;
@@ -354,6 +360,12 @@ async function upsertConcept(
     rewritten = await writeMembersBlock(d, current, block);
   }
   const concept = d.notes.note(id) as LiveNote;
+  // Checked against the note as written, whatever derived its scope: it never lists what a reader may not read.
+  const held = members.filter((m) => holds(d, concept, m));
+  if (held.length < members.length) {
+    members = held;
+    if (await writeMembersBlock(d, concept, membersBlock(held))) rewritten = true;
+  }
   const added: string[] = [];
   const seenAgain = new Set(cluster);
   for (const m of members) {

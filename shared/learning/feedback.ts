@@ -1,6 +1,6 @@
 /**
  * Post-task feedback on one receipt: which of the notes retrieval returned were used, ignored or
- * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation,
+ * misleading, turned into salience, use stats, spaced repetition, per-class priors, edges, coactivation (of used pairs),
  * term–tag affinity and quarantine. The arithmetic's constants are the vault's in force at the call (the tunables: the
  * defaults in constants.ts FEEDBACK, overridden by .lithos/learning.json). Applied at most once per receipt.
  */
@@ -41,6 +41,8 @@ export interface FeedbackResult {
   /** Of `used`, those counted through the output text rather than a citation. */
   supported: string[];
   ignored: string[];
+  /** Exploration picks passed over: not counted ignored (no ignored_count, no class prior, no tag evidence). */
+  exploration: string[];
   misleading: string[];
   quarantined: string[];
   edges_reinforced: number;
@@ -105,7 +107,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
   // Notes deleted since the retrieval take no part (nothing to learn on a note that is gone).
   const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => d.notes.note(id) !== null);
   const empty: FeedbackResult = {
-    receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], misleading: [], quarantined: [],
+    receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], exploration: [], misleading: [], quarantined: [],
     edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false,
   };
   if (d.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
@@ -116,10 +118,14 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
   const candidates = finals.filter((id) => !bad.has(id) && !cited.includes(id));
   const supported = input.output_text ? await supportedByOutput(d, candidates, input.output_text, d.tunables.get().support) : [];
   const used = finals.filter((id) => cited.includes(id) || supported.includes(id));
-  const ignored = finals.filter((id) => !used.includes(id) && !bad.has(id));
+  // An exploration pick was shown to try it, not because it ranked there: passing it over costs it nothing.
+  const explored = new Set(receipt.final_nodes.filter((n) => n.exploration === true).map((n) => n.id));
+  const passedOver = finals.filter((id) => !used.includes(id) && !bad.has(id));
+  const ignored = passedOver.filter((id) => !explored.has(id));
+  const exploration = passedOver.filter((id) => explored.has(id));
   const now = d.clock.now();
   const mem = d.memory;
-  const out: FeedbackResult = { ...empty, applied: true, used, supported, ignored, misleading };
+  const out: FeedbackResult = { ...empty, applied: true, used, supported, ignored, exploration, misleading };
   const toQuarantine: string[] = [];
   // A rejected output reinforces nothing; its negative signals still count.
   const reinforce = input.accepted !== false;
@@ -172,9 +178,10 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
         }
       }
     }
-    for (let i = 0; i < finals.length; i++) {
-      for (let j = i + 1; j < finals.length; j++) {
-        await mem.coactivation.bump(finals[i], finals[j], namespaceOf(d, finals[i]), now);
+    // Notes used together, not notes shown together (the coactivation scout and concepts build on these).
+    for (let i = 0; i < used.length; i++) {
+      for (let j = i + 1; j < used.length; j++) {
+        await mem.coactivation.bump(used[i], used[j], namespaceOf(d, used[i]), now);
         out.coactivation_pairs++;
       }
     }
@@ -187,7 +194,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
       if (everyAgentReadsReceipt(d, receipt)) {
-        const shown = finals.map((id) => ({ tags: d.notes.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
+        const shown = finals.filter((id) => !exploration.includes(id)).map((id) => ({ tags: d.notes.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
         out.tag_affinity = await recordTagAffinity(mem.learned, receipt.query_text, shown, now);
       }
     }
@@ -206,6 +213,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
       used: used.length,
       supported: supported.length,
       ignored: ignored.length,
+      exploration: exploration.length,
       misleading: misleading.length,
       accepted: input.accepted ?? null,
       edges_reinforced: out.edges_reinforced,

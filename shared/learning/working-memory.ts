@@ -7,11 +7,10 @@
  *   tasks it completed in that time;
  * - both: the agent's retrievals for that task.
  *
- * "Used": a receipt whose task outcome names it (receipt_id) counts only the cited notes as used, and one
- * that got lithos_feedback only the notes that feedback found used (never a misleading one) — explicit
- * feedback wins; any other receipt counts each of its final nodes as used once, because they went into the
- * agent's context (agents rarely report, so implicit signals have to carry the learning). Cited notes of an
- * outcome without a matching receipt add one use each.
+ * "Used": a receipt whose task outcome names it (receipt_id) counts the cited notes as used, and one that
+ * got lithos_feedback the notes that feedback found used (never a misleading one). A receipt nobody gave
+ * feedback on counts no use: being shown is no evidence a note helped, so consolidation, which builds on
+ * uses, learns nothing from it. Cited notes of an outcome without a matching receipt add one use each.
  */
 import { LithosError } from '../errors';
 import type { LearningPorts } from './learning-ports';
@@ -119,7 +118,7 @@ export function build(
       const it = item(n.id, r.ts);
       it.retrieved++;
       if (!it.receipts.includes(r.receipt_id)) it.receipts.push(r.receipt_id);
-      if (explicit ? explicit.cited_nodes.includes(n.id) : fed ? fed.includes(n.id) : true) it.used++;
+      if (explicit ? explicit.cited_nodes.includes(n.id) : fed ? fed.includes(n.id) : false) it.used++;
     }
   }
   for (const o of outcomes) {

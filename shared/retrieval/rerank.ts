@@ -133,6 +133,8 @@ export interface Ranked {
   candidate: Candidate;
   /** Why the re-rank moved it, beyond what its scouts said (the tag affinity's strongest pair). */
   why?: string;
+  /** Taken into one of select's exploration slots, not on its score: feedback never counts it ignored. */
+  exploration?: true;
 }
 
 /** Scores every candidate with the terrace-1 formula; best first, ties by id. */

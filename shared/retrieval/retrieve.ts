@@ -27,7 +27,7 @@ export interface RetrieveDeps {
   elapsed?: () => number;
   interpreter?: Interpreter | null;
   newId: () => string;
-  /** Persists the receipt and bumps retrieval stats; absent or `record: false` → nothing is written. */
+  /** Persists the receipt and bumps retrieval stats; absent, `record: false` or a try → nothing is written. */
   record?: (receipt: Receipt) => Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   const { corpus } = deps;
   corpus.beginScan?.();
   const visible = visibilityGate(opts.viewer ?? agentViewer(q.agent_id, q.task_id), q, corpus);
-  if (q.text === '' || corpus.size() === 0) return emptyResult(q, q.text === '' ? 'empty query' : 'empty vault', clockMs() - started);
+  if (q.text === '' || corpus.size() === 0) return tried(emptyResult(q, q.text === '' ? 'empty query' : 'empty vault', clockMs() - started), opts);
 
   const without = new Set<ScoutName>(opts.without ?? []);
   const weights = intentWeights(q.intent, opts.jitter === false ? null : seededRandom(seed ^ 0x9e3779b9));
@@ -55,10 +55,15 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   const pass = await interpret({ ctx, q, ranked, choice, surface, conflicts, visible, corpus, interpreter: deps.interpreter, rescan: (fq) => scan(fq, setup) });
   const result = resultOf(q, corpus, choice.coh, pass, telemetry, clockMs() - started);
 
-  if (opts.record !== false && deps.record) {
+  if (opts.record !== false && !opts.try && deps.record) {
     const receipt = receiptOf(deps.newId(), now, q, result, candidates);
     await deps.record(receipt);
     result.receipt_id = receipt.receipt_id;
   }
-  return result;
+  return tried(result, opts);
+}
+
+/** A try's result says so (it has no receipt). */
+function tried(result: RetrievalResult, opts: RetrieveOptions): RetrievalResult {
+  return opts.try ? { ...result, try: true } : result;
 }

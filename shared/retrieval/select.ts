@@ -62,7 +62,7 @@ export function select(ranked: readonly Ranked[], corpus: RetrievalCorpus, opts:
   );
   for (const r of order) {
     if (chosen.length >= opts.k) break;
-    if (!taken.has(r.id)) take(r);
+    if (!taken.has(r.id)) take({ ...r, exploration: true });
   }
   // Still short (few explorers): fill by score.
   for (const r of ranked) {

@@ -62,6 +62,11 @@ export interface RetrieveOptions {
   seed?: number;
   /** Write a receipt and bump retrieval stats (default true; eval turns it off). */
   record?: boolean;
+  /**
+   * A person (or agent) trying a query out: nothing is written (no receipt, no telemetry), so nothing a
+   * later feedback could attach to, and the result says `try: true`. See docs/learning.md, "Implicit signals".
+   */
+  try?: boolean;
   /** Who is asking, for the scope gate; default an agent named by query.agent_id. */
   viewer?: Viewer;
   /** Terrace 2's interpreter for this retrieval only (a relayed call's bridge); default the engine's. */
@@ -94,6 +99,8 @@ export interface RetrievedNode {
   reasons: string[];
   scouts: ScoutName[];
   terms: ScoreTerms;
+  /** Present (true) when it filled an exploration slot (novelty or random scout) rather than ranking there. */
+  exploration?: true;
 }
 
 export interface SurfacedConflict {
@@ -119,7 +126,10 @@ export interface RetrievalResult {
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   conflicts: SurfacedConflict[];
+  /** Null when nothing was recorded (a try, or recording off). */
   receipt_id: string | null;
+  /** Present (true) for a try (RetrieveOptions.try): no receipt, nothing learned. */
+  try?: true;
   query_class: string;
   intent: Intent | null;
   /** Per-scout telemetry: hits returned and ms spent. */
@@ -145,7 +155,8 @@ export interface Receipt {
   /** Ids of every candidate the scouts produced (after the gate), capped. */
   candidates: string[];
   /** path and title as at retrieval time (absent in receipts written before they were added). */
-  final_nodes: { id: string; path?: string; title?: string; score: number; scouts: ScoutName[]; terms: ScoreTerms }[];
+  /** `exploration: true` marks an exploration pick (RetrievedNode): ignoring it costs the note nothing. */
+  final_nodes: { id: string; path?: string; title?: string; score: number; scouts: ScoutName[]; terms: ScoreTerms; exploration?: true }[];
   conflicts: SurfacedConflict[];
   scouts: RetrievalResult['scouts'];
 }

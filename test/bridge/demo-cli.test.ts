@@ -29,6 +29,12 @@ test('indexes the 48 example notes, searches, finds the INC-142 contradiction, s
   expect(out).toMatch(/Doctor: 2 note problem\(s\), 2 broken link\(s\)\./);
 });
 
+test('its retrieval is a try: no receipt written, nothing learned from being shown', async () => {
+  const { out } = await cli('demo', vault);
+  expect(out).toContain('a try: no receipt, nothing learned');
+  expect((await cli('receipts', vault, '--json')).json().receipts).toEqual([]);
+});
+
 test('leaves every note as it was (callouts stay off for the demo), and a second run finds nothing new', async () => {
   const before = markdown();
   expect((await cli('demo', vault)).code).toBe(0);

@@ -57,6 +57,18 @@ describe('lithos retrieve while Obsidian has the vault', () => {
     }
   });
 
+  test('--try writes nothing, so it runs read-only beside Obsidian, without its bridge', async () => {
+    const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
+    try {
+      const r = await cli('retrieve', vault, 'connection pool', '--json', '--try');
+      expect(r.code).toBe(0);
+      expect(r.json()).toMatchObject({ try: true, receipt_id: null });
+      expect(r.json().nodes.map((n: { path: string }) => n.path)).toContain('project/atlas/pool.md');
+    } finally {
+      await lock.release();
+    }
+  });
+
   test('with the bridge off (no host answering) the lock refusal stands, naming Obsidian', async () => {
     const lock = await acquireLock(join(vault, '.lithos'), { owner: 'plugin' });
     try {
@@ -100,6 +112,21 @@ describe('lithos retrieve', () => {
     expect(j.nodes.length).toBeGreaterThan(0);
     for (const n of j.nodes) expect(n.scouts).not.toContain('lexical');
     expect(j.scouts.lexical).toMatchObject({ hits: 0, skipped: expect.stringContaining('--without') });
+  });
+
+  test('--try teaches nothing: the same ranking, no receipt, no stats, and the result says it was a try', async () => {
+    const tried = await cli('retrieve', vault, 'connection pool', '--json', '--try');
+    expect(tried.code).toBe(0);
+    const j = tried.json();
+    expect(j).toMatchObject({ try: true, receipt_id: null });
+    expect((await cli('receipts', vault, '--json')).json().receipts).toEqual([]);
+    const real = (await cli('retrieve', vault, 'connection pool', '--json')).json();
+    expect(real.try).toBeUndefined();
+    expect(real.nodes.map((n: { id: string; score: number }) => [n.id, n.score])).toEqual(j.nodes.map((n: { id: string; score: number }) => [n.id, n.score]));
+    const table = await cli('retrieve', vault, 'connection pool', '--try');
+    expect(table.out).toContain('try: no receipt written, nothing learned');
+    expect(table.out).not.toMatch(/receipt [0-9a-f-]+/);
+    expect((await cli('receipts', vault, '--json')).json().receipts.map((r: { receipt_id: string }) => r.receipt_id)).toEqual([real.receipt_id]);
   });
 
   test('the table form names the notes, the temperature and the receipt', async () => {

@@ -1,5 +1,7 @@
 import { note, type Harness } from '../engine/harness';
 import { LAG, PRIVATE, SUMMARY, coactivate, openFixture } from './consolidation-fixture';
+import { canSee, gatedNote } from '../../shared/governance/gate';
+import { conceptMembers as membersOf } from '../../shared/learning/concepts';
 
 /**
  * Concept and summary notes are text the engine writes: whoever may read one must be able to read every
@@ -68,4 +70,57 @@ test('a summary note never quotes a note its readers may not read (a project not
   expect(s.long).not.toContain('partition rebalance');
   expect(s.long).not.toContain('Private scratch');
   expect(h.engine.services.notes.note(PRIVATE.id)).not.toBeNull();
+});
+
+describe('a concept never widens anyone’s view', () => {
+  /** Every viewer the gate knows: agents with their own allowlists, the default one, and a keyless (unverified) agent. */
+  const viewers = () => {
+    const g = h.engine.services.governance;
+    return [
+      g.viewerFor({ kind: 'agent', agent_id: 'agent-a' }),
+      g.viewerFor({ kind: 'agent', agent_id: 'agent-ab' }),
+      g.viewerFor({ kind: 'agent', agent_id: 'agent-streams' }),
+      g.viewerFor({ kind: 'agent', agent_id: 'agent-x', verified: false }),
+    ];
+  };
+  /** The notes a concept lists in its managed block, by path. */
+  const listed = async (path: string): Promise<string[]> => {
+    const body = (await h.engine.services.notes.parse(path)).body;
+    return [...body.matchAll(/\[\[([^|\]]+)\|/g)].map((m) => `${m[1]}.md`);
+  };
+
+  const TEAM = '00000009-ffff-4fff-8fff-000000000009';
+  async function restrictedVault(): Promise<void> {
+    const policy = h.engine.services.governance.policy;
+    await policy.set({ ...policy.get(), default_namespaces: ['project/streams'], agents: { 'agent-ab': { namespaces: ['project/ab'] }, 'agent-streams': { namespaces: ['project/streams', 'project/ab'] } }, shared_patterns: ['team/**'] });
+    // A project-scope note in a shared-pattern namespace: every agent with a key reads it, a keyless one does not.
+    h.vault.put('team/Lag runbook.md', note({ id: TEAM, title: 'Lag runbook', access_scope: 'project', namespace: 'team', tags: ['kafka'] }, 'Kafka consumer lag runbook: check the consumer group and the partition count.\n'));
+    await h.engine.reconcile();
+  }
+
+  test.each([
+    ['shared notes, a project/ab note, a team note and a private note', true],
+    ['shared notes and a team note', false],
+  ])('whoever may read a concept may read every member it lists and links: used together are %s', async (_what, withProject) => {
+    await restrictedVault();
+    const extra = withProject ? [await projectNote('project/ab', 1), PRIVATE.id] : [];
+    await coactivate(h, [...lagIds, TEAM, ...extra], 3);
+    await run();
+    const made = concepts();
+    expect(made.length).toBeGreaterThan(0);
+    const byPath = (path: string) => h.engine.services.notes.note(path)!;
+    let checked = 0;
+    for (const c of made) {
+      const members = [...new Set([...(await listed(c.path)).map((x) => byPath(x).nodeId), ...membersOf({ memory: h.engine.services.learning.memory, notes: h.engine.services.notes }, c.nodeId)])];
+      expect(members.length).toBeGreaterThan(0);
+      for (const v of viewers()) {
+        if (!canSee(v, gatedNote(c))) continue;
+        for (const id of members) {
+          expect({ viewer: v.agent_id, member: h.engine.services.notes.note(id)!.path, sees: canSee(v, gatedNote(h.engine.services.notes.note(id)!)) }).toMatchObject({ sees: true });
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { note, openHarness, type Harness } from '../engine/harness';
 import type { Receipt } from '../../shared/retrieval/types';
 import { TERMS } from '../retrieval/receipt-fixture';
+import { feedbackMark } from '../../shared/learning/feedback';
 
 /** Six notes on one theme (Kafka consumer lag), each a specific case: a concept in the making. */
 export const LAG = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'].map((s, i) => ({
@@ -82,6 +83,19 @@ export function receiptOf(h: Harness, ids: string[], over: Partial<Receipt> & { 
     scouts: {},
     ...rest,
   };
+}
+
+/**
+ * Appends a receipt returning `ids` and records, as feedback does, which of them it found used (`used`,
+ * default all): working memory and consolidation count those. Only that record — none of feedback's other
+ * effects (its own edges, salience) — so a test sees what consolidation does alone.
+ */
+export async function usedReceipt(h: Harness, ids: string[], over: Partial<Receipt> & { agoMs?: number; used?: string[] } = {}): Promise<Receipt> {
+  const { used = ids, ...rest } = over;
+  const r = receiptOf(h, ids, rest);
+  await h.engine.services.retrieval.receipts.append(r);
+  await h.engine.services.learning.memory.learned.setMark(feedbackMark(r.receipt_id), { at: h.clock.now(), agent: r.agent_id, task: r.task_id, used, misleading: [] });
+  return r;
 }
 
 /** Bumps co-activation of every pair of `ids` `times` times. */

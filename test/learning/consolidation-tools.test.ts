@@ -7,7 +7,7 @@ import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import type { ToolCaller } from '../../shared/tools/types';
 import type { Harness } from '../engine/harness';
 import { WORKING_MEMORY_TRIGGER_SIZE } from '../../shared/learning/consolidator';
-import { LAG, OTHER, PRIVATE, auditActions, fixtureFiles, openFixture, receiptOf } from './consolidation-fixture';
+import { LAG, OTHER, PRIVATE, auditActions, fixtureFiles, openFixture, receiptOf, usedReceipt } from './consolidation-fixture';
 
 /**
  * lithos_working_memory (per agent / per task, gated by the caller's scope), lithos_consolidate, the
@@ -35,8 +35,8 @@ const idsOf = (r: { items: { id: string }[] }): string[] => r.items.map((i) => i
 
 describe('lithos_working_memory', () => {
   test("an agent's working memory: its retrievals of the last 24 h, most used first; another agent's are not in it", async () => {
-    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2]));
-    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1]));
+    await usedReceipt(h, [L1, L2]);
+    await usedReceipt(h, [L1]);
     await h.engine.services.retrieval.receipts.append(receiptOf(h, [L3], { agoMs: 2 * 86_400_000 }));
     await h.engine.services.retrieval.receipts.append(receiptOf(h, [OTHER[0].id], { agent_id: 'agent-b' }));
     const wm = await call('lithos_working_memory', {});
@@ -59,6 +59,13 @@ describe('lithos_working_memory', () => {
     const wm = await call('lithos_working_memory', { task: t.id });
     expect(idsOf(wm).sort()).toEqual([L1, L2, OTHER[1].id].sort());
     expect((await call('lithos_working_memory', { task: t.id, agent: 'agent-b' })).items.map((i: { id: string }) => i.id)).toEqual([L2]);
+  });
+
+  test('a retrieval nobody gave feedback on is in it as retrieved, never as used', async () => {
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2]));
+    await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1]));
+    const wm = await call('lithos_working_memory', {});
+    expect(wm.items.map((i: { id: string; retrieved: number; used: number }) => [i.id, i.retrieved, i.used])).toEqual([[L1, 2, 0], [L2, 1, 0]]);
   });
 
   test('a receipt that got lithos_feedback counts only the notes that feedback found used: a misleading or ignored one is no use, and consolidation does not reinforce it', async () => {
@@ -92,7 +99,7 @@ describe('lithos_working_memory', () => {
 
 describe('lithos_consolidate and the triggers', () => {
   test('lithos_consolidate runs one consolidation and reports it; the audit names the calling agent', async () => {
-    for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2]));
+    for (let i = 0; i < 2; i++) await usedReceipt(h, [L1, L2]);
     const r = await call('lithos_consolidate', { agent: 'agent-a' });
     expect(r).toMatchObject({ units: 1, edges_created: 1, edges_reinforced: 0 });
     const entry = (await auditActions(h)).find((a) => a.action === 'consolidate') as unknown as { actor: unknown };
@@ -110,9 +117,11 @@ describe('lithos_consolidate and the triggers', () => {
   test('lithos_task_complete consolidates the task it completes', async () => {
     const t = await call('lithos_task_create', { title: 'lag' });
     for (let i = 0; i < 2; i++) await h.engine.services.retrieval.receipts.append(receiptOf(h, [L1, L2], { task_id: t.task.id }));
-    await call('lithos_task_complete', { task_id: t.task.id });
+    // The citations teach (feedback on the task's receipts: L1 and L2 used together), then consolidation builds on those uses.
+    await call('lithos_task_complete', { task_id: t.task.id, cited_nodes: [L1, L2] });
     const entry = (await auditActions(h)).find((a) => a.action === 'consolidate');
-    expect(entry).toMatchObject({ target: `task:${t.task.id}`, data: expect.objectContaining({ edges_created: 1 }) });
+    expect(entry).toMatchObject({ target: `task:${t.task.id}`, data: expect.objectContaining({ units: 1 }) });
+    expect(entry?.data.edges_created as number + (entry?.data.edges_reinforced as number)).toBe(1);
     expect(h.engine.services.learning.memory.edges.find({ type: 'related_to' })).toHaveLength(1);
   });
 

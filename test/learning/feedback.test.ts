@@ -2,7 +2,8 @@ import { FEEDBACK } from '../../shared/learning/constants';
 import { SPACED_REPETITION } from '../../shared/model/spaced-repetition';
 import { failure } from '../twins/error-code';
 import type { Harness } from '../engine/harness';
-import { A, B, C, D, openLearning, retrieveAll } from './fixture';
+import { note } from '../engine/harness';
+import { A, B, C, D, FILES, openLearning, retrieveAll } from './fixture';
 
 /** Feedback arithmetic on one receipt (shared/learning/feedback.ts), on a real engine over the twins. */
 
@@ -141,10 +142,49 @@ test('a status callout left in a note released while no Lithos process ran is re
   expect(h.vault.text('project/d.md')).not.toContain('[!lithos-status]');
 });
 
-test('coactivation counts every pair of final nodes', async () => {
-  const out = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
-  expect(out.coactivation_pairs).toBe(6);
-  for (const id of [A, B, C, D]) expect(h.engine.services.learning.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort()).toEqual([A, B, C, D].filter((x) => x !== id).map((x) => [x, 1]).sort());
+test('coactivation counts the pairs of notes used together, not of notes shown together', async () => {
+  const one = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A] });
+  expect(one.coactivation_pairs).toBe(0);
+  for (const id of [A, B, C, D]) expect(h.engine.services.learning.memory.coactivation.of(id)).toEqual([]);
+  const three = await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A, B, C] });
+  expect(three.coactivation_pairs).toBe(3);
+  const pairs = (id: string) => h.engine.services.learning.memory.coactivation.of(id).map((c) => [c.other, c.count]).sort();
+  for (const id of [A, B, C]) expect(pairs(id)).toEqual([A, B, C].filter((x) => x !== id).map((x) => [x, 1]).sort());
+  expect(pairs(D)).toEqual([]); // shown each time, never used
+});
+
+describe('exploration picks', () => {
+  // Unrelated notes for the explore intent's exploration slots (novelty and random scouts) to draw from.
+  const misc = Object.fromEntries(
+    ['harbour', 'violin', 'orchard', 'telescope', 'lantern', 'compass', 'meadow', 'falcon', 'pottery', 'canyon'].map((w) => [`misc/${w}.md`, note({ title: `The ${w}` }, `A short note about the ${w}.\n`)]),
+  );
+
+  test('an exploration pick passed over costs nothing: its stats are as before; a note that ranked there is counted ignored', async () => {
+    await h.engine.close();
+    h = await openLearning({ ...FILES, ...misc });
+    const res = await h.engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'agent-a', intent: 'explore', max_context_nodes: 6 }, { jitter: false, seed: 1 });
+    const receipt = (await h.engine.services.retrieval.receipts.query({ receipt_id: res.receipt_id! })).receipts[0];
+    const explored = receipt.final_nodes.filter((n) => n.exploration).map((n) => n.id);
+    expect(explored.length).toBeGreaterThan(0);
+    expect(res.nodes.filter((n) => n.exploration).map((n) => n.id)).toEqual(explored);
+    const ranked = receipt.final_nodes.map((n) => n.id).filter((id) => !explored.includes(id) && id !== A);
+    expect(ranked.length).toBeGreaterThan(0);
+    const before = explored.map(stats);
+    const out = await h.engine.services.learning.feedback({ receipt_id: receipt.receipt_id, cited: [A], agent: 'agent-a' });
+    expect(explored.map(stats)).toEqual(before);
+    expect(out.exploration.sort()).toEqual([...explored].sort());
+    expect(out.ignored.sort()).toEqual([...ranked].sort());
+    for (const id of ranked) expect(stats(id).ignored_count).toBe(1);
+  });
+
+  test('an exploration pick that was used or misleading counts like any note', async () => {
+    await h.engine.close();
+    h = await openLearning({ ...FILES, ...misc });
+    const res = await h.engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'agent-a', intent: 'explore', max_context_nodes: 6 }, { jitter: false, seed: 1 });
+    const [pick] = res.nodes.filter((n) => n.exploration).map((n) => n.id);
+    await h.engine.services.learning.feedback({ receipt_id: res.receipt_id!, cited: [pick] });
+    expect(stats(pick)).toMatchObject({ use_count: 1, ignored_count: 0 });
+  });
 });
 
 test('feedback for the same receipt counts once', async () => {
@@ -156,7 +196,7 @@ test('feedback for the same receipt counts once', async () => {
   expect(again).toMatchObject({ applied: false, used: [], ignored: [] });
   expect([A, B, C, D].map(stats)).toEqual(snapshot);
   expect(h.engine.services.learning.memory.edges.find({})).toEqual(edges);
-  expect(h.engine.services.learning.memory.coactivation.of(A).map((c) => c.count)).toEqual([1, 1, 1]);
+  expect(h.engine.services.learning.memory.coactivation.of(A).map((c) => c.count)).toEqual([1]);
   expect(await h.engine.services.governance.audit.recent({ action: 'feedback' })).toHaveLength(1);
 });
 
@@ -172,7 +212,7 @@ test('each application is audited with its counts', async () => {
   await h.engine.services.learning.feedback({ receipt_id: r.receipt_id, cited: [A, B], misleading: [C], agent: 'agent-a', task: 'task-1' });
   const [e] = await h.engine.services.governance.audit.recent({ action: 'feedback' });
   expect(e).toMatchObject({ target: r.receipt_id, actor: { kind: 'agent', id: 'agent-a' } });
-  expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 6 });
+  expect(e.data).toMatchObject({ task: 'task-1', used: 2, ignored: 1, misleading: 1, edges_reinforced: 1, coactivation_pairs: 1 });
 });
 
 describe('bad input', () => {

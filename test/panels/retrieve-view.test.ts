@@ -88,6 +88,30 @@ describe('retrieve panel', () => {
     expect(view.contentEl.querySelector('[data-mark]')).toBeNull();
   });
 
+  test('try mode (the toggle) teaches nothing: no receipt, no marks to send, no stat moves; it stays on for the next query', async () => {
+    const view = await m.open<RetrieveView>(PANEL_TYPES.retrieve);
+    const mem = world.engine.services.learning.memory;
+    const all = world.engine.services.notes.notes().map((n) => n.nodeId);
+    const before = all.map((id) => mem.stats.get(id));
+    const receipts = (await world.engine.services.retrieval.receipts.query()).receipts.length;
+    const toggle = view.contentEl.querySelector('.lithos-try-input') as HTMLInputElement;
+    expect(toggle.checked).toBe(false);
+    toggle.checked = true;
+    await submit(view, 'ingest p95 latency regression', 'debug', '');
+    expect(view.result).toMatchObject({ try: true, receipt_id: null });
+    expect(view.result!.nodes.length).toBeGreaterThan(0);
+    expect(view.contentEl.querySelector('[data-mark]')).toBeNull();
+    expect(view.contentEl.querySelector('[data-action="send-feedback"]')).toBeNull();
+    expect(view.contentEl.querySelector('.lithos-try-note')?.textContent).toBe('A try: no receipt was written and memory learned nothing from it.');
+    view.toggleMark(view.result!.nodes[0].id, 'cited');
+    expect(await view.sendFeedback()).toBeNull();
+    await view.runQuery('cache stampede after deploy');
+    expect(view.result).toMatchObject({ try: true, receipt_id: null });
+    expect((view.contentEl.querySelector('.lithos-try-input') as HTMLInputElement).checked).toBe(true);
+    expect(all.map((id) => mem.stats.get(id))).toEqual(before);
+    expect((await world.engine.services.retrieval.receipts.query()).receipts).toHaveLength(receipts);
+  });
+
   test('the retrieve-for-selection command retrieves for the selected text in the panel', async () => {
     const cmd = m.plugin.command('retrieve-for-selection');
     const editor = { getSelection: () => 'cache stampede after deploy', getValue: () => '' };

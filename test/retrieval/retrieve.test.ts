@@ -108,6 +108,25 @@ test('record: false writes nothing: no receipt, no stats', async () => {
   expect((await engine.services.retrieval.receipts.query()).receipts).toEqual([]);
 });
 
+test('a try teaches nothing: no receipt, no stat (telemetry included), nothing a feedback could attach to; the result says so', async () => {
+  const all = engine.services.notes.notes().map((n) => n.nodeId);
+  const before = all.map((id) => engine.services.learning.memory.stats.get(id));
+  const counts = engine.services.learning.memory.counts();
+  const tried = await engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'alice' }, { try: true, jitter: false });
+  expect(tried).toMatchObject({ try: true, receipt_id: null });
+  expect(tried.nodes.length).toBeGreaterThan(0);
+  expect(all.map((id) => engine.services.learning.memory.stats.get(id))).toEqual(before);
+  expect(engine.services.learning.memory.counts()).toEqual(counts);
+  expect((await engine.services.retrieval.receipts.query()).receipts).toEqual([]);
+  // The same query for real ranks the same: trying it changed nothing.
+  const real = await engine.services.retrieval.retrieve({ query_text: 'connection pool', agent_id: 'alice' }, { jitter: false });
+  expect(real.try).toBeUndefined();
+  expect(real.nodes).toEqual(tried.nodes);
+  expect(typeof real.receipt_id).toBe('string');
+  const empty = await engine.services.retrieval.retrieve({ query_text: '   ', agent_id: 'alice' }, { try: true });
+  expect(empty).toMatchObject({ try: true, receipt_id: null, nodes: [] });
+});
+
 test('receipts are written and queryable by agent, task, node and time', async () => {
   const t0 = h.clock.now();
   // one node each, so that --node tells the receipts apart on a small vault

@@ -20,7 +20,7 @@ export function receiptOf(receiptId: string, now: number, q: ResolvedQuery, resu
     terrace_reached: result.terrace_reached,
     terrace2: result.terrace2,
     candidates: [...candidates.keys()].slice(0, RECEIPT_CANDIDATES),
-    final_nodes: result.nodes.map((n) => ({ id: n.id, path: n.path, title: n.title, score: n.score, scouts: n.scouts, terms: n.terms })),
+    final_nodes: result.nodes.map((n) => ({ id: n.id, path: n.path, title: n.title, score: n.score, scouts: n.scouts, terms: n.terms, ...(n.exploration ? { exploration: true as const } : {}) })),
     conflicts: result.conflicts,
     scouts: result.scouts,
   };

@@ -26,6 +26,7 @@ export function resultOf(q: ResolvedQuery, corpus: RetrievalCorpus, coh: Coheren
       reasons: [...r.candidate.reasons, ...(r.why ? [r.why] : []), ...(pass.extraReasons.get(r.id) ?? [])],
       scouts: (Object.keys(r.terms.scouts) as ScoutName[]).sort(),
       terms: roundTerms(r.terms),
+      ...(r.exploration ? { exploration: true as const } : {}),
     };
   });
   return {

@@ -33,6 +33,7 @@ export function feedbackJson(r: FeedbackResult) {
     used: r.used,
     supported_by_output: r.supported,
     ignored: r.ignored,
+    exploration_passed_over: r.exploration,
     misleading: r.misleading,
     quarantined: r.quarantined,
     edges_reinforced: r.edges_reinforced,

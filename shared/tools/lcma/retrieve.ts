@@ -26,9 +26,10 @@ const input = z.strictObject({
     .describe('What to favour.'),
   max_context_nodes: z.number().int().min(1).max(MAX_K).optional().describe('How many notes (default 10).'),
   surface_conflicts: z.boolean().optional().describe('List contradictions among the notes (default: design, decision, synthesis, debug).'),
+  try: z.boolean().optional().describe('Try the query without teaching memory: no receipt is written, nothing is learned, feedback is impossible (result try: true).'),
 });
 
-/** Each call adds a receipt and bumps retrieval counts of the notes returned: not read-only, not idempotent. */
+/** Each call (but a try) adds a receipt and bumps retrieval counts of the notes returned: not read-only, not idempotent. */
 const RETRIEVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 export const lithosRetrieve = defineTool({
@@ -57,7 +58,7 @@ export const lithosRetrieve = defineTool({
         max_context_nodes: a.max_context_nodes,
         surface_conflicts: a.surface_conflicts,
       },
-      { interpreter: ctx.interpreter },
+      { interpreter: ctx.interpreter, try: a.try },
     );
     return { ...result, spaces: spaceTags(ctx.memory.index.spaces()) };
   },

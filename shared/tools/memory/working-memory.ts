@@ -15,7 +15,7 @@ export const lithosWorkingMemory = defineTool({
   title: 'Working memory',
   description: [
     'The notes retrieved and used lately: for an agent (its retrievals in the last 24 h), for a task (every retrieval made for it, shared by all agents on it), or both.',
-    'Each item says how often it was retrieved and used (cited in the task outcome, or simply returned when no feedback was given). Read-only.',
+    'Each item says how often it was retrieved and used (cited in the task outcome or found used by lithos_feedback; a retrieval nobody gave feedback on counts no use). Read-only.',
     'Use it to pick up where you or another agent left off on a task. Notes you may not see are left out.',
     'Returns {agent, task, receipts, items:[{id, path, title, note_type, retrieved, used, last_at}]}, most used first.',
   ].join(' '),

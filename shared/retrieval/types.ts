@@ -8,6 +8,7 @@ import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
 import type { ScoutName } from './scouts';
 import type { Intent } from './scout-contract';
+import type { CoherenceSignals } from './temperature';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
@@ -110,12 +111,26 @@ export interface Terrace2Decision {
   outcome: string;
 }
 
+/** What the temperature changed: a hot scan runs wider, MMR diversifies more and exploration gets slots. */
+export interface HotPath {
+  /** Terrace 0 ran a second, wider scan because the first ran hot. */
+  wider_scan: boolean;
+  /** Each scout's limit and wave 2's seeds in the scan the nodes were chosen from. */
+  scout_limit: number;
+  seeds: number;
+  /** MMR's λ (1 = plain ranking; lower = more diversity). */
+  mmr_lambda: number;
+  /** Final slots offered to exploration candidates (novelty, random). */
+  exploration_slots: number;
+}
+
 export interface RetrievalResult {
   nodes: RetrievedNode[];
   temperature: number;
   coherence: number;
   /** The coherence signals among the top candidates, each in [0,1] (temperature.ts). */
-  coherence_signals: { embedding: number; agreement: number; concentration: number; edges: number; shared: number };
+  coherence_signals: CoherenceSignals;
+  hot_path: HotPath;
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   conflicts: SurfacedConflict[];
@@ -140,6 +155,8 @@ export interface Receipt {
   namespace_filter: string[];
   temperature: number;
   coherence: number;
+  /** Absent in receipts written before it was added. */
+  hot_path?: HotPath;
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   /** Ids of every candidate the scouts produced (after the gate), capped. */

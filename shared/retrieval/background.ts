@@ -1,25 +1,15 @@
 /**
  * What "similar" and "stands out" mean in one vault and one embedding space, so that coherence is measured
  * against that background rather than against fixed cosines: the hashing space puts random notes of the
- * example vault at cosine 0.43 on average, a sentence model near 0.1, so a fixed ceiling saturates in one
+ * example vault at cosine 0.35 on average, a sentence model near 0.1, so a fixed ceiling saturates in one
  * space and is never reached in another.
  */
 import { BACKGROUND } from './constants';
 import { hashSeed, seededRandom } from './rng';
 import { cosine } from './similarity';
+import type { Contrast, Spread } from './scout-contract';
 
-/** Mean and standard deviation of a sample of n values. */
-export interface Spread {
-  mean: number;
-  sd: number;
-  n: number;
-}
-
-/** One side's scores for one query over every note the viewer may see (0 where a note does not match). */
-export interface Contrast extends Spread {
-  /** The best score. */
-  top: number;
-}
+export type { Contrast, Spread } from './scout-contract';
 
 /**
  * Cosine between random note pairs in the space of `vectorOf` (a seeded sample of at most BACKGROUND.pairs

@@ -6,10 +6,22 @@
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { NoteFrame } from '../model/frames';
-import type { Contrast, Spread } from './background';
 
 export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
 export type Intent = (typeof INTENTS)[number];
+
+/** Mean and standard deviation of a sample of n values (retrieval/background.ts). */
+export interface Spread {
+  mean: number;
+  sd: number;
+  n: number;
+}
+
+/** One side's scores for one query over every note the viewer may see (0 where a note does not match). */
+export interface Contrast extends Spread {
+  /** The best score. */
+  top: number;
+}
 
 /** A note as the scouts see it: metadata only, no body. */
 export interface CorpusNote {

@@ -15,17 +15,11 @@ import { COHERENCE } from './constants';
 import { standOut, type Contrast } from './background';
 import type { Ranked } from './rerank';
 import { cosine } from './similarity';
-import type { RetrievalCorpus, ScoutName } from './types';
+import type { CoherenceSignals, RetrievalCorpus, ScoutName } from './types';
+
+export type { CoherenceSignals } from './types';
 
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
-
-/** Each in [0,1]: 1 is full evidence that the scan found one coherent subject. */
-export interface CoherenceSignals {
-  narrowing: number;
-  lexical: number;
-  embedding: number;
-  agreement: number;
-}
 
 export interface Coherence {
   coherence: number;

@@ -8,7 +8,6 @@ import type { Viewer } from '../governance/gate';
 import type { Interpreter } from './terrace2';
 import type { ScoutName } from './scouts';
 import type { Intent } from './scout-contract';
-import type { CoherenceSignals } from './temperature';
 
 export const QUERY_CLASSES = ['debug', 'design', 'planning', 'write', 'decision', 'synthesis', 'lookup'] as const;
 export type KnownQueryClass = (typeof QUERY_CLASSES)[number];
@@ -109,6 +108,14 @@ export interface Terrace2Decision {
   why: string;
   /** 'done' | 'skipped: …' | 'not wanted' */
   outcome: string;
+}
+
+/** The coherence signals among the top candidates (temperature.ts); each in [0,1], 1 = full evidence of one subject. */
+export interface CoherenceSignals {
+  narrowing: number;
+  lexical: number;
+  embedding: number;
+  agreement: number;
 }
 
 /** What the temperature changed: a hot scan runs wider, MMR diversifies more and exploration gets slots. */

@@ -124,8 +124,11 @@ export const RECENCY_LIMIT = 20;
 export const WIKILINK_WEIGHT = 0.6;
 export const HOP_DECAY = 0.5;
 
-/** Random note pairs sampled for a space's background cosine (background.ts); a vault with fewer pairs uses all. */
-export const BACKGROUND = { pairs: 2000 };
+/**
+ * A space's background cosine (background.ts): random note pairs sampled (a vault with fewer pairs uses
+ * all), re-sampled once this share of the notes changed (the sample's own error is about 2% of a sd).
+ */
+export const BACKGROUND = { pairs: 2000, refresh_share: 0.02 };
 
 /**
  * Temperature: coherence = weighted mean of these signals among the top `top` candidates, each measured

@@ -34,7 +34,7 @@ export function mmrLambda(temperature: number): number {
   return SELECTION.mmr_lambda_cold + (SELECTION.mmr_lambda_hot - SELECTION.mmr_lambda_cold) * temperature;
 }
 
-/** Cosine above which notes repeat each other: REDUNDANT_SD background sd above random pairs (0 without a background). */
+/** Cosine above which notes repeat each other: SELECTION.redundant_sd background sd above random pairs (0 without a background). */
 export function redundancyThreshold(corpus: RetrievalCorpus): number {
   const bg = corpus.background?.();
   return bg ? Math.min(0.95, Math.max(0, bg.mean + SELECTION.redundant_sd * bg.sd)) : 0;

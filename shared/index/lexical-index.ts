@@ -148,6 +148,26 @@ export class LexicalIndex {
     return (this.db.data.index as unknown as Bm25IndexStore).bm25[FIELD];
   }
 
+  /**
+   * How far the query's known words narrow the index down to the note in `slot`, in units of "singles
+   * out one note": Σ ln(N/df) over the query's distinct terms that this note holds, divided by ln N. Words
+   * the index never saw, or that the note lacks, add nothing; words in every note add nothing either. So
+   * words pointing at different notes (a mixed query) narrow less than the same words all in one note.
+   */
+  narrowing(text: string, slot: number): number {
+    const stats = (this.db.data.index as unknown as Bm25IndexStore).bm25[FIELD];
+    const docs = stats?.docCount ?? 0;
+    const bag = stats?.docs[slot];
+    if (docs < 2 || !bag) return 0;
+    const held = new Set(bag.ids);
+    let bits = 0;
+    for (const t of new Set(tokenize(text))) {
+      const id = stats.dict.get(t);
+      if (id !== undefined && held.has(id) && stats.df[id] > 0) bits += Math.log(docs / stats.df[id]);
+    }
+    return bits / Math.log(docs);
+  }
+
   /** Inverse document frequency of a term, for weighting terms when picking a snippet chunk. */
   idf(term: string): number {
     const { df, docs } = termStats(this.db.data.index as unknown as Bm25IndexStore, FIELD, term);

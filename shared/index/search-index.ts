@@ -297,6 +297,12 @@ export class SearchIndex {
     };
   }
 
+  /** How far the query's known words narrow the index down to one note (LexicalIndex.narrowing); 0 for an unknown id. */
+  narrowing(text: string, id: string): number {
+    const entry = this.notes.get(id);
+    return entry ? this.lexical.narrowing(text, entry.slot) : 0;
+  }
+
   /** A slot mask of the notes `allow` accepts, for queryScores (callers cache it while nothing changes). */
   maskOf(allow: (id: string) => boolean): Uint8Array {
     const size = this.lexical.slotCount();

@@ -11,7 +11,7 @@ import { resolveQuery } from './query';
 import { hashSeed, seededRandom } from './rng';
 import type { Interpreter } from './terrace2';
 import type { QueryContext, Receipt, RetrievalCorpus, RetrievalResult, RetrieveOptions, Scout, ScoutName } from './types';
-import { choose } from './stages/choose';
+import { choose, temperatureOf, widened } from './stages/choose';
 import { conflictsAmong, surfacesConflicts } from './stages/conflicts';
 import { interpret } from './stages/interpret';
 import { receiptOf } from './stages/receipt';
@@ -47,13 +47,17 @@ export async function retrieve(ctx: QueryContext, opts: RetrieveOptions, deps: R
   const without = new Set<ScoutName>(opts.without ?? []);
   const weights = intentWeights(q.intent, opts.jitter === false ? null : seededRandom(seed ^ 0x9e3779b9));
   const setup: ScanSetup = { corpus, scouts: deps.scouts.filter((s) => !without.has(s.name)), without, visible, weights, now, seed, clockMs };
-  const { ranked, candidates, telemetry } = await scan(q, setup);
+  let first = await scan(q, setup);
+  const temp = temperatureOf(first.ranked, corpus, first.contrast);
+  // Hot: the first scan's best notes do not hang together, so cast a wider net before choosing.
+  if (temp.hot) first = await scan(q, setup, widened(first.width));
+  const { ranked, candidates, telemetry } = first;
   for (const name of without) telemetry[name] = { hits: 0, ms: 0, skipped: 'switched off (--without)' };
-  const choice = choose(ranked, q, corpus);
+  const choice = choose(ranked, q, corpus, temp, first.width);
   const surface = surfacesConflicts(ctx, q);
   const conflicts = !surface ? [] : conflictsAmong(choice.final.map((r) => r.id), corpus, visible);
   const pass = await interpret({ ctx, q, ranked, choice, surface, conflicts, visible, corpus, interpreter: deps.interpreter, rescan: (fq) => scan(fq, setup) });
-  const result = resultOf(q, corpus, choice.coh, pass, telemetry, clockMs() - started);
+  const result = resultOf(q, corpus, choice.coh, choice.hotPath, pass, telemetry, clockMs() - started);
 
   if (opts.record !== false && !opts.try && deps.record) {
     const receipt = receiptOf(deps.newId(), now, q, result, candidates);

@@ -10,6 +10,19 @@ import type { NoteFrame } from '../model/frames';
 export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
 export type Intent = (typeof INTENTS)[number];
 
+/** Mean and standard deviation of a sample of n values (retrieval/background.ts). */
+export interface Spread {
+  mean: number;
+  sd: number;
+  n: number;
+}
+
+/** One side's scores for one query over every note the viewer may see (0 where a note does not match). */
+export interface Contrast extends Spread {
+  /** The best score. */
+  top: number;
+}
+
 /** A note as the scouts see it: metadata only, no body. */
 export interface CorpusNote {
   id: string;
@@ -72,6 +85,17 @@ export interface RetrievalCorpus {
   exact(text: string): string[];
   /** The note's mean chunk vector in the primary space (unit length), or null when it has none. */
   noteVector(id: string): Float32Array | null;
+  /**
+   * Cosine of random note pairs in the primary space (background.ts), cached per space until a note
+   * changes; null when there are too few vectors. Without it coherence uses no embedding signal.
+   */
+  background?(): Spread | null;
+  /**
+   * Per side, the query's scores over every note the gate allows (normalised as above, 0 where a note
+   * does not match): how far its best hit stands out; and how far its known words narrow the vault down
+   * to its best lexical hit (SearchIndex.narrowing). Without it coherence uses neither signal.
+   */
+  contrast?(text: string, allow: (id: string) => boolean): Promise<{ lexical: Contrast | null; vector: Contrast | null; narrowing: number }>;
   /** Wiki-link neighbours, resolved, as node ids. */
   linksOut(id: string): string[];
   linksIn(id: string): string[];

@@ -10,10 +10,15 @@ export interface SelectOptions {
   explorationSlots: number;
   /** Added to an exploration candidate's normalised score in MMR (mixed mode when hot). */
   explorationBonus: number;
+  /** Candidates MMR considers, as a multiple of k: a few times k is enough, the tail never wins. */
+  poolFactor: number;
+  /**
+   * Cosine above which two notes start to repeat each other, from the space's background (background.ts):
+   * only similarity above it counts as redundancy, else every pair of a hashing space (0.35 apart at
+   * random) would look a third redundant.
+   */
+  redundantAbove: number;
 }
-
-/** Candidates considered by MMR: a few times k is enough, the tail never wins. */
-const MMR_POOL_FACTOR = 4;
 
 export function select(ranked: readonly Ranked[], corpus: RetrievalCorpus, opts: SelectOptions): Ranked[] {
   const chosen: Ranked[] = [];
@@ -29,7 +34,7 @@ export function select(ranked: readonly Ranked[], corpus: RetrievalCorpus, opts:
     (r) => !taken.has(r.id) && ((r.terms.scouts.novelty ?? 0) > 0 || (r.terms.scouts.random ?? 0) > 0),
   );
   const mainSlots = Math.max(chosen.length, opts.k - Math.min(opts.explorationSlots, explorers.length));
-  const pool = ranked.filter((r) => !taken.has(r.id)).slice(0, opts.k * MMR_POOL_FACTOR);
+  const pool = ranked.filter((r) => !taken.has(r.id)).slice(0, opts.k * opts.poolFactor);
   const top = pool[0]?.score ?? 0;
   const bottom = pool[pool.length - 1]?.score ?? 0;
   const span = top - bottom || 1;
@@ -46,8 +51,9 @@ export function select(ranked: readonly Ranked[], corpus: RetrievalCorpus, opts:
         const cv = vec.get(c.id);
         if (cv) maxSim = Math.max(maxSim, cosine(v, cv));
       }
+      const redundancy = maxSim > opts.redundantAbove ? (maxSim - opts.redundantAbove) / (1 - opts.redundantAbove) : 0;
       const explore = Math.max(r.terms.scouts.novelty ?? 0, r.terms.scouts.random ?? 0);
-      const value = opts.lambda * ((r.score - bottom) / span + opts.explorationBonus * explore) - (1 - opts.lambda) * maxSim;
+      const value = opts.lambda * ((r.score - bottom) / span + opts.explorationBonus * explore) - (1 - opts.lambda) * redundancy;
       if (value > bestValue) {
         bestValue = value;
         best = r;

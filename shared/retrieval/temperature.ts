@@ -1,72 +1,75 @@
 /**
- * Coherence of the top candidates, and temperature = 1 − coherence. Edge strength alone is constant on a
- * vault without learned edges (a peer measured 0.5 on all 1,946 queries), so it is one signal of five:
- * embedding agreement among the top notes, whether different scouts agree on them, how clearly the best
- * stand out, links/edges among them, and shared tags/entities.
+ * Coherence of the top candidates, and temperature = 1 − coherence. Every signal is measured against the
+ * vault's own background (background.ts), not against fixed cosines or counts:
+ * - narrowing: how far the query's known words narrow this vault down to its best lexical hit
+ *   (Σ ln(N/df) / ln N over the words that note holds): words the vault never saw, or that every note
+ *   holds, narrow nothing, and words scattered over different notes (a mixed query) narrow less;
+ * - lexical: how far the best BM25 hit stands out of the query's scores over the vault, beyond what noise
+ *   gives at that vault size;
+ * - embedding: how much closer the top notes lie to each other than random note pairs of the same space;
+ * - agreement: whether the lexical and vector sides agree on the best notes.
+ * A question naming a note's topic is coherent (cold); a vague one, or words the vault does not know, is
+ * not (hot). Weights and scales were fitted on dev queries against generic and nonsense ones (COHERENCE).
  */
 import { COHERENCE } from './constants';
+import { standOut, type Contrast } from './background';
 import type { Ranked } from './rerank';
 import { cosine } from './similarity';
-import type { RetrievalCorpus, ScoutName } from './types';
+import type { CoherenceSignals, RetrievalCorpus, ScoutName } from './types';
+
+export type { CoherenceSignals } from './types';
 
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
 
 export interface Coherence {
   coherence: number;
   temperature: number;
-  signals: { embedding: number; agreement: number; concentration: number; edges: number; shared: number };
+  signals: CoherenceSignals;
 }
 
-export function coherenceOf(ranked: readonly Ranked[], corpus: RetrievalCorpus): Coherence {
+export const NO_SIGNALS: CoherenceSignals = { narrowing: 0, lexical: 0, embedding: 0, agreement: 0 };
+
+/** The query against the whole vault (RetrievalCorpus.contrast), when the corpus offers it. */
+export type QueryContrast = { lexical: Contrast | null; vector: Contrast | null; narrowing: number };
+
+export function coherenceOf(ranked: readonly Ranked[], corpus: RetrievalCorpus, contrast: QueryContrast | null): Coherence {
   const top = ranked.slice(0, COHERENCE.top);
   if (top.length < 2) {
     // One note or none: nothing to disagree with, but nothing to confirm either.
-    const signals = { embedding: 0, agreement: 0, concentration: 0, edges: 0, shared: 0 };
-    return { coherence: 0.5, temperature: 0.5, signals };
+    return { coherence: 0.5, temperature: 0.5, signals: { ...NO_SIGNALS } };
   }
-  const vecs = top.map((r) => corpus.noteVector(r.id));
-  const notes = top.map((r) => corpus.note(r.id));
-  let simSum = 0;
-  let simPairs = 0;
-  let linked = 0;
-  let shared = 0;
+  const signals: CoherenceSignals = {
+    narrowing: clamp01((contrast?.narrowing ?? 0) / COHERENCE.narrowing_full),
+    lexical: clamp01(standOut(contrast?.lexical ?? null) / COHERENCE.standout_sd),
+    embedding: clamp01(embeddingZ(top, corpus) / COHERENCE.embedding_sd),
+    agreement: sideAgreement(ranked, top.length),
+  };
+  const w = COHERENCE.weights;
+  let raw = 0;
+  let total = 0;
+  for (const k of Object.keys(w) as (keyof CoherenceSignals)[]) {
+    raw += w[k] * signals[k];
+    total += w[k];
+  }
+  // A logistic stretch around the fitted midpoint, so that temperatures use the whole range.
+  const coherence = clamp01(1 / (1 + Math.exp(-(raw / total - COHERENCE.center) / COHERENCE.width)));
+  return { coherence, temperature: 1 - coherence, signals };
+}
+
+/** Mean pairwise cosine of the top notes, in standard deviations above random note pairs; 0 without a background. */
+function embeddingZ(top: readonly Ranked[], corpus: RetrievalCorpus): number {
+  const bg = corpus.background?.() ?? null;
+  if (!bg || !(bg.sd > 0)) return 0;
+  const vecs = top.map((r) => corpus.noteVector(r.id)).filter((v): v is Float32Array => v !== null);
+  let sum = 0;
   let pairs = 0;
-  const links = top.map((r) => new Set([...corpus.linksOut(r.id), ...corpus.linksIn(r.id), ...corpus.edges(r.id).map((e) => (e.from_id === r.id ? e.to_id : e.from_id))]));
-  const keys = notes.map((n) => new Set([...(n?.tags ?? []), ...(n?.entities ?? [])].map((t) => t.toLowerCase())));
-  for (let i = 0; i < top.length; i++) {
-    for (let j = i + 1; j < top.length; j++) {
+  for (let i = 0; i < vecs.length; i++) {
+    for (let j = i + 1; j < vecs.length; j++) {
+      sum += cosine(vecs[i], vecs[j]);
       pairs++;
-      const a = vecs[i];
-      const b = vecs[j];
-      if (a && b) {
-        simSum += cosine(a, b);
-        simPairs++;
-      }
-      if (links[i].has(top[j].id) || links[j].has(top[i].id)) linked++;
-      for (const k of keys[i]) {
-        if (keys[j].has(k)) {
-          shared++;
-          break;
-        }
-      }
     }
   }
-  const embedding = simPairs > 0 ? clamp01((simSum / simPairs - COHERENCE.emb_low) / (COHERENCE.emb_high - COHERENCE.emb_low)) : 0;
-  const agreement = sideAgreement(ranked, top.length);
-  // Clear winners: how far the best three stand above the rest of the top, relative to the best.
-  const scores = top.map((r) => r.terms.base);
-  const head = mean(scores.slice(0, 3));
-  const tail = mean(scores.slice(3));
-  const concentration = head > 0 && scores.length > 3 ? clamp01((2 * (head - tail)) / head) : 0;
-  const signals = { embedding, agreement, concentration, edges: linked / pairs, shared: shared / pairs };
-  const w = COHERENCE.weights;
-  const raw =
-    (w.embedding * signals.embedding + w.agreement * signals.agreement + w.concentration * signals.concentration + w.edges * signals.edges + w.shared * signals.shared) /
-    (w.embedding + w.agreement + w.concentration + w.edges + w.shared);
-  // Calibration (tuned on dev data): a logistic stretch around the typical raw value, so that
-  // temperatures use the whole range instead of crowding around one value.
-  const coherence = clamp01(1 / (1 + Math.exp(-(raw - COHERENCE.center) / COHERENCE.width)));
-  return { coherence, temperature: 1 - coherence, signals };
+  return pairs > 0 ? (sum / pairs - bg.mean) / bg.sd : 0;
 }
 
 /**
@@ -88,8 +91,4 @@ function sideAgreement(ranked: readonly Ranked[], n: number): number {
   let both = 0;
   for (const id of lex) if (vec.has(id)) both++;
   return both / Math.min(n, Math.max(lex.size, vec.size));
-}
-
-function mean(xs: readonly number[]): number {
-  return xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0;
 }

@@ -117,12 +117,34 @@ export interface Terrace2Decision {
   outcome: string;
 }
 
+/** The coherence signals among the top candidates (temperature.ts); each in [0,1], 1 = full evidence of one subject. */
+export interface CoherenceSignals {
+  narrowing: number;
+  lexical: number;
+  embedding: number;
+  agreement: number;
+}
+
+/** What the temperature changed: a hot scan runs wider, MMR diversifies more and exploration gets slots. */
+export interface HotPath {
+  /** Terrace 0 ran a second, wider scan because the first ran hot. */
+  wider_scan: boolean;
+  /** Each scout's limit and wave 2's seeds in the scan the nodes were chosen from. */
+  scout_limit: number;
+  seeds: number;
+  /** MMR's λ (1 = plain ranking; lower = more diversity). */
+  mmr_lambda: number;
+  /** Final slots offered to exploration candidates (novelty, random). */
+  exploration_slots: number;
+}
+
 export interface RetrievalResult {
   nodes: RetrievedNode[];
   temperature: number;
   coherence: number;
   /** The coherence signals among the top candidates, each in [0,1] (temperature.ts). */
-  coherence_signals: { embedding: number; agreement: number; concentration: number; edges: number; shared: number };
+  coherence_signals: CoherenceSignals;
+  hot_path: HotPath;
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   conflicts: SurfacedConflict[];
@@ -150,6 +172,8 @@ export interface Receipt {
   namespace_filter: string[];
   temperature: number;
   coherence: number;
+  /** Absent in receipts written before it was added. */
+  hot_path?: HotPath;
   terrace_reached: 0 | 1 | 2;
   terrace2: Terrace2Decision;
   /** Ids of every candidate the scouts produced (after the gate), capped. */

@@ -3,9 +3,9 @@ import type { RetrievalResult } from '../../shared/retrieval/types';
 import { note, openHarness } from '../engine/harness';
 
 /**
- * Temperature = 1 − coherence among the top candidates. A query whose best notes are about one thing and
- * link to each other is coherent (cool); a query whose words are spread over unrelated notes is scattered
- * (hot). Both in one vault, so only the query differs.
+ * Temperature = 1 − coherence among the top candidates. A query whose words all point at notes about one
+ * thing is coherent (cool); a query whose words are spread over unrelated notes is scattered (hot). Both
+ * in one vault, so only the query differs.
  */
 const coherent: Record<string, string> = {
   'db/Connection pool exhaustion.md': note(
@@ -77,7 +77,7 @@ test('temperature and coherence are in [0,1] and add up to 1; every coherence si
     expect(r.temperature).toBeGreaterThanOrEqual(0);
     expect(r.temperature).toBeLessThanOrEqual(1);
     expect(r.temperature + r.coherence).toBeCloseTo(1, 3);
-    expect(Object.keys(r.coherence_signals).sort()).toEqual(['agreement', 'concentration', 'edges', 'embedding', 'shared']);
+    expect(Object.keys(r.coherence_signals).sort()).toEqual(['agreement', 'embedding', 'lexical', 'narrowing']);
     for (const v of Object.values(r.coherence_signals)) {
       expect(v).toBeGreaterThanOrEqual(0);
       expect(v).toBeLessThanOrEqual(1);
@@ -85,12 +85,18 @@ test('temperature and coherence are in [0,1] and add up to 1; every coherence si
   }
 });
 
-test('the signals say why: the coherent top notes link to each other, share tags and lie closer in embedding space', async () => {
+test('the signals say why: the coherent query narrows the vault to one note and its top notes lie closer than random pairs', async () => {
   const cool = (await ask('connection pool exhaustion')).coherence_signals;
   const hot = (await ask('volcano saxophone tax glacier sourdough')).coherence_signals;
-  expect(cool.edges).toBeGreaterThan(hot.edges);
-  expect(cool.shared).toBeGreaterThan(hot.shared);
+  expect(cool.narrowing).toBeGreaterThan(hot.narrowing);
   expect(cool.embedding).toBeGreaterThan(hot.embedding);
+});
+
+test('words the vault has never seen are hotter than words it knows', async () => {
+  const known = await ask('connection pool exhaustion');
+  const unknown = await ask('blorf quuxle zint');
+  expect(unknown.coherence_signals.narrowing).toBe(0);
+  expect(unknown.temperature).toBeGreaterThan(known.temperature);
 });
 
 test('the same query gives the same temperature (no hidden state)', async () => {

@@ -66,15 +66,23 @@ const scattered: TwinNote[] = [
   { id: 'n-secret', title: 'Latency secrets', body: 'latency latency latency', access_scope: 'user_private' },
 ];
 
-/** One topic, near-identical vectors, linked to each other: coherent, so the scan runs cool. */
-const coherent: TwinNote[] = Array.from({ length: 6 }, (_, i) => ({
-  id: `c${i}`,
-  title: `Pool exhaustion ${i}`,
-  tags: ['pool'],
-  body: `Connection pool exhaustion under load, case ${i}.`,
-  vector: [1, 0.01 * i, 0],
-  links: [`c${(i + 1) % 6}`],
-}));
+/**
+ * One topic, near-identical vectors, linked to each other, among unrelated notes: a query naming the topic
+ * narrows the vault to it, so the scan runs cool.
+ */
+const FILLER = ['harbour', 'violin', 'orchard', 'telescope', 'lantern', 'compass', 'meadow', 'falcon', 'pottery', 'canyon', 'lighthouse', 'tapestry', 'marathon', 'origami', 'aquarium', 'vineyard', 'chess', 'kayak', 'mosaic', 'desert', 'glacier', 'saxophone', 'volcano', 'sourdough', 'quarry', 'bonsai', 'trellis', 'igloo', 'zeppelin', 'lagoon'];
+const coherent: TwinNote[] = [
+  ...Array.from({ length: 6 }, (_, i) => ({
+    id: `c${i}`,
+    title: `Pool exhaustion ${i}`,
+    tags: ['pool'],
+    body: `Connection pool exhaustion under load, case ${i}.`,
+    vector: [1, 0.01 * i, 0],
+    links: [`c${(i + 1) % 6}`],
+  })),
+  ...FILLER.map((w, i) => ({ id: `f-${w}`, title: `The ${w}`, body: `A short note about the ${w}.`, vector: [0, Math.cos(i), Math.sin(i)] })),
+];
+const COHERENT_QUERY = 'connection pool exhaustion under load';
 
 function deps(notes: TwinNote[], o: { interpreter?: Interpreter | null; corpus?: MemoryCorpusOptions } = {}): RetrieveDeps & { receipts: Receipt[] } {
   const receipts: Receipt[] = [];
@@ -98,7 +106,7 @@ const ids = (r: RetrievalResult): string[] => r.nodes.map((x) => x.id);
 
 test('fixtures: the scattered query runs hot, the coherent one cool', async () => {
   expect((await run(deps(scattered), ask('latency'))).temperature).toBeGreaterThan(0.6);
-  expect((await run(deps(coherent, { corpus: { embed: () => [1, 0, 0] } }), ask('pool exhaustion'))).temperature).toBeLessThanOrEqual(0.25);
+  expect((await run(deps(coherent, { corpus: { embed: () => [1, 0, 0] } }), ask(COHERENT_QUERY))).temperature).toBeLessThanOrEqual(0.25);
 });
 
 test('no interpreter: terrace 2 is wanted but skipped, said so in the result and the receipt, never faked', async () => {
@@ -114,7 +122,7 @@ test('no interpreter: terrace 2 is wanted but skipped, said so in the result and
 
 test('low temperature, no conflicts: not wanted, and the interpreter is not asked', async () => {
   const interp = new ScriptedInterpreter(() => answer(['c0']));
-  const r = await run(deps(coherent, { interpreter: interp, corpus: { embed: () => [1, 0, 0] } }), ask('pool exhaustion'));
+  const r = await run(deps(coherent, { interpreter: interp, corpus: { embed: () => [1, 0, 0] } }), ask(COHERENT_QUERY));
   expect(r.terrace2).toMatchObject({ wanted: false, outcome: 'not wanted' });
   expect(r.terrace_reached).toBe(1);
   expect(interp.requests).toHaveLength(0);
@@ -202,7 +210,7 @@ describe('follow-up round: once, only when confidence < 0.5 and temperature > 0.
   test('unsure but cool (terrace 2 wanted for a conflict): no follow-up', async () => {
     const interp = new ScriptedInterpreter(unsure);
     const d = deps(coherent, { interpreter: interp, corpus: { embed: () => [1, 0, 0], edges: [{ from_id: 'c0', to_id: 'c1', type: 'contradicts' }] } });
-    const r = await run(d, ask('pool exhaustion', { query_class: 'debug' })); // debug lists conflicts
+    const r = await run(d, ask(COHERENT_QUERY, { query_class: 'debug' })); // debug lists conflicts
     expect(r.temperature).toBeLessThanOrEqual(0.6);
     expect(r.terrace2.why).toMatch(/conflict/);
     expect(interp.requests).toHaveLength(1);

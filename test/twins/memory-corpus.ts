@@ -4,6 +4,7 @@ import { normalizeExact, tokenize } from '../../shared/index/tokenizer';
 import { extractHeadings } from '../../shared/model/headings';
 import { extractFrame } from '../../shared/model/frames';
 import { PrecedentIndex } from '../../shared/retrieval/precedent-index';
+import { pairBackground, spread, type Contrast, type Spread } from '../../shared/retrieval/background';
 import type { CorpusNote, NoteFrame, PrecedentMatch, ResolvedQuery, RetrievalCorpus, Scored, ScoutHit, ScoutInput } from '../../shared/retrieval/types';
 import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats, type PrecedentRow } from '../../shared/stores/memory-types';
 
@@ -19,6 +20,9 @@ import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats, ty
  *   the best count: max-normalised to [0,1] like BM25 in the engine, best first, ties by id.
  * - vector: cosine between opts.embed(text) and each note's vector, min-max normalised over the allowed
  *   notes (all equal = 1). No opts.embed, or no vectors: [].
+ * - background: random-pair cosine over the notes' vectors (background.ts, as the engine's corpus does).
+ * - contrast: both sides' scores above over every allowed note (0 where none), and the narrowing of the
+ *   query's terms to the best lexical hit (Σ ln(N/df) over the terms it holds / ln N, df over every note).
  * - exact: title, alias or id equal after normalizeExact (the index's own normalisation).
  * - linksIn: the inverse of links. edges/coactivation/stats: from opts, with defaults for missing fields.
  * - precedents: matched by the engine's own PrecedentIndex over opts.precedents.
@@ -198,6 +202,28 @@ export class MemoryCorpus implements RetrievalCorpus {
     const lo = Math.min(...raw.map((h) => h.score));
     const hi = Math.max(...raw.map((h) => h.score));
     return raw.map((h) => ({ id: h.id, score: hi === lo ? 1 : (h.score - lo) / (hi - lo) })).sort(byScoreThenId).slice(0, limit);
+  }
+
+  background(): Spread | null {
+    return pairBackground([...this.entries.keys()].sort(), (id) => this.entries.get(id)?.vector ?? null, 'twin');
+  }
+
+  async contrast(text: string, allow: (id: string) => boolean): Promise<{ lexical: Contrast | null; vector: Contrast | null; narrowing: number }> {
+    const n = [...this.entries.keys()].filter(allow).length;
+    const over = (hits: readonly Scored[]): Contrast | null => {
+      if (n < 2 || hits.length === 0) return null;
+      const values = [...hits.map((h) => h.score), ...new Array<number>(n - hits.length).fill(0)];
+      return { ...spread(values), top: Math.max(...values) };
+    };
+    const lex = this.lexical(text, n, allow);
+    const best = lex[0] ? this.entries.get(lex[0].id)! : null;
+    let bits = 0;
+    const size = this.entries.size;
+    for (const t of new Set(tokenize(text))) {
+      const df = [...this.entries.values()].filter((e) => e.terms.has(t)).length;
+      if (best?.terms.has(t) && df > 0) bits += Math.log(size / df);
+    }
+    return { lexical: over(lex), vector: over(await this.vector(text, n, allow)), narrowing: size > 1 ? bits / Math.log(size) : 0 };
   }
 
   exact(text: string): string[] {

@@ -17,6 +17,7 @@ export function receiptOf(receiptId: string, now: number, q: ResolvedQuery, resu
     namespace_filter: q.namespaces,
     temperature: result.temperature,
     coherence: result.coherence,
+    hot_path: result.hot_path,
     terrace_reached: result.terrace_reached,
     terrace2: result.terrace2,
     candidates: [...candidates.keys()].slice(0, RECEIPT_CANDIDATES),

@@ -1,7 +1,7 @@
 /** Stage 5 of retrieve(): the result the caller gets, its figures rounded to 4 decimals. */
 import type { Ranked } from '../rerank';
-import type { Coherence } from '../temperature';
-import type { ResolvedQuery, RetrievalCorpus, RetrievalResult, RetrievedNode, ScoutName, SurfacedConflict, Terrace2Decision } from '../types';
+import { NO_SIGNALS, type Coherence, type CoherenceSignals } from '../temperature';
+import type { HotPath, ResolvedQuery, RetrievalCorpus, RetrievalResult, RetrievedNode, ScoutName, SurfacedConflict, Terrace2Decision } from '../types';
 
 /** What terrace 1, then terrace 2 when it ran, settled on (interpret.ts). */
 export interface Outcome {
@@ -13,7 +13,7 @@ export interface Outcome {
   extraReasons: Map<string, string[]>;
 }
 
-export function resultOf(q: ResolvedQuery, corpus: RetrievalCorpus, coh: Coherence, pass: Outcome, telemetry: RetrievalResult['scouts'], ms: number): RetrievalResult {
+export function resultOf(q: ResolvedQuery, corpus: RetrievalCorpus, coh: Coherence, hotPath: HotPath, pass: Outcome, telemetry: RetrievalResult['scouts'], ms: number): RetrievalResult {
   const nodes: RetrievedNode[] = pass.final.map((r) => {
     const n = corpus.note(r.id)!;
     return {
@@ -33,13 +33,8 @@ export function resultOf(q: ResolvedQuery, corpus: RetrievalCorpus, coh: Coheren
     nodes,
     temperature: round(coh.temperature),
     coherence: round(coh.coherence),
-    coherence_signals: {
-      embedding: round(coh.signals.embedding),
-      agreement: round(coh.signals.agreement),
-      concentration: round(coh.signals.concentration),
-      edges: round(coh.signals.edges),
-      shared: round(coh.signals.shared),
-    },
+    coherence_signals: roundSignals(coh.signals),
+    hot_path: { ...hotPath, mmr_lambda: round(hotPath.mmr_lambda) },
     terrace_reached: pass.terrace,
     terrace2: pass.terrace2,
     conflicts: pass.conflicts,
@@ -57,7 +52,8 @@ export function emptyResult(q: ResolvedQuery, why: string, ms: number): Retrieva
     nodes: [],
     temperature: 0,
     coherence: 1,
-    coherence_signals: { embedding: 0, agreement: 0, concentration: 0, edges: 0, shared: 0 },
+    coherence_signals: { ...NO_SIGNALS },
+    hot_path: { wider_scan: false, scout_limit: 0, seeds: 0, mmr_lambda: 1, exploration_slots: 0 },
     terrace_reached: 0,
     terrace2: { wanted: false, why, outcome: 'not wanted' },
     conflicts: [],
@@ -71,6 +67,12 @@ export function emptyResult(q: ResolvedQuery, why: string, ms: number): Retrieva
 
 export function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
+}
+
+function roundSignals(s: CoherenceSignals): CoherenceSignals {
+  const out = { ...s };
+  for (const k of Object.keys(out) as (keyof CoherenceSignals)[]) out[k] = round(out[k]);
+  return out;
 }
 
 function roundTerms(t: Ranked['terms']): Ranked['terms'] {

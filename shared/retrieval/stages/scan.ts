@@ -7,6 +7,7 @@ import { mergeHits, rankByBase, type Candidate } from '../merge';
 import { rerank, type IntentWeights, type Ranked } from '../rerank';
 import { hashSeed, seededRandom } from '../rng';
 import { round } from './result';
+import type { QueryContrast } from '../temperature';
 import type { Gate, ResolvedQuery, RetrievalCorpus, RetrievalResult, Scout, ScoutHit, ScoutName } from '../types';
 
 /** What stays the same for every scan of one retrieval (the query's and its follow-ups'). */
@@ -23,13 +24,24 @@ export interface ScanSetup {
   clockMs: () => number;
 }
 
+/** How wide terrace 0 casts its net: each scout's limit and wave 2's seeds (wider when the first scan runs hot). */
+export interface ScanWidth {
+  limit: number;
+  seeds: number;
+}
+
+export const NORMAL_WIDTH: ScanWidth = { limit: SCOUT_LIMIT, seeds: SEED_COUNT };
+
 export interface Scan {
   ranked: Ranked[];
   candidates: Map<string, Candidate>;
   telemetry: RetrievalResult['scouts'];
+  /** The query's scores over the whole vault per side (temperature.ts); null when the corpus cannot say. */
+  contrast: QueryContrast | null;
+  width: ScanWidth;
 }
 
-export async function scan(query: ResolvedQuery, setup: ScanSetup): Promise<Scan> {
+export async function scan(query: ResolvedQuery, setup: ScanSetup, width: ScanWidth = NORMAL_WIDTH): Promise<Scan> {
   const { corpus, scouts, visible, now, seed, clockMs } = setup;
   const candidates = new Map<string, Candidate>();
   const telemetry: RetrievalResult['scouts'] = {};
@@ -39,7 +51,7 @@ export async function scan(query: ResolvedQuery, setup: ScanSetup): Promise<Scan
         .filter((s) => s.wave === wave)
         .map(async (s) => {
           const t = clockMs();
-          const input = { query, corpus, visible, seeds, pool, limit: SCOUT_LIMIT, now, random: seededRandom(seed ^ hashSeed(s.name)) };
+          const input = { query, corpus, visible, seeds, pool, limit: width.limit, now, random: seededRandom(seed ^ hashSeed(s.name)) };
           const hits = (await s.run(input)).filter((h) => visible(h.id)); // belt and braces: a scout bug must not leak
           return { s, hits, ms: clockMs() - t };
         }),
@@ -52,10 +64,11 @@ export async function scan(query: ResolvedQuery, setup: ScanSetup): Promise<Scan
   await runWave(1, [], []);
   await completeRelevance(query, candidates, corpus, visible, setup.without);
   const pool = rankByBase(candidates.values());
-  const seeds = pool.slice(0, SEED_COUNT);
+  const seeds = pool.slice(0, width.seeds);
   await runWave(2, seeds, pool);
   const ranked = rerank([...candidates.values()], query, corpus, seeds.map((s) => s.id), setup.weights, now);
-  return { ranked, candidates, telemetry };
+  const contrast = corpus.contrast && query.text !== '' ? await corpus.contrast(query.text, visible) : null;
+  return { ranked, candidates, telemetry, contrast, width };
 }
 
 /**

@@ -21,7 +21,7 @@ export interface ConflictPorts {
   audit: Pick<AuditLog, 'append'>;
   policy: Pick<PolicyStore, 'get' | 'onChange'>;
   /** Whether a callout in one note may name another (governance/audience.ts). */
-  governance: Pick<GovernanceService, 'readersMaySee'>;
+  governance: Pick<GovernanceService, 'readersMaySee' | 'keysInUse'>;
   /** The learning constants in force: a refuted note's priors stay within class_prior_cap. */
   tunables: Pick<LearningStore, 'get'>;
   clock: Clock;

@@ -387,7 +387,7 @@ export class ConflictService {
     this.running = this.running.then(async () => {
       try {
         const p = this.d.policy.get();
-        const key = JSON.stringify([p.hidden_folders, p.shared_patterns, p.default_namespaces, p.agents]);
+        const key = JSON.stringify([p.hidden_folders, p.shared_patterns, p.default_namespaces, p.agents, this.d.governance.keysInUse()]);
         if (this.d.memory.learned.mark(POLICY_MARK) === key) return;
         await this.syncAll();
         await this.d.memory.learned.setMark(POLICY_MARK, key);

@@ -9,7 +9,8 @@
  * 1. no agent reads `reader` (user_private, or in a hidden folder): anything may be named;
  * 2. `target` is hidden from some agent by a hidden folder or user_private: no;
  * 3. every agent reads `target` (shared scope, a shared-pattern namespace, or a project namespace every
- *    allowlist covers — with the default policy, `*`, that is every project note): yes;
+ *    allowlist covers — with the default policy, `*`, that is every project note): yes. Once agent keys are
+ *    issued, an agent without its key reads `shared` notes only (viewer.ts), so then only those count;
  * 4. every agent reads `reader` (and not `target`): no;
  * 5. `reader` is a project note: `target` must be a project note whose namespace every allowlist that
  *    covers `reader`'s also covers (never project/ab for project/a unless every such allowlist says so);
@@ -25,6 +26,8 @@ export interface AudienceContext {
   policy: Pick<Policy, 'hidden_folders' | 'shared_patterns' | 'default_namespaces' | 'agents'>;
   /** The resolved viewer of one agent (its allowlist and tasks), for rule 6. */
   viewerOf(agentId: string): Viewer;
+  /** Whether agent keys are issued (agent-keys.ts): then an unverified agent may read, and it reads `shared` notes only. */
+  keysInUse: boolean;
 }
 
 /** No agent may read it: the person's alone. */
@@ -37,10 +40,15 @@ function allowlists(policy: AudienceContext['policy']): (readonly string[])[] {
   return [policy.default_namespaces, ...Object.values(policy.agents).map((a) => a.namespaces)];
 }
 
-/** Every agent may read it: shared, a shared-pattern namespace, or a project namespace every allowlist covers (the default `*`). */
-export function everyAgentReads(policy: AudienceContext['policy'], note: GatedNote): boolean {
+/**
+ * Every agent may read it: shared, a shared-pattern namespace, or a project namespace every allowlist covers
+ * (the default `*`). With keys in use, an agent without its key is one of "every agent": `shared` only.
+ */
+export function everyAgentReads(policy: AudienceContext['policy'], note: GatedNote, keysInUse: boolean): boolean {
   if (noAgentReads(policy, note)) return false;
-  if (note.access_scope === 'shared' || coveredBy(policy.shared_patterns, note.namespace)) return true;
+  if (note.access_scope === 'shared') return true;
+  if (keysInUse) return false;
+  if (coveredBy(policy.shared_patterns, note.namespace)) return true;
   return note.access_scope === 'project' && allowlists(policy).every((l) => coveredBy(l, note.namespace));
 }
 
@@ -53,8 +61,8 @@ export function readersMaySee(ctx: AudienceContext, reader: GatedNote, target: G
   const { policy } = ctx;
   if (noAgentReads(policy, reader)) return true;
   if (noAgentReads(policy, target)) return false;
-  if (everyAgentReads(policy, target)) return true;
-  if (everyAgentReads(policy, reader)) return false;
+  if (everyAgentReads(policy, target, ctx.keysInUse)) return true;
+  if (everyAgentReads(policy, reader, ctx.keysInUse)) return false;
   const ownersSee = () => ownersOf(reader).every((a) => canSee(ctx.viewerOf(a), target));
   switch (reader.access_scope) {
     case 'project':

@@ -55,7 +55,12 @@ export class GovernanceService {
    * quote `target`: every agent that may read `reader` may read `target` too (audience.ts).
    */
   readersMaySee(reader: AudienceNote, target: AudienceNote): boolean {
-    const ctx = { policy: this.policy.get(), viewerOf: (id: string) => this.viewerFor({ kind: 'agent', agent_id: id }) };
+    const ctx = { policy: this.policy.get(), viewerOf: (id: string) => this.viewerFor({ kind: 'agent', agent_id: id }), keysInUse: this.keysInUse() };
     return readersMaySee(ctx, gatedNote(reader), gatedNote(target));
+  }
+
+  /** Whether agent keys are issued: then an agent may be unverified and read `shared` notes only (audience.ts). */
+  keysInUse(): boolean {
+    return this.agentKeys.inUse();
   }
 }

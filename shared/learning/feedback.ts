@@ -95,7 +95,7 @@ function withPrior(s: NodeStats, cls: string, delta: number, cap: number): Recor
 }
 
 /** What applying feedback uses. */
-export type FeedbackPorts = Pick<LearningPorts, 'notes' | 'search' | 'receipts' | 'memory' | 'tunables' | 'audit' | 'policy' | 'clock' | 'callouts'>;
+export type FeedbackPorts = Pick<LearningPorts, 'notes' | 'search' | 'receipts' | 'memory' | 'tunables' | 'audit' | 'policy' | 'governance' | 'clock' | 'callouts'>;
 
 /** Applies feedback once; the caller runs one at a time (LearningService.feedback), so two calls for one receipt cannot both pass the applied-once check. */
 export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput): Promise<FeedbackResult> {
@@ -234,12 +234,13 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
  * agent at once): each note it returned still exists and every agent may read it, and its namespace filter
  * names no agent's private namespace.
  */
-function everyAgentReadsReceipt(d: Pick<LearningPorts, 'policy' | 'notes'>, receipt: Receipt): boolean {
+function everyAgentReadsReceipt(d: Pick<LearningPorts, 'policy' | 'notes' | 'governance'>, receipt: Receipt): boolean {
   const policy = d.policy.get();
+  const keys = d.governance.keysInUse();
   if ((receipt.namespace_filter ?? []).some((ns) => /^agent(\/|$)/.test(ns.trim()))) return false;
   return receipt.final_nodes.every((f) => {
     const n = d.notes.note(f.id);
-    return n !== null && everyAgentReads(policy, gatedNote(n));
+    return n !== null && everyAgentReads(policy, gatedNote(n), keys);
   });
 }
 

@@ -25,7 +25,7 @@ export interface LearningPorts {
   audit: Pick<AuditLog, 'append'>;
   policy: Pick<PolicyStore, 'get'>;
   /** Whether text written into one note may name or quote another (concept lists, summaries). */
-  governance: Pick<GovernanceService, 'readersMaySee'>;
+  governance: Pick<GovernanceService, 'readersMaySee' | 'keysInUse'>;
   /** Tasks, their members and outcomes (working memory, consolidation units). */
   coordination: Pick<CoordinationStore, 'task' | 'agent' | 'tasksOf' | 'outcome'>;
   clock: Clock;

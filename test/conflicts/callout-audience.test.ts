@@ -85,6 +85,22 @@ test('with the default policy (every agent reads every project namespace) projec
   await d.engine.close();
 });
 
+test('once an agent key is issued, a shared note names shared notes only: an agent without its key reads nothing else', async () => {
+  const d = await openTools(FILES);
+  await d.engine.services.conflicts.followPolicy();
+  await d.engine.services.governance.policy.set({ ...d.engine.services.governance.policy.get(), hidden_folders: ['private'] });
+  await d.engine.services.conflicts.scan();
+  expect(named(d, 'shared/Pool.md')).toEqual(['A pool', 'A pool two', 'Ab pool', 'narrower', 'narrower', 'narrower']);
+  await d.engine.services.governance.agentKeys.issue('agent-b');
+  // Keys are issued from the command line (lithos agents key): the callouts follow at the next policy check.
+  await d.engine.services.conflicts.policyChanged();
+  expect(named(d, 'shared/Pool.md')).toEqual(['narrower', 'narrower', 'narrower', 'narrower', 'narrower', 'narrower']);
+  expect(d.vault.text('shared/Pool.md')).not.toContain('pool size is 70');
+  // A project note is read by verified agents only: it still names what they all read.
+  expect(named(d, 'project/a/A pool.md')).toEqual(['A pool two', 'Ab pool', 'Pool', 'narrower', 'narrower', 'narrower']);
+  await d.engine.close();
+});
+
 test('a policy changed while no host had the vault open (lithos policy, a hand edit) is applied to the callouts at the next open', async () => {
   const first = await openHarness(FILES);
   await first.engine.reconcile();

@@ -10,6 +10,7 @@
 import { LithosError } from '../../shared/errors';
 import { parseLearningOverrides, type LearningOverrides, TUNABLES } from '../../shared/learning/tunables';
 import { PRECEDENT_MATCH, RERANK, TAG_AFFINITY } from '../../shared/retrieval/constants';
+import { QUERY_EXPANSION } from '../../shared/retrieval/query-expansion';
 import { SCOUT_WEIGHTS } from '../../shared/retrieval/scouts';
 
 /** A point of a grid: `group.name` → value. */
@@ -20,6 +21,7 @@ const TABLES: Record<string, Record<string, number>> = {
   rerank: RERANK,
   tag_affinity: TAG_AFFINITY,
   precedent_match: PRECEDENT_MATCH,
+  query_expansion: QUERY_EXPANSION,
   scout: SCOUT_WEIGHTS,
 };
 
@@ -67,6 +69,28 @@ export async function withRetrievalOverrides<T>(retrieval: SplitPoint['retrieval
   } finally {
     for (const r of saved.reverse()) TABLES[r.table][r.name] = r.value;
   }
+}
+
+/**
+ * Retrieval constants that change nothing before any feedback: they weigh learned state (ignores, learned
+ * affinity, precedents, expansion), of which a fresh index has none. Points differing only in these (and in
+ * vault tunables, which only feedback reads) share one baseline, so the harness scores it once.
+ */
+const SILENT_BEFORE_FEEDBACK = new Set([
+  'rerank.ignored_penalty',
+  'rerank.misleading_penalty',
+  'rerank.tag_affinity',
+  'rerank.spaced_repetition',
+  'scout.precedent',
+  'scout.expansion',
+  'scout.coactivation',
+]);
+const SILENT_TABLES = new Set(['tag_affinity', 'precedent_match', 'query_expansion']);
+
+/** What a point's baseline depends on: its retrieval constants that act before any feedback. */
+export function baselineKey(point: ConstantPoint): string {
+  const acting = Object.entries(point).filter(([k]) => TUNABLES.every((t) => t.key !== k) && !SILENT_BEFORE_FEEDBACK.has(k) && !SILENT_TABLES.has(k.slice(0, k.indexOf('.'))));
+  return pointLabel(Object.fromEntries(acting));
 }
 
 /** A short label for a point: `rerank.ignored_penalty=0.1, …`, or `defaults`. */

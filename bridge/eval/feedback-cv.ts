@@ -14,14 +14,15 @@
  * - any other dataset (scifact-dev, vmm-general) is held out alone, tuning on everything else.
  * The objective is the tuning datasets' macro gain (macro nDCG@10 / macro baseline − 1) minus `penalty` ×
  * the sum of their losses below baseline (a dataset made worse counts against a point). A dataset's
- * cross-validated figure is the mean of its held-out figures over the folds that hold it out.
+ * cross-validated figure is the mean of its held-out figures over the folds that hold it out. Points whose
+ * constants cannot change the fresh index's ranking share its baseline (constant-overrides.ts baselineKey).
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LithosError } from '../../shared/errors';
 import type { DatasetRef } from './beir';
-import { pointLabel, splitPoint, withRetrievalOverrides, type ConstantPoint } from './constant-overrides';
-import { evaluateWithFeedback } from './feedback-split';
+import { baselineKey, pointLabel, splitPoint, withRetrievalOverrides, type ConstantPoint } from './constant-overrides';
+import { evaluateWithFeedback, type BaselineCache } from './feedback-split';
 
 export interface CvGrid {
   points: ConstantPoint[];
@@ -189,12 +190,13 @@ export function crossValidate(points: readonly PointResult[], penalty: number): 
 /** Runs every point on every dataset (the expensive part), then cross-validates. */
 export async function runFeedbackCv(refs: readonly DatasetRef[], split: number, grid: CvGrid, progress: (line: string) => void = () => {}): Promise<CvReport> {
   const points: PointResult[] = [];
+  const baselines: BaselineCache = new Map();
   for (const [i, point] of grid.points.entries()) {
     const { learning, retrieval } = splitPoint(point);
     const items: ItemResult[] = [];
     await withRetrievalOverrides(retrieval, async () => {
       for (const ref of refs) {
-        const r = await evaluateWithFeedback(ref, split, learning);
+        const r = await evaluateWithFeedback(ref, split, learning, { cache: baselines, key: baselineKey(point) });
         items.push({ name: r.name, baseline: r.baseline.ndcg, after: r.scores.ndcg });
       }
     });

@@ -39,6 +39,9 @@ interface Judged {
   judged: Judgements;
 }
 
+/** The held-out queries' baseline scores, kept by the caller across runs whose baseline cannot differ (feedback-cv.ts). */
+export type BaselineCache = Map<string, Scored>;
+
 interface Scored {
   scores: QueryScores;
   count: number;
@@ -77,7 +80,13 @@ async function train(engine: MemoryEngine, map: CorpusMap, queries: readonly Jud
  * `learning`: overrides of the vault tunables for this run, written into the eval vault's learning.json as a
  * person would set them (the cross-validation harness, feedback-cv.ts, varies them).
  */
-export async function evaluateWithFeedback(ref: DatasetRef, split: number, learning: LearningOverrides = {}): Promise<FeedbackSplitRun> {
+export async function evaluateWithFeedback(
+  ref: DatasetRef,
+  split: number,
+  learning: LearningOverrides = {},
+  /** A baseline computed before under the same retrieval constants (key), reused instead of scored again. */
+  reuse?: { cache: BaselineCache; key: string },
+): Promise<FeedbackSplitRun> {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), 'lithos-eval-'));
   try {
@@ -101,7 +110,9 @@ export async function evaluateWithFeedback(ref: DatasetRef, split: number, learn
       const report = await engine.reconcile();
       await engine.settle();
       // Baseline first, unrecorded: the index exactly as fresh, nothing learned yet.
-      const before = await score(engine, map, heldOut);
+      const cacheKey = reuse && JSON.stringify([ref.name, ref.dir, split, reuse.key]);
+      const before = (cacheKey && reuse.cache.get(cacheKey)) || (await score(engine, map, heldOut));
+      if (cacheKey) reuse.cache.set(cacheKey, before);
       await train(engine, map, judged.slice(0, cut));
       const after = await score(engine, map, heldOut);
       return {

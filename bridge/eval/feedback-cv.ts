@@ -65,20 +65,60 @@ export function parseGrid(raw: unknown): CvGrid {
   return { points, penalty: r.data.penalty ?? 1 };
 }
 
+/**
+ * The earlier results a file holds when it is the `--json` output of a `--cv` run (its `points`, each with
+ * `constants` and per-dataset figures), else null. They are reused instead of run again, so two runs' points
+ * can be cross-validated together, or the same points again with another penalty.
+ */
+export function priorResults(raw: unknown): PointResult[] | null {
+  const r = z
+    .object({
+      penalty: z.number().optional(),
+      points: z.array(z.object({ constants: z.record(z.string(), z.number()), datasets: z.record(z.string(), z.object({ 'ndcg@10': z.number(), 'baseline_ndcg@10': z.number() })) })),
+    })
+    .safeParse(raw);
+  if (!r.success) return null;
+  return r.data.points.map((p) => {
+    splitPoint(p.constants);
+    return { point: Object.freeze({ ...p.constants }), items: Object.entries(p.datasets).map(([name, f]) => ({ name, baseline: f['baseline_ndcg@10'], after: f['ndcg@10'] })) };
+  });
+}
+
+/** Grid files and earlier `--cv --json` outputs (priorResults), merged: the points to run and those already run. */
+export async function readCvFiles(paths: readonly string[]): Promise<{ grid: CvGrid; done: PointResult[] }> {
+  const points: ConstantPoint[] = [];
+  const done: PointResult[] = [];
+  let penalty: number | undefined;
+  for (const path of paths) {
+    const raw = await readJson(path);
+    const prior = priorResults(raw);
+    if (prior) {
+      done.push(...prior);
+      continue;
+    }
+    const g = parseGrid(raw);
+    points.push(...g.points);
+    if ((raw as { penalty?: unknown }).penalty !== undefined) penalty ??= g.penalty;
+  }
+  return { grid: { points: points.length ? points : [{}], penalty: penalty ?? 1 }, done };
+}
+
 export async function readGrid(path: string): Promise<CvGrid> {
+  return parseGrid(await readJson(path));
+}
+
+async function readJson(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new LithosError('not_found', `Cannot read the --cv grid ${path}: ${(err as Error).message}.`, { path });
+    throw new LithosError('not_found', `Cannot read the --cv file ${path}: ${(err as Error).message}.`, { path });
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new LithosError('invalid_argument', `The --cv grid ${path} is not JSON: ${(err as Error).message}.`, { path });
+    throw new LithosError('invalid_argument', `The --cv file ${path} is not JSON: ${(err as Error).message}.`, { path });
   }
-  return parseGrid(raw);
 }
 
 /** One dataset under one point: nDCG@10 of the held-out queries before and after feedback. */
@@ -187,11 +227,33 @@ export function crossValidate(points: readonly PointResult[], penalty: number): 
   return { penalty, points: [...points], folds, datasets, macros };
 }
 
-/** Runs every point on every dataset (the expensive part), then cross-validates. */
-export async function runFeedbackCv(refs: readonly DatasetRef[], split: number, grid: CvGrid, progress: (line: string) => void = () => {}): Promise<CvReport> {
+/**
+ * Runs every point on every dataset (the expensive part), then cross-validates. `done`: points run before
+ * (priorResults), on the same datasets, reused; a point in both is not run again.
+ */
+export async function runFeedbackCv(
+  refs: readonly DatasetRef[],
+  split: number,
+  grid: CvGrid,
+  progress: (line: string) => void = () => {},
+  done: readonly PointResult[] = [],
+): Promise<CvReport> {
+  const names = refs.map((r) => r.name).sort();
   const points: PointResult[] = [];
+  const seen = new Set<string>();
+  for (const p of done) {
+    const have = p.items.map((i) => i.name).sort();
+    if (have.join('\u0000') !== names.join('\u0000')) {
+      throw new LithosError('invalid_argument', `Earlier --cv results for ${pointLabel(p.point)} cover ${have.join(', ')}, not the datasets given (${names.join(', ')}).`);
+    }
+    if (seen.has(pointLabel(p.point))) continue;
+    seen.add(pointLabel(p.point));
+    points.push({ point: p.point, items: refs.map((r) => p.items.find((i) => i.name === r.name)!) });
+  }
   const baselines: BaselineCache = new Map();
   for (const [i, point] of grid.points.entries()) {
+    if (seen.has(pointLabel(point))) continue;
+    seen.add(pointLabel(point));
     const { learning, retrieval } = splitPoint(point);
     const items: ItemResult[] = [];
     await withRetrievalOverrides(retrieval, async () => {

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { splitPoint, withRetrievalOverrides } from '../../bridge/eval/constant-overrides';
+import { baselineKey, splitPoint, withRetrievalOverrides } from '../../bridge/eval/constant-overrides';
 import { crossValidate, cvFolds, parseGrid, type PointResult } from '../../bridge/eval/feedback-cv';
 import { runEval } from '../../bridge/eval/run-eval';
 import { RERANK } from '../../shared/retrieval/constants';
@@ -73,6 +73,13 @@ test('a retrieval constant is patched for the run and put back after it, even wh
   expect(RERANK.ignored_penalty).toBe(before);
 });
 
+test('points differing only in constants that act on learned state share one baseline; others get their own', () => {
+  expect(baselineKey({})).toBe('defaults');
+  expect(baselineKey({ 'scout.expansion': 0.4, 'rerank.ignored_penalty': 0, 'feedback.used_salience': 0.1, 'query_expansion.min_score': 0 })).toBe('defaults');
+  expect(baselineKey({ 'scout.lexical': 0.5, 'scout.expansion': 0.4 })).toBe('scout.lexical=0.5');
+  expect(baselineKey({ 'rerank.type_prior': 0.1 })).toBe('rerank.type_prior=0.1');
+});
+
 test('end to end on a generated collection of three datasets: every fold reported, JSON and table', async () => {
   const root = await mkdtemp(join(tmpdir(), 'lithos-cv-'));
   try {
@@ -81,9 +88,9 @@ test('end to end on a generated collection of three datasets: every fold reporte
     await writeFile(join(root, 'grid.json'), JSON.stringify({ params: { 'feedback.used_class_prior': [0] } }));
     const lines: string[] = [];
     const progress: string[] = [];
-    const run = (json: boolean) => runEval({ datasets: [join(root, 'coll')], mode: 'pts', feedbackSplit: 0.5, cv: join(root, 'grid.json'), json, out: (s) => lines.push(s), progress: (s) => progress.push(s) });
+    const run = (json: boolean) => runEval({ datasets: [join(root, 'coll')], mode: 'pts', feedbackSplit: 0.5, cv: [join(root, 'grid.json')], json, out: (s) => lines.push(s), progress: (s) => progress.push(s) });
     expect(await run(true)).toBe(0);
-    const json = JSON.parse(lines[0]) as { folds: { held_out: string[]; chosen: Record<string, number> }[]; datasets: Record<string, { folds: number; gain: number }>; points: unknown[] };
+    const json = JSON.parse(lines[0]) as { folds: { held_out: string[]; chosen: Record<string, number> }[]; datasets: Record<string, { folds: number; gain: number }>; points: { datasets: unknown }[] };
     expect(json.points).toHaveLength(2);
     expect(progress).toHaveLength(2);
     // Three datasets in one collection: each pair (⌈6/5⌉ = 2) held out, tuning on the third.
@@ -92,8 +99,21 @@ test('end to end on a generated collection of three datasets: every fold reporte
     expect(await run(false)).toBe(0);
     expect(lines[1]).toContain('Cross-validated (held-out folds only):');
     expect(lines[1]).toMatch(/^coll macro\s/m);
+    // An earlier --json output is reused: only the new point runs, and the CV covers all three.
+    await writeFile(join(root, 'earlier.json'), lines[0]);
+    await writeFile(join(root, 'more.json'), JSON.stringify({ points: [{ 'feedback.used_salience': 0 }] }));
+    progress.length = 0;
+    const more: string[] = [];
+    const cv = [join(root, 'earlier.json'), join(root, 'more.json')];
+    expect(await runEval({ datasets: [join(root, 'coll')], mode: 'pts', feedbackSplit: 0.5, cv, json: true, out: (s) => more.push(s), progress: (s) => progress.push(s) })).toBe(0);
+    expect(progress).toEqual([expect.stringContaining('feedback.used_salience=0')]);
+    const merged = JSON.parse(more[0]) as { points: { constants: Record<string, number>; datasets: unknown }[] };
+    expect(merged.points.map((p) => p.constants)).toEqual([{}, { 'feedback.used_class_prior': 0 }, { 'feedback.used_salience': 0 }]);
+    expect(merged.points[1].datasets).toEqual(json.points[1].datasets);
+    // Earlier results on other datasets cannot be mixed in.
+    expect(await runEval({ datasets: [join(root, 'coll', 'a')], mode: 'pts', feedbackSplit: 0.5, cv: [join(root, 'earlier.json')], json: true, out: () => {} })).toBe(2);
     // --cv without --feedback-split is a usage error.
-    expect(await runEval({ datasets: [join(root, 'coll')], mode: 'pts', cv: join(root, 'grid.json'), json: true, out: () => {} })).toBe(2);
+    expect(await runEval({ datasets: [join(root, 'coll')], mode: 'pts', cv: [join(root, 'grid.json')], json: true, out: () => {} })).toBe(2);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

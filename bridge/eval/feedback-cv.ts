@@ -10,8 +10,9 @@
  * per fold, the point with the best objective on the fold's tuning datasets is chosen and its figures on the
  * fold's held-out datasets are what the fold reports:
  * - a collection of 3 or more datasets (LoCoMo's conversations) holds out each pair (⌈2/5⌉ of them, at
- *   least one) in turn, tuning on everything else;
- * - any other dataset (scifact-dev, vmm-general) is held out alone, tuning on everything else.
+ *   least one) in turn, tuning on the rest of that collection (3 conversations for LoCoMo's 5);
+ * - any other dataset (scifact-dev, vmm-general) is held out alone, tuning on everything else (LoCoMo and
+ *   the other one).
  * The objective is the tuning datasets' macro gain (macro nDCG@10 / macro baseline − 1) minus `penalty` ×
  * the sum of their losses below baseline (a dataset made worse counts against a point). A dataset's
  * cross-validated figure is the mean of its held-out figures over the folds that hold it out. Points whose
@@ -157,8 +158,12 @@ export function cvFolds(names: readonly string[]): Fold[] {
   }
   const folds: Fold[] = [];
   for (const members of groups.values()) {
-    const held = members.length >= 3 ? combinations(members, Math.max(1, Math.ceil((2 * members.length) / 5))) : members.map((m) => [m]);
-    for (const h of held) folds.push({ held_out: h, tune: names.filter((n) => !h.includes(n)) });
+    if (members.length >= 3) {
+      // Tuned on the rest of its own collection: the conversations like it, not datasets of another kind.
+      for (const h of combinations(members, Math.max(1, Math.ceil((2 * members.length) / 5)))) folds.push({ held_out: h, tune: members.filter((n) => !h.includes(n)) });
+    } else {
+      for (const m of members) folds.push({ held_out: [m], tune: names.filter((n) => n !== m) });
+    }
   }
   if (folds.some((f) => f.tune.length === 0)) throw new LithosError('invalid_argument', '--cv needs at least two datasets: one to tune on while the other is reported.');
   return folds;
@@ -189,6 +194,8 @@ export interface CvReport {
   datasets: (ItemResult & { gain: number; folds: number })[];
   /** Per collection of several datasets, and over all: macro of the cross-validated figures. */
   macros: (ItemResult & { gain: number })[];
+  /** The point the same objective picks on every dataset: what to ship as the defaults (its figures are in-sample). */
+  final: { chosen: number; objective: number };
 }
 
 /** Chooses per fold on the tuning datasets only; ties go to the earlier point (the defaults first). */
@@ -196,16 +203,20 @@ export function crossValidate(points: readonly PointResult[], penalty: number): 
   if (points.length === 0) throw new LithosError('invalid_argument', 'No grid point to cross-validate.');
   const names = points[0].items.map((i) => i.name);
   const item = (p: PointResult, n: string): ItemResult => p.items.find((i) => i.name === n)!;
-  const folds: FoldReport[] = cvFolds(names).map((f) => {
+  const pick = (tune: readonly string[]): { chosen: number; objective: number } => {
     let chosen = 0;
     let best = -Infinity;
     points.forEach((p, i) => {
       const o = objective(
-        f.tune.map((n) => item(p, n)),
+        tune.map((n) => item(p, n)),
         penalty,
       );
       if (o > best + 1e-12) [chosen, best] = [i, o];
     });
+    return { chosen, objective: best };
+  };
+  const folds: FoldReport[] = cvFolds(names).map((f) => {
+    const { chosen, objective: best } = pick(f.tune);
     return { ...f, chosen, tune_objective: best, held: f.held_out.map((n) => item(points[chosen], n)) };
   });
   const datasets = names.map((name) => {
@@ -224,7 +235,7 @@ export function crossValidate(points: readonly PointResult[], penalty: number): 
     .filter((g) => g.of.length > 1)
     .map((g) => macro(`${g.c} macro`, g.of));
   macros.push(macro('macro', datasets));
-  return { penalty, points: [...points], folds, datasets, macros };
+  return { penalty, points: [...points], folds, datasets, macros, final: pick(names) };
 }
 
 /**
@@ -287,6 +298,7 @@ export function toCvJson(r: CvReport, split: number): unknown {
     })),
     datasets: Object.fromEntries(r.datasets.map((d) => [d.name, { ...fig(d), folds: d.folds }])),
     macros: Object.fromEntries(r.macros.map((m) => [m.name, fig(m)])),
+    final: { constants: r.points[r.final.chosen].point, objective: round4(r.final.objective) },
   };
 }
 
@@ -324,5 +336,7 @@ export function formatCvTable(r: CvReport, split: number): string {
     '',
     'Cross-validated (held-out folds only):',
     ...cv,
+    '',
+    `Chosen on all datasets (the defaults to ship; its figures above are in-sample): #${r.final.chosen} ${pointLabel(r.points[r.final.chosen].point)}, objective ${pct(r.final.objective)}`,
   ].join('\n');
 }

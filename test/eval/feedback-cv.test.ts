@@ -11,13 +11,11 @@ import { RERANK } from '../../shared/retrieval/constants';
 const CONVS = ['locomo/c1', 'locomo/c2', 'locomo/c3', 'locomo/c4', 'locomo/c5'];
 const NAMES = [...CONVS, 'scifact', 'vmm'];
 
-test('a collection of five holds out every pair (tuning on the rest); a single dataset is held out alone', () => {
+test('a collection of five holds out every pair (tuning on its other three); a single dataset is held out alone', () => {
   const folds = cvFolds(NAMES);
   expect(folds).toHaveLength(10 + 2);
-  for (const f of folds) {
-    expect(f.tune.some((n) => f.held_out.includes(n))).toBe(false);
-    expect([...f.tune, ...f.held_out].sort()).toEqual([...NAMES].sort());
-  }
+  for (const f of folds) expect(f.tune.some((n) => f.held_out.includes(n))).toBe(false);
+  for (const f of folds.filter((x) => x.held_out.length === 2)) expect([...f.tune, ...f.held_out].sort()).toEqual(CONVS);
   for (const c of CONVS) expect(folds.filter((f) => f.held_out.includes(c))).toHaveLength(4);
   expect(folds.filter((f) => f.held_out.length === 2)).toHaveLength(10);
   expect(folds.filter((f) => f.held_out.includes('scifact'))).toEqual([{ held_out: ['scifact'], tune: NAMES.filter((n) => n !== 'scifact') }]);
@@ -31,24 +29,27 @@ function point(constants: Record<string, number>, gains: Record<string, number>)
 
 test('each fold chooses on its tuning datasets only; a point that hurts a tuning dataset loses; held-out losses are reported', () => {
   const defaults = point({}, {});
-  // Good everywhere except c5, where it costs 20%.
-  const risky = point({ 'rerank.ignored_penalty': 0 }, { 'locomo/c1': 0.1, 'locomo/c2': 0.1, 'locomo/c3': 0.1, 'locomo/c4': 0.1, 'locomo/c5': -0.2, scifact: 0.05, vmm: 0.05 });
+  // Good everywhere except c5, where it costs 15%.
+  const risky = point({ 'rerank.ignored_penalty': 0 }, { 'locomo/c1': 0.1, 'locomo/c2': 0.1, 'locomo/c3': 0.1, 'locomo/c4': 0.1, 'locomo/c5': -0.15, scifact: 0.05, vmm: 0.05 });
   const r = crossValidate([defaults, risky], 1);
   const fold = (held: string[]) => r.folds.find((f) => f.held_out.join() === held.join())!;
   // c5 held out: tuning never sees the loss, chooses the risky point, and the fold reports the loss.
   expect(fold(['locomo/c4', 'locomo/c5']).chosen).toBe(1);
-  expect(fold(['locomo/c4', 'locomo/c5']).held.find((h) => h.name === 'locomo/c5')!.after).toBeCloseTo(0.4);
-  // c5 among the tuning datasets: its loss outweighs the gains, the defaults win.
+  expect(fold(['locomo/c4', 'locomo/c5']).held.find((h) => h.name === 'locomo/c5')!.after).toBeCloseTo(0.425);
+  // c5 among the tuning conversations: its loss outweighs the gains, the defaults win.
+  expect(fold(['locomo/c1', 'locomo/c2']).tune).toEqual(['locomo/c3', 'locomo/c4', 'locomo/c5']);
   expect(fold(['locomo/c1', 'locomo/c2']).chosen).toBe(0);
   expect(fold(['scifact']).chosen).toBe(0);
-  // c5 is held out in 4 folds, each chose risky (c5 absent from their tuning): −20%.
+  // c5 is held out in 4 folds, each chose risky (c5 absent from their tuning): −15%.
   const c5 = r.datasets.find((d) => d.name === 'locomo/c5')!;
   expect(c5.folds).toBe(4);
-  expect(c5.gain).toBeCloseTo(-0.2);
+  expect(c5.gain).toBeCloseTo(-0.15);
   // c1 held out in 4 folds: beside c5 (risky chosen, +10%), and three times with c5 tuning (defaults, 0).
   expect(r.datasets.find((d) => d.name === 'locomo/c1')!.gain).toBeCloseTo(0.025);
   expect(r.macros.map((m) => m.name)).toEqual(['locomo macro', 'macro']);
-  // Without the penalty the risky point's macro gain wins every fold that tunes on c5 too.
+  // On every dataset c5's loss counts: the defaults are what to ship.
+  expect(r.final.chosen).toBe(0);
+  // Without the penalty the risky point's macro gain (+1.7% on c3, c4, c5) wins every fold, c5's loss or not.
   expect(crossValidate([defaults, risky], 0).folds.every((f) => f.chosen === 1)).toBe(true);
 });
 

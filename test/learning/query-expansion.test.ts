@@ -1,6 +1,7 @@
 import { expansionScope } from '../../shared/learning/query-expansion';
 import type { EngineCorpus } from '../../shared/retrieval/engine-corpus';
 import { ExpansionIndex, QUERY_EXPANSION } from '../../shared/retrieval/query-expansion';
+import { SCOUT_WEIGHTS } from '../../shared/retrieval/scouts';
 import { MemoryStore } from '../../shared/stores/memory-store';
 import { MEMORY_SCHEMA } from '../../shared/stores/schema';
 import { note, openHarness, type Harness } from '../engine/harness';
@@ -28,8 +29,15 @@ const FILES: Record<string, string> = {
 const BEDS = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const PAYMENTS = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 
-describe('feedback fills the expansion field, and retrieval reads it', () => {
+describe('feedback fills the expansion field, and retrieval reads it (the scout switched on)', () => {
   let h: Harness;
+  const shipped = SCOUT_WEIGHTS.expansion;
+  beforeAll(() => {
+    SCOUT_WEIGHTS.expansion = 0.2;
+  });
+  afterAll(() => {
+    SCOUT_WEIGHTS.expansion = shipped;
+  });
   beforeEach(async () => {
     h = await openHarness(FILES);
     await h.engine.reconcile();

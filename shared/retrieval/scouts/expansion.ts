@@ -9,7 +9,9 @@ import { defineScout } from './define';
 export const expansionScout = defineScout({
   name: 'expansion',
   wave: 1,
-  weight: 0.2, // below lexical (0.62): a second, down-weighted field of the note (docs/learning.md)
+  // Off by default (a scout of weight 0 does not run): cross-validated on the dev data, no weight tried
+  // (0.1–0.4) lifted the held-out LoCoMo conversations (docs/learning.md); a vault or eval grid sets it.
+  weight: 0,
   run({ query, corpus, visible, limit, now }) {
     const hits = corpus.expansion?.(query.terms, query.agent_id, now) ?? [];
     const out = [];

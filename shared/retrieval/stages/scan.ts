@@ -50,6 +50,7 @@ export async function scan(query: ResolvedQuery, setup: ScanSetup): Promise<Scan
       mergeHits(candidates, s.name, hits);
       telemetry[s.name] = { hits: hits.length, ms: round(ms) };
     }
+    for (const s of scouts) if (s.wave === wave && !(SCOUT_WEIGHTS[s.name] > 0)) telemetry[s.name] = { hits: 0, ms: 0 };
   };
   await runWave(1, [], []);
   await completeRelevance(query, candidates, corpus, visible, setup.without);

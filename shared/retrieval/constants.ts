@@ -41,9 +41,9 @@ export const RERANK = {
 
 /**
  * Term–tag affinity: learning/tag-affinity.ts counts it from feedback, tag-affinity.ts here reads it for the
- * re-rank, decay prunes it. The pseudo-count and the re-rank weight
- * (RERANK.tag_affinity) were set on `lithos eval --feedback-split 0.5` (docs/evaluation.md, "Does feedback help?"):
- * LoCoMo's gain is +3.6% to +3.8% for pseudo-counts 2–10 at weight 0.1, +4.0% at 0.2 and +2.5% at 0.05.
+ * re-rank, decay prunes it. The pseudo-count was set on `lithos eval --feedback-split 0.5` (LoCoMo's gain
+ * +3.6% to +3.8% for pseudo-counts 2–10); the re-rank weight (RERANK.tag_affinity) by its `--cv` since
+ * (docs/evaluation.md, "Does feedback help?").
  */
 export const TAG_AFFINITY = {
   /** Query terms and note tags counted per feedback (a long query or a tag-heavy note stays bounded). */

@@ -4,10 +4,12 @@
  * relevant notes (qrels) among what it got and ignores the rest, through LearningService.feedback; the remaining
  * queries are scored before (baseline: the fresh index, nothing learned) and after that feedback.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemoryEngine } from '../../shared/engine';
+import { LEARNING_FILE } from '../../shared/learning/learning-store';
+import type { LearningOverrides } from '../../shared/learning/tunables';
 import { readCorpus, readQrels, readQueries, type BeirQuery, type DatasetRef } from './beir';
 import { corpusIdOf, writeCorpusVault, type CorpusMap } from './corpus-vault';
 import type { DatasetResult } from './eval-report';
@@ -36,6 +38,9 @@ interface Judged {
   text: string;
   judged: Judgements;
 }
+
+/** The held-out queries' baseline scores, kept by the caller across runs whose baseline cannot differ (feedback-cv.ts). */
+export type BaselineCache = Map<string, Scored>;
 
 interface Scored {
   scores: QueryScores;
@@ -71,11 +76,25 @@ async function train(engine: MemoryEngine, map: CorpusMap, queries: readonly Jud
   }
 }
 
-export async function evaluateWithFeedback(ref: DatasetRef, split: number): Promise<FeedbackSplitRun> {
+/**
+ * `learning`: overrides of the vault tunables for this run, written into the eval vault's learning.json as a
+ * person would set them (the cross-validation harness, feedback-cv.ts, varies them).
+ */
+export async function evaluateWithFeedback(
+  ref: DatasetRef,
+  split: number,
+  learning: LearningOverrides = {},
+  /** A baseline computed before under the same retrieval constants (key), reused instead of scored again. */
+  reuse?: { cache: BaselineCache; key: string },
+): Promise<FeedbackSplitRun> {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), 'lithos-eval-'));
   try {
     const map = await writeCorpusVault(readCorpus(ref.dir), root, ref.name);
+    if (Object.keys(learning).length > 0) {
+      await mkdir(join(root, '.lithos'), { recursive: true });
+      await writeFile(join(root, '.lithos', LEARNING_FILE), JSON.stringify({ version: 1, ...learning }));
+    }
     const qrels = await readQrels(ref.dir);
     const judged: Judged[] = [];
     let skipped = 0;
@@ -91,7 +110,9 @@ export async function evaluateWithFeedback(ref: DatasetRef, split: number): Prom
       const report = await engine.reconcile();
       await engine.settle();
       // Baseline first, unrecorded: the index exactly as fresh, nothing learned yet.
-      const before = await score(engine, map, heldOut);
+      const cacheKey = reuse && JSON.stringify([ref.name, ref.dir, split, reuse.key]);
+      const before = (cacheKey && reuse.cache.get(cacheKey)) || (await score(engine, map, heldOut));
+      if (cacheKey) reuse.cache.set(cacheKey, before);
       await train(engine, map, judged.slice(0, cut));
       const after = await score(engine, map, heldOut);
       return {

@@ -16,6 +16,7 @@ import type { VaultSpaceOptions } from '../../shared/index/embedders/vault-space
 import { hasRelevant, ScoreAccumulator, scoreQuery } from './metrics';
 import { SCOUT_NAMES, type ScoutName } from '../../shared/retrieval/scouts';
 import type { MemoryEngine } from '../../shared/engine';
+import { formatCvTable, readCvFiles, runFeedbackCv, toCvJson } from './feedback-cv';
 import { evaluateWithFeedback, formatFeedbackTable, toFeedbackJson, type FeedbackSplitRun } from './feedback-split';
 
 export type EvalMode = 'lexical' | 'vector' | 'hybrid' | 'pts';
@@ -31,6 +32,10 @@ export interface EvalArgs {
   feedbackSplit?: number;
   /** the embedding spaces searched (eval-spaces.ts); the engine's default when absent */
   space?: EvalSpace;
+  /** With feedbackSplit: grid files of constants to cross-validate the gain over, or earlier --cv --json outputs to reuse (feedback-cv.ts). */
+  cv?: string[];
+  /** Progress lines of a long run (--cv); the CLI sends them to stderr. */
+  progress?: (line: string) => void;
   out: (s: string) => void;
 }
 
@@ -103,6 +108,7 @@ export async function runEval(args: EvalArgs): Promise<number> {
       if (!SCOUT_NAMES.includes(w)) throw new LithosError('invalid_argument', `--without must name a scout: ${SCOUT_NAMES.join(', ')} (got "${w}").`);
     }
     if (without.length > 0 && args.mode !== 'pts') throw new LithosError('invalid_argument', '--without applies to --mode pts only.');
+    if (args.cv?.length && args.feedbackSplit === undefined) throw new LithosError('invalid_argument', '--cv cross-validates the feedback gain: give --feedback-split too.');
     if (args.datasets.length === 0) throw new LithosError('invalid_argument', 'Give at least one dataset folder.');
     const refs = await resolveDatasets(args.datasets);
     if (args.feedbackSplit !== undefined) {
@@ -110,6 +116,12 @@ export async function runEval(args: EvalArgs): Promise<number> {
       if (!(split > 0 && split < 1)) throw new LithosError('invalid_argument', `--feedback-split must be a number between 0 and 1, exclusive (got ${String(split)}).`);
       if ((args.space ?? 'hash') !== 'hash') throw new LithosError('invalid_argument', '--feedback-split runs with the default space only (no --space).');
       if (args.mode !== 'pts' || without.length > 0) throw new LithosError('invalid_argument', '--feedback-split applies to --mode pts only (without --without).');
+      if (args.cv?.length) {
+        const { grid, done } = await readCvFiles(args.cv);
+        const report = await runFeedbackCv(refs, split, grid, args.progress, done);
+        args.out(args.json ? JSON.stringify(toCvJson(report, split)) : formatCvTable(report, split));
+        return 0;
+      }
       const runs: FeedbackSplitRun[] = [];
       for (const ref of refs) runs.push(await evaluateWithFeedback(ref, split));
       args.out(args.json ? JSON.stringify(toFeedbackJson(runs, split)) : formatFeedbackTable(runs, split));

@@ -11,6 +11,7 @@ import type { NodeStats } from '../stores/memory-types';
 import type { Receipt } from '../retrieval/types';
 import { recordPrecedent } from './precedents';
 import { recordTagAffinity } from './tag-affinity';
+import { recordQueryExpansion } from './query-expansion';
 import { everyAgentReads } from '../governance/audience';
 import { gatedNote } from '../governance/gate';
 import { misleadingBeforeRelease, quarantine } from './quarantine';
@@ -191,6 +192,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
       out.precedent = await recordPrecedent(mem.learned, receipt, used, now);
+      await recordQueryExpansion(mem.learned, receipt, used, now, everyAgentReadsReceipt(d, receipt));
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
       if (everyAgentReadsReceipt(d, receipt)) {

@@ -15,6 +15,7 @@ import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFr
 import { PrecedentIndex } from './precedent-index';
 import { CONCEPT_USES_MARK, conceptUsesIn } from './concept-uses';
 import { pairBackground, type Contrast, type Spread } from './background';
+import { ExpansionIndex, type ExpansionHit } from './query-expansion';
 
 export interface EngineCorpusDeps {
   byId: ReadonlyMap<string, LiveNote>;
@@ -57,6 +58,7 @@ export class EngineCorpus implements RetrievalCorpus {
 
   private precedentIndex: { version: number; index: PrecedentIndex } | null = null;
   private backgroundCache: { space: string; version: number; value: Spread | null } | null = null;
+  private expansionIndex: { version: number; index: ExpansionIndex } | null = null;
 
   constructor(private readonly d: EngineCorpusDeps) {}
 
@@ -270,6 +272,29 @@ export class EngineCorpus implements RetrievalCorpus {
       cached.version = version;
     }
     return this.precedentIndex!.index.match(terms, queryClass);
+  }
+
+  /** As precedents(): read once, then kept up to date from the store's change log. */
+  expansion(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[] {
+    return this.expansionIndexNow().match(terms, agentId, now);
+  }
+
+  /** The query-expansion index as the store holds it now (exposed for the incremental == rebuild test). */
+  expansionIndexNow(): ExpansionIndex {
+    const learned = this.d.memory.learned;
+    const version = learned.expansionVersion;
+    const cached = this.expansionIndex;
+    const changes = cached ? learned.expansionChangesSince(cached.version) : null;
+    if (!cached || !changes) {
+      this.expansionIndex = { version, index: new ExpansionIndex(learned.expansionRows()) };
+    } else if (changes.length > 0) {
+      for (const c of changes) {
+        if (c.kind === 'expansion') for (const r of c.rows) cached.index.set(r);
+        else for (const id of c.node_ids) cached.index.purge(id);
+      }
+      cached.version = version;
+    }
+    return this.expansionIndex!.index;
   }
 
   conceptUses(id: string, now: number): number {

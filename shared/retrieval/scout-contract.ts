@@ -6,6 +6,7 @@
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { NoteFrame } from '../model/frames';
+import type { ExpansionHit } from './query-expansion';
 
 export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
 export type Intent = (typeof INTENTS)[number];
@@ -111,6 +112,8 @@ export interface RetrievalCorpus {
   tagAffinity?(terms: readonly string[]): AffinityScorer | null;
   /** Precedents similar to the query terms, most similar first (precedent scout); none without it. */
   precedents?(terms: readonly string[], queryClass: string): PrecedentMatch[];
+  /** Notes whose query-expansion field matches the terms, in the shared scope and `agentId`'s own (expansion scout). */
+  expansion?(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[];
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */
   beginScan?(): void;
   /** Every note id, sorted (cached while nothing changes); the random scout draws from it. */

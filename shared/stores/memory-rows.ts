@@ -95,6 +95,7 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         db.run('DELETE FROM edges WHERE from_id = ? OR to_id = ?', [id, id]);
         db.run('DELETE FROM node_stats WHERE node_id = ?', [id]);
         db.run('DELETE FROM coactivation WHERE node_id_a = ? OR node_id_b = ?', [id, id]);
+        db.run('DELETE FROM query_expansion WHERE node_id = ?', [id]);
         db.run('DELETE FROM nodes WHERE node_id = ?', [id]);
       }
       return;
@@ -149,6 +150,12 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
     case 'affinity':
       for (const r of op.rows) {
         db.run('INSERT OR REPLACE INTO tag_affinity (term, tag, shown, used, at) VALUES (?, ?, ?, ?, ?)', [r.term, r.tag, r.shown, r.used, r.at]);
+      }
+      return;
+    case 'expansion':
+      for (const r of op.rows) {
+        if (r.weight > 0) db.run('INSERT OR REPLACE INTO query_expansion (scope, node_id, term, weight, at) VALUES (?, ?, ?, ?, ?)', [r.scope, r.node_id, r.term, r.weight, r.at]);
+        else db.run('DELETE FROM query_expansion WHERE scope = ? AND node_id = ? AND term = ?', [r.scope, r.node_id, r.term]);
       }
       return;
     case 'affinity_prune':

@@ -8,19 +8,19 @@ import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
-import { PrecedentLog } from './memory-precedent-log';
+import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
 import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, ExpansionRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
 export type { StoreDeps } from './journaled-store';
 
 export type { EdgeInput } from './memory-edges';
-export type { PrecedentChange } from './memory-precedent-log';
+export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
 
 /**
  * memory.sqlite: what the engine learns and cannot re-derive from Markdown. This class owns the database,
@@ -31,6 +31,7 @@ export type { PrecedentChange } from './memory-precedent-log';
  */
 export class MemoryStore extends JournaledStore<MemoryOp> {
   private readonly precedentLog = new PrecedentLog();
+  private readonly expansionLog = new ExpansionLog();
 
   /** The node registry: ids, paths, tombstones. */
   readonly nodes: MemoryNodes;
@@ -40,7 +41,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly stats: MemoryStats;
   /** Pairs of nodes retrieved together. */
   readonly coactivation: MemoryCoactivation;
-  /** The learning layer's marks, precedents and term–tag affinity. */
+  /** The learning layer's marks, precedents, term–tag affinity and query expansion. */
   readonly learned: MemoryLearned;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
@@ -50,7 +51,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.edges = new MemoryEdges(tables);
     this.stats = new MemoryStats(tables);
     this.coactivation = new MemoryCoactivation(tables);
-    this.learned = new MemoryLearned(tables, this.precedentLog);
+    this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
@@ -77,5 +78,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   protected override apply(op: MemoryOp): void {
     applyOp(this.db, op);
     this.precedentLog.record(op);
+    this.expansionLog.record(op);
   }
 }

@@ -107,6 +107,20 @@ export interface TagAffinityRow {
 }
 
 /**
+ * Query-log document expansion (learning/query-expansion.ts): how strongly `term`, a word of the questions
+ * `node_id` was used for, belongs to that note's expansion field, as of `at` (the weight halves every
+ * QUERY_EXPANSION.half_life_days after it). `scope` is '' for words every reader may learn from, else the
+ * one agent whose questions they were.
+ */
+export interface ExpansionRow {
+  scope: string;
+  node_id: string;
+  term: string;
+  weight: number;
+  at: number;
+}
+
+/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -128,4 +142,6 @@ export type MemoryOp =
   /** Term–tag affinity rows, final counts. */
   | { kind: 'affinity'; rows: TagAffinityRow[] }
   /** Drops affinity rows last counted before `before` with fewer than `below` showings (decay's ageing). */
-  | { kind: 'affinity_prune'; before: number; below: number };
+  | { kind: 'affinity_prune'; before: number; below: number }
+  /** Query-expansion rows, final weights; a row with weight 0 is deleted. */
+  | { kind: 'expansion'; rows: ExpansionRow[] };

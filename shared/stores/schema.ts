@@ -108,7 +108,17 @@ CREATE TABLE IF NOT EXISTS tag_affinity (
   used INTEGER NOT NULL,
   at INTEGER NOT NULL,
   PRIMARY KEY (term, tag)
-);`,
+);
+-- query-log document expansion learned from feedback: words of the questions a note was used for, per scope
+CREATE TABLE IF NOT EXISTS query_expansion (
+  scope TEXT NOT NULL,
+  node_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  weight REAL NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (scope, node_id, term)
+);
+CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

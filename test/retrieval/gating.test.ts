@@ -91,6 +91,7 @@ function twin(kind: Gated | null): MemoryCorpus {
       edges: [{ from_id: 'g', to_id: 's', type: 'contradicts', weight: 1, conflict_state: 'open' }],
       coactivation: [{ a: 's', b: 'g', count: 50 }],
       precedents: [{ precedent_id: 'p1', at: NOW, query_class: 'lookup', query_text: QUERY, agent_id: null, terms: ['pool', 'exhaustion'], used: ['g', 's'] }],
+      expansion: ['g', 's'].flatMap((node_id) => ['pool', 'exhaustion'].map((term) => ({ scope: '', node_id, term, weight: 2, at: NOW }))),
     },
   );
 }

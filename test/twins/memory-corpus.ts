@@ -5,6 +5,8 @@ import { extractHeadings } from '../../shared/model/headings';
 import { extractFrame } from '../../shared/model/frames';
 import { PrecedentIndex } from '../../shared/retrieval/precedent-index';
 import { pairBackground, spread, type Contrast, type Spread } from '../../shared/retrieval/background';
+import { ExpansionIndex, type ExpansionHit } from '../../shared/retrieval/query-expansion';
+import type { ExpansionRow } from '../../shared/stores/memory-types';
 import type { CorpusNote, NoteFrame, PrecedentMatch, ResolvedQuery, RetrievalCorpus, Scored, ScoutHit, ScoutInput } from '../../shared/retrieval/types';
 import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats, type PrecedentRow } from '../../shared/stores/memory-types';
 
@@ -59,6 +61,8 @@ export interface MemoryCorpusOptions {
   stats?: readonly (Partial<NodeStats> & { node_id: string })[];
   /** Stored precedents (the precedent scout's memory). */
   precedents?: readonly PrecedentRow[];
+  /** Query-expansion rows (the expansion scout's memory), read by the engine's own ExpansionIndex. */
+  expansion?: readonly ExpansionRow[];
   /** Query embedder for vector(); notes carry their own vectors. */
   embed?: (text: string) => readonly number[] | Float32Array;
 }
@@ -94,6 +98,7 @@ export class MemoryCorpus implements RetrievalCorpus {
   private readonly statRows = new Map<string, NodeStats>();
   private readonly embed?: (text: string) => readonly number[] | Float32Array;
   private readonly precedentIndex: PrecedentIndex;
+  private readonly expansionIndex: ExpansionIndex;
   /** How many times frame() had to extract (tests of caching read it). */
   extractions = 0;
 
@@ -121,6 +126,11 @@ export class MemoryCorpus implements RetrievalCorpus {
     for (const s of opts.stats ?? []) this.statRows.set(s.node_id, { ...DEFAULT_NODE_STATS, ...s, per_queryclass_priors: { ...s.per_queryclass_priors } });
     this.embed = opts.embed;
     this.precedentIndex = new PrecedentIndex(opts.precedents ?? []);
+    this.expansionIndex = new ExpansionIndex(opts.expansion ?? []);
+  }
+
+  expansion(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[] {
+    return this.expansionIndex.match(terms, agentId, now);
   }
 
   precedents(terms: readonly string[], queryClass: string): PrecedentMatch[] {

@@ -16,6 +16,7 @@ import { contradictionsScout } from './contradictions';
 import { centroidScout } from './centroid';
 import { analogyScout } from './analogy';
 import { precedentScout } from './precedent';
+import { expansionScout } from './expansion';
 
 /**
  * Every scout of terrace 0, wave 1 then wave 2. The order is the merge order of their hits (reasons are
@@ -29,6 +30,7 @@ const REGISTRY = [
   tagsScout,
   recencyScout,
   randomScout,
+  expansionScout,
   graphScout,
   coactivationScout,
   noveltyScout,

@@ -5,6 +5,7 @@
 import { SCOUT_LIMIT, SEED_COUNT } from '../constants';
 import { mergeHits, rankByBase, type Candidate } from '../merge';
 import { rerank, type IntentWeights, type Ranked } from '../rerank';
+import { SCOUT_WEIGHTS } from '../scouts';
 import { hashSeed, seededRandom } from '../rng';
 import { round } from './result';
 import type { QueryContrast } from '../temperature';
@@ -48,7 +49,8 @@ export async function scan(query: ResolvedQuery, setup: ScanSetup, width: ScanWi
   const runWave = async (wave: 1 | 2, seeds: ScoutHit[], pool: ScoutHit[]): Promise<void> => {
     const results = await Promise.all(
       scouts
-        .filter((s) => s.wave === wave)
+        // A scout with no weight has no say in the base score: it proposes nothing either (eval grids switch one off so).
+        .filter((s) => s.wave === wave && SCOUT_WEIGHTS[s.name] > 0)
         .map(async (s) => {
           const t = clockMs();
           const input = { query, corpus, visible, seeds, pool, limit: width.limit, now, random: seededRandom(seed ^ hashSeed(s.name)) };
@@ -60,6 +62,7 @@ export async function scan(query: ResolvedQuery, setup: ScanSetup, width: ScanWi
       mergeHits(candidates, s.name, hits);
       telemetry[s.name] = { hits: hits.length, ms: round(ms) };
     }
+    for (const s of scouts) if (s.wave === wave && !(SCOUT_WEIGHTS[s.name] > 0)) telemetry[s.name] = { hits: 0, ms: 0 };
   };
   await runWave(1, [], []);
   await completeRelevance(query, candidates, corpus, visible, setup.without);

@@ -1,0 +1,38 @@
+/**
+ * Query-log document expansion, the learning side: when feedback marks notes of a receipt as used, the
+ * words of its question join each used note's expansion field (memory.sqlite, table query_expansion), a
+ * separate lexical field the expansion scout reads with BM25 (retrieval/query-expansion.ts, which also says
+ * why: a question worded differently from the note but like earlier questions it answered).
+ *
+ * Scope: a question's words say what someone asked. They go to the shared field (scope '') only when every
+ * agent could read the receipt — every note it returned readable by every agent, no private namespace
+ * filter (feedback.ts everyAgentReadsReceipt, the rule term–tag affinity follows). Otherwise they are kept
+ * for the asking agent alone (scope = its id), whose own later questions read them; a person's receipt
+ * that not every agent could read teaches nothing here.
+ */
+import { tokenize } from '../index/tokenizer';
+import type { Receipt } from '../retrieval/types';
+import { QUERY_EXPANSION } from '../retrieval/query-expansion';
+import type { MemoryLearned } from '../stores/memory-learned';
+
+/** The scope a receipt's words are kept in, or null when they may be kept nowhere. */
+export function expansionScope(receipt: Pick<Receipt, 'agent_id'>, everyAgentReads: boolean): string | null {
+  if (everyAgentReads) return '';
+  return receipt.agent_id ? receipt.agent_id : null;
+}
+
+/** Adds the receipt's query words to each used note's field; false when nothing was recorded. */
+export async function recordQueryExpansion(
+  learned: MemoryLearned,
+  receipt: Pick<Receipt, 'agent_id' | 'query_text'>,
+  used: readonly string[],
+  at: number,
+  everyAgentReads: boolean,
+): Promise<boolean> {
+  const scope = expansionScope(receipt, everyAgentReads);
+  const terms = [...new Set(tokenize(receipt.query_text))].slice(0, QUERY_EXPANSION.max_query_terms);
+  if (scope === null || terms.length === 0 || used.length === 0) return false;
+  const adds = [...new Set(used)].flatMap((node_id) => terms.map((term) => ({ scope, node_id, term })));
+  await learned.addExpansion(adds, at, QUERY_EXPANSION.half_life_days, QUERY_EXPANSION.max_terms);
+  return true;
+}

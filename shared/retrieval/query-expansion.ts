@@ -1,0 +1,165 @@
+/**
+ * Query-log document expansion, the reading side: the words of the questions a note was used for form a
+ * second, separate lexical field of that note (learning/query-expansion.ts records them from feedback), and
+ * the expansion scout scores it with BM25. A question worded differently from the note, but like earlier
+ * questions the note answered, finds it through that field.
+ *
+ * The index holds one field set per scope ('' = words every reader may learn from; an agent id = that
+ * agent's own questions), kept up to date from the store's change log, so adding rows one feedback at a
+ * time gives the same index as building it from the table. Weights decay at query time (exponential, half
+ * life QUERY_EXPANSION.half_life_days), so an old question's words fade without any rewrite.
+ */
+import type { ExpansionRow } from '../stores/memory-types';
+
+/** The signal's constants, chosen by cross-validation (`lithos eval --feedback-split 0.5 --cv`, docs/learning.md). */
+export const QUERY_EXPANSION = {
+  /** Query terms recorded per feedback (a pasted paragraph does not flood a note's field). */
+  max_query_terms: 16,
+  /** Terms kept per note and scope (the weakest are dropped). */
+  max_terms: 64,
+  /** A term's weight in a note's field halves over this many days without another use. */
+  half_life_days: 90,
+  /** BM25 term saturation and length normalisation of the expansion field. */
+  k1: 1.2,
+  b: 0.75,
+  /**
+   * A note whose field scores below this share of the query's best possible score is not proposed: a match
+   * on a word every question shares (a person's name in a conversation) says nothing about this question.
+   */
+  min_score: 0.2,
+};
+
+export interface ExpansionHit {
+  id: string;
+  /** BM25 over the field, divided by the most the query's terms could score: in [0,1]. */
+  score: number;
+  /** The query's terms found in the note's field, strongest first. */
+  terms: string[];
+}
+
+interface Posting {
+  weight: number;
+  at: number;
+}
+
+class ScopeField {
+  /** term → note → posting */
+  readonly postings = new Map<string, Map<string, Posting>>();
+  /** note → term → posting */
+  readonly docs = new Map<string, Map<string, Posting>>();
+
+  set(row: ExpansionRow): void {
+    this.drop(row.node_id, row.term);
+    if (!(row.weight > 0)) return;
+    const p = { weight: row.weight, at: row.at };
+    let byNote = this.postings.get(row.term);
+    if (!byNote) this.postings.set(row.term, (byNote = new Map<string, Posting>()));
+    byNote.set(row.node_id, p);
+    let doc = this.docs.get(row.node_id);
+    if (!doc) this.docs.set(row.node_id, (doc = new Map<string, Posting>()));
+    doc.set(row.term, p);
+  }
+
+  drop(node: string, term: string): void {
+    const byNote = this.postings.get(term);
+    if (byNote?.delete(node) && byNote.size === 0) this.postings.delete(term);
+    const doc = this.docs.get(node);
+    if (doc?.delete(term) && doc.size === 0) this.docs.delete(node);
+  }
+
+  purge(node: string): void {
+    for (const term of [...(this.docs.get(node)?.keys() ?? [])]) this.drop(node, term);
+  }
+}
+
+const decayed = (p: Posting, now: number): number => p.weight * Math.pow(0.5, Math.max(0, now - p.at) / (QUERY_EXPANSION.half_life_days * 86_400_000));
+
+export class ExpansionIndex {
+  private readonly scopes = new Map<string, ScopeField>();
+
+  constructor(rows: readonly ExpansionRow[] = []) {
+    for (const r of rows) this.set(r);
+  }
+
+  /** Sets one row (weight 0: removes it). */
+  set(row: ExpansionRow): void {
+    let f = this.scopes.get(row.scope);
+    if (!f) this.scopes.set(row.scope, (f = new ScopeField()));
+    f.set(row);
+    if (f.docs.size === 0) this.scopes.delete(row.scope);
+  }
+
+  /** Forgets a purged note in every scope. */
+  purge(node: string): void {
+    for (const [scope, f] of this.scopes) {
+      f.purge(node);
+      if (f.docs.size === 0) this.scopes.delete(scope);
+    }
+  }
+
+  /** Every row it holds, in key order (tests compare an incremental index with a rebuilt one). */
+  rows(): ExpansionRow[] {
+    const out: ExpansionRow[] = [];
+    for (const [scope, f] of this.scopes) for (const [node_id, doc] of f.docs) for (const [term, p] of doc) out.push({ scope, node_id, term, weight: p.weight, at: p.at });
+    const key = (r: ExpansionRow): string => JSON.stringify([r.scope, r.node_id, r.term]);
+    return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+
+  /**
+   * Notes whose expansion field matches the query's terms, best first. Only the shared scope and the
+   * reader's own (`agentId`) are read: another agent's questions never reach this reader. Per scope, BM25
+   * over that scope's fields; a note's score is the sum over the two scopes, divided by the most the
+   * query could score in one (every term at saturation), and capped at 1.
+   */
+  match(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[] {
+    const q = [...new Set(terms)];
+    if (q.length === 0) return [];
+    const scores = new Map<string, { score: number; terms: Map<string, number> }>();
+    const { k1, b } = QUERY_EXPANSION;
+    let most = 0;
+    for (const scope of agentId ? ['', agentId] : ['']) {
+      const f = this.scopes.get(scope);
+      if (!f) continue;
+      const n = f.docs.size;
+      const lengths = new Map<string, number>();
+      const lengthOf = (node: string): number => {
+        let l = lengths.get(node);
+        if (l === undefined) {
+          l = 0;
+          for (const p of f.docs.get(node)!.values()) l += decayed(p, now);
+          lengths.set(node, l);
+        }
+        return l;
+      };
+      // Average field length over the notes that have one (a handful of terms each): computed per query, decayed.
+      let total = 0;
+      for (const node of f.docs.keys()) total += lengthOf(node);
+      const avg = total / n || 1;
+      let scopeMost = 0;
+      for (const t of q) {
+        const byNote = f.postings.get(t);
+        const df = byNote?.size ?? 0;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        scopeMost += idf * (k1 + 1);
+        if (!byNote) continue;
+        for (const [node, p] of byNote) {
+          const tf = decayed(p, now);
+          const s = (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengthOf(node)) / avg));
+          let e = scores.get(node);
+          if (!e) scores.set(node, (e = { score: 0, terms: new Map() }));
+          e.score += s;
+          e.terms.set(t, (e.terms.get(t) ?? 0) + s);
+        }
+      }
+      most = Math.max(most, scopeMost);
+    }
+    if (most <= 0) return [];
+    const hits: ExpansionHit[] = [];
+    for (const [id, e] of scores) {
+      if (e.score / most < QUERY_EXPANSION.min_score) continue;
+      const terms = [...e.terms].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([t]) => t);
+      hits.push({ id, score: Math.min(1, e.score / most), terms });
+    }
+    return hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
+  }
+}

@@ -1,0 +1,25 @@
+import { defineScout } from './define';
+
+/**
+ * Query-log document expansion (retrieval/query-expansion.ts): notes whose earlier questions — the ones they
+ * were used for — share words with this one, by BM25 over that separate field. Silent before any feedback.
+ * Only words every reader may learn from, and the caller's own earlier questions, are read; the reason
+ * names the matched words, which are this caller's own words or words no reader is barred from.
+ */
+export const expansionScout = defineScout({
+  name: 'expansion',
+  wave: 1,
+  // Off by default (a scout of weight 0 does not run): cross-validated on the dev data, no weight tried
+  // (0.1–0.4) lifted the held-out LoCoMo conversations (docs/learning.md); a vault or eval grid sets it.
+  weight: 0,
+  run({ query, corpus, visible, limit, now }) {
+    const hits = corpus.expansion?.(query.terms, query.agent_id, now) ?? [];
+    const out = [];
+    for (const h of hits) {
+      if (out.length >= limit) break;
+      if (!corpus.note(h.id) || !visible(h.id)) continue;
+      out.push({ id: h.id, score: h.score, reasons: [`used before for questions with ${h.terms.slice(0, 3).map((t) => `"${t}"`).join(', ')} (${h.score.toFixed(2)})`] });
+    }
+    return out;
+  },
+});

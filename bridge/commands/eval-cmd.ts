@@ -14,7 +14,7 @@ export const evalCmd = defineCommand({
     'feedback-split': { type: 'string', help: 'pts only: share of each dataset\'s queries that give feedback first, between 0 and 1', value: 'F' },
     cv: { type: 'string', help: 'with --feedback-split: cross-validate the gain over a grid of constants (JSON file; or an earlier --cv --json output, reused)', value: 'grid.json', multiple: true },
   },
-  examples: ['lithos eval datasets/scifact --mode pts', 'lithos eval datasets/scifact datasets/nfcorpus --mode pts --without random --json', 'lithos eval datasets/locomo datasets/scifact --mode pts --feedback-split 0.5 --cv grid.json'],
+  examples: ['lithos eval datasets/scifact datasets/nfcorpus --mode pts --without random --json', 'lithos eval datasets/locomo datasets/scifact --mode pts --feedback-split 0.5 --cv grid.json'],
   run: ({ args, values, json, out, usage }) => {
     const raw = values['feedback-split'];
     const split = raw === undefined ? undefined : Number(raw);

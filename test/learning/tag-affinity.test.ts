@@ -188,7 +188,7 @@ describe('feedback teaches which tags go with which words', () => {
     const before = (await ask('deploy rollback', false)).nodes.map((n) => n.path);
     expect(before.indexOf('web/undo.md')).toBeLessThan(before.indexOf('infra/rollback.md'));
     const shown = new Set<string>();
-    for (const q of ['deploy pipeline', 'deploy schedule', 'deploy failed', 'deploy pipeline images', 'deploy schedule review']) for (const p of await train(q)) shown.add(p);
+    for (const q of ['deploy pipeline', 'deploy schedule', 'deploy failed', 'deploy pipeline images']) for (const p of await train(q)) shown.add(p);
     expect(shown.has('infra/rollback.md')).toBe(false);
     const rows = h.engine.services.learning.memory.learned.tagAffinity(['deploy']);
     expect(rows.find((r) => r.term === 'deploy' && r.tag === 'infra')!.used).toBeGreaterThan(0);

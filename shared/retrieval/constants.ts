@@ -26,15 +26,16 @@ export const RERANK = {
    * the term–tag affinity says query by query much of what a note's ignores said for every query
    * (`--feedback-split 0.5`: scifact-dev −0.04% → +0.1%, vmm-general +1.8% → +2.5%, LoCoMo +4.1% → +3.8%).
    * 0.5 since the cross-validation (`--cv`, docs/evaluation.md): the point its objective picks on all dev
-   * datasets, with tag_affinity 0.2; 0.8 lifts held-out LoCoMo further but costs scifact-dev.
+   * datasets, with tag_affinity 0.3; 0.8 lifts held-out LoCoMo further but costs scifact-dev.
    */
   ignored_penalty: 0.5,
   misleading_penalty: 0.3,
   /**
-   * Learned term–tag affinity, a mean log-lift in [−1, 1] (learning/tag-affinity.ts). 0.2 (was 0.1): the
-   * point the cross-validation objective picks on all dev datasets (`--cv`, docs/evaluation.md).
+   * Learned term–tag affinity, a mean log-lift in [−1, 1] (learning/tag-affinity.ts). 0.3 (was 0.1): the
+   * point the cross-validation objective picks on all dev datasets once retrieval stopped teaching
+   * (`--cv`, docs/evaluation.md).
    */
-  tag_affinity: 0.2,
+  tag_affinity: 0.3,
   /** The concept repeated-retrieval penalty is already an amount of score: subtracted as it is. */
   concept_damping: 1,
 } as const;

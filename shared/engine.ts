@@ -104,6 +104,7 @@ export class MemoryEngine {
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
+    retrieval.prepare();
     return engine;
   }
 

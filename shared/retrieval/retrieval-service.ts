@@ -6,6 +6,7 @@ import type { Clock } from '../ports';
 import type { Viewer } from '../governance/gate';
 import type { GovernanceService } from '../governance/governance-service';
 import { newId } from '../model/ids';
+import { macrotask } from '../stores/yield-to-host';
 import { EngineCorpus, type EngineCorpusDeps } from './engine-corpus';
 import type { ReceiptLog } from './receipts';
 import { retrieve } from './retrieve';
@@ -37,6 +38,22 @@ export class RetrievalService {
   constructor(private readonly d: RetrievalDeps) {
     this.receipts = d.receipts;
     this.recorder = new RetrievalRecorder({ receipts: d.receipts, memory: d.memory, clock: d.clock, recorded: (r) => d.recorded(r) });
+  }
+
+  /**
+   * Samples the primary space's background (random note pairs, for the temperature) a macrotask after open,
+   * so the first retrieval does not pay for it (~40 ms at 10k notes). Not awaited; a retrieval that comes
+   * first samples it itself, and one after many changes samples it again (EngineCorpus.background).
+   */
+  prepare(): void {
+    void macrotask().then(() => {
+      try {
+        this.d.guard();
+        (this.corpus ??= new EngineCorpus(this.d.corpus)).background();
+      } catch {
+        // Closed meanwhile, or nothing to sample yet: the first retrieval samples it.
+      }
+    });
   }
 
   /**

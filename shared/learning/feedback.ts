@@ -133,16 +133,15 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
   const bonus = input.accepted === true ? k.accepted_salience : 0;
 
   await mem.batch(async () => {
-    for (const id of used) {
+    // Use count and time rank too (utility, recency, spaced repetition): a rejected output moves none of it.
+    for (const id of reinforce ? used : []) {
       const s = mem.stats.get(id);
       await mem.stats.update(id, {
         use_count: s.use_count + 1,
         last_used_at: now,
-        ...(reinforce && {
-          salience: round(clamp(s.salience + k.used_salience + bonus, 0, 1)),
-          spaced_rep_strength: stabilityAfterUse(s, now),
-          per_queryclass_priors: withPrior(s, cls, k.used_class_prior, k.class_prior_cap),
-        }),
+        salience: round(clamp(s.salience + k.used_salience + bonus, 0, 1)),
+        spaced_rep_strength: stabilityAfterUse(s, now),
+        per_queryclass_priors: withPrior(s, cls, k.used_class_prior, k.class_prior_cap),
       });
     }
     for (const id of ignored) {

@@ -58,7 +58,8 @@ describe('used notes', () => {
 
   test('a rejected output (accepted: false) reinforces nothing; accepted: true adds the acceptance bonus', async () => {
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [A], accepted: false });
-    expect(stats(A)).toMatchObject({ salience: 0.5, use_count: 1, spaced_rep_strength: 1 });
+    // Use count and time feed recency, utility and spaced repetition: a rejected output moves none of them.
+    expect(stats(A)).toMatchObject({ salience: 0.5, use_count: 0, last_used_at: null, spaced_rep_strength: 1 });
     await h.engine.services.learning.feedback({ receipt_id: (await retrieveAll(h)).receipt_id, cited: [B], accepted: true });
     expect(stats(B).salience).toBeCloseTo(0.5 + FEEDBACK.used_salience + FEEDBACK.accepted_salience, 6);
   });

@@ -12,6 +12,7 @@ import type { Receipt } from '../retrieval/types';
 import { recordPrecedent } from './precedents';
 import { recordTagAffinity } from './tag-affinity';
 import { recordQueryExpansion } from './query-expansion';
+import { SCOUT_WEIGHTS } from '../retrieval/scouts';
 import { everyAgentReads } from '../governance/audience';
 import { gatedNote } from '../governance/gate';
 import { misleadingBeforeRelease, quarantine } from './quarantine';
@@ -191,10 +192,12 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
     // A rejected output is no precedent to follow, nor evidence of which tags suit which words.
     if (reinforce) {
       out.precedent = await recordPrecedent(mem.learned, receipt, used, now);
-      await recordQueryExpansion(mem.learned, receipt, used, now, everyAgentReadsReceipt(d, receipt));
+      const everyAgent = everyAgentReadsReceipt(d, receipt);
+      // Only the expansion scout reads the field: while it is off (the default), recording it is cost for nothing.
+      if (SCOUT_WEIGHTS.expansion > 0) await recordQueryExpansion(mem.learned, receipt, used, now, everyAgent);
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
-      if (everyAgentReadsReceipt(d, receipt)) {
+      if (everyAgent) {
         const shown = finals.filter((id) => !exploration.includes(id)).map((id) => ({ tags: d.notes.note(id)?.cached.meta.tags ?? [], used: used.includes(id) }));
         out.tag_affinity = await recordTagAffinity(mem.learned, receipt.query_text, shown, now);
       }

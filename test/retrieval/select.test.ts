@@ -3,24 +3,13 @@ import type { Ranked } from '../../shared/retrieval/rerank';
 import { select, type SelectOptions } from '../../shared/retrieval/select';
 import type { ScoreTerms } from '../../shared/retrieval/types';
 import { MemoryCorpus, type TwinNote } from '../twins/memory-corpus';
+import { TERMS } from './receipt-fixture';
 
 /**
  * MMR diversity has a real weight at every temperature: near-duplicates of the best note do not fill the
  * top when a different relevant note exists, even on the coldest (most relevance-minded) scan.
  */
-const terms = (base: number): ScoreTerms => ({
-  base,
-  type_prior: 0,
-  scope_affinity: 0,
-  graph_affinity: 0,
-  spaced_repetition: 0,
-  ignored_penalty: 0,
-  misleading_penalty: 0,
-  concept_damping: 0,
-  tag_affinity: 0,
-  intent: 0,
-  scouts: { lexical: base },
-});
+const terms = (base: number): ScoreTerms => ({ ...TERMS, base, scouts: { lexical: base } });
 const ranked = (scores: Record<string, number>): Ranked[] =>
   Object.entries(scores)
     .sort((a, b) => b[1] - a[1])

@@ -39,6 +39,13 @@ export const NOTE_TYPE_TABLE: Record<NoteType, NoteTypeRow> = {
   concept: row(0.35, 0.7, 0.5, 0.65, 0.55, 0.7, 0.55, { half_life_days: 180, floor: 0.45, auto_edit: true, contradiction: 'signal' }),
   task_record: row(0.7, 0.45, 0.75, 0.4, 0.6, 0.45, 0.5, { half_life_days: 30, floor: 0.2, auto_edit: false, contradiction: 'newest_wins' }),
   hypothesis: row(0.5, 0.6, 0.5, 0.35, 0.45, 0.55, 0.4, { half_life_days: 45, floor: 0.25, auto_edit: false, contradiction: 'signal' }),
+  // Ledger kinds (model/ledger.ts). No dev dataset has them, so their priors are not tuned: a decision and a
+  // workflow lean like a summary, a claim like a finding, a construct like a concept; the person or an agent
+  // changes them through intents, never the engine (auto_edit false), and a contradiction is surfaced.
+  decision: row(0.5, 0.65, 0.7, 0.6, 0.75, 0.65, 0.6, { half_life_days: 180, floor: 0.4, auto_edit: false, contradiction: 'signal' }),
+  claim: row(0.7, 0.6, 0.55, 0.55, 0.7, 0.65, 0.6, { half_life_days: 120, floor: 0.35, auto_edit: false, contradiction: 'signal' }),
+  workflow: row(0.6, 0.55, 0.75, 0.6, 0.55, 0.55, 0.55, { half_life_days: 180, floor: 0.4, auto_edit: false, contradiction: 'signal' }),
+  construct: row(0.6, 0.7, 0.5, 0.6, 0.55, 0.65, 0.6, { half_life_days: 180, floor: 0.4, auto_edit: false, contradiction: 'signal' }),
 };
 
 /**

@@ -1,6 +1,10 @@
 /** The note model: Lithos KnowledgeDocument fields plus LCMA fields. */
 
-export const NOTE_TYPES = ['observation', 'agent_finding', 'summary', 'concept', 'task_record', 'hypothesis'] as const;
+export const NOTE_TYPES = [
+  'observation', 'agent_finding', 'summary', 'concept', 'task_record', 'hypothesis',
+  // The knowledge ledger's kinds (model/ledger.ts).
+  'decision', 'claim', 'workflow', 'construct',
+] as const;
 export type NoteType = (typeof NOTE_TYPES)[number];
 
 export const ACCESS_SCOPES = ['agent_private', 'task', 'project', 'shared', 'user_private'] as const;

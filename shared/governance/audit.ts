@@ -43,6 +43,14 @@ export const AUDIT_ACTIONS = [
   'summary.refresh',
   'agent.key_issue',
   'agent.key_revoke',
+  'agent.register',
+  'task.create',
+  'task.claim',
+  'task.renew',
+  'task.release',
+  'task.complete',
+  'task.cancel',
+  'finding.post',
   'store.damaged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

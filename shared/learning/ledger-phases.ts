@@ -92,9 +92,11 @@ export class LedgerPhases {
    * Returns the phase changes made.
    */
   async evaluate(ids: Iterable<string> | 'all', actor: AuditActor = { kind: 'system', id: null }, now: number = this.d.clock.now()): Promise<PhaseChange[]> {
+    const wanted = ids === 'all' ? null : new Set(ids);
+    // Most receipts hold no ledger entry: then the vault is not walked at all.
+    if (wanted && ![...wanted].some((id) => isLedgerKind(this.d.notes.note(id)?.cached.meta.note_type ?? ''))) return [];
     const entries = this.d.notes.notes().filter((n) => isLedgerKind(n.cached.meta.note_type));
     if (entries.length === 0) return [];
-    const wanted = ids === 'all' ? null : new Set(ids);
     const targets = wanted ? entries.filter((n) => wanted.has(n.nodeId)) : entries;
     if (targets.length === 0) return [];
     const live = new Set(entries.map((n) => n.nodeId));

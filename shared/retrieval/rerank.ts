@@ -150,6 +150,7 @@ export function rerank(
   const maxBase = Math.max(0, ...candidates.map((c) => c.base));
   const affinity = seedNeighbourhood(corpus, seeds);
   const tagAffinity = corpus.tagAffinity?.(q.terms) ?? null;
+  const phaseOf = corpus.ledgerPhase ? (id: string) => corpus.ledgerPhase!(id) : undefined;
   const out: Ranked[] = [];
   for (const c of candidates) {
     const note = corpus.note(c.id);
@@ -173,7 +174,7 @@ export function rerank(
       intent,
       scouts: { ...c.scouts },
     };
-    const standing = rankStanding(note, stats, corpus.ledgerPhase?.bind(corpus), now);
+    const standing = rankStanding(note, stats, phaseOf, now);
     if (standing) terms.ledger = standing.factor;
     const additive =
       intent +
@@ -187,7 +188,8 @@ export function rerank(
       RERANK.concept_damping * terms.concept_damping;
     // A ledger entry's phase and vitality scale its score (ledger-rank.ts); other notes keep it as it is.
     const score = standing ? scaled(additive, standing.factor) : additive;
-    const why = [learned?.reason, standing && standing.factor !== 1 ? `ledger: ${standing.phase}, ${standing.vitality} (×${standing.factor.toFixed(2)})` : null].filter((x): x is string => !!x).join('; ');
+    const ledgerWhy = standing && standing.factor !== 1 ? `ledger: ${standing.phase}, ${standing.vitality} (×${standing.factor.toFixed(2)})` : null;
+    const why = ledgerWhy && learned?.reason ? `${learned.reason}; ${ledgerWhy}` : (ledgerWhy ?? learned?.reason);
     out.push({ id: c.id, score, terms, candidate: c, ...(why ? { why } : {}) });
   }
   out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));

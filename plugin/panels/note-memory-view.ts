@@ -9,6 +9,7 @@ import { neighbours, renderGraph } from './neighbourhood-graph';
 import { Notice } from 'obsidian';
 import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndSetNoteType, markMisleading, openReceiptFor, openResolveModal, report } from './actions';
 import { openToReview } from '../../shared/stores/conflict-edges';
+import { ledgerStandingFields } from './ledger-standing';
 
 const RECEIPTS_SHOWN = 8;
 
@@ -81,6 +82,7 @@ export class NoteMemoryView extends PanelView {
     field(facts, 'Used', `${stats.use_count}× · last ${ago(stats.last_used_at, now)}`, 'lithos-used');
     field(facts, 'Ignored / misleading', `${stats.ignored_count} / ${stats.misleading_count}`, 'lithos-ignored-misleading');
     field(facts, 'Recall interval', `${num(stats.spaced_rep_strength)} d`);
+    ledgerStandingFields(facts, memory.learning.ledgerStanding({ path }), now);
 
     const actions = root.createDiv({ cls: 'lithos-actions' });
     actionButton(actions, 'Set type…', () => chooseAndSetNoteType(this.app, this.ctx, path, () => void this.refresh()), report);

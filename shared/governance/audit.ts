@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = [
   'concept.update',
   'consolidate',
   'summary.refresh',
+  'ledger.phase',
+  'ledger.vitality',
   'agent.key_issue',
   'agent.key_revoke',
   'agent.register',

@@ -1,3 +1,4 @@
+import { nodePost } from './http-post';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BlobStore, Embedder, Logger } from '../shared/ports';
@@ -122,6 +123,8 @@ async function openEngine(rootArg: string, opts: OpenVaultOptions): Promise<Vaul
       logger: opts.logger,
       onProgress: opts.onProgress,
       debounceMs: 0,
+      // Only the writer delivers webhooks: a read-only job (beside a live plugin) sees no change of its own.
+      post: lock ? nodePost : null,
       // Read-only (another process writes): never edit notes, not even the managed callouts.
       callouts: lock ? (opts.callouts ?? config.callouts) : false,
     });

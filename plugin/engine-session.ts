@@ -1,3 +1,4 @@
+import type { HttpPost } from '../shared/governance/webhooks';
 import type { CallHost } from '../shared/tools/types';
 import type { App, EventRef } from 'obsidian';
 import { MemoryEngine, type IndexReport } from '../shared/engine';
@@ -26,6 +27,8 @@ export interface EngineSessionDeps {
   notify(message: string): void;
   /** Engine options taken from the settings when it opens. */
   callouts(): boolean;
+  /** HTTP POST for the policy's webhooks (Obsidian's requestUrl); absent: webhooks are not sent. */
+  post?: HttpPost;
   /** Runs once the engine is open, before the first scan (schedules, bridge). */
   opened(controls: EngineControls): void;
   /** The crash-loop guard: called before the engine opens and after the first scan ends. */
@@ -103,6 +106,7 @@ export class EngineSession {
         sql: await loadSql(),
         logger: this.deps.logger,
         callouts: this.deps.callouts(),
+        post: this.deps.post ?? null,
         onProgress: (p) => this.deps.status({ state: 'progress', ...p }),
       });
       // The person sees every note whatever the policy says, so one session serves as long as the engine is open.

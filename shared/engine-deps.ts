@@ -1,5 +1,6 @@
 /** What a host gives the engine (MemoryEngine.open), and the defaults of what it may leave out. */
 import type { SqlJsStatic } from 'sql.js';
+import type { HttpPost } from './governance/webhooks';
 import { silentLogger, systemClock, systemTimers, type BlobStore, type Clock, type Embedder, type Logger, type Timers, type VaultPort } from './ports';
 
 export interface EngineDeps {
@@ -18,9 +19,11 @@ export interface EngineDeps {
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
   /** Managed callout blocks in notes (conflicts, status); default true. `conflicts.setCallouts` changes it live. */
   callouts?: boolean;
+  /** HTTP POST for the policy's webhooks (governance/webhooks.ts); without it webhooks are reported, not sent. */
+  post?: HttpPost | null;
 }
 
-export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>;
+export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts' | 'post'>> & Pick<EngineDeps, 'onProgress' | 'callouts'> & { post: HttpPost | null };
 
 export function withDefaults(deps: EngineDeps): ResolvedDeps {
   return {
@@ -34,5 +37,6 @@ export function withDefaults(deps: EngineDeps): ResolvedDeps {
     persistDebounceMs: deps.persistDebounceMs ?? 2000,
     onProgress: deps.onProgress,
     callouts: deps.callouts,
+    post: deps.post ?? null,
   };
 }

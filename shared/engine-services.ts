@@ -60,7 +60,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard });
   const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });
   const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), pending: pendingProposalIds(memory.learned) });
-  const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination });
+  const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination, post: d.post, clock, timers, logger });
   const conflictService = new ConflictService({ notes, search, memory, audit, policy, governance, tunables: config.learning, clock, timers, logger, callouts: d.callouts ?? true, guard });
   conflicts = conflictService;
   const receipts = new ReceiptLog(blobs, clock, { logger });

@@ -181,9 +181,11 @@ export class MemoryEngine {
     if (this.state.closed) return;
     this.stopWatching();
     this.services.conflicts.stopFollowingPolicy();
+
     await this.services.conflicts.idle(); // a callout sync under way finishes before the stores close
     await this.services.learning.stop();
     await this.flush();
+    await this.services.governance.close(); // events of the last changes go out; no retry outlives the engine
     this.state.closed = true;
     await this.memory.close();
     await this.cache.close();

@@ -56,6 +56,8 @@ export const AUDIT_ACTIONS = [
   'task.cancel',
   'finding.post',
   'store.damaged',
+  'webhook.failed',
+  'webhook.dropped',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -228,6 +230,7 @@ export class AuditLog {
   damage: StoreLoss | null = null;
   private liveBytes = 0;
   private maxBytes = DEFAULT_AUDIT_MAX_BYTES;
+  private readonly listeners = new Set<(entry: AuditEntry) => void>();
 
   private constructor(
     private readonly blobs: BlobStore,
@@ -318,7 +321,21 @@ export class AuditLog {
       this.logger.warn(`${AUDIT_HEAD_FILE}: could not be updated (${(err as Error).message}).`);
     }
     if (this.liveBytes > this.maxBytes) await this.seal();
-    return { hash, ...rest };
+    const entry = { hash, ...rest };
+    for (const listener of this.listeners) {
+      try {
+        listener(entry);
+      } catch (err) {
+        this.logger.warn(`an audit listener failed: ${String(err)}`);
+      }
+    }
+    return entry;
+  }
+
+  /** Calls `listener` with each entry once it is durable (public-events.ts derives the event stream from it). */
+  onAppend(listener: (entry: AuditEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** Seals the live file into a segment; on failure the entries stay in the live file and the next append retries. */

@@ -12,7 +12,9 @@
  *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
  *   "hidden_folders": ["private"],                        // no agent sees notes under these vault folders
  *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"],   // what agents may call at all
- *                    "profile": "core" }                                   // what a bridge offers (tool-profiles.ts)
+ *                    "profile": "core" },                                  // what a bridge offers (tool-profiles.ts)
+ *   "webhooks": [{ "url": "http://127.0.0.1:8787/hook", "events": ["decision.superseded"], "secret": "…" }],
+ *   "webhook_hosts": ["hooks.example.com"]                // non-loopback hosts webhooks may reach (https)
  * }
  *
  * No file, and none ever saved: the defaults (every agent's allowlist is "*", nothing shared beyond
@@ -28,6 +30,8 @@ import type { AuditActor, AuditLog } from './audit';
 import { coveredBy, patternProblem } from './namespace-patterns';
 import { ConfigFile } from '../stores/config-file';
 import { PROFILE_NAMES, type ToolProfileSpec } from './tool-profiles';
+import { PUBLIC_EVENT_TYPES } from './public-events';
+import { webhookUrlProblem, type WebhookSpec } from './webhooks';
 
 export const POLICY_FILE = 'policy.json';
 export { RELOAD_MS } from '../stores/config-file';
@@ -47,6 +51,10 @@ export interface Policy {
    * tool that is not read-only by its annotations, `disabled` lists tools agents neither see nor may call.
    */
   agent_tools: AgentTools;
+  /** Endpoints that receive the public events (webhooks.ts, docs/events.md); none when absent. */
+  webhooks?: WebhookSpec[];
+  /** Hosts other than loopback that webhooks may reach (https only). */
+  webhook_hosts?: string[];
 }
 
 export interface AgentTools {
@@ -121,6 +129,23 @@ const policySchema = z.strictObject({
       profile: z.union([z.enum(PROFILE_NAMES), z.array(toolName).min(1).max(200)]).optional(),
     })
     .default({ read_only: false, disabled: [] }),
+  webhooks: z
+    .array(
+      z.strictObject({
+        url: z.string().trim().min(1).max(2000),
+        events: z.array(z.enum(PUBLIC_EVENT_TYPES)).min(1).max(50).optional(),
+        secret: z.string().min(16, 'a webhook secret needs at least 16 characters').max(500).optional(),
+      }),
+    )
+    .max(20)
+    .optional(),
+  webhook_hosts: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+$/, { message: 'must be a host name like "hooks.example.com"' })).max(100).optional(),
+}).superRefine((p, ctx) => {
+  // Webhooks reach loopback, or https hosts the person named: a policy never sends events anywhere else.
+  for (const [i, w] of (p.webhooks ?? []).entries()) {
+    const problem = webhookUrlProblem(w.url, p.webhook_hosts ?? []);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['webhooks', i, 'url'], message: problem });
+  }
 });
 
 /** Validates a policy object (absent fields take their defaults); invalid_argument naming each problem. */
@@ -157,6 +182,8 @@ function freeze(p: Policy): Policy {
       disabled: Object.freeze([...new Set(p.agent_tools.disabled)]),
       ...(p.agent_tools.profile === undefined ? {} : { profile: typeof p.agent_tools.profile === 'string' ? p.agent_tools.profile : Object.freeze([...new Set(p.agent_tools.profile)]) }),
     }),
+    ...(p.webhooks === undefined ? {} : { webhooks: Object.freeze(p.webhooks.map((w) => Object.freeze({ ...w, ...(w.events ? { events: Object.freeze([...w.events]) } : {}) }))) }),
+    ...(p.webhook_hosts === undefined ? {} : { webhook_hosts: Object.freeze([...p.webhook_hosts]) }),
   }) as unknown as Policy;
 }
 

@@ -120,6 +120,16 @@ export interface ExpansionRow {
   at: number;
 }
 
+/** A merged target's normalised name and the target it now means (shared/ledger/target-registry.ts). */
+export interface TargetAliasRow {
+  alias: string;
+  target: string;
+  /** When it was merged (ms since epoch). */
+  at: number;
+  /** Who merged it: 'human' or an agent id. */
+  actor: string;
+}
+
 /**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
@@ -144,4 +154,6 @@ export type MemoryOp =
   /** Drops affinity rows last counted before `before` with fewer than `below` showings (decay's ageing). */
   | { kind: 'affinity_prune'; before: number; below: number }
   /** Query-expansion rows, final weights; a row with weight 0 is deleted. */
-  | { kind: 'expansion'; rows: ExpansionRow[] };
+  | { kind: 'expansion'; rows: ExpansionRow[] }
+  /** A ledger target alias (stores/memory-targets.ts), final state; `target: null` removes it. */
+  | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } };

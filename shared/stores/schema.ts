@@ -118,7 +118,14 @@ CREATE TABLE IF NOT EXISTS query_expansion (
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, node_id, term)
 );
-CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);`,
+CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);
+-- the ledger's target aliases: a merged target's normalised name → the target it was merged into (shared/ledger)
+CREATE TABLE IF NOT EXISTS target_aliases (
+  alias TEXT PRIMARY KEY,
+  target TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  actor TEXT NOT NULL
+);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

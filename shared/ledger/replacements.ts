@@ -6,12 +6,12 @@
  * a decision it may not see is never named; it is returned apart (`hidden`) for a conflict the person settles.
  */
 import { LithosError } from '../errors';
-import { LEDGER_STATES, type IntentType } from '../model/ledger';
+import { type LEDGER_STATES, type IntentType } from '../model/ledger';
 import type { NoteStatus } from '../model/types';
 import type { NotesService } from '../vault/notes-service';
 import type { LiveNote } from '../vault/note-indexer';
 import { entryName, entryRef, isActiveDecision, isDecision, ledgerFacts, type Intent, type LedgerFacts } from './entry-facts';
-import { activeOn, aliasMap, canonicalTarget, decisionEntries, type RegistryPorts } from './target-registry';
+import { activeOn, aliasMap, canonicalTarget, decisionEntries, sameTarget, type RegistryPorts } from './target-registry';
 
 type Visible = (n: LiveNote) => boolean;
 
@@ -126,21 +126,23 @@ export async function planLedgerWrite(d: RegistryPorts & { notes: Pick<NotesServ
   if (w.before) {
     // A decision that already held this target (an edit of its text) is not a new claim on it.
     const bf = await ledgerFacts(d.notes, w.before);
-    if (isActiveDecision(w.before, bf) && bf.target !== null && canonicalTarget(bf.target, aliases) === key) return plan;
+    if (isActiveDecision(w.before, bf) && bf.target !== null && sameTarget(canonicalTarget(bf.target, aliases), key)) return plan;
   }
   const others = activeOn(await decisionEntries(d, () => true), key).filter((e) => e.note.nodeId !== self && !replaced.has(e.note.nodeId));
   const seen = others.filter((e) => visible(e.note));
+  // Shown as the target's visible decisions spell it (a hidden one's spelling is not the writer's to learn).
+  plan.target = seen[0]?.target ?? key;
   plan.hidden = others.filter((e) => !visible(e.note)).map((e) => e.note);
   if (seen.length > 0) {
     const refs = seen.map((e) => entryRef(e.note, e.facts));
     const names = seen.map((e) => entryName(e.note, e.facts)).join('; ');
     throw new LithosError(
       'conflict',
-      `Target "${key}" already has ${seen.length === 1 ? 'an active decision' : `${seen.length} active decisions`}: ${names}. ` +
+      `Target "${plan.target}" already has ${seen.length === 1 ? 'an active decision' : `${seen.length} active decisions`}: ${names}. ` +
         `To replace ${seen.length === 1 ? 'it' : 'them'}, write again with intent: {type: "supersede" (or "deprecate", "abort"), replaces: ${JSON.stringify(refs)}}; ` +
         'if this decision is about something else, give it another target (lithos_targets suggests the existing ones).',
       {
-        target: key,
+        target: plan.target,
         active: seen.map((e) => ({ ref: entryRef(e.note, e.facts), id: e.note.nodeId, ledger_id: e.facts.ledgerId, title: e.note.cached.meta.title, path: e.note.path })),
       },
     );

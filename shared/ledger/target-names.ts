@@ -31,6 +31,15 @@ export function normaliseTarget(name: string): string {
   return Array.from(segments.join('/')).slice(0, TARGET_MAX_CHARS).join('').replace(/[-/]+$/, '');
 }
 
+/**
+ * Keys that differ only in their hyphens are one target (`auth-service`, `authservice` and `AuthService`,
+ * whose camelCase split gives `auth-service`, while `AuthSvc` gives `auth-svc` and `authsvc` stays whole):
+ * the registry compares targets by this identity and shows the first spelling's key.
+ */
+export function targetIdentity(key: string): string {
+  return key.replace(/-/g, '');
+}
+
 function singular(w: string): string {
   if (w.length <= 3 || /\d$/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) return `${w.slice(0, -3)}y`;

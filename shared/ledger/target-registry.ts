@@ -11,7 +11,7 @@ import type { MemoryTargets } from '../stores/memory-targets';
 import type { NotesService } from '../vault/notes-service';
 import { noteTimeMs, type LiveNote } from '../vault/note-indexer';
 import { entryRef, isActiveDecision, isDecision, ledgerFacts, type LedgerFacts } from './entry-facts';
-import { normaliseTarget } from './target-names';
+import { normaliseTarget, targetIdentity } from './target-names';
 
 export interface RegistryPorts {
   notes: Pick<NotesService, 'notes' | 'parse'>;
@@ -29,18 +29,25 @@ export interface DecisionEntry {
 export function canonicalTarget(name: string, aliases: ReadonlyMap<string, string>): string {
   let key = normaliseTarget(name);
   const seen = new Set<string>();
-  while (aliases.has(key) && !seen.has(key)) {
-    seen.add(key);
-    key = aliases.get(key)!;
+  while (aliases.has(targetIdentity(key)) && !seen.has(targetIdentity(key))) {
+    seen.add(targetIdentity(key));
+    key = aliases.get(targetIdentity(key))!;
   }
   return key;
 }
 
+/** Whether two keys are one target (target-names.ts targetIdentity). */
+export const sameTarget = (a: string, b: string): boolean => targetIdentity(a) === targetIdentity(b);
+
+/** Merged aliases: an alias's identity → the key of the target it means. */
 export function aliasMap(d: Pick<RegistryPorts, 'aliases'>): Map<string, string> {
-  return new Map(d.aliases.aliases().map((a) => [a.alias, a.target]));
+  return new Map(d.aliases.aliases().map((a) => [targetIdentity(a.alias), a.target]));
 }
 
-/** Every decision the caller may see that names a target, oldest first. */
+/**
+ * Every decision the caller may see that names a target, oldest first. Each target is shown by the key of
+ * its oldest spelling among them, so keys differing only in hyphens read as one.
+ */
 export async function decisionEntries(d: RegistryPorts, visible: (n: LiveNote) => boolean): Promise<DecisionEntry[]> {
   const aliases = aliasMap(d);
   const out: DecisionEntry[] = [];
@@ -51,7 +58,14 @@ export async function decisionEntries(d: RegistryPorts, visible: (n: LiveNote) =
     const target = canonicalTarget(facts.target, aliases);
     if (target !== '') out.push({ note, facts, target });
   }
-  return out.sort(byAge);
+  out.sort(byAge);
+  const shown = new Map<string, string>();
+  for (const e of out) {
+    const id = targetIdentity(e.target);
+    if (!shown.has(id)) shown.set(id, e.target);
+    e.target = shown.get(id)!;
+  }
+  return out;
 }
 
 function byAge(a: DecisionEntry, b: DecisionEntry): number {
@@ -82,16 +96,21 @@ export function summarise(entries: readonly DecisionEntry[], aliases: ReadonlyMa
     .map(([target, r]) => ({
       target,
       spellings: [...r.spellings.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([s]) => s),
-      aliases: [...aliases.entries()].filter(([alias]) => canonicalTarget(alias, aliases) === target).map(([alias]) => alias).sort(),
+      aliases: aliasesOf(aliases, target),
       decisions: r.decisions,
       active: r.active,
     }))
     .sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
 }
 
+/** The merged names that lead to a target. */
+function aliasesOf(aliases: ReadonlyMap<string, string>, target: string): string[] {
+  return [...aliases.entries()].filter(([alias]) => sameTarget(canonicalTarget(alias, aliases), target)).map(([alias]) => alias).sort();
+}
+
 /** The active decisions on a target key. */
 export function activeOn(entries: readonly DecisionEntry[], target: string): DecisionEntry[] {
-  return entries.filter((e) => e.target === target && isActiveDecision(e.note, e.facts));
+  return entries.filter((e) => sameTarget(e.target, target) && isActiveDecision(e.note, e.facts));
 }
 
 /** One decision of a target's history, oldest first. */
@@ -152,18 +171,18 @@ export async function mergeTargets(d: MergePorts, from: string, into: string, op
   const aliases = aliasMap(d);
   const f = canonicalTarget(from, aliases);
   const t = canonicalTarget(into, aliases);
-  const known = new Set(entries.map((e) => e.target));
+  const known = new Set(entries.map((e) => targetIdentity(e.target)));
   for (const [field, key, asked] of [['from', f, from], ['into', t, into]] as const) {
-    if (!known.has(key)) throw new LithosError('not_found', `No decision names the target "${asked}"; \`lithos targets\` lists them.`, { field, target: asked });
+    if (!known.has(targetIdentity(key))) throw new LithosError('not_found', `No decision names the target "${asked}"; \`lithos targets\` lists them.`, { field, target: asked });
   }
-  if (f === t) throw new LithosError('invalid_argument', `"${from}" and "${into}" are already one target ("${t}").`, { from, into });
+  if (sameTarget(f, t)) throw new LithosError('invalid_argument', `"${from}" and "${into}" are already one target ("${t}").`, { from, into });
   await d.aliases.setAlias(f, t, opts.actorName);
   // Aliases that led to `from` lead to `into` directly, so no chain grows.
-  for (const [alias, target] of aliases) if (target === f) await d.aliases.setAlias(alias, t, opts.actorName);
-  const spelling = summarise(entries.filter((e) => e.target === t), aliases)[0]?.spellings[0] ?? t;
+  for (const [alias, target] of aliases) if (sameTarget(target, f)) await d.aliases.setAlias(alias, t, opts.actorName);
+  const spelling = summarise(entries.filter((e) => sameTarget(e.target, t)), aliases)[0]?.spellings[0] ?? t;
   const rewritten: string[] = [];
   if (opts.rewrite) {
-    for (const e of entries.filter((x) => x.target === f)) {
+    for (const e of entries.filter((x) => sameTarget(x.target, f))) {
       await d.notes.updateFrontmatter(e.note.path, (fm) => {
         fm[LEDGER_FIELDS.target] = spelling;
       });

@@ -5,7 +5,7 @@
  */
 import { LithosError } from '../errors';
 import { suggestTargets, normaliseTarget, type TargetSuggestion } from '../ledger/target-names';
-import { aliasMap, canonicalTarget, decisionEntries, historyRow, mergeTargets, summarise, type DecisionEntry, type HistoryRow, type MergeResult, type TargetSummary } from '../ledger/target-registry';
+import { aliasMap, canonicalTarget, decisionEntries, historyRow, mergeTargets, sameTarget, summarise, type DecisionEntry, type HistoryRow, type MergeResult, type TargetSummary } from '../ledger/target-registry';
 import type { NotesRoom } from './notes-room';
 import type { Services } from './services';
 import type { SessionScope } from './session-scope';
@@ -31,7 +31,7 @@ export class TargetsRoom {
    */
   private keyOf(name: string, entries: readonly DecisionEntry[]): string {
     const key = canonicalTarget(name, aliasMap(this.ports));
-    return entries.some((e) => e.target === key) ? key : normaliseTarget(name);
+    return entries.find((e) => sameTarget(e.target, key))?.target ?? normaliseTarget(name);
   }
 
   /** Every target the viewer's decisions name, by key, with counts of decisions and active ones. */
@@ -52,7 +52,7 @@ export class TargetsRoom {
   async history(name: string): Promise<{ target: string; decisions: HistoryRow[] }> {
     const entries = await this.entries();
     const key = this.keyOf(name, entries);
-    return { target: key, decisions: entries.filter((e) => e.target === key).map(historyRow) };
+    return { target: key, decisions: entries.filter((e) => sameTarget(e.target, key)).map(historyRow) };
   }
 
   /** Merges target `from` into `into` (ledger/target-registry.ts); the person only. */

@@ -29,7 +29,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-const fm = (path: string) => parseNote(path, new TextEncoder().encode(h.vault.text(path)!)).frontmatter;
+const fm = (path: string) => parseNote(path, new TextEncoder().encode(h.vault.text(path))).frontmatter;
 
 async function failure(p: Promise<unknown>): Promise<{ code: string; message: string; data: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- error data is JSON
   try {

@@ -11,9 +11,9 @@ import { LithosError } from '../errors';
 
 /**
  * What a typical agent uses every day: gather memory for a task and report on it (retrieve, feedback), look
- * up and open notes (search, list, read), record what it learns (write), look around a note (related, links),
- * see the contradictions it should settle (conflict_list) and find the target a decision is about (targets).
- * Task coordination, edges, proposals, stats and maintenance are for agents set up for them (`full`, or a list). lithos_semantic stays out: with only the
+ * up and open notes (search, list, read), record what it learns (write), look around a note (related, links)
+ * and see the contradictions it should settle (conflict_list). Task coordination, edges, proposals, stats and
+ * maintenance are for agents set up for them (`full`, or a list). lithos_semantic stays out: with only the
  * default hashing space it matches word pieces, not meaning (space-capabilities.ts), and lithos_retrieve
  * already fuses whatever vectors there are.
  */
@@ -27,7 +27,6 @@ export const CORE_TOOLS: readonly string[] = Object.freeze([
   'lithos_related',
   'lithos_links',
   'lithos_conflict_list',
-  'lithos_targets',
 ]);
 
 export const PROFILE_NAMES = ['core', 'full'] as const;

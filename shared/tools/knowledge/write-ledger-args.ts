@@ -4,12 +4,12 @@ import { INTENT_TYPES } from '../../model/ledger';
 import { TARGET_MAX_CHARS } from '../../ledger/target-names';
 
 export const LEDGER_WRITE_ARGS = {
-  target: z.string().trim().min(1).max(TARGET_MAX_CHARS).optional().describe('A decision\'s subject, e.g. "auth-service/session-store" (lithos_targets lists them).'),
+  target: z.string().trim().min(1).max(TARGET_MAX_CHARS).optional().describe('What a decision is about, e.g. "auth-service".'),
   intent: z
     .strictObject({
       type: z.enum(INTENT_TYPES),
-      replaces: z.array(z.string().trim().min(1)).min(1).max(50).describe('Ledger IDs or ids of the active decisions it replaces.'),
+      replaces: z.array(z.string().trim().min(1)).min(1).max(50).describe('Their ledger IDs or ids.'),
     })
     .optional()
-    .describe('A decision on a target that has an active one: supersede, deprecate or abort it.'),
+    .describe('Replace the active decisions on the target.'),
 };

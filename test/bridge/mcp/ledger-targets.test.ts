@@ -6,7 +6,7 @@ import { buildBridge, connect } from './built-bridge';
 
 /**
  * Issue 20's "Done when" for targets and intents, through the SDK's own MCP client and the BUILT bridge
- * (`lithos mcp --vault <tmp>`, headless, default tool profile): two decisions on `Auth Service` and
+ * (`lithos mcp --vault <tmp> --tools lithos_write,lithos_targets`, headless): two decisions on `Auth Service` and
  * `auth-service` → the second write fails with `conflict` naming the first's id; the same write with a
  * supersede intent succeeds and the first is superseded; lithos_targets suggests `auth-service` for `authsvc`.
  */
@@ -32,7 +32,7 @@ function answer(r: unknown): { ok: boolean; body: any } { // eslint-disable-line
 }
 
 test('a second decision on a target conflicts, a supersede intent replaces the first, and lithos_targets suggests the target', async () => {
-  const s = await connect(build.cli, vault, { agent: 'agent-a' });
+  const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'lithos_write,lithos_targets' });
   try {
     const call = async (name: string, args: Record<string, unknown>) => answer(await s.client.callTool({ name, arguments: args }));
     const decision = { namespace: 'decisions', note_type: 'decision' };

@@ -162,6 +162,18 @@ describe('supersedes on any write', () => {
   });
 });
 
+test('where a person confirms agent changes, a write that would replace notes is refused, not kept as a proposal that would lose it', async () => {
+  await h.engine.services.governance.policy.set({ propose_namespaces: ['project/atlas'] });
+  const before = h.snapshot();
+  const e = await failure(h.call('lithos_write', { path: 'project/atlas/Pool size v2.md', title: 'Pool size v2', content: 'x\n', supersedes: ['Pool size'] }));
+  expect(e).toMatchObject({ code: 'forbidden' });
+  expect(e.message).toContain('a proposal cannot replace other notes');
+  expect(h.snapshot()).toEqual(before);
+  // The person's own write is never a proposal.
+  await h.call('lithos_write', { path: 'project/atlas/Pool size v2.md', title: 'Pool size v2', content: 'x\n', supersedes: ['Pool size'] }, HUMAN);
+  expect(fm('project/atlas/Pool size.md')).toMatchObject({ status: 'superseded' });
+});
+
 describe('scope: a decision the writer may not see is never named', () => {
   test('the only active decision on the target is private: the write succeeds, and a conflict is opened for the person only', async () => {
     const r = await h.call('lithos_write', decision('Sessions in Postgres', 'session stores'));

@@ -8,6 +8,7 @@
  * is opened for the person, and nothing of it is named to the caller.
  */
 import { LithosError } from '../errors';
+import { checkNoteWrite } from '../governance/write-policy';
 import { LEDGER_FIELDS } from '../model/ledger';
 import type { NoteFields, WriteNoteResult } from '../model/note-write';
 import type { LiveNote } from '../vault/note-indexer';
@@ -31,16 +32,39 @@ export async function planLedger(services: Services, sees: (n: LiveNote) => bool
   );
 }
 
-/** The fields to write: `supersedes` as resolved ids, the intent with its replaced entries named. */
-export function plannedFields(fields: NoteFields, plan: LedgerWritePlan): NoteFields {
-  return { ...fields, ...(plan.supersedes && { supersedes: plan.supersedes }), ...(plan.intent && { intent: plan.intent }) };
+/**
+ * Replacing a note changes it: only as a write the caller may make (never a quarantined note: a person reviews
+ * it), and never through a proposal (`proposedIn`: the namespace where the write would become one), whose
+ * acceptance would write the note alone.
+ */
+export function checkReplacements(services: Services, who: SessionScope, plan: LedgerWritePlan, proposedIn: string | null): void {
+  if (plan.replaced.length === 0) return;
+  if (proposedIn !== null) {
+    throw new LithosError('forbidden', `Changes in "${proposedIn}" are confirmed by a person, and a proposal cannot replace other notes: ask the person to supersede them, or propose the note without supersedes/intent.`, { namespace: proposedIn });
+  }
+  for (const r of plan.replaced) {
+    const g = { ...r.note.cached.meta, path: r.note.path };
+    if (g.status === 'quarantined') throw new LithosError('forbidden', `Cannot replace "${r.note.path}": it is quarantined, and a person reviews it.`, { path: r.note.path });
+    if (checkNoteWrite(who.viewer, services.governance.policy.get(), g, g) === 'propose') {
+      throw new LithosError('forbidden', `Cannot replace "${r.note.path}": changes in "${g.namespace}" are confirmed by a person, so a person supersedes it.`, { path: r.note.path, namespace: g.namespace });
+    }
+  }
 }
 
 /**
- * Runs `write` (the note's own write) and applies the plan's replacements with it, as one change: on any
- * failure the replaced notes and the written note are put back as they were, and the error is thrown.
+ * Runs `write` (the note's own write, given its fields with `supersedes` as resolved ids and the intent with its
+ * replaced entries named) and applies the plan's replacements with it, as one change: on any failure the
+ * replaced notes and the written note are put back as they were, and the error is thrown.
  */
-export async function writeWithReplacements(services: Services, who: SessionScope, plan: LedgerWritePlan, path: string, write: () => Promise<WriteNoteResult>): Promise<WriteNoteResult> {
+export async function writeWithReplacements(
+  services: Services,
+  who: SessionScope,
+  plan: LedgerWritePlan,
+  path: string,
+  fields: NoteFields,
+  writeWith: (fields: NoteFields) => Promise<WriteNoteResult>,
+): Promise<WriteNoteResult> {
+  const write = () => writeWith({ ...fields, ...(plan.supersedes && { supersedes: plan.supersedes }), ...(plan.intent && { intent: plan.intent }) });
   if (plan.replaced.length === 0) {
     const r = await write();
     await openHidden(services, plan, r.id);

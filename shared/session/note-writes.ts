@@ -12,7 +12,7 @@ import type { LiveNote } from '../vault/note-indexer';
 import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../model/note-write';
 import { checkNotePath, portabilityProblem } from '../vault/note-path';
 import type { Intent } from '../ledger/entry-facts';
-import { planLedger, plannedFields, writeWithReplacements } from './ledger-writes';
+import { checkReplacements, planLedger, writeWithReplacements } from './ledger-writes';
 import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
@@ -99,12 +99,11 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     access_scope: f.access_scope ?? beforeMeta?.access_scope ?? 'shared',
     author: beforeMeta ? (beforeMeta.author ?? actor) : actor,
   };
+  const verdict = checkNoteWrite(who.viewer, services.governance.policy.get(), beforeMeta, after);
   // What the write replaces, and whether its decision's target is free: refused before anything is written.
   const ledger = await planLedger(services, sees, before, f, w.intent);
-  if (checkNoteWrite(who.viewer, services.governance.policy.get(), beforeMeta, after) === 'propose') {
-    if (ledger.replaced.length > 0) {
-      throw new LithosError('forbidden', `Changes in "${after.namespace}" are confirmed by a person, and a proposal cannot replace other notes: ask the person to supersede them, or propose the note without supersedes/intent.`, { path, namespace: after.namespace });
-    }
+  checkReplacements(services, who, ledger, verdict === 'propose' ? after.namespace : null);
+  if (verdict === 'propose') {
     // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
     const proposal = await services.governance.proposals.create(
       actor,
@@ -113,16 +112,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     );
     return { kind: 'proposed', proposal, path, namespace: after.namespace };
   }
-  for (const r of ledger.replaced) {
-    // Replacing a note changes it: only where the caller may write it, and never a quarantined one (a person reviews it).
-    const g = { ...r.note.cached.meta, path: r.note.path };
-    if (r.note.cached.meta.status === 'quarantined') throw new LithosError('forbidden', `Cannot replace "${r.note.path}": it is quarantined, and a person reviews it.`, { path: r.note.path });
-    if (checkNoteWrite(who.viewer, services.governance.policy.get(), g, g) === 'propose') {
-      throw new LithosError('forbidden', `Cannot replace "${r.note.path}": changes in "${g.namespace}" are confirmed by a person, so a person supersedes it.`, { path: r.note.path, namespace: g.namespace });
-    }
-  }
-  const fields = plannedFields(f, ledger);
-  const result = await writeWithReplacements(services, who, ledger, path, () =>
+  const result = await writeWithReplacements(services, who, ledger, path, f, (fields) =>
     services.notes.writeNote({ path, mode, content: w.content, fields, actor, expectedVersion: w.expectedVersion }),
   );
   return { kind: 'written', result, title: services.notes.note(result.path)?.cached.meta.title ?? f.title ?? null };

@@ -68,8 +68,14 @@ export async function decisionEntries(d: RegistryPorts, visible: (n: LiveNote) =
   return out;
 }
 
+/** When a decision was made: its `created_at`, else when it was last written (a note without timestamps: its file's time). */
+function madeAt(n: LiveNote): number {
+  const t = Date.parse(n.cached.meta.created_at ?? '');
+  return Number.isFinite(t) ? t : noteTimeMs(n);
+}
+
 function byAge(a: DecisionEntry, b: DecisionEntry): number {
-  return noteTimeMs(a.note) - noteTimeMs(b.note) || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
+  return madeAt(a.note) - madeAt(b.note) || (a.note.path < b.note.path ? -1 : a.note.path > b.note.path ? 1 : 0);
 }
 
 export interface TargetSummary {

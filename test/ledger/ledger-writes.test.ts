@@ -210,3 +210,22 @@ describe('scope: a decision the writer may not see is never named', () => {
     expect(h.engine.services.conflicts.between(mine.nodeId, r.id)).toMatchObject({ state: 'unreviewed', evidence: { rule: 'target' } });
   });
 });
+
+test("the person settles two decisions on one target through the conflicts flow: the loser leaves the target", async () => {
+  const r = await h.call('lithos_write', decision('Use JWT', 'auth-service'));
+  h.engine.startWatching();
+  h.vault.put('project/atlas/Mine.md', note({ title: 'Mine', note_type: 'decision', target: 'Auth Service', author: 'human', created_at: '2999-01-01T00:00:00Z' }, 'Use sessions.\n'));
+  await h.engine.settle();
+  await h.engine.services.conflicts.drain();
+  const mine = h.engine.services.notes.note('project/atlas/Mine.md')!;
+  const c = h.engine.services.conflicts.between(mine.nodeId, r.id)!;
+  await h.call('lithos_conflict_resolve', { edge_id: c.edge_id, resolution: 'superseded', winner_id: mine.nodeId }, HUMAN);
+  expect(fm('project/atlas/Use JWT.md')).toMatchObject({ status: 'archived', state: 'superseded', superseded_by: mine.nodeId });
+  const history = await h.call('lithos_targets', { history: 'auth-service' }, HUMAN);
+  expect(history.decisions.map((d: { title: string; state: string }) => [d.title, d.state])).toEqual([
+    ['Use JWT', 'superseded'],
+    ['Mine', 'active'],
+  ]);
+  // The target is free for the winner's successor only through an intent again.
+  expect((await failure(h.call('lithos_write', decision('Third', 'auth-service')))).data.active[0].id).toBe(mine.nodeId);
+});

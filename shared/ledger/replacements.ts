@@ -6,7 +6,7 @@
  * a decision it may not see is never named; it is returned apart (`hidden`) for a conflict the person settles.
  */
 import { LithosError } from '../errors';
-import { type LEDGER_STATES, type IntentType } from '../model/ledger';
+import { isLedgerKind, type LEDGER_STATES, type IntentType } from '../model/ledger';
 import type { NoteStatus } from '../model/types';
 import type { NotesService } from '../vault/notes-service';
 import type { LiveNote } from '../vault/note-indexer';
@@ -51,14 +51,15 @@ export interface LedgerWritePlan {
   target: string | null;
 }
 
-const LEDGER_ID = /^[DEWC]\d+$/i;
-
-/** The note a reference names among those the caller sees: a ledger ID (`D012`), else its id, path, title or alias. */
+/**
+ * The note a reference names among those the caller sees: a ledger entry's ID (`D012`, any case; the ID scheme
+ * is the allocator's), else its id, path, title or alias.
+ */
 export async function findEntry(d: { notes: Pick<NotesService, 'notes' | 'parse' | 'note'> }, ref: string, visible: Visible): Promise<LiveNote | null> {
   const r = ref.trim();
-  if (LEDGER_ID.test(r)) {
+  if (r.length <= 64 && !r.includes('/')) {
     for (const n of d.notes.notes()) {
-      if (!visible(n) || !['decision', 'claim', 'workflow', 'construct'].includes(n.cached.meta.note_type)) continue;
+      if (!visible(n) || !isLedgerKind(n.cached.meta.note_type)) continue;
       if ((await ledgerFacts(d.notes, n)).ledgerId?.toUpperCase() === r.toUpperCase()) return n;
     }
   }

@@ -58,7 +58,7 @@ export interface TargetSuggestion {
   why: SuggestReason;
 }
 
-/** Suggestions scoring below this are left out (`authsvc` → `auth-service` scores 0.82, two unrelated names < 0.3). */
+/** Suggestions scoring below this are left out (`authsvc` → `auth-service` scores 0.78; `kubernetes` or `billing` against it, 0). */
 export const SUGGEST_MIN_SCORE = 0.45;
 
 /**

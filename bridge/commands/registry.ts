@@ -15,6 +15,7 @@ import { receiptsCmd } from './receipts-cmd';
 import { conflictsCmd } from './conflicts-cmd';
 import { conflictsResolveCmd } from './conflicts-resolve-cmd';
 import { conflictsScanCmd } from './conflicts-scan-cmd';
+import { targetsCmd } from './targets-cmd';
 import { auditVerifyCmd } from './audit-cmd';
 import { consolidateCmd } from './consolidate-cmd';
 import { proposalsCmd } from './proposals-cmd';
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CommandDef[] = [
   conflictsCmd,
   conflictsResolveCmd,
   conflictsScanCmd,
+  targetsCmd,
   auditVerifyCmd,
   consolidateCmd,
   proposalsCmd,

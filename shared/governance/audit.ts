@@ -58,6 +58,8 @@ export const AUDIT_ACTIONS = [
   'store.damaged',
   'webhook.failed',
   'webhook.dropped',
+  'ledger.intent',
+  'target.merge',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -23,7 +23,16 @@ export interface WebhookSpec {
 /** The host's HTTP POST; null where the host cannot make requests (then webhooks are reported, not sent). */
 export type HttpPost = (url: string, body: string, headers: Record<string, string>) => Promise<{ status: number }>;
 
-export const WEBHOOK_DEFAULTS = { maxQueue: 1000, maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 5 * 60_000 } as const;
+export interface WebhookOptions {
+  /** Events waiting per endpoint before the oldest are dropped. */
+  maxQueue: number;
+  maxAttempts: number;
+  /** First retry delay; each next one doubles, up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const WEBHOOK_DEFAULTS: Readonly<WebhookOptions> = Object.freeze({ maxQueue: 1000, maxAttempts: 6, baseDelayMs: 1000, maxDelayMs: 5 * 60_000 });
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
@@ -79,14 +88,14 @@ export interface WebhookDeps {
 
 export class WebhookSender {
   private readonly endpoints = new Map<string, Endpoint>();
-  private readonly o: typeof WEBHOOK_DEFAULTS;
+  private readonly o: WebhookOptions;
   private closed = false;
   private warnedNoPost = false;
   private readonly inflight = new Set<Promise<void>>();
 
   constructor(
     private readonly d: WebhookDeps,
-    options: Partial<typeof WEBHOOK_DEFAULTS> = {},
+    options: Partial<WebhookOptions> = {},
   ) {
     this.o = { ...WEBHOOK_DEFAULTS, ...options };
   }

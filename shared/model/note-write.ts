@@ -3,6 +3,7 @@
  * gets back. Defined here, below vault/, so governance/proposals.ts can hold a request for later.
  */
 import type { AccessScope, NoteStatus, NoteType } from './types';
+import type { IntentType } from './ledger';
 
 /** Frontmatter fields a writer may set; absent fields are left as they are. */
 export interface NoteFields {
@@ -18,6 +19,10 @@ export interface NoteFields {
   tags?: string[];
   aliases?: string[];
   source?: string | null;
+  /** A decision's target (model/ledger.ts LEDGER_FIELDS.target). */
+  target?: string;
+  /** The resolution intent a decision was written with, its replaced entries by ledger ID or id (shared/ledger). */
+  intent?: { type: IntentType; replaces: string[] };
 }
 
 export interface WriteNoteRequest {

@@ -10,7 +10,8 @@ export type NoteType = (typeof NOTE_TYPES)[number];
 export const ACCESS_SCOPES = ['agent_private', 'task', 'project', 'shared', 'user_private'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
-export const NOTE_STATUSES = ['active', 'archived', 'quarantined'] as const;
+/** `superseded`: replaced by a newer note (its `superseded_by`); retrieval and listing treat it like `archived`. */
+export const NOTE_STATUSES = ['active', 'archived', 'quarantined', 'superseded'] as const;
 export type NoteStatus = (typeof NOTE_STATUSES)[number];
 
 export const EDGE_TYPES = ['related_to', 'supports', 'contradicts', 'is_example_of', 'depends_on', 'analogy_to', 'derived_from'] as const;

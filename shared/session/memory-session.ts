@@ -19,6 +19,7 @@ import { ConflictsRoom } from './conflicts-room';
 import { ProposalsRoom } from './proposals-room';
 import { SessionScope } from './session-scope';
 import { TasksRoom } from './tasks-room';
+import { TargetsRoom } from './targets-room';
 import type { SessionSources } from './session-sources';
 import type { Services } from './services';
 
@@ -39,6 +40,7 @@ export class MemorySession {
   readonly tasks: TasksRoom;
   readonly edges: EdgesRoom;
   readonly index: IndexRoom;
+  readonly targets: TargetsRoom;
 
   private readonly services: Services;
 
@@ -53,6 +55,7 @@ export class MemorySession {
     this.tasks = new TasksRoom(s, this.scope, this.notes);
     this.edges = new EdgesRoom(s, this.scope, this.notes);
     this.index = new IndexRoom(s.search, () => sources.pendingEvents());
+    this.targets = new TargetsRoom(s, this.scope, this.notes);
   }
 
   get caller(): SessionCaller {

@@ -11,6 +11,8 @@ import { namespaceFromPath } from '../model/namespace';
 import type { LiveNote } from '../vault/note-indexer';
 import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../model/note-write';
 import { checkNotePath, portabilityProblem } from '../vault/note-path';
+import type { Intent } from '../ledger/entry-facts';
+import { checkReplacements, planLedger, writeWithReplacements } from './ledger-writes';
 import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
@@ -26,6 +28,8 @@ export interface NoteWrite {
   fields: NoteFields;
   /** The version the caller last read: a different current version is a conflict. */
   expectedVersion?: string;
+  /** A decision's resolution intent: the active decisions it supersedes, deprecates or aborts (ledger-writes.ts). */
+  intent?: Intent;
 }
 
 /** What a write did: wrote the note, or kept it as a proposal a person confirms (policy propose_namespaces). */
@@ -95,7 +99,11 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     access_scope: f.access_scope ?? beforeMeta?.access_scope ?? 'shared',
     author: beforeMeta ? (beforeMeta.author ?? actor) : actor,
   };
-  if (checkNoteWrite(who.viewer, services.governance.policy.get(), beforeMeta, after) === 'propose') {
+  const verdict = checkNoteWrite(who.viewer, services.governance.policy.get(), beforeMeta, after);
+  // What the write replaces, and whether its decision's target is free: refused before anything is written.
+  const ledger = await planLedger(services, sees, before, f, w.intent);
+  checkReplacements(services, who, ledger, verdict === 'propose' ? after.namespace : null);
+  if (verdict === 'propose') {
     // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
     const proposal = await services.governance.proposals.create(
       actor,
@@ -104,7 +112,9 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     );
     return { kind: 'proposed', proposal, path, namespace: after.namespace };
   }
-  const result = await services.notes.writeNote({ path, mode, content: w.content, fields: f, actor, expectedVersion: w.expectedVersion });
+  const result = await writeWithReplacements(services, who, ledger, path, f, (fields) =>
+    services.notes.writeNote({ path, mode, content: w.content, fields, actor, expectedVersion: w.expectedVersion }),
+  );
   return { kind: 'written', result, title: services.notes.note(result.path)?.cached.meta.title ?? f.title ?? null };
 }
 

@@ -182,6 +182,12 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
       return;
+    case 'target_alias': {
+      const r = op.row;
+      if (r.target === null) db.run('DELETE FROM target_aliases WHERE alias = ?', [r.alias]);
+      else db.run('INSERT OR REPLACE INTO target_aliases (alias, target, at, actor) VALUES (?, ?, ?, ?)', [r.alias, r.target, r.at, r.actor]);
+      return;
+    }
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }

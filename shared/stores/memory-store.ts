@@ -11,10 +11,11 @@ import { MemoryNodes } from './memory-nodes';
 import { MemoryPhases } from './memory-phases';
 import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
 import { MemoryStats } from './memory-stats';
+import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow, TargetAliasRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
@@ -46,6 +47,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly learned: MemoryLearned;
   /** The knowledge ledger's phase and vitality per entry. */
   readonly phases: MemoryPhases;
+  /** The ledger's target aliases (merged targets). */
+  readonly targets: MemoryTargets;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -56,6 +59,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.coactivation = new MemoryCoactivation(tables);
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
     this.phases = new MemoryPhases(tables);
+    this.targets = new MemoryTargets(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {

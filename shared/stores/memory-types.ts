@@ -121,6 +121,16 @@ export interface ExpansionRow {
   at: number;
 }
 
+/** A merged target's normalised name and the target it now means (shared/ledger/target-registry.ts). */
+export interface TargetAliasRow {
+  alias: string;
+  target: string;
+  /** When it was merged (ms since epoch). */
+  at: number;
+  /** Who merged it: 'human' or an agent id. */
+  actor: string;
+}
+
 /**
  * A ledger entry's standing (learning/ledger-phases.ts): its phase and vitality as last evaluated, each
  * with the time it began, and the time of its first use (how long it has lived in use).
@@ -162,4 +172,6 @@ export type MemoryOp =
   /** Query-expansion rows, final weights; a row with weight 0 is deleted. */
   | { kind: 'expansion'; rows: ExpansionRow[] }
   /** A ledger entry's phase and vitality, final state. */
-  | { kind: 'phase'; row: LedgerPhaseRow };
+  | { kind: 'phase'; row: LedgerPhaseRow }
+  /** A ledger target alias (stores/memory-targets.ts), final state; `target: null` removes it. */
+  | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } };

@@ -128,6 +128,13 @@ CREATE TABLE IF NOT EXISTS ledger_phases (
   vitality_since INTEGER NOT NULL,
   first_used_at INTEGER,
   evaluated_at INTEGER NOT NULL
+);
+-- the ledger's target aliases: a merged target's normalised name → the target it was merged into (shared/ledger)
+CREATE TABLE IF NOT EXISTS target_aliases (
+  alias TEXT PRIMARY KEY,
+  target TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  actor TEXT NOT NULL
 );`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [

@@ -138,6 +138,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_proposal_list: [[() => ({})], [() => ({}), HUMAN]],
   lithos_proposal_accept: [[() => ({ proposal_id: ids.proposal }), HUMAN]],
   lithos_proposal_reject: [[() => ({ proposal_id: ids.proposal2 }), HUMAN]],
+  // Its pages over many long targets: test/ledger/targets-tool.test.ts.
+  lithos_targets: [[() => ({})], [() => ({ suggest: 'hub fan' })]],
 };
 
 test('every tool in the catalog has a case here', () => {

@@ -8,6 +8,7 @@ import type { NoteFields } from '../../model/note-write';
 import { checkNotePath, portabilityProblem } from '../../vault/note-path';
 import type { WriteTarget } from '../../session/note-writes';
 import { defineTool } from './common';
+import { LEDGER_WRITE_ARGS } from './write-ledger-args';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
 
@@ -34,6 +35,7 @@ const input = z
     supersedes: strings('Ids or paths of notes this one replaces.'),
     source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
     summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
+    ...LEDGER_WRITE_ARGS,
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
@@ -109,8 +111,9 @@ export const lithosWrite = defineTool({
       supersedes: a.supersedes,
       source: a.source,
       summaries: a.summaries,
+      target: a.target,
     };
-    const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version }, 'lithos_write');
+    const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version, intent: a.intent }, 'lithos_write');
     if (r.kind === 'proposed') {
       return {
         proposal_id: r.proposal.proposal_id,

@@ -2,6 +2,8 @@ import { basenameNoExt } from './paths';
 import { isUuid } from './ids';
 import { isValidNamespace, namespaceFromPath } from './namespace';
 import { mergeTags, normalizeTag } from './tags';
+import { isLedgerKind } from './ledger';
+import { parseLedgerMeta, type FieldReader } from './ledger-meta';
 import {
   ACCESS_SCOPES,
   CURRENT_SCHEMA_VERSION,
@@ -25,6 +27,7 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
 
   const tags: string[] = [];
   mergeTags(tags, new Set(), [...v.tagList(), ...inlineTags]);
+  const note_type = v.oneOf('note_type', NOTE_TYPES, 'observation');
   return {
     id: v.id(),
     title: v.text('title') ?? basenameNoExt(path),
@@ -42,16 +45,18 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
     // Absent: shared. Present but unreadable (a typo of "agent_private"…): the person only, so a mistake
     // never widens who sees a note (fail closed).
     access_scope: v.oneOf('access_scope', ACCESS_SCOPES, 'shared', 'user_private'),
-    note_type: v.oneOf('note_type', NOTE_TYPES, 'observation'),
+    note_type,
     entities: v.list('entities'),
     status: v.oneOf('status', NOTE_STATUSES, 'active'),
     summaries: v.summaries(),
+    // Only a ledger kind has ledger fields: another note's `state` or `target` is its own business.
+    ...(isLedgerKind(note_type) ? { ledger: parseLedgerMeta(note_type, v) } : {}),
   };
 }
 
 type Report = (code: ProblemCode, field: string, message: string) => void;
 
-class Reader {
+class Reader implements FieldReader {
   constructor(
     private readonly fm: Record<string, unknown>,
     private readonly report: Report,
@@ -60,6 +65,14 @@ class Reader {
   /** A field's value; null/undefined mean "absent" (Obsidian writes empty properties as null). */
   private get(field: string): unknown {
     return Object.prototype.hasOwnProperty.call(this.fm, field) ? this.fm[field] : undefined;
+  }
+
+  raw(field: string): unknown {
+    return this.get(field);
+  }
+
+  problem(code: ProblemCode, field: string, message: string): void {
+    this.report(code, field, message);
   }
 
   id(): string | null {

@@ -140,3 +140,16 @@ function shown(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${v}`;
   return typeof v === 'object' ? 'a mapping' : typeof v;
 }
+
+/** The ledger fields a writer may set (NoteFields); null clears a text field. ID and successor are the engine's. */
+export interface LedgerFields {
+  state?: LedgerState;
+  target?: string | null;
+  rationale?: string | null;
+  evidence?: Evidence[];
+  context?: string | null;
+  trigger?: string | null;
+  method?: string | null;
+  code?: string[];
+  modifiers?: string[];
+}

@@ -36,6 +36,15 @@ export interface KindRule {
   fix: string;
 }
 
+/** The fields of each kind; `state` and `modifiers` belong to every kind. An agent's write of another kind's field is refused. */
+export const KIND_FIELDS: Record<LedgerKind, readonly string[]> = {
+  decision: [LEDGER_FIELDS.target, LEDGER_FIELDS.rationale],
+  claim: [LEDGER_FIELDS.evidence],
+  workflow: [LEDGER_FIELDS.context, LEDGER_FIELDS.trigger, LEDGER_FIELDS.method],
+  construct: [LEDGER_FIELDS.code],
+};
+export const EVERY_KIND_FIELDS: readonly string[] = [LEDGER_FIELDS.state, LEDGER_FIELDS.modifiers];
+
 /** A dead or evolved construct is a stub: at most this many non-empty body lines (heading, state, pointer). */
 export const STUB_MAX_LINES = 3;
 

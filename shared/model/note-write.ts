@@ -3,9 +3,10 @@
  * gets back. Defined here, below vault/, so governance/proposals.ts can hold a request for later.
  */
 import type { AccessScope, NoteStatus, NoteType } from './types';
+import type { LedgerFields } from './ledger-meta';
 
 /** Frontmatter fields a writer may set; absent fields are left as they are. */
-export interface NoteFields {
+export interface NoteFields extends LedgerFields {
   title?: string;
   note_type?: NoteType;
   namespace?: string;

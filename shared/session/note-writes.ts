@@ -12,6 +12,7 @@ import type { LiveNote } from '../vault/note-indexer';
 import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../model/note-write';
 import { checkNotePath, portabilityProblem } from '../vault/note-path';
 import type { Services } from './services';
+import { checkLedgerWrite } from './ledger-writes';
 import type { SessionScope } from './session-scope';
 
 /**
@@ -89,6 +90,8 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     // Quarantine is for a person to review: an agent (perhaps the one whose note it is) may not lift it.
     throw new LithosError('forbidden', `"${path}" is quarantined (marked misleading too often); a person reviews it and sets its status back.`, { path, field: 'status' });
   }
+  // A ledger entry keeps its kind's rules: judged on the note as it would be, before a write or a proposal.
+  if (who.caller.kind === 'agent') await checkLedgerWrite(services, path, before, w);
   const after: GatedNote & { path: string } = {
     path,
     namespace: f.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),

@@ -8,6 +8,7 @@ import type { NoteFields } from '../../model/note-write';
 import { checkNotePath, portabilityProblem } from '../../vault/note-path';
 import type { WriteTarget } from '../../session/note-writes';
 import { defineTool } from './common';
+import { ledgerFields, ledgerShape } from './ledger-args';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
 
@@ -34,6 +35,7 @@ const input = z
     supersedes: strings('Ids or paths of notes this one replaces.'),
     source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
     summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
+    ...ledgerShape,
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
@@ -81,6 +83,7 @@ export const lithosWrite = defineTool({
   description: [
     'Create a note (title, content) or update one (id or path; omitted fields are kept; pass expected_version). Returns id, path and the new version.',
     'Where a person confirms agent changes (vault policy) you get {proposal_id, status: "pending"} instead.',
+    'Ledger kinds (decision, claim, workflow, construct) take their own fields; a write breaking a kind\'s rule or state order is refused.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -109,6 +112,7 @@ export const lithosWrite = defineTool({
       supersedes: a.supersedes,
       source: a.source,
       summaries: a.summaries,
+      ...ledgerFields(a),
     };
     const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version }, 'lithos_write');
     if (r.kind === 'proposed') {

@@ -91,7 +91,8 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     throw new LithosError('forbidden', `"${path}" is quarantined (marked misleading too often); a person reviews it and sets its status back.`, { path, field: 'status' });
   }
   // A ledger entry keeps its kind's rules: judged on the note as it would be, before a write or a proposal.
-  if (who.caller.kind === 'agent') await checkLedgerWrite(services, path, before, w);
+  // A create is judged as a new note: a note already there (perhaps one the caller may not see) is the writer's conflict.
+  if (who.caller.kind === 'agent') await checkLedgerWrite(services, path, mode === 'create' ? null : before, w);
   const after: GatedNote & { path: string } = {
     path,
     namespace: f.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),

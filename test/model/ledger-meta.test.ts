@@ -1,5 +1,6 @@
 import { parseNote } from '../../shared/model/note';
 import type { NoteProblem } from '../../shared/model/types';
+import { decodeCachedMeta, encodeCachedMeta, type CachedNoteMeta } from '../../shared/vault/cached-note';
 
 function note(fm: string, body = 'Text.\n') {
   return parseNote('ledger/Entry.md', `---\n${fm}\n---\n${body}`);
@@ -84,5 +85,18 @@ describe('ledger fields in NoteMeta', () => {
     expect(parseProblems(d.problems)).toEqual([expect.objectContaining({ code: 'wrong_type', field: 'rationale' })]);
     const w = note('note_type: workflow\ncontext: Bug investigations\ntrigger: a test fails\nmethod: trace against real data');
     expect(w.meta.ledger).toMatchObject({ state: 'current', context: 'Bug investigations', trigger: 'a test fails', method: 'trace against real data' });
+  });
+
+  test('a ledger note cached before its ledger fields were read is indexed again; other notes keep their rows', () => {
+    const cached = (text: string): CachedNoteMeta => {
+      const p = parseNote('a.md', text);
+      return { meta: p.meta, headings: p.headings, links: p.links, problems: p.problems, hasFrontmatter: p.hasFrontmatter, frame: null };
+    };
+    const claim = cached('---\nnote_type: claim\nevidence: [x]\n---\nText.\n');
+    expect(decodeCachedMeta(encodeCachedMeta(claim))?.meta.ledger).toEqual(claim.meta.ledger);
+    const { ledger: _dropped, ...older } = claim.meta;
+    expect(decodeCachedMeta(encodeCachedMeta({ ...claim, meta: older }))).toBeNull();
+    const observation = cached('---\nnote_type: observation\n---\nText.\n');
+    expect(decodeCachedMeta(encodeCachedMeta(observation))).not.toBeNull();
   });
 });

@@ -116,6 +116,14 @@ describe('lithos_write of ledger entries', () => {
     await expect(update(r.path, { state: 'dead' })).rejects.toMatchObject({ code: 'invalid_argument', data: expect.objectContaining({ field: 'state' }) });
   });
 
+  test('where a person confirms agent changes, a write breaking a rule is refused rather than proposed', async () => {
+    await t.engine.services.governance.policy.set({ ...t.engine.services.governance.policy.get(), propose_namespaces: [NS] });
+    await expect(write({ title: 'Unproven', note_type: 'claim' })).rejects.toMatchObject({ code: 'invalid_argument', data: expect.objectContaining({ field: 'evidence' }) });
+    expect((await t.engine.services.governance.proposals.list()).proposals).toEqual([]);
+    const ok = await write({ title: 'Proven', note_type: 'claim', evidence: ['[[Pool sizing]]'] });
+    expect(ok.status).toBe('pending');
+  });
+
   test('lithos_list and lithos_search filter by the ledger kinds', async () => {
     const claim = await write({ title: 'Pool too small', note_type: 'claim', evidence: ['[[Pool sizing]]'], content: 'The connection pool was too small.\n' });
     await write({ title: 'Pool decision', note_type: 'decision', target: 'atlas/pool', content: 'Raise the connection pool.\n' });

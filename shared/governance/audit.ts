@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   'agent.key_issue',
   'agent.key_revoke',
   'store.damaged',
+  'ledger.state',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

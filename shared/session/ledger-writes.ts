@@ -12,7 +12,8 @@ import { brokenRules, EVERY_KIND_FIELDS, KIND_FIELDS, transitionRefusal, type Le
 import type { LedgerMeta } from '../model/ledger-meta';
 import { parseNote } from '../model/note';
 import type { NoteFields } from '../model/note-write';
-import type { ParsedNote } from '../model/types';
+import type { NoteMeta, ParsedNote } from '../model/types';
+import type { AuditActor } from '../governance/audit';
 import type { LiveNote } from '../vault/note-indexer';
 import type { Services } from './services';
 
@@ -65,4 +66,17 @@ function entryOf(n: ParsedNote, ledger: LedgerMeta): LedgerEntry {
 
 function refuse(path: string, field: string, what: string, fix: string, data: Record<string, unknown> = {}): never {
   throw new LithosError('invalid_argument', `Cannot write "${path}": ${what}${fix ? ` ${fix}` : ''}`, { path, field, ...data });
+}
+
+/**
+ * A write that moved a ledger entry to another state of its kind is audited `ledger.state` (after the
+ * `note.write`), so each entry's history of states can be read back. A new entry's first state is in its
+ * `note.write`; an edit in Obsidian is no engine write and is not audited.
+ */
+export async function auditStateChange(services: Services, actor: AuditActor, before: NoteMeta | null, path: string): Promise<void> {
+  const from = before?.ledger;
+  const note = services.notes.note(path);
+  const to = note?.path === path ? note.cached.meta.ledger : undefined;
+  if (!note || !from || !to || from.kind !== to.kind || from.state === to.state) return;
+  await services.governance.audit.append({ action: 'ledger.state', actor, target: note.nodeId, data: { path, kind: to.kind, from: from.state, to: to.state } });
 }

@@ -12,7 +12,7 @@ import type { LiveNote } from '../vault/note-indexer';
 import type { DeleteNoteResult, NoteFields, WriteNoteResult } from '../model/note-write';
 import { checkNotePath, portabilityProblem } from '../vault/note-path';
 import type { Services } from './services';
-import { checkLedgerWrite } from './ledger-writes';
+import { auditStateChange, checkLedgerWrite } from './ledger-writes';
 import type { SessionScope } from './session-scope';
 
 /**
@@ -109,6 +109,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     return { kind: 'proposed', proposal, path, namespace: after.namespace };
   }
   const result = await services.notes.writeNote({ path, mode, content: w.content, fields: f, actor, expectedVersion: w.expectedVersion });
+  await auditStateChange(services, who.auditActor, beforeMeta, result.path);
   return { kind: 'written', result, title: services.notes.note(result.path)?.cached.meta.title ?? f.title ?? null };
 }
 

@@ -96,6 +96,13 @@ describe('lithos_write of ledger entries', () => {
     });
     await update(c.path, { state: 'evolved', content: '## Proximity pruning (EVOLVED)\nInto [[Pool sizing]].\n' }); // a misclassification corrected
     expect(frontmatterOf(c.path).state).toBe('evolved');
+    // Each move is audited after its note.write; refused ones left no trace.
+    const moves = await t.engine.services.governance.audit.recent({ action: 'ledger.state', limit: 10 });
+    expect(moves.map((e) => e.data).reverse()).toEqual([
+      { path: c.path, kind: 'construct', from: 'active', to: 'dead' },
+      { path: c.path, kind: 'construct', from: 'dead', to: 'evolved' },
+    ]);
+    expect(moves.every((e) => e.actor.kind === 'agent' && e.actor.id === 'agent-a' && e.target === c.id)).toBe(true);
   });
 
   test('transitions: a refuted claim goes back to contested only with new evidence', async () => {

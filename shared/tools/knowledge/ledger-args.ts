@@ -8,26 +8,23 @@ import { EVIDENCE_STANCES, LEDGER_KINDS, LEDGER_STATES, type LedgerState } from 
 import type { LedgerFields } from '../../model/ledger-meta';
 
 const STATES = [...new Set(LEDGER_KINDS.flatMap((k) => LEDGER_STATES[k] as readonly LedgerState[]))] as [LedgerState, ...LedgerState[]];
-const text = (what: string) => z.string().trim().min(1).max(2000).nullable().optional().describe(`${what} null clears it.`);
-const ref = z.string().trim().min(1).max(500);
+// Every byte here sits in each agent's context (tools/list): descriptions only where the name is not enough;
+// the kind rules' refusals say the rest (which states, which fields). The note's size bounds the values.
+const text = z.string().trim().min(1);
 
 export const ledgerShape = {
-  state: z
-    .enum(STATES)
-    .optional()
-    .describe('Ledger kinds: decision active|superseded|deprecated|aborted; claim unverified|believed|contested|refuted; workflow current|superseded|merged; construct active|dead|evolved.'),
-  target: text('decision: what it decides about, e.g. "auth-service/session-store".'),
-  rationale: text('decision: why.'),
+  state: z.enum(STATES).optional(),
+  target: text.optional().describe('decision: what it decides about'),
+  rationale: text.optional(),
   evidence: z
-    .array(z.union([ref, z.strictObject({ ref, stance: z.enum(EVIDENCE_STANCES).optional() })]))
-    .max(100)
+    .array(z.union([text, z.strictObject({ ref: text, stance: z.enum(EVIDENCE_STANCES).optional() })]))
     .optional()
-    .describe('claim: the whole evidence chain (replaces the one stored). Each a link, path, ID, receipt or event id; plain refs support.'),
-  context: text('workflow: the problem it addresses.'),
-  trigger: text('workflow: when it applies.'),
-  method: text('workflow: how it is done.'),
-  code: z.array(z.string().trim().min(1).max(500)).max(100).optional().describe('construct: code pointers (paths, URLs, symbols).'),
-  modifiers: z.array(z.string().trim().min(1).max(60)).max(20).optional().describe('e.g. "has debt".'),
+    .describe('claim: refs; a plain one supports'),
+  context: text.optional(),
+  trigger: text.optional(),
+  method: text.optional(),
+  code: z.array(text).optional().describe('construct: paths, URLs, symbols'),
+  modifiers: z.array(text).optional(),
 };
 
 type LedgerArgs = { [K in keyof typeof ledgerShape]?: z.infer<(typeof ledgerShape)[K]> };

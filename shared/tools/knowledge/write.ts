@@ -83,7 +83,6 @@ export const lithosWrite = defineTool({
   description: [
     'Create a note (title, content) or update one (id or path; omitted fields are kept; pass expected_version). Returns id, path and the new version.',
     'Where a person confirms agent changes (vault policy) you get {proposal_id, status: "pending"} instead.',
-    'Ledger kinds (decision, claim, workflow, construct) take their own fields; a write breaking a kind\'s rule or state order is refused.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

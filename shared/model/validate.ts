@@ -27,8 +27,7 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
 
   const tags: string[] = [];
   mergeTags(tags, new Set(), [...v.tagList(), ...inlineTags]);
-  const note_type = v.oneOf('note_type', NOTE_TYPES, 'observation');
-  return {
+  const meta: NoteMeta = {
     id: v.id(),
     title: v.text('title') ?? basenameNoExt(path),
     author: v.text('author'),
@@ -45,13 +44,14 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
     // Absent: shared. Present but unreadable (a typo of "agent_private"…): the person only, so a mistake
     // never widens who sees a note (fail closed).
     access_scope: v.oneOf('access_scope', ACCESS_SCOPES, 'shared', 'user_private'),
-    note_type,
+    note_type: v.oneOf('note_type', NOTE_TYPES, 'observation'),
     entities: v.list('entities'),
     status: v.oneOf('status', NOTE_STATUSES, 'active'),
     summaries: v.summaries(),
-    // Only a ledger kind has ledger fields: another note's `state` or `target` is its own business.
-    ...(isLedgerKind(note_type) ? { ledger: parseLedgerMeta(note_type, v) } : {}),
   };
+  // Only a ledger kind has ledger fields: another note's `state` or `target` is its own business.
+  if (isLedgerKind(meta.note_type)) meta.ledger = parseLedgerMeta(meta.note_type, v);
+  return meta;
 }
 
 type Report = (code: ProblemCode, field: string, message: string) => void;

@@ -22,12 +22,13 @@ const LEDGER_WRITE_FIELDS: readonly string[] = [...EVERY_KIND_FIELDS, ...LEDGER_
 export async function checkLedgerWrite(services: Services, path: string, before: LiveNote | null, w: { content?: string; fields: NoteFields }): Promise<void> {
   const f = w.fields as Record<string, unknown>;
   const given = LEDGER_WRITE_FIELDS.filter((k) => f[k] !== undefined);
-  const current = before ? await services.notes.parse(before.path) : null;
-  const type = w.fields.note_type ?? current?.meta.note_type ?? 'observation';
+  const type = w.fields.note_type ?? before?.cached.meta.note_type ?? 'observation';
   if (!isLedgerKind(type)) {
     if (given.length) refuse(path, given[0], `"${given[0]}" is a ledger field; this note is a ${type}.`, 'Set note_type to decision, claim, workflow or construct, or leave the field out.');
     return;
   }
+  // The note as it is on disk now (the index may lag a person's edit): what the writer will merge into.
+  const current = before ? await services.notes.parse(before.path) : null;
   for (const k of given) {
     if (!EVERY_KIND_FIELDS.includes(k) && !KIND_FIELDS[type].includes(k)) {
       const owner = LEDGER_KINDS.find((kind) => KIND_FIELDS[kind].includes(k))!;

@@ -116,6 +116,7 @@ describe('lithos_write of ledger entries', () => {
   test('a person is never refused: their incomplete claim is written and doctor reports it; an agent may still edit it otherwise', async () => {
     const r = await write({ title: 'Hunch', note_type: 'claim', state: 'believed' }, HUMAN);
     expect((await t.engine.doctor()).problems).toContainEqual(expect.objectContaining({ path: r.path, code: 'kind_rule', field: 'evidence' }));
+    expect((await t.call('lithos_read', { path: r.path })).problems).toEqual([{ code: 'kind_rule', field: 'evidence', message: expect.stringMatching(/^A claim needs an evidence chain/) }]);
     // The agent's tag breaks no rule the note did not already break.
     await update(r.path, { tags: ['to-check'] });
     expect(frontmatterOf(r.path).tags).toEqual(['to-check']);

@@ -15,7 +15,7 @@ import {
 import { hubManifest } from '../shared/index/embedders/model-manifest';
 import { DEFAULT_MODEL_ID, MINILM_SPACE_ID } from '../shared/index/embedders/transformers-embedder';
 import { launch, sh } from './mcp-config';
-import { miniLmFiles, miniLmSources } from './minilm/load-minilm';
+import { miniLmExpected, miniLmFiles, miniLmSources } from './minilm/load-minilm';
 
 /**
  * fp32 weights: the file the bridge's embedder loads, so `lithos reembed` uses this folder as it is;
@@ -92,8 +92,9 @@ export class ModelDownloads {
     this.abort = new AbortController();
     this.set({ kind: 'running', progress: null });
     try {
-      // The hub's sizes and sha256 for its files (the runtime's wasm comes from a CDN and is taken as it comes).
-      const expected = await hubManifest({ modelId: DEFAULT_MODEL_ID, files: MINILM_FILES, fetch, signal: this.abort.signal });
+      // The hub's sizes and sha256 for its files; the runtime's wasm, from a CDN, must be the bundled package's.
+      const hub = await hubManifest({ modelId: DEFAULT_MODEL_ID, files: MINILM_FILES, fetch, signal: this.abort.signal });
+      const expected = { ...(hub ?? {}), ...miniLmExpected() };
       const result = await downloadModel({
         modelId: DEFAULT_MODEL_ID,
         files: MINILM_FILES,
@@ -102,7 +103,7 @@ export class ModelDownloads {
         fetch,
         port: this.deps.files,
         signal: this.abort.signal,
-        expected: expected ?? undefined,
+        expected,
         onProgress: (progress) => this.set({ kind: 'running', progress }),
       });
       this.set({ kind: 'done', bytes: result.bytes, folder: result.folder });

@@ -1,6 +1,8 @@
 // esbuild settings that put transformers.js' browser build and onnxruntime-web's CPU bundle into the
 // plugin (esbuild.config.mjs) and into the bundles the tests and scripts/minilm-browser.mjs build.
 import esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -12,8 +14,15 @@ const ortDir = path.join(root, 'node_modules', 'onnxruntime-web');
 /** The installed onnxruntime-web version: its wasm binary must be exactly this build's. */
 export const ORT_WEB_VERSION = createRequire(import.meta.url)(path.join(ortDir, 'package.json')).version;
 
+/**
+ * Size and sha256 of the installed package's wasm: the plugin downloads the same file from a CDN and keeps
+ * it only if it is byte for byte this one (a CDN serving other bytes would run code inside Obsidian).
+ */
+const ortWasm = readFileSync(path.join(ortDir, 'dist', 'ort-wasm-simd-threaded.wasm'));
+export const ORT_WASM_EXPECTED = { size: ortWasm.byteLength, sha256: createHash('sha256').update(ortWasm).digest('hex') };
+
 /** Compile-time constants the plugin reads (plugin/minilm/ort-wasm.ts). */
-export const onnxWebDefine = { LITHOS_ORT_WEB_VERSION: JSON.stringify(ORT_WEB_VERSION) };
+export const onnxWebDefine = { LITHOS_ORT_WEB_VERSION: JSON.stringify(ORT_WEB_VERSION), LITHOS_ORT_WASM: JSON.stringify(ORT_WASM_EXPECTED) };
 
 /** The bundle with the Emscripten glue inlined; it loads ort-wasm-simd-threaded.wasm (CPU only). */
 const ORT_BUNDLE = path.join(ortDir, 'dist', 'ort.wasm.bundle.min.mjs');

@@ -38,6 +38,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   const { audit, policy } = config;
   // Built after sync (callouts are written through the notes, which sync re-reads): sync's hooks find it then.
   let conflicts: ConflictService | null = null;
+  let learned: LearningService | null = null;
   const sync = new VaultSync({
     vault: d.vault,
     memory,
@@ -49,7 +50,10 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
     debounceMs: d.debounceMs,
     onProgress: d.onProgress,
     // Rule detection follows notes changed after open, never the reconcile's bulk work.
-    onChanged: (p) => conflicts?.noteChanged(p),
+    onChanged: (p) => {
+      conflicts?.noteChanged(p);
+      learned?.noteChanged(p); // a ledger entry's phase (learning/ledger-phases.ts)
+    },
     onRemoved: (id) => conflicts?.noteRemoved(id),
   });
   const graph = m.graph;
@@ -61,6 +65,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   conflicts = conflictService;
   const receipts = new ReceiptLog(blobs, clock, { logger });
   const learning = new LearningService({ notes, search, receipts, memory, tunables: config.learning, audit, policy, governance, coordination, clock, blobs, logger, timers, callouts: conflictService });
+  learned = learning;
   const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
   return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph };

@@ -8,8 +8,8 @@ import { defineCommand } from './command';
 import { VAULT } from './positionals';
 
 /**
- * `lithos audit verify <vault> [--json]`: re-reads `.lithos/audit.jsonl` and checks the hash chain and the
- * head. Read-only and lock-free (the log is append-only), so it runs beside a live plugin. Exit 1 when the
+ * `lithos audit verify <vault> [--json]`: re-reads `.lithos/audit.jsonl` and its sealed segments and checks the
+ * hash chain across them and the head. Read-only and lock-free (the log is append-only), so it runs beside a live plugin. Exit 1 when the
  * log was tampered with.
  */
 export async function auditVerifyCommand(vault: string, o: { json: boolean; out: Out }): Promise<number> {
@@ -23,7 +23,7 @@ export async function auditVerifyCommand(vault: string, o: { json: boolean; out:
     return report.ok ? 0 : 1;
   }
   o.out(`${report.entries} audit entries${report.head ? `, newest #${report.head.seq}` : ''}.`);
-  for (const p of report.problems) o.out(`${p.kind}${p.line ? ` (line ${p.line})` : ''}: ${p.message}`);
+  for (const p of report.problems) o.out(`${p.kind}${p.line ? ` (${p.file ?? '.lithos/audit.jsonl'} line ${p.line})` : ''}: ${p.message}`);
   o.out(report.ok ? 'The audit chain is intact.' : 'The audit chain is BROKEN: entries were edited, removed or reordered.');
   return report.ok ? 0 : 1;
 }

@@ -10,7 +10,8 @@ import { transformersModelFiles } from '../../shared/index/embedders/model-files
 import { DEFAULT_MODEL_ID } from '../../shared/index/embedders/transformers-embedder';
 import type { ReadAdapter } from './adapter-fetch';
 import { InThreadWorker } from './in-thread-worker';
-import { ORT_WEB_VERSION, ortWasmFile, ortWasmUrl } from './ort-wasm';
+import type { ExpectedFile } from '../../shared/index/embedders/model-download';
+import { ORT_WASM_EXPECTED, ORT_WEB_VERSION, ortWasmFile, ortWasmUrl } from './ort-wasm';
 import { startMiniLmWorker, WORKER_UNAVAILABLE, type MiniLmEmbedder, type WorkerLike } from './worker-client';
 import { MINILM_WORKER_CODE } from './worker-code';
 import type { InitRequest, WorkerRequest } from './worker-protocol';
@@ -30,6 +31,11 @@ export function miniLmFiles(version: string | null = ORT_WEB_VERSION): string[] 
 /** Where the downloader fetches the files that are not on the hub. */
 export function miniLmSources(version: string | null = ORT_WEB_VERSION): Record<string, string> {
   return version === null ? {} : { [ortWasmFile(version)]: ortWasmUrl(version) };
+}
+
+/** What the files not on the hub must be (the wasm: the bundled package's size and sha256). */
+export function miniLmExpected(version: string | null = ORT_WEB_VERSION, wasm = ORT_WASM_EXPECTED): Record<string, ExpectedFile> {
+  return version === null || wasm === null ? {} : { [ortWasmFile(version)]: wasm };
 }
 
 export interface MiniLmLoadRequest {

@@ -5,9 +5,16 @@
  * folder under a versioned name: a plugin update with a newer runtime downloads its own.
  */
 declare const LITHOS_ORT_WEB_VERSION: string | undefined;
+declare const LITHOS_ORT_WASM: { size: number; sha256: string } | undefined;
 
 /** null where the code runs unbundled (unit tests): no runtime to match a wasm to. */
 export const ORT_WEB_VERSION: string | null = typeof LITHOS_ORT_WEB_VERSION === 'string' ? LITHOS_ORT_WEB_VERSION : null;
+
+/**
+ * Size and sha256 of that wasm in the npm package the bundle was built from: the download from the CDN is
+ * kept only if it matches (as the hub's files are checked against the hub's listing).
+ */
+export const ORT_WASM_EXPECTED: { size: number; sha256: string } | null = typeof LITHOS_ORT_WASM === 'object' ? LITHOS_ORT_WASM : null;
 
 /** The CPU build (SIMD; threads unused) that ort.wasm.bundle.min.mjs instantiates. */
 const WASM_NAME = 'ort-wasm-simd-threaded.wasm';

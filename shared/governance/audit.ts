@@ -1,6 +1,7 @@
 /**
  * The audit trail: `.lithos/audit.jsonl`, one entry per write or learning action, each carrying the hash
- * of the entry before it, so any edited, removed or reordered line breaks the chain (`verify`).
+ * of the entry before it, so any edited, removed or reordered line breaks the chain (`verify`). Past a size
+ * the live file is sealed into a segment and the chain goes on in a new one (audit-files.ts).
  *
  * Line layout: `{"hash":"<64 hex>",` + the rest of the entry's JSON. The hash is SHA-256 over
  * `<prev hash>\n<entry JSON without hash>`; the prefix has a fixed width, so verification recomputes it
@@ -15,8 +16,9 @@ import { z } from 'zod';
 import { LithosError } from '../errors';
 import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
 import type { StoreLoss } from '../stores/store-loss';
+import { AUDIT_FILE, DEFAULT_AUDIT_MAX_BYTES, auditFilesNewestFirst, auditFilesOldestFirst, auditSegments, liveIsStaleCopy, sealLiveAudit } from './audit-files';
 
-export const AUDIT_FILE = 'audit.jsonl';
+export { AUDIT_FILE } from './audit-files';
 export const AUDIT_HEAD_FILE = 'audit.head.json';
 /** prev of the first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -41,8 +43,18 @@ export const AUDIT_ACTIONS = [
   'concept.update',
   'consolidate',
   'summary.refresh',
+  'ledger.phase',
+  'ledger.vitality',
   'agent.key_issue',
   'agent.key_revoke',
+  'agent.register',
+  'task.create',
+  'task.claim',
+  'task.renew',
+  'task.release',
+  'task.complete',
+  'task.cancel',
+  'finding.post',
   'store.damaged',
   'ledger.state',
 ] as const;
@@ -81,8 +93,10 @@ export interface AuditEntry {
 export type AuditProblemKind = 'torn_line' | 'unreadable_head' | 'hash_mismatch' | 'chain_broken' | 'seq_gap' | 'truncated' | 'head_lost';
 
 export interface AuditProblem {
-  /** 1-based line number in audit.jsonl (0 for the head file). */
+  /** 1-based line number in `file` (0 for the head file). */
   line: number;
+  /** The file of the chain the line is in: audit.jsonl or a sealed segment. */
+  file?: string;
   kind: AuditProblemKind;
   message: string;
 }
@@ -148,6 +162,32 @@ function parseLine(line: string): ParsedLine | null {
   return { entry: { ...(r.data as Omit<AuditEntry, 'hash'>), hash }, body };
 }
 
+/** The newest entry in a file's bytes, read from the end a line at a time (a file holds up to 8 MB). */
+function lastEntry(bytes: Uint8Array): { seq: number; hash: string } | null {
+  let end = bytes.length;
+  while (end > 0) {
+    const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
+    const line = dec.decode(bytes.subarray(start, end)).replace(/\n$/, '');
+    const p = line ? parseLine(line) : null;
+    if (p) return { seq: p.entry.seq, hash: p.entry.hash };
+    end = start - 1;
+  }
+  return null;
+}
+
+/** The oldest entry in a file's bytes (names the segment it is sealed into). */
+function firstEntry(bytes: Uint8Array): { seq: number } | null {
+  let start = 0;
+  while (start < bytes.length) {
+    const nl = bytes.indexOf(NEWLINE, start);
+    const end = nl === -1 ? bytes.length : nl;
+    const p = end > start ? parseLine(dec.decode(bytes.subarray(start, end))) : null;
+    if (p) return { seq: p.entry.seq };
+    start = end + 1;
+  }
+  return null;
+}
+
 /** audit.head.json: the newest entry's seq and hash as last recorded. */
 async function readHead(blobs: BlobStore): Promise<{ seq: number; hash: string } | 'missing' | 'unreadable'> {
   const bytes = await blobs.read(AUDIT_HEAD_FILE);
@@ -187,6 +227,8 @@ export class AuditLog {
   private headLost: 'missing' | 'unreadable' | null = null;
   /** Entries found missing from the end of the log at open (the head records more), for the engine's warnings. */
   damage: StoreLoss | null = null;
+  private liveBytes = 0;
+  private maxBytes = DEFAULT_AUDIT_MAX_BYTES;
 
   private constructor(
     private readonly blobs: BlobStore,
@@ -198,30 +240,31 @@ export class AuditLog {
   }
 
   /** Finds the newest intact entry, so appends continue the chain after a crash or a torn line. */
-  static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger }): Promise<AuditLog> {
+  static async open(deps: { blobs: BlobStore; clock: Clock; logger?: Logger; maxBytes?: number }): Promise<AuditLog> {
     const logger = deps.logger ?? silentLogger;
-    const bytes = await deps.blobs.read(AUDIT_FILE);
+    const segments = await auditSegments(deps.blobs);
+    let bytes = await deps.blobs.read(AUDIT_FILE);
+    if (await liveIsStaleCopy(deps.blobs, bytes, segments)) {
+      // A seal cut short by a crash: the segment holds these very bytes, so the copy goes.
+      await deps.blobs.remove(AUDIT_FILE);
+      bytes = null;
+    }
     let head = { seq: 0, hash: GENESIS_HASH };
     let tailClean = true;
     if (bytes && bytes.length > 0) {
       tailClean = bytes[bytes.length - 1] === NEWLINE;
-      // From the end, a line at a time: the log grows for years, and decoding all of it (tens of MB, twice
-      // that as a string) at every open only to read its last entry would cost every CLI run and bridge start.
-      let end = bytes.length;
-      while (end > 0) {
-        const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
-        const line = dec.decode(bytes.subarray(start, end)).replace(/\n$/, '');
-        const p = line ? parseLine(line) : null;
-        if (p) {
-          head = { seq: p.entry.seq, hash: p.entry.hash };
-          break;
-        }
-        end = start - 1;
-      }
+      head = lastEntry(bytes) ?? head;
       if (!tailClean) logger.warn(`${AUDIT_FILE}: the last line is incomplete (a crash while writing); it is kept and reported by \`lithos audit verify\`.`);
+    }
+    // Just sealed (or a live file holding no entry yet): the chain's end is in the newest segment.
+    for (let i = segments.length - 1; i >= 0 && head.seq === 0; i--) {
+      const seg = await deps.blobs.read(segments[i]);
+      head = (seg && lastEntry(seg)) || head;
     }
     const continued = await continueAfterDamage(deps.blobs, head);
     const log = new AuditLog(deps.blobs, deps.clock, logger, { seq: continued.seq, hash: continued.hash });
+    log.liveBytes = bytes?.byteLength ?? 0;
+    log.maxBytes = deps.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES;
     if (continued.lost !== undefined) {
       const message =
         `${AUDIT_FILE} ends at entry ${head.seq} but ${AUDIT_HEAD_FILE} records entry ${continued.seq}: ${continued.lost} audit entr${continued.lost === 1 ? 'y was' : 'ies were'} removed, cut or replaced. ` +
@@ -264,7 +307,9 @@ export class AuditLog {
     const hash = await sha256Hex(chainInput(this.head.hash, body));
     const line = `${PREFIX}${hash}",${body.slice(1)}\n`;
     // A torn fragment from a crash gets its own line: it stays visible to verify, never glued to this entry.
-    await this.blobs.append(AUDIT_FILE, enc.encode(this.tailClean ? line : '\n' + line));
+    const written = enc.encode(this.tailClean ? line : '\n' + line);
+    await this.blobs.append(AUDIT_FILE, written);
+    this.liveBytes += written.byteLength;
     this.tailClean = true;
     this.head = { seq, hash };
     try {
@@ -273,23 +318,38 @@ export class AuditLog {
       // The entry is durable; a stale head only makes verify say "one ahead", which it accepts.
       this.logger.warn(`${AUDIT_HEAD_FILE}: could not be updated (${(err as Error).message}).`);
     }
+    if (this.liveBytes > this.maxBytes) await this.seal();
     return { hash, ...rest };
+  }
+
+  /** Seals the live file into a segment; on failure the entries stay in the live file and the next append retries. */
+  private async seal(): Promise<void> {
+    try {
+      const live = await this.blobs.read(AUDIT_FILE);
+      const first = live ? firstEntry(live) : null;
+      if (!live || !first) return;
+      await sealLiveAudit(this.blobs, live, first.seq);
+      this.liveBytes = 0;
+    } catch (err) {
+      this.logger.warn(`${AUDIT_FILE}: could not be sealed into a segment (${(err as Error).message}); it keeps growing until it can.`);
+    }
   }
 
   /** Newest first; `limit` entries at most. Unreadable lines are skipped (verify reports them). */
   async recent(opts: { limit?: number; action?: string; target?: string } = {}): Promise<AuditEntry[]> {
     await this.queue;
-    const bytes = await this.blobs.read(AUDIT_FILE);
-    if (!bytes) return [];
     const out: AuditEntry[] = [];
-    const lines = dec.decode(bytes).split('\n');
     const limit = opts.limit ?? 50;
-    for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
-      const p = lines[i] ? parseLine(lines[i]) : null;
-      if (!p) continue;
-      if (opts.action && p.entry.action !== opts.action) continue;
-      if (opts.target && p.entry.target !== opts.target) continue;
-      out.push(p.entry);
+    for await (const file of auditFilesNewestFirst(this.blobs)) {
+      const lines = dec.decode(file.bytes).split('\n');
+      for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
+        const p = lines[i] ? parseLine(lines[i]) : null;
+        if (!p) continue;
+        if (opts.action && p.entry.action !== opts.action) continue;
+        if (opts.target && p.entry.target !== opts.target) continue;
+        out.push(p.entry);
+      }
+      if (out.length >= limit) break;
     }
     return out;
   }
@@ -303,40 +363,51 @@ export class AuditLog {
 
 /** The log's own chain: each entry's hash, its link to the one before, and the sequence numbers. */
 async function walkLog(blobs: BlobStore): Promise<{ problems: AuditProblem[]; entries: number; seq: number; prev: string }> {
-  const problems: AuditProblem[] = [];
-  const bytes = await blobs.read(AUDIT_FILE);
-  const text = bytes ? dec.decode(bytes) : '';
-  const lines = text.split('\n');
+  const w: Walk = { problems: [], entries: 0, seq: 0, prev: GENESIS_HASH };
+  for await (const file of auditFilesOldestFirst(blobs)) await walkFile(w, file.name, file.bytes);
+  return w;
+}
+
+interface Walk {
+  problems: AuditProblem[];
+  entries: number;
+  seq: number;
+  prev: string;
+}
+
+/** One file of the chain, continuing from the entry `w` ended at. */
+async function walkFile(w: Walk, file: string, bytes: Uint8Array): Promise<void> {
+  const lines = dec.decode(bytes).split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  let prev = GENESIS_HASH;
-  let seq = 0;
-  let entries = 0;
+  const add = (p: AuditProblem): void => void w.problems.push({ ...p, file });
+  let firstOfFile = true;
   for (let i = 0; i < lines.length; i++) {
     const n = i + 1;
-    const line = lines[i];
-    const p = line === '' ? null : parseLine(line);
+    const p = lines[i] === '' ? null : parseLine(lines[i]);
     if (!p) {
-      problems.push({ line: n, kind: 'torn_line', message: 'not an audit entry (an incomplete line left by a crash while writing, or damage)' });
+      add({ line: n, kind: 'torn_line', message: 'not an audit entry (an incomplete line left by a crash while writing, or damage)' });
       continue;
     }
-    entries++;
+    w.entries++;
+    // Where a file starts, a break in the chain means a whole file went missing or was replaced.
+    const boundary = !firstOfFile ? '' : file !== AUDIT_FILE ? ` (the first of ${file}: a segment before it was removed or replaced)` : w.seq > 0 ? ` (the first of ${file}: the newest segment was removed or replaced)` : '';
+    firstOfFile = false;
     const { entry, body } = p;
     if (entry.action === HEAD_LOST_ACTION) {
-      problems.push({ line: n, kind: 'head_lost', message: `before entry ${entry.seq} the engine found ${AUDIT_HEAD_FILE} ${JSON.stringify(entry.data.found ?? 'missing').replace(/"/g, '')} while the log ended at entry ${JSON.stringify(entry.data.log_seq ?? '?').replace(/"/g, '')}: entries may have been removed from the end before that point` });
+      add({ line: n, kind: 'head_lost', message: `before entry ${entry.seq} the engine found ${AUDIT_HEAD_FILE} ${JSON.stringify(entry.data.found ?? 'missing').replace(/"/g, '')} while the log ended at entry ${JSON.stringify(entry.data.log_seq ?? '?').replace(/"/g, '')}: entries may have been removed from the end before that point` });
     }
     if ((await sha256Hex(chainInput(entry.prev, body))) !== entry.hash) {
-      problems.push({ line: n, kind: 'hash_mismatch', message: `entry ${entry.seq} was edited: its hash does not match its content` });
+      add({ line: n, kind: 'hash_mismatch', message: `entry ${entry.seq} was edited: its hash does not match its content` });
     }
-    if (entry.prev !== prev) {
-      problems.push({ line: n, kind: 'chain_broken', message: `entry ${entry.seq} does not follow the entry before it (a line was removed, inserted or moved)` });
+    if (entry.prev !== w.prev) {
+      add({ line: n, kind: 'chain_broken', message: `entry ${entry.seq} does not follow the entry before it${boundary || ' (a line was removed, inserted or moved)'}` });
     }
-    if (entry.seq !== seq + 1) {
-      problems.push({ line: n, kind: 'seq_gap', message: `entry ${entry.seq} follows entry ${seq}` });
+    if (entry.seq !== w.seq + 1) {
+      add({ line: n, kind: 'seq_gap', message: `entry ${entry.seq} follows entry ${w.seq}${boundary}` });
     }
-    prev = entry.hash;
-    seq = entry.seq;
+    w.prev = entry.hash;
+    w.seq = entry.seq;
   }
-  return { problems, entries, seq, prev };
 }
 
 /** Verification without an open log (the CLI's `lithos audit verify`). */

@@ -25,6 +25,8 @@ export class Consolidator {
     private readonly d: ConsolidatePorts,
     timers: Timers,
     private readonly logger: Logger,
+    /** Runs after each consolidation, as its actor (the ledger's phases). */
+    private readonly after: (actor: ConsolidateOptions['actor']) => Promise<void> = async () => undefined,
   ) {
     this.schedule = new Periodic(
       timers,
@@ -35,7 +37,11 @@ export class Consolidator {
 
   /** Queues one run; resolves with its report. */
   run(opts: Omit<ConsolidateOptions, 'summarizer'> = {}): Promise<ConsolidationReport> {
-    const next = this.chain.then(() => consolidate(this.d, { ...opts, summarizer: this.summarizer }));
+    const next = this.chain.then(async () => {
+      const report = await consolidate(this.d, { ...opts, summarizer: this.summarizer });
+      await this.after(opts.actor);
+      return report;
+    });
     this.chain = next.catch(() => undefined);
     if (opts.task) this.sizes.delete(`task:${opts.task}`);
     else if (opts.agent) this.sizes.delete(`agent:${opts.agent}`);

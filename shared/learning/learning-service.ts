@@ -4,6 +4,7 @@
  * (decay.ts), and consolidation (consolidator.ts). A retrieval by itself teaches nothing.
  */
 import { LithosError } from '../errors';
+import { isLedgerKind } from '../model/ledger';
 import type { Timers } from '../ports';
 import type { MemoryStore } from '../stores/memory-store';
 import type { Receipt } from '../retrieval/types';
@@ -13,6 +14,7 @@ import { runDecay, type DecayReport } from './decay';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
 import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
+import { LedgerPhases } from './ledger-phases';
 import { Periodic } from './periodic';
 import { listQuarantined, type QuarantinedNote } from './quarantine';
 import { workingMemory, type WorkingMemory, type WorkingMemoryQuery } from './working-memory';
@@ -30,6 +32,8 @@ export class LearningService {
   readonly tunables: LearningStore;
   /** Consolidation on demand, or on its schedule once a host starts it. */
   readonly consolidator: Consolidator;
+  /** The knowledge ledger's phases and vitality (ledger-phases.ts). */
+  readonly ledger: LedgerPhases;
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
@@ -38,15 +42,37 @@ export class LearningService {
   constructor(private readonly d: LearningDeps) {
     this.memory = d.memory;
     this.tunables = d.tunables;
-    this.consolidator = new Consolidator(d, d.timers, d.logger);
+    this.ledger = new LedgerPhases(d);
+    // Every ledger entry is evaluated after each consolidation.
+    this.consolidator = new Consolidator(d, d.timers, d.logger, (actor) => this.ledgerLogged(() => this.ledger.evaluate('all', actor)));
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
   }
 
   /** Post-task feedback on one receipt (feedback.ts). */
   feedback(input: FeedbackInput): Promise<FeedbackResult> {
-    const run = this.feedbackChain.catch(() => undefined).then(() => applyFeedbackOnce(this.d, input));
+    const run = this.feedbackChain
+      .catch(() => undefined)
+      .then(() => applyFeedbackOnce(this.d, input))
+      .then(async (r) => {
+        // The ledger entries the receipt returned: their uses, ignores or misleading marks just moved.
+        const actor = input.agent ? { kind: 'agent' as const, id: input.agent } : { kind: 'human' as const, id: null };
+        if (r.applied) await this.ledgerLogged(() => this.ledger.evaluate([...r.used, ...r.ignored, ...r.exploration, ...r.misleading], actor));
+        return r;
+      });
     this.feedbackChain = run;
     return run;
+  }
+
+  /**
+   * A note changed (sync's hook): a ledger entry is evaluated again, so one superseded or refuted leaves
+   * canonical at once. Runs after the feedback in progress; a failure is logged.
+   */
+  noteChanged(path: string): void {
+    const n = this.d.notes.note(path);
+    if (!n || !isLedgerKind(n.cached.meta.note_type)) return;
+    const id = n.nodeId;
+    const run = this.feedbackChain.catch(() => undefined).then(() => this.ledgerLogged(() => this.ledger.evaluate([id])));
+    this.feedbackChain = run;
   }
 
   /** Every quarantined note, most misleading first; `allow` is the caller's scope gate. */
@@ -88,6 +114,16 @@ export class LearningService {
   async stop(): Promise<void> {
     await this.decayRuns.stop();
     await this.consolidator.stop();
+    await this.feedbackChain.catch(() => undefined);
+  }
+
+  /** A failed ledger evaluation is logged: the feedback or consolidation it follows stands. */
+  private async ledgerLogged(run: () => Promise<unknown>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      this.d.logger.warn('ledger phase evaluation failed', { error: String(err) });
+    }
   }
 
   /** A failed run is logged, never thrown at the host. */

@@ -11,6 +11,7 @@ import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { NoteWords } from '../vault/note-words';
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
+import type { Phase } from '../model/ledger';
 import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './scout-contract';
 import { PrecedentIndex } from './precedent-index';
 import { CONCEPT_USES_MARK, conceptUsesIn } from './concept-uses';
@@ -295,6 +296,10 @@ export class EngineCorpus implements RetrievalCorpus {
       cached.version = version;
     }
     return this.expansionIndex!.index;
+  }
+
+  ledgerPhase(id: string): Phase {
+    return this.d.memory.phases.get(id)?.phase ?? 'pattern';
   }
 
   conceptUses(id: string, now: number): number {

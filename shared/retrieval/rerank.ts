@@ -19,6 +19,7 @@ import type { Candidate } from './merge';
 import type { CorpusNote, Intent, ResolvedQuery, RetrievalCorpus, ScoreTerms } from './types';
 import type { NodeStats } from '../stores/memory-types';
 import { recallStrength } from '../model/spaced-repetition';
+import { rankStanding, scaled } from './ledger-rank';
 
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
 const HOUR = 3600 * 1000;
@@ -149,6 +150,7 @@ export function rerank(
   const maxBase = Math.max(0, ...candidates.map((c) => c.base));
   const affinity = seedNeighbourhood(corpus, seeds);
   const tagAffinity = corpus.tagAffinity?.(q.terms) ?? null;
+  const phaseOf = corpus.ledgerPhase ? (id: string) => corpus.ledgerPhase!(id) : undefined;
   const out: Ranked[] = [];
   for (const c of candidates) {
     const note = corpus.note(c.id);
@@ -172,7 +174,9 @@ export function rerank(
       intent,
       scouts: { ...c.scouts },
     };
-    const score =
+    const standing = rankStanding(note, stats, phaseOf, now);
+    if (standing) terms.ledger = standing.factor;
+    const additive =
       intent +
       RERANK.type_prior * terms.type_prior +
       RERANK.scope_affinity * terms.scope_affinity +
@@ -182,7 +186,11 @@ export function rerank(
       RERANK.ignored_penalty * terms.ignored_penalty -
       RERANK.misleading_penalty * terms.misleading_penalty -
       RERANK.concept_damping * terms.concept_damping;
-    out.push({ id: c.id, score, terms, candidate: c, ...(learned?.reason ? { why: learned.reason } : {}) });
+    // A ledger entry's phase and vitality scale its score (ledger-rank.ts); other notes keep it as it is.
+    const score = standing ? scaled(additive, standing.factor) : additive;
+    const ledgerWhy = standing && standing.factor !== 1 ? `ledger: ${standing.phase}, ${standing.vitality} (×${standing.factor.toFixed(2)})` : null;
+    const why = ledgerWhy && learned?.reason ? `${learned.reason}; ${ledgerWhy}` : (ledgerWhy ?? learned?.reason);
+    out.push({ id: c.id, score, terms, candidate: c, ...(why ? { why } : {}) });
   }
   out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   return out;

@@ -6,6 +6,7 @@
 import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { NoteFrame } from '../model/frames';
+import type { Phase } from '../model/ledger';
 import type { ExpansionHit } from './query-expansion';
 
 export const INTENTS = ['continuity', 'fact_check', 'frequent', 'associative', 'explore'] as const;
@@ -106,6 +107,8 @@ export interface RetrievalCorpus {
   stats(id: string): NodeStats;
   /** Times feedback found a concept note used in the 24 h before `now` (repeated-use penalty); 0 without it. */
   conceptUses?(id: string, now: number): number;
+  /** A knowledge-ledger entry's phase as learning last evaluated it ('pattern' when never); without it the re-rank leaves ledger entries alone. */
+  ledgerPhase?(id: string): Phase;
   /** Structural frame (analogy scout); null when the note has none worth matching. */
   frame(id: string): NoteFrame | null;
   /** Learned term–tag affinity for the query's terms (re-rank); null or absent: no evidence yet. */

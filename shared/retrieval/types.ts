@@ -85,6 +85,8 @@ export interface ScoreTerms {
   /** Learned term–tag affinity (signed: notes with such tags were used more, or less, for such words). */
   tag_affinity: number;
   intent: number;
+  /** A knowledge-ledger entry's multiplier for its phase and vitality (ledger-rank.ts); absent for other notes. */
+  ledger?: number;
   /** Per-scout contribution to base. */
   scouts: Partial<Record<ScoutName, number>>;
 }

@@ -7,6 +7,7 @@ import { LithosError } from '../errors';
 import type { ConsolidationReport } from '../learning/consolidate';
 import { checkFeedbackNodes, feedbackMark, type FeedbackResult } from '../learning/feedback';
 import type { QuarantinedNote } from '../learning/quarantine';
+import type { LedgerStanding } from '../learning/ledger-phases';
 import type { WorkingItem } from '../learning/working-memory';
 import type { Logger } from '../ports';
 import type { Receipt } from '../retrieval/types';
@@ -180,6 +181,11 @@ export class LearningRoom {
       (by_type[e.type] ??= { out: 0, in: 0 }).in++;
     }
     return { note, stats: mem.stats.get(id), edges: { out, in: inn, by_type } };
+  }
+
+  /** A ledger entry's phase and vitality (learning/ledger-phases.ts) for a note the viewer may see (not_found otherwise); null for other notes. */
+  ledgerStanding(ref: NoteRef): LedgerStanding | null {
+    return this.services.learning.ledger.standing(this.notes.find(ref));
   }
 
   /** The quarantined notes the viewer may see, most misleading first. */

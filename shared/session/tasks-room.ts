@@ -8,7 +8,7 @@
 import { LithosError } from '../errors';
 import type { CoordinationStore } from '../coordination/coordination-store';
 import type { AgentRow, ClaimRow, FindingRow, TaskOutcomeRow, TaskRow } from '../coordination/coordination-types';
-import type { AuditActor } from '../governance/audit';
+import type { AuditAction, AuditActor } from '../governance/audit';
 import { canSee, gatedNote } from '../governance/gate';
 import type { Receipt } from '../retrieval/types';
 import type { LiveNote } from '../vault/note-indexer';
@@ -50,14 +50,21 @@ export class TasksRoom {
     if (!id) {
       throw new LithosError('invalid_argument', `${tool} needs to know which agent is acting: pass agent, or start the bridge with --agent <id> (or LITHOS_AGENT_ID).`, { tool });
     }
-    await this.store.ensureAgent(id);
+    await this.ensureAgent(id);
     return id;
+  }
+
+  /** Registers an agent on first use (audited like lithos_agent_register); a later call only refreshes last_seen_at (telemetry, not audited). */
+  private async ensureAgent(id: string): Promise<void> {
+    const known = this.store.agent(id) !== null;
+    const row = await this.store.ensureAgent(id);
+    if (!known) await this.audit('agent.register', this.who.auditActor, row.id, { created: true, on_first_use: true });
   }
 
   /** Registers the session's agent, if it has one, for calls that name no acting agent. */
   async touch(): Promise<void> {
     const c = this.who.caller;
-    if (c.kind === 'agent' && c.agent_id) await this.store.ensureAgent(c.agent_id);
+    if (c.kind === 'agent' && c.agent_id) await this.ensureAgent(c.agent_id);
   }
 
   /** Who acted, for the audit trail: the person, or the acting agent. */
@@ -75,8 +82,11 @@ export class TasksRoom {
     return this.store.agents(q);
   }
 
-  registerAgent(a: Parameters<Store['registerAgent']>[0]): Promise<{ agent: AgentRow; created: boolean }> {
-    return this.store.registerAgent(a);
+  /** Registers or updates an agent; audited `agent.register` (created or updated, with its name and type). */
+  async registerAgent(a: Parameters<Store['registerAgent']>[0]): Promise<{ agent: AgentRow; created: boolean }> {
+    const r = await this.store.registerAgent(a);
+    await this.audit('agent.register', this.who.auditActor, r.agent.id, { created: r.created, name: r.agent.name, type: r.agent.type });
+    return r;
   }
 
   claimsHeldBy(agent: string): ClaimRow[] {
@@ -97,32 +107,48 @@ export class TasksRoom {
     return this.store.liveClaims(taskId);
   }
 
-  createTask(t: Parameters<Store['createTask']>[0]): Promise<TaskRow> {
-    return this.store.createTask(t);
+  async createTask(t: Parameters<Store['createTask']>[0]): Promise<TaskRow> {
+    const task = await this.store.createTask(t);
+    await this.audit('task.create', this.auditActor(t.created_by), task.id, { title: task.title, tags: task.tags });
+    return task;
   }
 
-  claim(c: Parameters<Store['claim']>[0]): Promise<{ claim: ClaimRow; already_held: boolean }> {
-    return this.store.claim(c);
+  async claim(c: Parameters<Store['claim']>[0]): Promise<{ claim: ClaimRow; already_held: boolean }> {
+    const r = await this.store.claim(c);
+    await this.audit('task.claim', this.auditActor(c.agent), c.task_id, { aspect: c.aspect, expires_at: r.claim.expires_at, already_held: r.already_held });
+    return r;
   }
 
-  renew(c: Parameters<Store['renew']>[0]): Promise<ClaimRow> {
-    return this.store.renew(c);
+  async renew(c: Parameters<Store['renew']>[0]): Promise<ClaimRow> {
+    const claim = await this.store.renew(c);
+    await this.audit('task.renew', this.auditActor(c.agent), c.task_id, { aspect: c.aspect, expires_at: claim.expires_at });
+    return claim;
   }
 
-  release(c: Parameters<Store['release']>[0]): Promise<ClaimRow> {
-    return this.store.release(c);
+  async release(c: Parameters<Store['release']>[0]): Promise<ClaimRow> {
+    const claim = await this.store.release(c);
+    await this.audit('task.release', this.auditActor(c.agent), c.task_id, { aspect: c.aspect });
+    return claim;
   }
 
   /** Closes an open task as cancelled (its creator, a claimant, or the person), audited `task.cancel` with the reason. */
   async cancel(taskId: string, agent: string, reason: string | null): Promise<{ task: TaskRow; released: ClaimRow[] }> {
     const r = await this.store.cancelTask(taskId, agent, this.who.isPerson);
-    await this.services.governance.audit.append({ action: 'task.cancel', actor: this.auditActor(agent), target: r.task.id, data: { reason, released: r.released.map((c) => c.aspect) } });
+    await this.audit('task.cancel', this.auditActor(agent), r.task.id, { reason, released: r.released.map((c) => c.aspect) });
     return r;
   }
 
+  /** Every change to agents, tasks, claims and findings is audited after the store has it (a refused call leaves none). */
+  private async audit(action: AuditAction, actor: AuditActor, target: string, data: Record<string, unknown>): Promise<void> {
+    await this.services.governance.audit.append({ action, actor, target, data });
+  }
+
   /** Completes an open task and records its outcome (cited and misleading notes already resolved). */
-  complete(taskId: string, agent: string, outcome: Parameters<Store['completeTask']>[2]): Promise<{ task: TaskRow; released: ClaimRow[]; outcome: TaskOutcomeRow }> {
-    return this.store.completeTask(taskId, agent, outcome);
+  async complete(taskId: string, agent: string, outcome: Parameters<Store['completeTask']>[2]): Promise<{ task: TaskRow; released: ClaimRow[]; outcome: TaskOutcomeRow }> {
+    const r = await this.store.completeTask(taskId, agent, outcome);
+    const o = r.outcome;
+    await this.audit('task.complete', this.auditActor(agent), taskId, { receipt: o.receipt_id, cited: o.cited_nodes.length, misleading: o.misleading_nodes.length, released: r.released.map((c) => c.aspect) });
+    return r;
   }
 
   /** Marks the task's outcome as learned from (its feedback was applied). */
@@ -148,8 +174,10 @@ export class TasksRoom {
     return canSee(viewer, gatedNote(note)) ? note : null;
   }
 
-  postFinding(f: Parameters<Store['postFinding']>[0]): Promise<FindingRow> {
-    return this.store.postFinding(f);
+  async postFinding(f: Parameters<Store['postFinding']>[0]): Promise<FindingRow> {
+    const row = await this.store.postFinding(f);
+    await this.audit('finding.post', this.auditActor(f.agent), f.task_id, { finding: row.id, knowledge_id: row.knowledge_id });
+    return row;
   }
 
   /** The task's findings, oldest first; one naming a note the viewer may not see names none (knowledge_id null). */

@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import { LithosError } from '../errors';
 import type { SqlDb } from './sql-db';
-import type { EdgeRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
+import type { EdgeRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
 
 /** SQL and row mapping of memory.sqlite, shared by live mutations and journal replay. */
 
@@ -9,6 +9,7 @@ export const NODE_COLS = 'node_id, path, id_source, content_hash, deleted_at, la
 export const EDGE_COLS =
   'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
 export const PRECEDENT_COLS = 'precedent_id, at, query_class, query_text, agent_id, terms, used';
+export const PHASE_COLS = 'node_id, phase, phase_since, vitality, vitality_since, first_used_at, evaluated_at';
 export const STATS_COLS =
   'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, spaced_rep_strength, per_queryclass_priors, use_count';
 
@@ -58,6 +59,18 @@ export function toStats(r: SqlValue[]): NodeStats {
   };
 }
 
+export function toPhaseRow(r: SqlValue[]): LedgerPhaseRow {
+  return {
+    node_id: String(r[0]),
+    phase: String(r[1]) as LedgerPhaseRow['phase'],
+    phase_since: Number(r[2]),
+    vitality: String(r[3]) as LedgerPhaseRow['vitality'],
+    vitality_since: Number(r[4]),
+    first_used_at: num(r[5]),
+    evaluated_at: Number(r[6]),
+  };
+}
+
 const stringList = (v: SqlValue): string[] => {
   const parsed = JSON.parse(String(v ?? '[]')) as unknown;
   return Array.isArray(parsed) ? parsed.map(String) : [];
@@ -96,6 +109,7 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         db.run('DELETE FROM node_stats WHERE node_id = ?', [id]);
         db.run('DELETE FROM coactivation WHERE node_id_a = ? OR node_id_b = ?', [id, id]);
         db.run('DELETE FROM query_expansion WHERE node_id = ?', [id]);
+        db.run('DELETE FROM ledger_phases WHERE node_id = ?', [id]);
         db.run('DELETE FROM nodes WHERE node_id = ?', [id]);
       }
       return;
@@ -158,6 +172,13 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         else db.run('DELETE FROM query_expansion WHERE scope = ? AND node_id = ? AND term = ?', [r.scope, r.node_id, r.term]);
       }
       return;
+    case 'phase': {
+      const r = op.row;
+      db.run(`INSERT OR REPLACE INTO ledger_phases (${PHASE_COLS}) VALUES (${placeholders(7)})`, [
+        r.node_id, r.phase, r.phase_since, r.vitality, r.vitality_since, r.first_used_at, r.evaluated_at,
+      ]);
+      return;
+    }
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
       return;

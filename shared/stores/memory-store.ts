@@ -8,12 +8,13 @@ import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
+import { MemoryPhases } from './memory-phases';
 import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
 import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
@@ -43,6 +44,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly coactivation: MemoryCoactivation;
   /** The learning layer's marks, precedents, term–tag affinity and query expansion. */
   readonly learned: MemoryLearned;
+  /** The knowledge ledger's phase and vitality per entry. */
+  readonly phases: MemoryPhases;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -52,6 +55,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.stats = new MemoryStats(tables);
     this.coactivation = new MemoryCoactivation(tables);
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
+    this.phases = new MemoryPhases(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {

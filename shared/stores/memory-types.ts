@@ -1,5 +1,6 @@
 /** Row shapes of memory.sqlite (re-exported by memory-store.ts, which is what callers import). */
 import { SPACED_REPETITION } from '../model/spaced-repetition';
+import type { Phase, Vitality } from '../model/ledger';
 
 export interface NodeRow {
   node_id: string;
@@ -121,6 +122,21 @@ export interface ExpansionRow {
 }
 
 /**
+ * A ledger entry's standing (learning/ledger-phases.ts): its phase and vitality as last evaluated, each
+ * with the time it began, and the time of its first use (how long it has lived in use).
+ */
+export interface LedgerPhaseRow {
+  node_id: string;
+  phase: Phase;
+  phase_since: number;
+  vitality: Vitality;
+  vitality_since: number;
+  /** ms of the first use seen by an evaluation; null while never used. */
+  first_used_at: number | null;
+  evaluated_at: number;
+}
+
+/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -144,4 +160,6 @@ export type MemoryOp =
   /** Drops affinity rows last counted before `before` with fewer than `below` showings (decay's ageing). */
   | { kind: 'affinity_prune'; before: number; below: number }
   /** Query-expansion rows, final weights; a row with weight 0 is deleted. */
-  | { kind: 'expansion'; rows: ExpansionRow[] };
+  | { kind: 'expansion'; rows: ExpansionRow[] }
+  /** A ledger entry's phase and vitality, final state. */
+  | { kind: 'phase'; row: LedgerPhaseRow };

@@ -118,7 +118,17 @@ CREATE TABLE IF NOT EXISTS query_expansion (
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, node_id, term)
 );
-CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);`,
+CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);
+-- the knowledge ledger's phase and vitality per entry, computed from use (learning/ledger-phases.ts)
+CREATE TABLE IF NOT EXISTS ledger_phases (
+  node_id TEXT PRIMARY KEY,
+  phase TEXT NOT NULL CHECK (phase IN ('pattern', 'emergent', 'canonical')),
+  phase_since INTEGER NOT NULL,
+  vitality TEXT NOT NULL CHECK (vitality IN ('active', 'decaying', 'dormant')),
+  vitality_since INTEGER NOT NULL,
+  first_used_at INTEGER,
+  evaluated_at INTEGER NOT NULL
+);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

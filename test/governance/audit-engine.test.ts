@@ -47,7 +47,7 @@ describe('lithos audit verify', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"agent-a"', '"agent-z"'));
     const bad = await cli('audit', 'verify', vault);
     expect(bad.code).toBe(1);
-    expect(bad.out).toContain('hash_mismatch (line 1)');
+    expect(bad.out).toContain('hash_mismatch (audit.jsonl line 1)');
     expect(bad.out).toContain('BROKEN');
   });
 

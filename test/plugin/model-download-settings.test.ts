@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
@@ -24,7 +25,10 @@ const FILES = [...MODEL_FILES.slice(0, -1), WASM_FILE, ...MODEL_FILES.slice(-1)]
 const CONTENT: Record<string, Uint8Array> = Object.fromEntries(
   FILES.map((f, i) => [f, Uint8Array.from({ length: f.endsWith('.onnx') ? 250_000 : 900 + i }, (_, j) => (j * 7 + i) & 0xff)]),
 );
+const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+const REAL_WASM = readFileSync(path.resolve(__dirname, '../../node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.wasm'));
 const TOTAL = Object.values(CONTENT).reduce((s, b) => s + b.byteLength, 0);
+const TOTAL_MB = `${(TOTAL / 1e6).toFixed(1)} MB`;
 const DIR = `.lithos/models/${MODEL}`;
 
 /** The hub twin, answering jsDelivr's URL of the wasm too. */
@@ -40,6 +44,17 @@ function fileRequests(hub: StreamingHub): StreamingHub['requests'] {
 }
 
 const built = builtPluginForSuite();
+
+/**
+ * The plugin keeps the CDN's wasm only if it has the size and sha256 of the package it was built with. These
+ * tests serve made-up bytes (the real runtime would start on them): the built code's expectation, found
+ * exactly once, is pointed at them; the last test serves other bytes against it.
+ */
+function pluginExpecting(wasm: Uint8Array): string {
+  const real = new RegExp(`size:\\s*${REAL_WASM.byteLength},\\s*sha256:\\s*"${sha256(REAL_WASM)}"`, 'g');
+  expect(built.code.match(real)?.length).toBe(1);
+  return built.code.replace(real, `size: ${wasm.byteLength}, sha256: "${sha256(wasm)}"`);
+}
 
 let dir = '';
 let h: PluginHost | null = null;
@@ -61,7 +76,7 @@ async function start(hub: StreamingHub, embeddings: Record<string, unknown> = {}
   app.metadataCache.resolved = true;
   app.workspace.finishLayout();
   const data = { settings: { bridge: { enabled: false, port: 0 }, embeddings } };
-  h = pluginHost(built.code, built.manifest, { app, desktop: true, store: { data, saves: 0 }, fetch: hub.fetch });
+  h = pluginHost(pluginExpecting(CONTENT[WASM_FILE]), built.manifest, { app, desktop: true, store: { data, saves: 0 }, fetch: hub.fetch });
   plugin = await h.load();
   const p = plugin;
   await eventually(() => indexItem(p).textContent === 'Lithos: ready · 1 note', () => indexItem(p).textContent);
@@ -117,13 +132,13 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((s) => !s.hidden && s.max === TOTAL)).toBe(true);
     for (let i = 1; i < seen.length; i++) expect(seen[i].value ?? 0).toBeGreaterThan(seen[i - 1].value ?? 0);
-    expect(seen[seen.length - 1].text).toMatch(/^Downloading onnx\/model\.onnx \(5\/5\): 0\.\d MB of 0\.3 MB$/);
+    expect(seen[seen.length - 1].text).toMatch(new RegExp(`^Downloading onnx/model\\.onnx \\(5/5\\): [\\d.]+ MB of ${TOTAL_MB}$`));
 
-    expect(d.status.textContent).toBe(`Downloaded (0.3 MB) in ${DIR}.`);
+    expect(d.status.textContent).toBe(`Downloaded (${TOTAL_MB}) in ${DIR}.`);
     expect(d.bar.attrs.has('hidden')).toBe(true);
     for (const f of FILES) expect(app.adapter.files.get(`${DIR}/${f}`)?.bytes).toEqual(CONTENT[f]);
     expect([...app.adapter.files.keys()].filter((k) => k.endsWith('.part'))).toEqual([]);
-    expect(host.record.notices).toContain(`Lithos: all-MiniLM-L6-v2 downloaded (0.3 MB) into ${DIR}.`);
+    expect(host.record.notices).toContain(`Lithos: all-MiniLM-L6-v2 downloaded (${TOTAL_MB}) into ${DIR}.`);
 
     // Complete: the plugin loads it at once (these bytes are no model, so it says why and stays offline).
     await eventually(() => /^Failed: /.test(row(tab, 'Use in Obsidian').descEl.children[0].textContent ?? ''), () => row(tab, 'Use in Obsidian').descEl.children[0].textContent);
@@ -180,5 +195,19 @@ describe('Settings → Embeddings: all-MiniLM-L6-v2 download', () => {
     expect(app.adapter.files.has(`${DIR}/tokenizer.json`)).toBe(false);
     expect(app.adapter.files.has(`${DIR}/onnx/model.onnx`)).toBe(false);
     expect(host.record.notices.some((n) => n.startsWith('Lithos: the all-MiniLM-L6-v2 download failed: Downloading tokenizer.json failed: HTTP 404'))).toBe(true);
+  });
+
+  test('a runtime wasm from the CDN that is not the bundled package\'s is refused and never kept', async () => {
+    const tampered = new Uint8Array(CONTENT[WASM_FILE]);
+    tampered[tampered.length - 1] ^= 0xff; // same size, other bytes: only the sha256 tells
+    const hub = hubWith({ ...CONTENT, [WASM_FILE]: tampered });
+    const { app, plugin } = await start(hub, { model: 'minilm-l6-v2' });
+    const d = downloadRow(settingsTab(plugin));
+    d.download();
+    await eventually(() => /^Failed/.test(d.status.textContent ?? ''), () => d.status.textContent);
+    expect(d.status.textContent).toContain(WASM_FILE);
+    expect(d.status.textContent).toMatch(/sha256/);
+    expect(app.adapter.files.has(`${DIR}/${WASM_FILE}`)).toBe(false);
+    expect(app.adapter.files.has(`${DIR}/onnx/model.onnx`)).toBe(false);
   });
 });

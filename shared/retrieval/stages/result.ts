@@ -89,6 +89,7 @@ function roundTerms(t: Ranked['terms']): Ranked['terms'] {
     concept_damping: round(t.concept_damping),
     tag_affinity: round(t.tag_affinity),
     intent: round(t.intent),
+    ...(t.ledger !== undefined ? { ledger: round(t.ledger) } : {}),
     scouts,
   };
 }

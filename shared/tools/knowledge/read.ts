@@ -3,6 +3,7 @@ import { LithosError } from '../../errors';
 import type { NoteHeading, ParsedNote } from '../../model/types';
 import { boundJson, clipText, pageInfo, pageOf, pageShape } from '../text-budget';
 import { READ_ONLY, defineTool, noteRefShape, oneRef, ONE_REF_MESSAGE } from './common';
+import { ledgerStandingJson } from './ledger-standing';
 
 const input = z
   .strictObject({
@@ -52,6 +53,7 @@ export const lithosRead = defineTool({
   title: 'Read a note',
   description: [
     'Open a note: its Markdown content (paged), metadata, headings with their offsets, links and version (for expected_version). For a long note read a section by heading or page with offset.',
+    'A knowledge-ledger entry (decision, claim, workflow, construct) also shows its phase and vitality, learned from use.',
   ].join(' '),
   input,
   annotations: READ_ONLY,
@@ -89,6 +91,7 @@ export const lithosRead = defineTool({
       links: links.slice(0, MAX_LINKS).map((l) => ({ raw: clipText(l.link.raw, NAME_MAX_CHARS), target: clipText(l.link.target, NAME_MAX_CHARS), resolved: l.targetPath !== null })),
       links_total: links.length,
       problems: note.problems.map((p) => ({ code: p.code, field: p.field ?? null, message: p.message })),
+      ...ledgerStandingJson(ctx.memory.learning.ledgerStanding({ id: live.nodeId })),
     };
   },
 });

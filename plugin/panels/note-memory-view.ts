@@ -10,6 +10,7 @@ import { Notice } from 'obsidian';
 import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndSetNoteType, markMisleading, openReceiptFor, openResolveModal, report } from './actions';
 import { openToReview } from '../../shared/stores/conflict-edges';
 import { ledgerStandingFields } from './ledger-standing';
+import { ledgerRefs, renderLedger } from './ledger-section';
 
 const RECEIPTS_SHOWN = 8;
 
@@ -83,6 +84,7 @@ export class NoteMemoryView extends PanelView {
     field(facts, 'Ignored / misleading', `${stats.ignored_count} / ${stats.misleading_count}`, 'lithos-ignored-misleading');
     field(facts, 'Recall interval', `${num(stats.spaced_rep_strength)} d`);
     ledgerStandingFields(facts, memory.learning.ledgerStanding({ path }), now);
+    if (meta.ledger) renderLedger(root, meta.ledger, note.cached.problems, { resolve: ledgerRefs(memory, path), open: (p) => this.openNote(p) });
 
     const actions = root.createDiv({ cls: 'lithos-actions' });
     actionButton(actions, 'Set type…', () => chooseAndSetNoteType(this.app, this.ctx, path, () => void this.refresh()), report);

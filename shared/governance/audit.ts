@@ -60,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'webhook.dropped',
   'ledger.intent',
   'target.merge',
+  'ledger.state',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

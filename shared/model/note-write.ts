@@ -4,9 +4,10 @@
  */
 import type { AccessScope, NoteStatus, NoteType } from './types';
 import type { IntentType } from './ledger';
+import type { LedgerFields } from './ledger-meta';
 
 /** Frontmatter fields a writer may set; absent fields are left as they are. */
-export interface NoteFields {
+export interface NoteFields extends LedgerFields {
   title?: string;
   note_type?: NoteType;
   namespace?: string;
@@ -19,8 +20,6 @@ export interface NoteFields {
   tags?: string[];
   aliases?: string[];
   source?: string | null;
-  /** A decision's target (model/ledger.ts LEDGER_FIELDS.target). */
-  target?: string;
   /** The resolution intent a decision was written with, its replaced entries by ledger ID or id (shared/ledger). */
   intent?: { type: IntentType; replaces: string[] };
 }

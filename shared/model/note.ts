@@ -6,6 +6,7 @@ import { forEachProseLine } from './markdown-lines';
 import { tagsInLine } from './tags';
 import { MAX_NOTE_BYTES, type NoteHeading, type NoteLink, type NoteProblem, type ParsedNote } from './types';
 import { buildMeta } from './validate';
+import { kindProblems } from './ledger-rules';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -65,9 +66,12 @@ export function parseNote(path: string, input: Uint8Array | string): ParsedNote 
   // Property links first, as Obsidian lists them apart from the body's (frontmatterLinks).
   if (split.yaml !== null) links.unshift(...frontmatterLinks(frontmatter));
 
+  const meta = buildMeta(frontmatter, path, inlineTags, problems);
+  // A ledger entry's kind rules need its body too (a dead construct is a stub): judged here, listed by doctor.
+  if (meta.ledger) problems.push(...kindProblems({ path, ledger: meta.ledger, frontmatter, body, headings, links }));
   return {
     path,
-    meta: buildMeta(frontmatter, path, inlineTags, problems),
+    meta,
     frontmatter,
     hasFrontmatter: split.yaml !== null,
     body,

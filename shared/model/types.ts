@@ -1,4 +1,5 @@
 /** The note model: Lithos KnowledgeDocument fields plus LCMA fields. */
+import type { LedgerMeta } from './ledger-meta';
 
 export const NOTE_TYPES = [
   'observation', 'agent_finding', 'summary', 'concept', 'task_record', 'hypothesis',
@@ -37,7 +38,11 @@ export type ProblemCode =
   | 'binary_file'
   | 'note_too_large'
   | 'unreadable'
-  | 'encoding';
+  | 'encoding'
+  /** A ledger entry breaks a rule of its kind (model/ledger-rules.ts): an agent's write doing so is refused. */
+  | 'kind_rule'
+  /** A ledger entry lacks what its kind expects (a decision's rationale…): reported, never refused. */
+  | 'kind_advice';
 
 /** Something wrong with a note that did not stop it from being indexed (listed by `lithos doctor`). */
 export interface NoteProblem {
@@ -98,6 +103,8 @@ export interface NoteMeta {
   entities: string[];
   status: NoteStatus;
   summaries: NoteSummaries;
+  /** The ledger fields (model/ledger-meta.ts); present only when note_type is a ledger kind. */
+  ledger?: LedgerMeta;
 }
 
 export interface ParsedNote {

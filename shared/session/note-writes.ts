@@ -14,6 +14,7 @@ import { checkNotePath, portabilityProblem } from '../vault/note-path';
 import type { Intent } from '../ledger/entry-facts';
 import { checkReplacements, planLedger, writeWithReplacements } from './ledger-writes';
 import type { Services } from './services';
+import { auditStateChange, checkLedgerWrite } from './ledger-kind-writes';
 import type { SessionScope } from './session-scope';
 
 /**
@@ -93,6 +94,9 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     // Quarantine is for a person to review: an agent (perhaps the one whose note it is) may not lift it.
     throw new LithosError('forbidden', `"${path}" is quarantined (marked misleading too often); a person reviews it and sets its status back.`, { path, field: 'status' });
   }
+  // A ledger entry keeps its kind's rules: judged on the note as it would be, before a write or a proposal.
+  // A create is judged as a new note: a note already there (perhaps one the caller may not see) is the writer's conflict.
+  if (who.caller.kind === 'agent') await checkLedgerWrite(services, path, mode === 'create' ? null : before, w);
   const after: GatedNote & { path: string } = {
     path,
     namespace: f.namespace ?? beforeMeta?.namespace ?? namespaceFromPath(path),
@@ -115,6 +119,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
   const result = await writeWithReplacements(services, who, ledger, path, f, (fields) =>
     services.notes.writeNote({ path, mode, content: w.content, fields, actor, expectedVersion: w.expectedVersion }),
   );
+  await auditStateChange(services, who.auditActor, beforeMeta, result.path);
   return { kind: 'written', result, title: services.notes.note(result.path)?.cached.meta.title ?? f.title ?? null };
 }
 

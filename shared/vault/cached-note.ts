@@ -1,4 +1,5 @@
 import type { NoteHeading, NoteLink, NoteMeta, NoteProblem } from '../model/types';
+import { isLedgerKind } from '../model/ledger';
 import { deterministicFrameExtractor, FRAME_SLOTS, type NoteFrame } from '../model/frames';
 
 /**
@@ -38,6 +39,8 @@ type Head = Partial<CachedNoteMeta> & { frames?: unknown };
 /** The first line's fields, or null when they are not a cached note of this format. */
 function headOf(v: Head | null): CachedNoteMeta | null {
   if (!v || typeof v !== 'object' || !v.meta || !Array.isArray(v.problems) || v.frames !== FRAMES) return null;
+  // A ledger note cached before its ledger fields were read (and its kind rules judged) is indexed again.
+  if (isLedgerKind(v.meta.note_type) && v.meta.ledger === undefined) return null;
   return { meta: v.meta, headings: v.headings ?? [], problems: v.problems, hasFrontmatter: !!v.hasFrontmatter } as CachedNoteMeta;
 }
 

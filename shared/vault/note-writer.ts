@@ -7,6 +7,7 @@ import { CURRENT_SCHEMA_VERSION, MAX_NOTE_BYTES, type ParsedNote } from '../mode
 import type { DeleteNoteResult, NoteFields, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import type { LiveNote } from './note-indexer';
 import { folderOf, stripMd } from '../model/paths';
+import { isLedgerKind, LEDGER_FIELDS, LEDGER_STATES } from '../model/ledger';
 
 /**
  * The engine's own note writes and deletes (lithos_write, lithos_delete): whole-file writes through the
@@ -33,8 +34,8 @@ export const TRASH_FOLDER = '.trash';
 /** Field order of a note the engine creates: identity first, then what a reader scans for. */
 const FIELD_ORDER = [
   'id', 'title', 'author', 'created_at', 'updated_at', 'contributors', 'note_type', 'namespace', 'access_scope',
-  'status', 'confidence', 'tags', 'aliases', 'entities', 'supersedes', 'source', 'summaries', 'schema_version',
-] as const;
+  'status', ...Object.values(LEDGER_FIELDS), 'confidence', 'tags', 'aliases', 'entities', 'supersedes', 'source', 'summaries', 'schema_version',
+];
 
 export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Promise<WriteNoteResult> {
   const current = await readCurrent(host.vault, req.path);
@@ -123,6 +124,8 @@ function composeNew(req: WriteNoteRequest, now: number): string {
     schema_version: CURRENT_SCHEMA_VERSION,
   };
   applyFields(fm, req.fields);
+  // A new ledger entry says its state from the start, so the person sees it among the note's properties.
+  if (req.fields.note_type && isLedgerKind(req.fields.note_type)) fm.state ??= LEDGER_STATES[req.fields.note_type][0];
   return render(ordered(fm), req.content ?? '');
 }
 

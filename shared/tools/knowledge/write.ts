@@ -9,6 +9,7 @@ import { checkNotePath, portabilityProblem } from '../../vault/note-path';
 import type { WriteTarget } from '../../session/note-writes';
 import { defineTool } from './common';
 import { LEDGER_WRITE_ARGS } from './write-ledger-args';
+import { ledgerFields, ledgerShape } from './ledger-args';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
 
@@ -35,7 +36,8 @@ const input = z
     supersedes: strings('Ids or paths of notes this one replaces.'),
     source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
     summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
-    ...LEDGER_WRITE_ARGS,
+    ...ledgerShape,
+    intent: LEDGER_WRITE_ARGS.intent,
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
@@ -111,7 +113,7 @@ export const lithosWrite = defineTool({
       supersedes: a.supersedes,
       source: a.source,
       summaries: a.summaries,
-      target: a.target,
+      ...ledgerFields(a),
     };
     const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version, intent: a.intent }, 'lithos_write');
     if (r.kind === 'proposed') {

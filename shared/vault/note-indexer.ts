@@ -14,6 +14,7 @@ import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './
 import { TermBagSync } from './term-bag-sync';
 import { NoteWords } from './note-words';
 import { macrotask } from '../stores/yield-to-host';
+import { ledgerIdOf } from '../model/ledger-id';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
 export interface LiveNote {
@@ -117,7 +118,9 @@ export class NoteIndexer {
 
     const fresh = chunkBody(parsed.body);
     const frame = frameOf(fresh, parsed.meta);
+    const ledgerId = ledgerIdOf(parsed.frontmatter);
     const encoded = encodeCachedMeta({
+      ledgerId,
       meta: { ...parsed.meta, id: parsed.meta.id ?? nodeId },
       headings: parsed.headings,
       links: parsed.links,
@@ -138,6 +141,7 @@ export class NoteIndexer {
       problems: [...parsed.problems, ...extraProblems],
       hasFrontmatter: parsed.hasFrontmatter,
       frame,
+      ledgerId,
     };
     const chunks = storedChunks(this.cache.chunkTexts(nodeId));
     const note: LiveNote = {
@@ -313,7 +317,7 @@ export class NoteIndexer {
     this.byPath.set(note.path, note);
     this.byId.set(note.nodeId, note);
     this.words.set(note);
-    this.resolver.upsert(note.path, { id: note.nodeId, aliases: note.cached.meta.aliases, title: note.cached.meta.title });
+    this.resolver.upsert(note.path, { id: note.nodeId, aliases: note.cached.meta.aliases, title: note.cached.meta.title, ledgerId: note.cached.ledgerId ?? null });
   }
 
   private forget(note: LiveNote): void {

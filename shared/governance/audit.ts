@@ -44,6 +44,8 @@ export const AUDIT_ACTIONS = [
   'agent.key_issue',
   'agent.key_revoke',
   'store.damaged',
+  'ledger.id_allocate',
+  'ledger.device_tag',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -70,6 +70,17 @@ export function isLedgerRef(text: string): boolean {
 }
 
 /**
+ * A link target spelled as IDs are (upper-case prefix, lower-case tag), or null when it is not shaped like
+ * one: links match IDs in any case (`[[e007]]`), plain prose only in the written form.
+ */
+export function ledgerRefOfTarget(target: string): string | null {
+  const t = target.trim();
+  if (t.length < 1 + SEQ_DIGITS) return null;
+  const canonical = t[0].toUpperCase() + t.slice(1).toLowerCase();
+  return parseLedgerId(canonical) ? canonical : null;
+}
+
+/**
  * The `ledger_id` a note's frontmatter holds, as written (a string, or a number/other value as text, so a
  * malformed one is reported rather than ignored); null when the field is absent or empty.
  */

@@ -18,6 +18,11 @@ export interface NoteFields {
   tags?: string[];
   aliases?: string[];
   source?: string | null;
+  /**
+   * The entry's ledger ID (docs/ledger.md#stable-ids). The engine allocates it: a writer may only repeat the
+   * note's own, anything else is refused.
+   */
+  ledger_id?: string;
 }
 
 export interface WriteNoteRequest {

@@ -1,6 +1,6 @@
 import { folderOf } from './paths';
 import { isUuid } from './ids';
-import { parseLedgerId, shortLedgerId } from './ledger-id';
+import { ledgerRefOfTarget, shortLedgerId } from './ledger-id';
 
 /** resolveWithKeys' answer. */
 export interface Resolution {
@@ -269,10 +269,8 @@ function changedKeys(a: Entry | null, b: Entry | null): string[] {
 
 /** The resolver key of a ledger reference (`E007-k3xq` → `\0id:e007-k3xq`), or null when `ref` is no ID. */
 function ledgerRefKey(ref: string): string | null {
-  const t = ref.trim();
-  // IDs are matched in any case in links (`[[e007]]`), written canonically (upper prefix, lower tag).
-  const canonical = t.length > 0 ? t[0].toUpperCase() + t.slice(1).toLowerCase() : t;
-  return parseLedgerId(canonical) ? `\0id:${canonical.toLowerCase()}` : null;
+  const canonical = ledgerRefOfTarget(ref);
+  return canonical ? `\0id:${canonical.toLowerCase()}` : null;
 }
 
 /** A note's ID keys: its full ID and its short form; none for a missing or malformed ID. */

@@ -25,7 +25,7 @@ const ID_RE = new RegExp(`^([${PREFIXES}])(\\d{${SEQ_DIGITS},})(?:-([${TAG_ALPHA
  */
 const PROSE_RE = new RegExp(`(?<![\\w/#.\\-@])([${PREFIXES}])(\\d{${SEQ_DIGITS},})(?:-([${TAG_ALPHABET}]{${TAG_LENGTH}}))?(?![\\w\\-])`, 'g');
 /** Spans that are not prose for a plain reference: wiki links, markdown links, URLs. */
-const NOT_PROSE_RE = /!?\[\[[^[\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)|[a-z][a-z0-9+.-]*:\/\/\S+/gi;
+const NOT_PROSE_RE = /!?\[\[[^[\]\n]*\]\]|!?\[[^\]\n]*\]\([^)\n]*\)|\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
 
 export interface LedgerIdParts {
   kind: LedgerKind;
@@ -119,11 +119,9 @@ export function ledgerRefsInFrontmatter(frontmatter: Record<string, unknown>): N
   return out;
 }
 
+const PREFIX_DIGIT_RE = new RegExp(`[${PREFIXES}]\\d`);
+
 /** Cheap pre-check: a prefix letter directly followed by a digit somewhere in the line. */
 function hasPrefixDigit(s: string): boolean {
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i + 1);
-    if (c >= 48 && c <= 57 && PREFIXES.includes(s[i])) return true;
-  }
-  return false;
+  return PREFIX_DIGIT_RE.test(s);
 }

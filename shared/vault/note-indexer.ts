@@ -14,7 +14,7 @@ import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './
 import { TermBagSync } from './term-bag-sync';
 import { NoteWords } from './note-words';
 import { macrotask } from '../stores/yield-to-host';
-import { ledgerIdOf } from '../model/ledger-id';
+import { ledgerIdOf, parseLedgerId, shortLedgerId } from '../model/ledger-id';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
 export interface LiveNote {
@@ -66,13 +66,20 @@ export function noteTimeMs(note: LiveNote): number {
   return updatedAtMs(note.cached, note.mtime);
 }
 
+function ledgerAliases(note: LiveNote, aliases: string[]): string[] {
+  const id = note.cached.ledgerId;
+  const p = id ? parseLedgerId(id) : null;
+  return p && p.tag !== null ? [...aliases, id!, shortLedgerId(id!)] : aliases;
+}
+
 export function toIndexDoc(note: LiveNote, chunks: Chunk[]): IndexDoc {
   const m = note.cached.meta;
   return {
     id: note.nodeId,
     path: note.path,
     title: m.title,
-    aliases: m.aliases,
+    // A ledger entry is found by its ID, full or short, as by an alias (`lithos_search E007`).
+    aliases: ledgerAliases(note, m.aliases),
     tags: m.tags,
     headings: note.cached.headings.map((h) => h.text),
     namespace: m.namespace,

@@ -45,6 +45,8 @@ describe('stable typed IDs: allocation', () => {
     expect(d.vault.text('claims/Index is missing.md')).toContain(`ledger_id: E002-${tag}\n`);
     const hits = await d.call('lithos_search', { query: 'index missing', mode: 'lexical' });
     expect(hits.results[0]).toMatchObject({ path: 'claims/Index is missing.md', ledger_id: `E002-${tag}` });
+    // Found by its ID too, short or full, as by an alias.
+    for (const query of ['E002', `E002-${tag}`]) expect((await d.call('lithos_search', { query })).results[0].path).toBe('claims/Index is missing.md');
     // Another kind counts on its own: the first decision is D001.
     const dec = await d.call('lithos_write', { title: 'Use Postgres', content: 'We use Postgres.', note_type: 'decision' });
     expect((await d.call('lithos_read', { id: dec.id })).ledger_id).toBe(`D001-${tag}`);

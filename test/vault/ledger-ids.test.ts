@@ -152,6 +152,20 @@ describe('stable typed IDs: never reused', () => {
     }
   });
 
+  test('a crash mid-append leaves a torn journal line: the next open repairs the file and counts on', async () => {
+    const d = await openDevice();
+    await claim(d, 'One');
+    await claim(d, 'Two');
+    await d.engine.close();
+    const name = [...d.blobs.files.keys()].find((k) => k.startsWith(LEDGER_JOURNAL_DIR))!;
+    await d.blobs.append(name, new TextEncoder().encode('{"seq":9,"op":{"kind":"allocate","id":"E00'));
+    const again = await openDevice({ vault: d.vault, blobs: d.blobs, clock: d.clock, device: d.device });
+    expect(short((await claim(again, 'Three')).ledger_id)).toBe('E003');
+    const lines = new TextDecoder().decode(d.blobs.files.get(name)).split('\n').filter((l) => l !== '');
+    expect(lines.map((l) => (JSON.parse(l) as { op: { kind: string } }).op.kind)).toEqual(['device', 'allocate', 'allocate', 'allocate']);
+    await again.engine.close();
+  });
+
   test('an ID seen in the vault counts even when its note is deleted before anything was allocated here', async () => {
     const vault = new MemoryVault({ 'Imported.md': note({ note_type: 'claim', ledger_id: 'E041-zzzz' }, 'From another device.\n') });
     const d = await openDevice({ vault });

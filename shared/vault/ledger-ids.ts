@@ -136,10 +136,13 @@ export class LedgerIds {
   }
 
   private open(): Promise<Opened> {
-    this.opened ??= this.openNow();
-    this.opened.catch(() => {
-      this.opened = null; // the next allocation tries again (a store that was briefly unreadable)
-    });
+    if (!this.opened) {
+      const opening = this.openNow();
+      this.opened = opening;
+      opening.catch(() => {
+        if (this.opened === opening) this.opened = null; // the next allocation tries again (a store briefly unreadable)
+      });
+    }
     return this.opened;
   }
 

@@ -256,6 +256,21 @@ describe('stable typed IDs: references', () => {
     await d.engine.close();
   });
 
+  test('a reference written before its entry exists resolves once the entry gets the ID, and stops when a second E001 appears', async () => {
+    const d = await openDevice();
+    d.vault.put('Early.md', note({ title: 'Early' }, 'Waiting for E001.\n'));
+    await d.engine.settle();
+    expect(d.engine.services.notes.links('Early.md')[0].targetPath).toBeNull();
+    const one = await claim(d, 'One');
+    expect(d.engine.services.notes.backlinks(one.path)).toEqual(['Early.md']);
+    // Another device's E001 synced in: the short form is ambiguous now, the full form still names one.
+    d.vault.put('claims/Theirs.md', note({ note_type: 'claim', ledger_id: 'E001-zzzz' }, 'From elsewhere.\n'));
+    await d.engine.settle();
+    expect(d.engine.services.notes.backlinks(one.path)).toEqual([]);
+    expect(d.engine.services.notes.note(one.ledger_id)?.path).toBe(one.path);
+    await d.engine.close();
+  });
+
   test('doctor reports an unresolved E999 with its note and line, a malformed ID and a duplicate (a copied file), and changes nothing', async () => {
     const d = await openDevice();
     const one = await claim(d, 'One');

@@ -30,6 +30,7 @@ async function openDevice(over: { vault?: MemoryVault; blobs?: MemoryBlobStore; 
 async function claim(d: Device, title: string, content = `${title}: the evidence says so.`): Promise<{ id: string; path: string; ledger_id: string; version: string }> {
   const r = await d.call('lithos_write', { title, content, note_type: 'claim', namespace: 'claims' });
   const read = await d.call('lithos_read', { id: r.id });
+  expect(r.ledger_id).toBe(read.ledger_id); // the write says which ID it allocated
   return { id: r.id, path: r.path, ledger_id: read.ledger_id, version: read.version };
 }
 

@@ -121,6 +121,8 @@ export const lithosWrite = defineTool({
         message: `Changes in "${r.namespace}" are confirmed by a person: your write was kept as proposal ${r.proposal.proposal_id} and the note is unchanged until it is accepted.`,
       };
     }
-    return { ...r.result, title: r.title };
+    // A ledger entry's ID (allocated by this write, or its own), as the agent will cite it.
+    const ledgerId = ctx.memory.notes.atPath(r.result.path)?.cached.ledgerId;
+    return { ...r.result, title: r.title, ...(ledgerId ? { ledger_id: ledgerId } : {}) };
   },
 });

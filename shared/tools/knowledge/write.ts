@@ -34,7 +34,7 @@ const input = z
     supersedes: strings('Ids or paths of notes this one replaces.'),
     source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
     summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
-    ledger_id: z.string().trim().min(1).optional().describe('Lithos allocates it (e.g. E007-k3xq); only the note\'s own is accepted.'),
+    ledger_id: z.string().trim().min(1).optional().describe('Set by Lithos; only the note\'s own is accepted.'),
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });

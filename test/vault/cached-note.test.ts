@@ -1,6 +1,6 @@
 import { CACHED_FORMAT, decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, peekLinks, type CachedNoteMeta } from '../../shared/vault/cached-note';
 import { parseNote } from '../../shared/model/note';
-import { deterministicFrameExtractor, extractFrame } from '../../shared/model/frames';
+import { extractFrame } from '../../shared/model/frames';
 
 const FRAMES = CACHED_FORMAT;
 

@@ -13,6 +13,7 @@
  */
 import type { Clock, DeviceIdentityStore, Logger } from '../ports';
 import { TAG_ALPHABET, TAG_LENGTH } from '../model/ledger-id';
+import { LithosError } from '../errors';
 
 export interface DeviceRecord {
   id: string;
@@ -61,7 +62,7 @@ export class DeviceIdentity {
   async reroll(taken: ReadonlySet<string>): Promise<string> {
     let tag = randomBase32(TAG_LENGTH);
     for (let i = 0; taken.has(tag) || tag === this.record.tag; i++) {
-      if (i > 1000) throw new Error('no free device tag'); // 2^20 tags; unreachable in a real vault
+      if (i > 1000) throw new LithosError('internal', 'No free device tag was found for ledger IDs.'); // 2^20 tags: unreachable in a real vault
       tag = randomBase32(TAG_LENGTH);
     }
     const next = { ...this.record, tag };

@@ -10,6 +10,7 @@ import { PERSON } from '../shared/session/caller';
 import type { MemorySession } from '../shared/session/memory-session';
 import { ObsidianVault } from './obsidian-vault';
 import { ObsidianBlobStore } from './obsidian-blob-store';
+import { ObsidianDeviceStore } from './obsidian-device-store';
 import { loadSql } from './sql-loader';
 import type { LithosStatus } from './status-bar';
 import { engineControls, type EngineControls } from './engine-controls';
@@ -107,6 +108,7 @@ export class EngineSession {
         logger: this.deps.logger,
         callouts: this.deps.callouts(),
         post: this.deps.post ?? null,
+        device: new ObsidianDeviceStore(this.deps.app),
         onProgress: (p) => this.deps.status({ state: 'progress', ...p }),
       });
       // The person sees every note whatever the policy says, so one session serves as long as the engine is open.

@@ -20,6 +20,8 @@ import { NotesService } from './vault/notes-service';
 import type { OpenedMemory } from './vault/open-memory';
 import { SearchService } from './vault/search-service';
 import { VaultSync } from './vault/sync';
+import { LedgerIds } from './vault/ledger-ids';
+import { LedgerAssigner } from './vault/ledger-assign';
 
 export interface ServiceSources {
   d: ResolvedDeps;
@@ -31,7 +33,7 @@ export interface ServiceSources {
 }
 
 /** The services, and the sync and link graph the engine itself keeps (reconcile, events, doctor). */
-export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph } {
+export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner } {
   const { d, m, config, spaces, guard } = s;
   const { memory, coordination, indexer } = m;
   const { clock, timers, logger, blobs } = d;
@@ -39,6 +41,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   // Built after sync (callouts are written through the notes, which sync re-reads): sync's hooks find it then.
   let conflicts: ConflictService | null = null;
   let learned: LearningService | null = null;
+  let assigner: LedgerAssigner | null = null;
   const sync = new VaultSync({
     vault: d.vault,
     memory,
@@ -53,11 +56,14 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
     onChanged: (p) => {
       conflicts?.noteChanged(p);
       learned?.noteChanged(p); // a ledger entry's phase (learning/ledger-phases.ts)
+      assigner?.noteChanged(p);
     },
     onRemoved: (id) => conflicts?.noteRemoved(id),
   });
   const graph = m.graph;
-  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard });
+  const ledger = new LedgerIds({ blobs, device: d.device, clock, logger, audit, marks: memory.learned, live: indexer });
+  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard, ledger });
+  assigner = new LedgerAssigner({ live: indexer, ledger, updateFrontmatter: (p, fn) => notes.updateFrontmatter(p, fn), timers, logger, enabled: d.assignLedgerIds });
   const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });
   const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), pending: pendingProposalIds(memory.learned) });
   const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination, post: d.post, clock, timers, logger });
@@ -68,5 +74,5 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   learned = learning;
   const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
-  return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph };
+  return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph, assigner };
 }

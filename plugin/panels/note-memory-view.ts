@@ -70,7 +70,9 @@ export class NoteMemoryView extends PanelView {
     const meta = note.cached.meta;
     const now = this.ctx.now();
 
-    root.createEl('h4', { cls: 'lithos-panel-title', text: meta.title || path });
+    const title = root.createEl('h4', { cls: 'lithos-panel-title', text: meta.title || path });
+    // The ledger ID first, as people and agents cite it (docs/ledger.md#stable-ids).
+    if (note.cached.ledgerId) title.createSpan({ cls: 'lithos-ledger-id', text: `${note.cached.ledgerId} `, prepend: true });
     root.createDiv({ cls: 'lithos-muted', text: path });
 
     const facts = root.createDiv({ cls: 'lithos-fields' });

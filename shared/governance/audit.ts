@@ -61,6 +61,8 @@ export const AUDIT_ACTIONS = [
   'ledger.intent',
   'target.merge',
   'ledger.state',
+  'ledger.id_allocate',
+  'ledger.device_tag',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

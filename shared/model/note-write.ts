@@ -22,6 +22,11 @@ export interface NoteFields extends LedgerFields {
   source?: string | null;
   /** The resolution intent a decision was written with, its replaced entries by ledger ID or id (shared/ledger). */
   intent?: { type: IntentType; replaces: string[] };
+  /**
+   * The entry's ledger ID (docs/ledger.md#stable-ids). The engine allocates it: a writer may only repeat the
+   * note's own, anything else is refused.
+   */
+  ledger_id?: string;
 }
 
 export interface WriteNoteRequest {

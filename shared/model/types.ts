@@ -62,7 +62,8 @@ export interface NoteLink {
   block?: string;
   alias?: string;
   embed: boolean;
-  kind: 'wiki' | 'markdown';
+  /** `ledger`: a plain ID reference in prose or a property (`E007`, model/ledger-id.ts), resolved like a link. */
+  kind: 'wiki' | 'markdown' | 'ledger';
   /** 0-based line in the body where it appears; -1 for a link in a frontmatter property (see `property`). */
   line: number;
   /** The frontmatter property holding it (`related`, `up.0`), as Obsidian's frontmatterLinks; absent in the body. */

@@ -40,6 +40,15 @@ export class NotesRoom {
     return n !== null && n.nodeId === id && this.sees(n) ? n : null;
   }
 
+  /**
+   * The note a ledger ID names among those the viewer sees: the full ID's, or the short ID's while exactly one
+   * `E007-*` is visible (so an entry it may not see neither resolves nor makes the short form ambiguous).
+   */
+  byLedgerId(ref: string): LiveNote | null {
+    const seen = this.services.notes.byLedgerId(ref).filter((n) => this.sees(n));
+    return seen.length === 1 || (seen.length > 1 && ref.includes('-')) ? seen[0] : null;
+  }
+
   /** The note an id, path, title or alias names, when the viewer may see it. */
   get(ref: string): LiveNote | null {
     const n = this.services.notes.note(ref);
@@ -62,7 +71,7 @@ export class NotesRoom {
       note = this.atPath(p);
       shown = `at "${p}"`;
     } else if (ref.id !== undefined) {
-      note = this.byId(ref.id);
+      note = this.byId(ref.id) ?? this.byLedgerId(ref.id);
       shown = `with id "${ref.id}"`;
     } else {
       note = this.get(ref.title ?? '');

@@ -38,6 +38,7 @@ const input = z
     summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
     ...ledgerShape,
     intent: LEDGER_WRITE_ARGS.intent,
+    ledger_id: z.string().trim().min(1).optional().describe('Set by Lithos; only the note\'s own is accepted.'),
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
@@ -114,6 +115,7 @@ export const lithosWrite = defineTool({
       source: a.source,
       summaries: a.summaries,
       ...ledgerFields(a),
+      ledger_id: a.ledger_id,
     };
     const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version, intent: a.intent }, 'lithos_write');
     if (r.kind === 'proposed') {
@@ -124,6 +126,8 @@ export const lithosWrite = defineTool({
         message: `Changes in "${r.namespace}" are confirmed by a person: your write was kept as proposal ${r.proposal.proposal_id} and the note is unchanged until it is accepted.`,
       };
     }
-    return { ...r.result, title: r.title };
+    // A ledger entry's ID (allocated by this write, or its own), as the agent will cite it.
+    const ledgerId = ctx.memory.notes.atPath(r.result.path)?.cached.ledgerId;
+    return { ...r.result, title: r.title, ...(ledgerId ? { ledger_id: ledgerId } : {}) };
   },
 });

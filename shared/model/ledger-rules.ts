@@ -151,7 +151,10 @@ export const KIND_RULES: readonly KindRule[] = [
     field: F.supersededBy,
     broken: (e) => {
       const gone = e.ledger.kind === 'workflow' ? e.ledger.state !== 'current' : e.ledger.state === 'evolved';
-      if (!gone || e.ledger.superseded_by.length > 0 || e.links.some((l) => l.property === undefined)) return null;
+      // A plain ID in a heading names the entry itself (Engram's stub "## C012 (EVOLVED)"), not its successor.
+      const headingLines = new Set(e.headings.map((h) => h.line));
+      const pointer = e.links.some((l) => l.property === undefined && !(l.kind === 'ledger' && headingLines.has(l.line)));
+      if (!gone || e.ledger.superseded_by.length > 0 || pointer) return null;
       return `A ${e.ledger.state} ${e.ledger.kind} is expected to point at what replaced it.`;
     },
     fix: 'Set superseded_by, or link the successor in the body.',

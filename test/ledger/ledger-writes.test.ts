@@ -55,10 +55,10 @@ describe('a second active decision on a target', () => {
     const before = h.snapshot();
     const e = await failure(h.call('lithos_write', decision('Use opaque tokens', 'auth_services')));
     expect(e.code).toBe('conflict');
-    expect(e.message).toContain(first.id);
+    expect(e.message).toContain(first.ledger_id); // the engine gave the decision its ID (D…)
     expect(e.message).toContain('"Use JWT" (project/atlas/Use JWT.md)');
     expect(e.message).toContain('intent: {type: "supersede"');
-    expect(e.data).toEqual({ target: 'auth-service', active: [{ ref: first.id, id: first.id, ledger_id: null, title: 'Use JWT', path: 'project/atlas/Use JWT.md' }] });
+    expect(e.data).toEqual({ target: 'auth-service', active: [{ ref: first.ledger_id, id: first.id, ledger_id: first.ledger_id, title: 'Use JWT', path: 'project/atlas/Use JWT.md' }] });
     expect(h.snapshot()).toEqual(before);
   });
 
@@ -70,7 +70,7 @@ describe('a second active decision on a target', () => {
     const e = await failure(h.call('lithos_write', decision('Use opaque tokens', 'auth-service')));
     expect(e.message).toContain('D001 "Use JWT"');
     const r = await h.call('lithos_write', decision('Use opaque tokens', 'auth-service', { intent: { type: 'supersede', replaces: ['D001'] } }));
-    expect(fm('project/atlas/Use JWT.md')).toMatchObject({ state: 'superseded', superseded_by: r.id });
+    expect(fm('project/atlas/Use JWT.md')).toMatchObject({ state: 'superseded', superseded_by: r.ledger_id });
     expect(fm('project/atlas/Use opaque tokens.md').intent).toEqual({ type: 'supersede', replaces: ['D001'] });
   });
 
@@ -87,9 +87,9 @@ describe('intents', () => {
     const first = await h.call('lithos_write', decision('Use JWT', 'Auth Service'));
     const second = await h.call('lithos_write', decision('Use opaque tokens', 'auth-service', { intent: { type: 'supersede', replaces: [first.id] } }));
     const old = fm('project/atlas/Use JWT.md');
-    expect(old).toMatchObject({ state: 'superseded', status: 'superseded', superseded_by: second.id, target: 'Auth Service' });
+    expect(old).toMatchObject({ state: 'superseded', status: 'superseded', superseded_by: second.ledger_id, target: 'Auth Service' });
     expect(h.vault.text('project/atlas/Use JWT.md')).toContain('> [!lithos-status] Superseded by [[project/atlas/Use opaque tokens|Use opaque tokens]]');
-    expect(fm('project/atlas/Use opaque tokens.md')).toMatchObject({ supersedes: [first.id], intent: { type: 'supersede', replaces: [first.id] } });
+    expect(fm('project/atlas/Use opaque tokens.md')).toMatchObject({ supersedes: [first.id], intent: { type: 'supersede', replaces: [first.ledger_id] } });
     const [entry] = await h.engine.services.governance.audit.recent({ action: 'ledger.intent' });
     expect(entry).toMatchObject({
       actor: { kind: 'agent', id: 'agent-a' },
@@ -103,7 +103,7 @@ describe('intents', () => {
     const history = await h.call('lithos_targets', { history: 'AuthService' });
     expect(history.decisions.map((d: { title: string; state: string; intent: unknown }) => [d.title, d.state, d.intent])).toEqual([
       ['Use JWT', 'superseded', null],
-      ['Use opaque tokens', 'active', { type: 'supersede', replaces: [first.id] }],
+      ['Use opaque tokens', 'active', { type: 'supersede', replaces: [first.ledger_id] }],
     ]);
   });
 

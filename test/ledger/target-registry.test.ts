@@ -43,7 +43,7 @@ test('merge with rewrite: each decision naming the merged target gets the other 
   const h = await openTools(FILES);
   const person = await h.engine.as(HUMAN);
   const r = await person.targets.merge('authsvc', 'auth-service', { rewrite: true }, 'test');
-  expect(r.rewritten).toEqual([h.engine.services.notes.note('d/Rotate keys.md')!.nodeId]);
+  expect(r.rewritten).toEqual([h.engine.services.notes.note('d/Rotate keys.md')!.cached.meta.ledger!.ledger_id]); // named by its ledger ID
   expect(h.vault.text('d/Rotate keys.md')).toContain('target: Auth Service');
   await h.engine.close();
 });

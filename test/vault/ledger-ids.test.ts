@@ -28,7 +28,7 @@ async function openDevice(over: { vault?: MemoryVault; blobs?: MemoryBlobStore; 
 }
 
 async function claim(d: Device, title: string, content = `${title}: the evidence says so.`): Promise<{ id: string; path: string; ledger_id: string; version: string }> {
-  const r = await d.call('lithos_write', { title, content, note_type: 'claim', namespace: 'claims' });
+  const r = await d.call('lithos_write', { title, content, note_type: 'claim', namespace: 'claims', evidence: ['the pool metrics'] });
   const read = await d.call('lithos_read', { id: r.id });
   expect(r.ledger_id).toBe(read.ledger_id); // the write says which ID it allocated
   return { id: r.id, path: r.path, ledger_id: read.ledger_id, version: read.version };
@@ -49,7 +49,7 @@ describe('stable typed IDs: allocation', () => {
     // Found by its ID too, short or full, as by an alias.
     for (const query of ['E002', `E002-${tag}`]) expect((await d.call('lithos_search', { query })).results[0].path).toBe('claims/Index is missing.md');
     // Another kind counts on its own: the first decision is D001.
-    const dec = await d.call('lithos_write', { title: 'Use Postgres', content: 'We use Postgres.', note_type: 'decision' });
+    const dec = await d.call('lithos_write', { title: 'Use Postgres', content: 'We use Postgres.', note_type: 'decision', target: 'database' });
     expect((await d.call('lithos_read', { id: dec.id })).ledger_id).toBe(`D001-${tag}`);
     // Each allocation is audited before the ID is used.
     const audited = await d.engine.services.governance.audit.recent({ action: 'ledger.id_allocate' });
@@ -61,7 +61,7 @@ describe('stable typed IDs: allocation', () => {
     const d = await openDevice();
     const r = await d.call('lithos_write', { title: 'Plain', content: 'Just an observation.' });
     expect((await d.call('lithos_read', { id: r.id })).ledger_id).toBeUndefined();
-    const w = await d.call('lithos_write', { id: r.id, note_type: 'workflow', expected_version: r.version });
+    const w = await d.call('lithos_write', { id: r.id, note_type: 'workflow', context: 'Pools run dry at night.', method: 'Raise the pool.', expected_version: r.version });
     expect((await d.call('lithos_read', { id: w.id })).ledger_id).toBe(`W001-${d.device.record()!.tag}`);
     await d.engine.close();
   });
@@ -69,7 +69,7 @@ describe('stable typed IDs: allocation', () => {
   test('an agent may not choose a ledger_id: refused on create and when it differs; repeating the note\'s own is accepted', async () => {
     const d = await openDevice();
     const before = d.vault.paths();
-    expect(await codeOf(d.call('lithos_write', { title: 'Chosen', content: 'x', note_type: 'claim', ledger_id: 'E500-abcd' }))).toBe('invalid_argument');
+    expect(await codeOf(d.call('lithos_write', { title: 'Chosen', content: 'x', note_type: 'claim', evidence: ['x'], ledger_id: 'E500-abcd' }))).toBe('invalid_argument');
     expect(d.vault.paths()).toEqual(before);
     const c = await claim(d, 'Own');
     expect(await codeOf(d.call('lithos_write', { id: c.id, ledger_id: 'E002-abcd', expected_version: c.version }))).toBe('invalid_argument');

@@ -96,6 +96,7 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         db.run('DELETE FROM node_stats WHERE node_id = ?', [id]);
         db.run('DELETE FROM coactivation WHERE node_id_a = ? OR node_id_b = ?', [id, id]);
         db.run('DELETE FROM query_expansion WHERE node_id = ?', [id]);
+        db.run('DELETE FROM note_editors WHERE node_id = ?', [id]);
         db.run('DELETE FROM nodes WHERE node_id = ?', [id]);
       }
       return;
@@ -161,6 +162,11 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
       return;
+    case 'editor': {
+      const e = op.row;
+      db.run('INSERT OR REPLACE INTO note_editors (node_id, creator_kind, editor_kind, editor, fingerprint, at) VALUES (?, ?, ?, ?, ?, ?)', [e.node_id, e.creator_kind, e.editor_kind, e.editor, e.fingerprint, e.at]);
+      return;
+    }
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }

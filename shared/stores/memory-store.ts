@@ -6,6 +6,7 @@ import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
 import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
+import { MemoryEditors } from './memory-editors';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
 import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
@@ -13,7 +14,7 @@ import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, NoteEditorRow, ExpansionRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
@@ -43,6 +44,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly coactivation: MemoryCoactivation;
   /** The learning layer's marks, precedents, term–tag affinity and query expansion. */
   readonly learned: MemoryLearned;
+  /** Who last changed each note's title or body (the trust boundary). */
+  readonly editors: MemoryEditors;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -52,6 +55,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.stats = new MemoryStats(tables);
     this.coactivation = new MemoryCoactivation(tables);
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
+    this.editors = new MemoryEditors(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {

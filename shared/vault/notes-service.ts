@@ -15,6 +15,7 @@ import type { LinkGraph, ResolvedLink } from './link-graph';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import { AuditedWrites } from './audited-writes';
 import { PathLocks } from './path-locks';
+import type { NoteEditors, NoteOwnership } from './note-editors';
 
 export interface NotesDeps {
   vault: VaultPort;
@@ -29,6 +30,8 @@ export interface NotesDeps {
   syncPath(path: string): Promise<unknown>;
   /** Throws once the engine is closed. */
   guard(): void;
+  /** Who created and last changed each note (the trust boundary). */
+  editors: NoteEditors;
 }
 
 export class NotesService {
@@ -40,7 +43,12 @@ export class NotesService {
       await d.syncPath(p);
       return d.live.byPath.get(p) ?? null;
     };
-    this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true));
+    this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true), d.editors);
+  }
+
+  /** Whose the note is: who created it and who last changed its title or body (note-editors.ts). */
+  ownership(note: LiveNote): NoteOwnership {
+    return this.d.editors.ownership(note.nodeId, note.cached.meta.author);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */

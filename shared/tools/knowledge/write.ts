@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
+import { proposedMessage } from '../../governance/trust-boundary';
 import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
@@ -17,7 +18,7 @@ const input = z
     content: z.string().optional().describe('Markdown body, no frontmatter. Omit to change metadata only.'),
     id: z.string().min(1).optional().describe('The note to update.'),
     path: z.string().min(1).optional().describe('Vault .md path: updated if it exists, else created. Default "<namespace>/<title>.md".'),
-    expected_version: z.string().min(1).optional().describe('The version lithos_read gave you.'),
+    expected_version: z.string().min(1).optional().describe('The version lithos_read gave you; needed to update.'),
     note_type: z.enum(NOTE_TYPES).optional(),
     namespace: z
       .string()
@@ -79,8 +80,8 @@ export const lithosWrite = defineTool({
   name: 'lithos_write',
   title: 'Write a note',
   description: [
-    'Create a note (title, content) or update one (id or path; omitted fields are kept; pass expected_version). Returns id, path and the new version.',
-    'Where a person confirms agent changes (vault policy) you get {proposal_id, status: "pending"} instead.',
+    'Create a note (title, content) or update one (id or path, and expected_version: the version lithos_read gave; omitted fields are kept). Returns id, path and the new version.',
+    'A note the person wrote, or a namespace a person confirms (vault policy), gives {proposal_id, status: "pending", why} instead.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -112,12 +113,8 @@ export const lithosWrite = defineTool({
     };
     const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version }, 'lithos_write');
     if (r.kind === 'proposed') {
-      return {
-        proposal_id: r.proposal.proposal_id,
-        status: r.proposal.status,
-        path: r.path,
-        message: `Changes in "${r.namespace}" are confirmed by a person: your write was kept as proposal ${r.proposal.proposal_id} and the note is unchanged until it is accepted.`,
-      };
+      const message = proposedMessage(r.why, 'write', r.proposal.proposal_id, r.path, r.namespace);
+      return { proposal_id: r.proposal.proposal_id, status: r.proposal.status, path: r.path, why: r.why, message };
     }
     return { ...r.result, title: r.title };
   },

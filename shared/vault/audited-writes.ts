@@ -43,15 +43,18 @@ export class AuditedWrites {
     return this.locks.with([req.path], () => this.writeNow(req, actor));
   }
 
-  private async writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
-    const r = await this.recorded(req.path, req.actor, () => writeNote(this.host, req));
-    await this.audit.append({
-      action: 'note.write',
-      actor: actor ?? actorFor(req.actor),
-      target: r.id,
-      data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
+  private writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
+    // Audited inside: a change of whose the note is (note.protected) follows the write that made it.
+    return this.recorded(req.path, req.actor, async () => {
+      const r = await writeNote(this.host, req);
+      await this.audit.append({
+        action: 'note.write',
+        actor: actor ?? actorFor(req.actor),
+        target: r.id,
+        data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
+      });
+      return r;
     });
-    return r;
   }
 
   /** The engine's own edit of a note's text (text-edit.ts), audited as a note write; false when nothing changed. */

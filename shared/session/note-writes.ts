@@ -108,7 +108,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
   const policy = services.governance.policy.get();
   const inNamespace = checkNoteWrite(who.viewer, policy, beforeMeta, after);
   let why: ProposalWhy | null = inNamespace === 'propose' ? 'namespace' : null;
-  if (before) {
+  if (before && mode !== 'create') {
     requireExpectedVersion(who.viewer, 'write', path, w.expectedVersion);
     if (personNoteDecision(who.viewer, policy, 'write', path, protectedNote(services.notes.ownership(before))) === 'propose') why = 'person_note';
   } else if (!who.isPerson) {
@@ -116,7 +116,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     mode = 'create';
   }
   if (why !== null) {
-    if (before) await refuseStale(services, before, w.expectedVersion, w.content);
+    if (before && mode !== 'create') await refuseStale(services, before, w.expectedVersion, w.content);
     // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
     const proposal = await services.governance.proposals.create(
       actor,
@@ -153,6 +153,8 @@ export async function deleteNote(services: Services, who: SessionScope, sees: Se
  * told now, with the current version and how its change differs, as for a write.
  */
 async function refuseStale(services: Services, note: LiveNote, expectedVersion: string | undefined, content: string | undefined): Promise<void> {
-  if (expectedVersion === undefined || expectedVersion === note.contentHash) return;
-  throw versionConflict(note.path, await services.notes.parse(note.path), content);
+  if (expectedVersion === undefined) return;
+  // The file, not the index: an edit the watcher has not indexed yet counts.
+  const current = await services.notes.parse(note.path);
+  if (current.contentHash !== expectedVersion) throw versionConflict(note.path, current, content);
 }

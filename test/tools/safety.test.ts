@@ -20,6 +20,9 @@ afterEach(async () => {
   await t.engine.close();
 });
 
+/** The version on disk now (an agent reads it with lithos_read). */
+const versionOf = async (path: string): Promise<string> => (await t.engine.services.notes.parse(path)).contentHash;
+
 async function refused(tool: string, args: unknown, code: string, message?: RegExp): Promise<void> {
   const before = t.snapshot();
   const err = await failure(t.call(tool, args));
@@ -193,7 +196,9 @@ describe('expected_version: an agent never silently overwrites an edit made sinc
   test('a frontmatter block a human broke is never rewritten', async () => {
     t.vault.put('project/atlas/Index.md', '---\ntags: [unclosed\n---\nbody\n', true);
     await t.engine.settle();
-    await refused('lithos_write', { path: 'project/atlas/Index.md', content: 'new body' }, 'invalid_argument', /not a valid YAML mapping/);
+    // The person's note: agents may change it at once here, so the writer's own refusal is reached.
+    await t.engine.services.governance.policy.set({ person_notes: 'allow' });
+    await refused('lithos_write', { path: 'project/atlas/Index.md', content: 'new body', expected_version: await versionOf('project/atlas/Index.md') }, 'invalid_argument', /not a valid YAML mapping/);
   });
 });
 
@@ -201,7 +206,7 @@ describe('what a note can hold', () => {
   test('a NUL character in the content is refused: the file would read back as binary and could not be edited again', async () => {
     const before = t.snapshot();
     await refused('lithos_write', { title: 'Nul', content: 'before\u0000after' }, 'invalid_argument', /NUL character/);
-    await refused('lithos_write', { path: 'project/atlas/Index.md', content: '\u0000' }, 'invalid_argument', /NUL character/);
+    await refused('lithos_write', { path: 'project/atlas/Pool sizing.md', content: '\u0000', expected_version: await versionOf('project/atlas/Pool sizing.md') }, 'invalid_argument', /NUL character/);
     expect(t.snapshot()).toEqual(before);
   });
 

@@ -25,7 +25,8 @@ beforeEach(async () => {
     const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: v.engine }));
     const agent = { kind: 'agent' as const, agent_id: 'claude' };
     const a = (await tools.call('lithos_write', { title: 'ADR 2', namespace: 'decisions', content: 'We cache with Redis.\n' }, agent)) as { proposal_id: string };
-    const b = (await tools.call('lithos_write', { path: 'decisions/ADR 1.md', content: 'We use MySQL.\n' }, agent)) as { proposal_id: string };
+    const { version } = (await tools.call('lithos_read', { path: 'decisions/ADR 1.md' }, agent)) as { version: string };
+    const b = (await tools.call('lithos_write', { path: 'decisions/ADR 1.md', content: 'We use MySQL.\n', expected_version: version }, agent)) as { proposal_id: string };
     ids = [a.proposal_id, b.proposal_id];
   } finally {
     await v.close();

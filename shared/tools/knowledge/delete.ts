@@ -6,7 +6,7 @@ const input = z
   .strictObject({
     id: z.string().min(1).optional().describe('The note id.'),
     path: z.string().min(1).optional().describe('Vault-relative .md path.'),
-    expected_version: z.string().min(1).optional().describe('The `version` from lithos_read (needed): refuse the delete if the note changed since.'),
+    expected_version: z.string().min(1).optional().describe('The `version` from lithos_read: refuse the delete if the note changed since.'),
   })
   .refine((a) => (a.id === undefined) !== (a.path === undefined), 'Give exactly one of id or path.');
 
@@ -15,8 +15,7 @@ export const lithosDelete = defineTool({
   title: 'Delete a note',
   description: [
     'Delete one note by id or path. It goes to the trash (Obsidian\'s trash setting when Obsidian runs, the vault\'s .trash/ folder headless), so a person can restore it;',
-    'its learned edges and stats are kept 30 days in case it comes back. Pass expected_version (lithos_read\'s version): refused if the note changed since.',
-    'Deleting a note the person wrote gives {proposal_id, status: "pending"} for them to accept.',
+    'its learned edges and stats are kept 30 days in case it comes back. Needs expected_version; a note the person wrote gives {proposal_id, status: "pending"}.',
     'Prefer lithos_write with status "archived" for knowledge that is outdated but still worth keeping.',
   ].join(' '),
   input,

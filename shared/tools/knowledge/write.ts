@@ -18,7 +18,7 @@ const input = z
     content: z.string().optional().describe('Markdown body, no frontmatter. Omit to change metadata only.'),
     id: z.string().min(1).optional().describe('The note to update.'),
     path: z.string().min(1).optional().describe('Vault .md path: updated if it exists, else created. Default "<namespace>/<title>.md".'),
-    expected_version: z.string().min(1).optional().describe('The version lithos_read gave you; needed to update.'),
+    expected_version: z.string().min(1).optional().describe('The version lithos_read gave you.'),
     note_type: z.enum(NOTE_TYPES).optional(),
     namespace: z
       .string()
@@ -80,8 +80,8 @@ export const lithosWrite = defineTool({
   name: 'lithos_write',
   title: 'Write a note',
   description: [
-    'Create a note (title, content) or update one (id or path, and expected_version: the version lithos_read gave; omitted fields are kept). Returns id, path and the new version.',
-    'A note the person wrote, or a namespace a person confirms (vault policy), gives {proposal_id, status: "pending", why} instead.',
+    'Create a note (title, content) or update one (id or path, and expected_version; omitted fields are kept). Returns id, path and the new version.',
+    'A note the person wrote, or a namespace they confirm, gives {proposal_id, status: "pending"} instead.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -41,6 +41,8 @@ test('lists pending proposals, oldest first, as a table and as JSON', async () =
   expect(text.code).toBe(0);
   expect(text.out).toContain(ids[0]);
   expect(text.out).toMatch(/decisions\/ADR 2\.md/);
+  // ADR 1 is the person's note (written without an agent as author): the table says why it waits.
+  expect(text.out).toMatch(/decisions\/ADR 1\.md\s+write\s+your note/);
   expect(text.out).toMatch(/2 proposals, oldest first/);
   const json = (await cli('proposals', vault, '--status', 'pending', '--json')).json();
   expect(json.proposals.map((p: { proposal_id: string; agent: string }) => [p.proposal_id, p.agent])).toEqual([[ids[0], 'claude'], [ids[1], 'claude']]);

@@ -45,7 +45,9 @@ export class AuditedWrites {
 
   private writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
     // Audited inside: a change of whose the note is (note.protected) follows the write that made it.
-    return this.recorded(req.path, req.actor, async () => {
+    // A write the engine makes for itself (a rule: consolidation's concepts) changes nobody's note.
+    const engine = actor !== undefined && actor.kind !== 'human' && actor.kind !== 'agent';
+    return this.recorded(req.path, engine ? UPKEEP : req.actor, async () => {
       const r = await writeNote(this.host, req);
       await this.audit.append({
         action: 'note.write',

@@ -42,10 +42,14 @@ export interface NoteEditorsDeps {
   read(path: string): Promise<ParsedNote | null>;
 }
 
-/** Who changes a note through the engine: an agent id, 'human' or null for the person, or 'engine' for its own upkeep. */
+/** Who changes a note through the engine: an agent id, or 'human' or null for the person. */
 export type EngineWriter = string | null;
-/** The engine's own upkeep (callouts, frontmatter it maintains): whose the note is stays as it is. */
+/**
+ * The engine's own work (callouts, frontmatter it maintains, consolidation's concept notes): whose a note
+ * is stays as it is; a note the engine creates is nobody's to protect (recorded as the agent ENGINE_EDITOR).
+ */
 export const UPKEEP = Symbol('upkeep');
+export const ENGINE_EDITOR = 'lithos';
 
 export function protectedNote(o: NoteOwnership): boolean {
   return o.creator === 'person' || o.editor === 'person';
@@ -84,10 +88,13 @@ export class NoteEditors {
    */
   async around<T>(path: string, writer: EngineWriter | typeof UPKEEP, fn: () => Promise<T>): Promise<T> {
     const id = this.d.idOf(path);
+    let existed = id !== undefined;
     if (id !== undefined && this.d.store.get(id) === null) {
       // A note that predates tracking: whose it was is settled before the write changes it.
       const current = await this.d.read(path);
       if (current) await this.baseline(id, current, this.fingerprint(current));
+    } else if (id === undefined && writer === UPKEEP) {
+      existed = (await this.d.read(path)) !== null; // on disk, not indexed yet: not the engine's creation
     }
     this.writing.set(path, null);
     try {
@@ -95,17 +102,19 @@ export class NoteEditors {
     } finally {
       const saw = this.writing.get(path) ?? null;
       this.writing.delete(path);
-      if (saw) await this.wrote(saw.nodeId, saw.parsed, writer);
+      if (saw) await this.wrote(saw.nodeId, saw.parsed, writer, existed);
     }
   }
 
-  private async wrote(nodeId: string, parsed: ParsedNote, writer: EngineWriter | typeof UPKEEP): Promise<void> {
+  private async wrote(nodeId: string, parsed: ParsedNote, writer: EngineWriter | typeof UPKEEP, existed: boolean): Promise<void> {
     const fp = this.fingerprint(parsed);
     const row = this.d.store.get(nodeId);
     if (row?.fingerprint === fp) return; // frontmatter only: whose the note is stays
     if (writer === UPKEEP) {
-      if (row === null) return this.baseline(nodeId, parsed, fp);
-      return this.d.store.set({ ...row, fingerprint: fp, at: this.d.clock.now() });
+      const at = this.d.clock.now();
+      if (row !== null) return this.d.store.set({ ...row, fingerprint: fp, at });
+      if (existed) return this.baseline(nodeId, parsed, fp);
+      return this.d.store.set({ node_id: nodeId, creator_kind: 'agent', editor_kind: 'agent', editor: ENGINE_EDITOR, fingerprint: fp, at });
     }
     const kind: EditorKind = writer === null || writer === 'human' ? 'person' : 'agent';
     const next: NoteEditorRow = {

@@ -182,6 +182,25 @@ describe("an agent's delete of the person's note", () => {
   });
 });
 
+describe("the engine's own work", () => {
+  const RULE = { kind: 'rule' as const, id: 'concepts' };
+
+  test('a note the engine creates (a concept) is nobody’s to protect: agents change it with expected_version', async () => {
+    await h.engine.services.notes.writeNote({ path: 'notes/Cluster.md', mode: 'create', content: 'Notes used together.\n', fields: { title: 'Cluster', note_type: 'concept' }, actor: null }, RULE);
+    const r = await call('lithos_write', { path: 'notes/Cluster.md', content: 'Notes used together, named.\n', expected_version: await version('notes/Cluster.md') }, ALICE);
+    expect(r).toMatchObject({ created: false });
+  });
+
+  test("its edits of a note's text (callouts) change nobody's note", async () => {
+    const { path } = await call('lithos_write', { title: 'Agent note', namespace: 'notes', content: 'Agent text.\n' }, ALICE);
+    for (const p of [path, PERSONS]) {
+      expect(await h.engine.services.notes.editNoteText(p, (text) => `${text}\n> [!note] Managed by Lithos\n`, RULE)).toBe(true);
+    }
+    expect(await call('lithos_write', { path, content: 'More.\n', expected_version: await version(path) }, ALICE)).toMatchObject({ created: false });
+    expect(await call('lithos_write', { path: PERSONS, content: 'x\n', expected_version: await version(PERSONS) }, ALICE)).toMatchObject({ why: 'person_note' });
+  });
+});
+
 describe("the person's own writes", () => {
   test('never need expected_version and are never blocked, whatever the policy', async () => {
     await setPolicy('refuse');

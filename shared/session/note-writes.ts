@@ -86,7 +86,8 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     path = checkNotePath(target.create);
     mode = 'create';
   }
-  // The index may lag a file a human just created; the writer re-checks on disk, this only asks for content early.
+  // The index may lag a file the person just created or edited: an agent's write is judged on the file as it is.
+  if (!who.isPerson) await services.notes.refresh(path);
   const indexed = services.notes.noteAtPath(path);
   const creating = mode === 'create' || !(indexed && indexed.path === path);
   if (creating && w.content === undefined) throw new LithosError('invalid_argument', 'A new note needs content (its Markdown body).', { field: 'content' });
@@ -131,6 +132,11 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
 
 export async function deleteNote(services: Services, who: SessionScope, sees: Sees, note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<NoteDeleteOutcome> {
   const actor = who.actor(tool);
+  if (!who.isPerson) {
+    // Judged on the file as it is: an edit the watcher has not indexed yet makes it the person's note.
+    await services.notes.refresh(note.path);
+    note = services.notes.noteAtPath(note.path) ?? note;
+  }
   if (!sees(note)) throw new LithosError('not_found', `No note at "${note.path}".`, { path: note.path });
   const policy = services.governance.policy.get();
   checkNoteDelete(who.viewer, policy, { ...note.cached.meta, path: note.path });

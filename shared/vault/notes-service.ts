@@ -46,6 +46,15 @@ export class NotesService {
     this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true), d.editors);
   }
 
+  /**
+   * Re-reads one path now: an edit on disk the watcher has not handed over yet is indexed (and counted as the
+   * person's) before an agent's change of the note is judged.
+   */
+  async refresh(path: string): Promise<void> {
+    this.d.guard();
+    await this.d.syncPath(normalizeVaultPath(path));
+  }
+
   /** Whose the note is: who created it and who last changed its title or body (note-editors.ts). */
   ownership(note: LiveNote): NoteOwnership {
     return this.d.editors.ownership(note.nodeId, note.cached.meta.author);

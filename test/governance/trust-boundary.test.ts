@@ -142,6 +142,15 @@ describe("an agent's own note", () => {
     expect(r).toMatchObject({ status: 'pending', why: 'person_note' });
   });
 
+  test('becomes protected by an edit on disk the index has not seen yet, for a write and for a delete', async () => {
+    const { path } = await call('lithos_write', { title: 'Racing', namespace: 'notes', content: 'Agent text.\n' }, ALICE);
+    h.vault.put(path, note((await read(path)).frontmatter, 'The person, a moment ago.\n'), false); // no event, no reconcile
+    const onDisk = (await h.engine.services.notes.parse(path)).contentHash;
+    expect(await call('lithos_write', { path, content: 'x\n', expected_version: onDisk }, ALICE)).toMatchObject({ status: 'pending', why: 'person_note' });
+    expect(await call('lithos_delete', { path, expected_version: onDisk }, ALICE)).toMatchObject({ status: 'pending', why: 'person_note' });
+    expect(h.vault.text(path)).toContain('The person, a moment ago.');
+  });
+
   test('a frontmatter-only edit (tags) is not a substantive change: it stays the agent’s', async () => {
     const { path } = await call('lithos_write', { title: 'Tagged', namespace: 'notes', content: 'Agent text.\n' }, ALICE);
     h.vault.put(path, note({ ...(await read(path)).frontmatter, tags: ['reviewed'] }, 'Agent text.\n'), false);

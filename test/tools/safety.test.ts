@@ -8,7 +8,7 @@ import { NodeVault } from '../../bridge/node-vault';
 import { MemoryBlobStore } from '../twins/memory-blobs';
 import { loadSql } from '../twins/sql';
 import { failure } from '../twins/error-code';
-import { AGENT, POOL_ID, openTools, type ToolHarness } from './fixture';
+import { AGENT, HUMAN, POOL_ID, openTools, type ToolHarness } from './fixture';
 
 /** Bad arguments, unsafe paths and stale versions are refused with a clear LithosError, and nothing is written. */
 
@@ -178,9 +178,11 @@ describe('expected_version: an agent never silently overwrites an edit made sinc
     });
     expect(err.message).toContain(current);
     expect(t.vault.text('project/atlas/Pool sizing.md')).toBe(human);
-    // Retrying with the current version goes through.
+    // Retrying with the current version goes through: to the person, whose edit it now is (the trust boundary).
     const ok = await t.call('lithos_write', { id: POOL_ID, content: 'merged', expected_version: current });
-    expect(ok.previous_version).toBe(current);
+    expect(ok).toMatchObject({ status: 'pending', why: 'person_note' });
+    const accepted = await t.call('lithos_proposal_accept', { proposal_id: ok.proposal_id }, HUMAN);
+    expect(accepted.proposal.result.previous_version).toBe(current);
   });
 
   test('delete with a stale version is a conflict too', async () => {

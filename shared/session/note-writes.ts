@@ -121,7 +121,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     // Pinned to the version the agent saw, so accepting never overwrites a change made in between.
     const proposal = await services.governance.proposals.create(
       actor,
-      { path, mode: before ? 'update' : 'create', content: w.content, fields: f, expectedVersion: w.expectedVersion ?? before?.contentHash },
+      { path, mode: before && mode !== 'create' ? 'update' : 'create', content: w.content, fields: f, expectedVersion: w.expectedVersion ?? before?.contentHash },
       { namespace: after.namespace, title: f.title ?? beforeMeta?.title ?? null, why },
     );
     return { kind: 'proposed', proposal, path, namespace: after.namespace, why };

@@ -17,6 +17,9 @@ import { ConflictService } from './conflicts/conflicts';
 import type { Services } from './session/services';
 import type { LinkGraph } from './vault/link-graph';
 import { NotesService } from './vault/notes-service';
+import { NoteEditors } from './vault/note-editors';
+import { stripManagedBlocks } from './conflicts/callout-blocks';
+import { parseNote } from './model/note';
 import type { OpenedMemory } from './vault/open-memory';
 import { SearchService } from './vault/search-service';
 import { VaultSync } from './vault/sync';
@@ -42,6 +45,15 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   let conflicts: ConflictService | null = null;
   let learned: LearningService | null = null;
   let assigner: LedgerAssigner | null = null;
+  const editors = new NoteEditors({
+    store: memory.editors,
+    clock,
+    audit,
+    isAgent: (name) => coordination.agent(name) !== null || config.agentKeys.list().some((k) => k.agent_id === name),
+    ownText: stripManagedBlocks,
+    idOf: (p) => indexer.byPath.get(p)?.nodeId,
+    read: async (p) => ((await d.vault.stat(p)) ? parseNote(p, await d.vault.readBytes(p)) : null),
+  });
   const sync = new VaultSync({
     vault: d.vault,
     memory,
@@ -59,13 +71,14 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
       assigner?.noteChanged(p);
     },
     onRemoved: (id) => conflicts?.noteRemoved(id),
+    onIndexed: (id, parsed) => editors.seen(id, parsed),
   });
   const graph = m.graph;
   const ledger = new LedgerIds({ blobs, device: d.device, clock, logger, audit, marks: memory.learned, live: indexer });
-  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard, ledger });
+  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard, ledger, editors });
   assigner = new LedgerAssigner({ live: indexer, ledger, updateFrontmatter: (p, fn) => notes.updateFrontmatter(p, fn), timers, logger, enabled: d.assignLedgerIds });
   const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });
-  const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), pending: pendingProposalIds(memory.learned) });
+  const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), delete: (path, o) => notes.deleteNote(path, { ...o, trash: true }), pending: pendingProposalIds(memory.learned) });
   const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination, post: d.post, clock, timers, logger });
   const conflictService = new ConflictService({ notes, search, memory, audit, policy, governance, tunables: config.learning, clock, timers, logger, callouts: d.callouts ?? true, guard });
   conflicts = conflictService;

@@ -27,6 +27,8 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const AUDIT_ACTIONS = [
   'note.write',
   'note.delete',
+  'note.protected',
+  'note.unprotected',
   'edge.upsert',
   'edge.delete',
   'feedback',

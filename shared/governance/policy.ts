@@ -11,6 +11,7 @@
  *   "shared_patterns": ["shared/**"],                     // readable by every agent, whatever the scope
  *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
  *   "hidden_folders": ["private"],                        // no agent sees notes under these vault folders
+ *   "person_notes": "propose",                            // an agent's change of the person's note: propose | allow | refuse
  *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"],   // what agents may call at all
  *                    "profile": "core" },                                  // what a bridge offers (tool-profiles.ts)
  *   "webhooks": [{ "url": "http://127.0.0.1:8787/hook", "events": ["decision.superseded"], "secret": "…" }],
@@ -47,6 +48,12 @@ export interface Policy {
   /** Vault folders whose notes no agent sees, whatever their scope or namespace (the person still does). */
   hidden_folders: string[];
   /**
+   * What becomes of an agent's write or delete of a note the person created or last changed (the trust
+   * boundary, trust-boundary.ts): a proposal the person accepts (`propose`), made at once (`allow`), or
+   * refused (`refuse`).
+   */
+  person_notes: PersonNotes;
+  /**
    * Which tools agents may call, in every mode (relay through Obsidian or headless): `read_only` refuses every
    * tool that is not read-only by its annotations, `disabled` lists tools agents neither see nor may call.
    */
@@ -56,6 +63,9 @@ export interface Policy {
   /** Hosts other than loopback that webhooks may reach (https only). */
   webhook_hosts?: string[];
 }
+
+export const PERSON_NOTES = ['propose', 'allow', 'refuse'] as const;
+export type PersonNotes = (typeof PERSON_NOTES)[number];
 
 export interface AgentTools {
   read_only: boolean;
@@ -74,6 +84,7 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
+  person_notes: 'propose',
   agent_tools: { read_only: false, disabled: [] },
 });
 
@@ -88,6 +99,7 @@ export const CLOSED_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
+  person_notes: 'refuse',
   agent_tools: { read_only: true, disabled: [] },
 });
 
@@ -122,6 +134,7 @@ const policySchema = z.strictObject({
   shared_patterns: patterns.default([]),
   propose_namespaces: patterns.default([]),
   hidden_folders: z.array(folder).max(1000).default([]),
+  person_notes: z.enum(PERSON_NOTES).default('propose'),
   agent_tools: z
     .strictObject({
       read_only: z.boolean().default(false),
@@ -177,6 +190,7 @@ function freeze(p: Policy): Policy {
     shared_patterns: Object.freeze([...p.shared_patterns]),
     propose_namespaces: Object.freeze([...p.propose_namespaces]),
     hidden_folders: Object.freeze([...p.hidden_folders]),
+    person_notes: p.person_notes,
     agent_tools: Object.freeze({
       read_only: p.agent_tools.read_only,
       disabled: Object.freeze([...new Set(p.agent_tools.disabled)]),

@@ -9,9 +9,8 @@ import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
 import type { NoteType, ParsedNote } from '../model/types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { ResolvedLink } from '../vault/link-graph';
-import type { DeleteNoteResult } from '../model/note-write';
 import { checkNotePath } from '../vault/note-path';
-import { deleteNote, writeNote, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
+import { deleteNote, writeNote, type NoteDeleteOutcome, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
 import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
@@ -133,8 +132,11 @@ export class NotesRoom {
     return writeNote(this.services, this.who, (n) => this.sees(n), target, w, tool);
   }
 
-  /** Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent). */
-  delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
+  /**
+   * Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent),
+   * or keeps an agent's delete of the person's note as a proposal (governance/trust-boundary.ts).
+   */
+  delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<NoteDeleteOutcome> {
     return deleteNote(this.services, this.who, (n) => this.sees(n), note, opts, tool);
   }
 

@@ -6,6 +6,7 @@ import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
 import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
+import { MemoryEditors } from './memory-editors';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
 import { MemoryPhases } from './memory-phases';
@@ -15,7 +16,7 @@ import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow, TargetAliasRow } from './memory-types';
+export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
@@ -49,6 +50,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly phases: MemoryPhases;
   /** The ledger's target aliases (merged targets). */
   readonly targets: MemoryTargets;
+  /** Who last changed each note's title or body (the trust boundary). */
+  readonly editors: MemoryEditors;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -60,6 +63,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
     this.phases = new MemoryPhases(tables);
     this.targets = new MemoryTargets(tables);
+    this.editors = new MemoryEditors(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {

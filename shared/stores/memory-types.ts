@@ -147,6 +147,22 @@ export interface LedgerPhaseRow {
 }
 
 /**
+ * Who created a note and who last made a substantive change (title or body) to it: the person (any caller
+ * that is not an agent, edits on disk included) or an agent. `fingerprint` is of the title and body as that
+ * change left them, so a later change on disk is told from one the engine made (vault/note-editors.ts).
+ */
+export interface NoteEditorRow {
+  node_id: string;
+  creator_kind: 'person' | 'agent';
+  editor_kind: 'person' | 'agent';
+  /** The agent id; null for the person. */
+  editor: string | null;
+  fingerprint: string;
+  /** When the change was seen (ms since epoch). */
+  at: number;
+}
+
+/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -174,4 +190,6 @@ export type MemoryOp =
   /** A ledger entry's phase and vitality, final state. */
   | { kind: 'phase'; row: LedgerPhaseRow }
   /** A ledger target alias (stores/memory-targets.ts), final state; `target: null` removes it. */
-  | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } };
+  | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } }
+  /** Who last changed a note's title or body, final state (stores/memory-editors.ts). */
+  | { kind: 'editor'; row: NoteEditorRow };

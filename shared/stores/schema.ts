@@ -135,6 +135,16 @@ CREATE TABLE IF NOT EXISTS target_aliases (
   target TEXT NOT NULL,
   at INTEGER NOT NULL,
   actor TEXT NOT NULL
+);
+-- the trust boundary: who created each note and who last changed its title or body (the person or an agent),
+-- and the fingerprint of that title and body
+CREATE TABLE IF NOT EXISTS note_editors (
+  node_id TEXT PRIMARY KEY,
+  creator_kind TEXT NOT NULL CHECK (creator_kind IN ('person', 'agent')),
+  editor_kind TEXT NOT NULL CHECK (editor_kind IN ('person', 'agent')),
+  editor TEXT,
+  fingerprint TEXT NOT NULL,
+  at INTEGER NOT NULL
 );`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [

@@ -176,8 +176,8 @@ function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number, 
     const contributors: unknown[] = Array.isArray(raw) ? [...(raw as unknown[])] : raw === undefined || raw === null || raw === '' ? [] : [raw];
     if (!contributors.includes(req.actor)) contributors.push(req.actor);
     fm.contributors = contributors;
-    // Immutable once set: a later writer becomes a contributor, never the author.
-    if (fm.author === undefined || fm.author === null || fm.author === '') fm.author = req.actor;
+    // `author` is written on creation only: a later writer becomes a contributor, never the author, also of
+    // a note written without one (in Obsidian, the person's).
   }
   return render(fm, req.content ?? current.body);
 }

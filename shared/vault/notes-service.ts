@@ -18,6 +18,7 @@ import { AuditedWrites } from './audited-writes';
 import { PathLocks } from './path-locks';
 import type { LedgerIds } from './ledger-ids';
 import { actorFor } from './audited-writes';
+import type { NoteEditors, NoteOwnership } from './note-editors';
 
 export interface NotesDeps {
   vault: VaultPort;
@@ -34,6 +35,8 @@ export interface NotesDeps {
   guard(): void;
   /** Allocates ledger IDs for notes of a ledger kind (ledger-ids.ts); without it notes are written without one. */
   ledger?: LedgerIds;
+  /** Who created and last changed each note (the trust boundary). */
+  editors: NoteEditors;
 }
 
 export class NotesService {
@@ -47,12 +50,26 @@ export class NotesService {
     };
     const ledger = d.ledger;
     const allocateLedgerId = ledger ? (kind: LedgerKind, path: string, actor: string | null) => ledger.allocate(kind, path, actorFor(actor)) : undefined;
-    this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId, allocateLedgerId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true));
+    this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId, allocateLedgerId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true), d.editors);
   }
 
   /** The ledger's ID allocator, when the engine has one (docs/ledger.md#stable-ids). */
   get ledger(): LedgerIds | null {
     return this.d.ledger ?? null;
+  }
+
+  /**
+   * Re-reads one path now: an edit on disk the watcher has not handed over yet is indexed (and counted as the
+   * person's) before an agent's change of the note is judged.
+   */
+  async refresh(path: string): Promise<void> {
+    this.d.guard();
+    await this.d.syncPath(normalizeVaultPath(path));
+  }
+
+  /** Whose the note is: who created it and who last changed its title or body (note-editors.ts). */
+  ownership(note: LiveNote): NoteOwnership {
+    return this.d.editors.ownership(note.nodeId, note.cached.meta.author);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */

@@ -31,6 +31,8 @@ export interface SyncDeps {
   onProgress?: (p: { phase: 'scan' | 'index'; done: number; total: number }) => void;
   /** A note (re)indexed by an event or syncPath (not by reconcile): its content changed. */
   onChanged?: (path: string) => void;
+  /** A note (re)indexed with new bytes, by the reconcile, an event or syncPath: whose it is (note-editors.ts). */
+  onIndexed?: (nodeId: string, parsed: ParsedNote) => Promise<void>;
   /** Called for a note removed from the vault after the engine opened (its node is tombstoned, its edges kept for a restore). */
   onRemoved?: (nodeId: string) => void;
 }
@@ -220,6 +222,7 @@ export class VaultSync {
       fileExists: async (p) => (await this.d.vault.stat(p)) !== null,
     });
     await this.d.indexer.indexNote(parsed, id.nodeId, stat, id.problems);
+    await this.d.onIndexed?.(id.nodeId, parsed);
     return id.movedFrom && id.movedFrom !== stat.path ? 'renamed' : 'indexed';
   }
 

@@ -137,7 +137,8 @@ describe('happy paths', () => {
     expect(t.vault.text(path)).not.toMatch(/^id:/m);
     const before = await t.call('lithos_read', { path });
     const edge = await t.call('lithos_edge_create', { from: POOL_ID, to: before.id, type: 'depends_on' });
-    const r = await t.call('lithos_write', { path, tags: ['concept', 'db'], expected_version: before.version });
+    // The person's note (no author): the person writes it, as an agent's write would be proposed to them.
+    const r = await t.call('lithos_write', { path, tags: ['concept', 'db'], expected_version: before.version }, HUMAN);
     expect(r.id).toBe(before.id);
     expect(t.vault.text(path)).toMatch(new RegExp(`^id: ${before.id}$`, 'm'));
     expect((await t.call('lithos_read', { id: before.id })).path).toBe(path);
@@ -150,12 +151,13 @@ describe('happy paths', () => {
     await t.engine.reconcile();
     // TextDecoder drops a BOM unless told to keep it.
     const raw = async () => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await t.vault.readBytes(path));
-    await t.call('lithos_write', { path, tags: ['win'] });
+    // Written by the person in a Windows editor: the person's note, which they update without expected_version.
+    await t.call('lithos_write', { path, tags: ['win'] }, HUMAN);
     const fieldsOnly = await raw();
     expect(fieldsOnly.startsWith('\uFEFF---\r\n')).toBe(true);
     expect(fieldsOnly.replace(/\r\n/g, '')).not.toContain('\n'); // every line ends in CRLF, none in a bare LF
     expect(fieldsOnly).toContain('Line one.\r\nLine two.\r\n');
-    await t.call('lithos_write', { path, content: 'New line.\nAnother.\n' });
+    await t.call('lithos_write', { path, content: 'New line.\nAnother.\n' }, HUMAN);
     const newContent = await raw();
     expect(newContent.startsWith('\uFEFF')).toBe(true);
     expect(newContent).toContain('New line.\r\nAnother.\r\n');
@@ -164,7 +166,7 @@ describe('happy paths', () => {
   });
 
   test('lithos_delete moves the note to .trash/ and reports it; it is gone from search, list and read', async () => {
-    const r = await t.call('lithos_delete', { path: 'shared/concepts/Connection pooling.md' });
+    const r = await t.call('lithos_delete', { path: 'shared/concepts/Connection pooling.md' }, HUMAN);
     expect(r).toEqual({ deleted: { id: expect.any(String), path: 'shared/concepts/Connection pooling.md', title: 'Connection pooling', version: expect.any(String) }, trashed_to: '.trash/shared/concepts/Connection pooling.md' });
     expect(t.vault.text('.trash/shared/concepts/Connection pooling.md')).toContain('reuses database connections');
     expect((await t.call('lithos_search', { query: 'reuses database connections' })).results.map((h: { path: string }) => h.path)).not.toContain('shared/concepts/Connection pooling.md');

@@ -100,7 +100,7 @@ type Args = () => Record<string, unknown>;
 const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_write: [[() => ({ title: 'Written', content: 'w'.repeat(1_500_000) })]],
   lithos_read: [[() => ({ path: BIG })], [() => ({ path: FRONT })], [() => ({ path: HUB })]],
-  lithos_delete: [[() => ({ path: fanPath(FANS - 1) })]],
+  lithos_delete: [[() => ({ path: fanPath(FANS - 1), expected_version: t.engine.services.notes.note(fanPath(FANS - 1))!.contentHash })]],
   lithos_search: [[() => ({ query: 'connection pool hub fan', k: 100 })]],
   lithos_semantic: [[() => ({ query: 'connection pool hub fan', k: 100 })]],
   lithos_list: [[() => ({ limit: 200 })]],

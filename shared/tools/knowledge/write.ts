@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
+import { proposedMessage } from '../../governance/trust-boundary';
 import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
@@ -84,8 +85,8 @@ export const lithosWrite = defineTool({
   name: 'lithos_write',
   title: 'Write a note',
   description: [
-    'Create a note (title, content) or update one (id or path; omitted fields are kept; pass expected_version). Returns id, path and the new version.',
-    'Where a person confirms agent changes (vault policy) you get {proposal_id, status: "pending"} instead.',
+    'Create a note (title, content) or update one (id or path, and expected_version; omitted fields are kept). Returns id, path and the new version.',
+    'A note the person wrote, or a namespace they confirm, gives {proposal_id, status: "pending"} instead.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -119,12 +120,8 @@ export const lithosWrite = defineTool({
     };
     const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version, intent: a.intent }, 'lithos_write');
     if (r.kind === 'proposed') {
-      return {
-        proposal_id: r.proposal.proposal_id,
-        status: r.proposal.status,
-        path: r.path,
-        message: `Changes in "${r.namespace}" are confirmed by a person: your write was kept as proposal ${r.proposal.proposal_id} and the note is unchanged until it is accepted.`,
-      };
+      const message = proposedMessage(r.why, 'write', r.proposal.proposal_id, r.path, r.namespace);
+      return { proposal_id: r.proposal.proposal_id, status: r.proposal.status, path: r.path, why: r.why, message };
     }
     // A ledger entry's ID (allocated by this write, or its own), as the agent will cite it.
     const ledgerId = ctx.memory.notes.atPath(r.result.path)?.cached.ledgerId;

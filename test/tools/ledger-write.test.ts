@@ -117,7 +117,9 @@ describe('lithos_write of ledger entries', () => {
     const r = await write({ title: 'Hunch', note_type: 'claim', state: 'believed' }, HUMAN);
     expect((await t.engine.doctor()).problems).toContainEqual(expect.objectContaining({ path: r.path, code: 'kind_rule', field: 'evidence' }));
     expect((await t.call('lithos_read', { path: r.path })).problems).toEqual([{ code: 'kind_rule', field: 'evidence', message: expect.stringMatching(/^A claim needs an evidence chain/) }]);
-    // The agent's tag breaks no rule the note did not already break.
+    // The agent's tag breaks no rule the note did not already break (the person lets agents change their notes
+    // here; by default it would be a proposal: the trust boundary, test/governance/trust-boundary.test.ts).
+    await t.engine.services.governance.policy.set({ ...t.engine.services.governance.policy.get(), person_notes: 'allow' });
     await update(r.path, { tags: ['to-check'] });
     expect(frontmatterOf(r.path).tags).toEqual(['to-check']);
     // But a new break is its own: calling the believed claim "dead" is refused.

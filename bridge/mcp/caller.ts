@@ -8,11 +8,9 @@ export { SessionIdentity } from '../../shared/governance/session-identity';
 /** The per-call identity argument every tool accepts over MCP (on top of its own schema). */
 export const AGENT_ARG = 'agent_id';
 
-/** Listed with every tool, so kept short: the server's instructions say the rest. */
+/** Listed with every tool, so without a description: the server's instructions say what it is (server.ts). */
 const AGENT_SCHEMA = {
   type: 'string',
-  maxLength: 200,
-  description: 'Your agent id, if the bridge has none.',
 };
 
 /** Whether the tool's own schema has this argument. */

@@ -31,7 +31,7 @@ describe('compactJsonSchema (what tools/list carries)', () => {
   test('drops what says nothing to a model and spells a "one or a list" argument as the list', () => {
     const search = TOOL_CATALOG.find((d) => d.name === 'lithos_search')!;
     const compact = compactJsonSchema(inputJsonSchema(search));
-    expect(compact.properties?.note_type).toEqual({ description: expect.any(String), type: 'array', items: { type: 'string', enum: expect.arrayContaining(['concept']) } });
+    expect(compact.properties?.note_type).toEqual({ description: expect.any(String), type: 'array', items: { type: 'string' } });
     expect(compact.properties?.query).toEqual({ type: 'string', maxLength: 2000, description: expect.any(String) });
     expect(compact.required).toEqual(['query']);
   });
@@ -46,4 +46,18 @@ describe('compactJsonSchema (what tools/list carries)', () => {
     const list = TOOL_CATALOG.find((d) => d.name === 'lithos_list')!;
     expect(list.input.safeParse({ note_type: ['concept'], status: ['active'], namespace: ['project'] }).success).toBe(true);
   });
+});
+
+test('a filter value outside the note types or statuses is refused naming them (the schema lists them only on lithos_write)', async () => {
+  const { openTools } = await import('./fixture');
+  const t = await openTools();
+  try {
+    const e = await t.call('lithos_list', { note_type: ['claim', 'nonsense'] }).catch((err: { code: string; message: string }) => err);
+    expect(e).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('each must be one of observation') });
+    const s = await t.call('lithos_search', { query: 'pool', status: 'gone' }).catch((err: { code: string; message: string }) => err);
+    expect(s).toMatchObject({ code: 'invalid_argument', message: expect.stringContaining('superseded') });
+    expect((await t.call('lithos_list', { note_type: 'concept' })).notes.length).toBeGreaterThan(0);
+  } finally {
+    await t.engine.close();
+  }
 });

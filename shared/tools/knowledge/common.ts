@@ -54,8 +54,18 @@ const list = (what: string) => z.union([z.string().min(1), z.array(z.string().mi
 export const filterShape = {
   namespace: list(NAMESPACE_PREFIXES),
   tags: list('Tags, all required (subtags match).'),
-  note_type: z.union([z.enum(NOTE_TYPES), z.array(z.enum(NOTE_TYPES))]).optional().describe('Note types.'),
-  status: z.union([z.enum(NOTE_STATUSES), z.array(z.enum(NOTE_STATUSES))]).optional().describe('Statuses (quarantined only if named).'),
+  // Not an enum in the schema: its ten values would sit twice in every listing tool's tools/list (agents' context);
+  // lithos_write's note_type lists them, and a value outside them is refused naming them all.
+  note_type: z
+    .union([z.string(), z.array(z.string())])
+    .refine((v) => (Array.isArray(v) ? v : [v]).every((t) => (NOTE_TYPES as readonly string[]).includes(t)), { message: `each must be one of ${NOTE_TYPES.join(', ')}` })
+    .optional()
+    .describe('Note types, as in lithos_write.'),
+  status: z
+    .union([z.string(), z.array(z.string())])
+    .refine((v) => (Array.isArray(v) ? v : [v]).every((t) => (NOTE_STATUSES as readonly string[]).includes(t)), { message: `each must be one of ${NOTE_STATUSES.join(', ')}` })
+    .optional()
+    .describe('Statuses, as in lithos_write (quarantined only if named).'),
   path_prefix: z.string().min(1).optional().describe('Prefix of the vault path.'),
 };
 

@@ -13,7 +13,13 @@ const STATES = [...new Set(LEDGER_KINDS.flatMap((k) => LEDGER_STATES[k] as reado
 const text = z.string().trim().min(1);
 
 export const ledgerShape = {
-  state: z.enum(STATES).optional(),
+  // Not an enum in the schema (twelve values in every agent's context): the kind's rules refuse a state that is
+  // not its kind's, naming the ones it has.
+  state: z
+    .string()
+    .refine((v) => (STATES as readonly string[]).includes(v), { message: `must be a ledger state: ${STATES.join(', ')}` })
+    .optional()
+    .describe('The kind\'s state (docs/ledger.md).'),
   target: text.optional().describe('decision: what it decides about'),
   rationale: text.optional(),
   evidence: z
@@ -32,7 +38,7 @@ type LedgerArgs = { [K in keyof typeof ledgerShape]?: z.infer<(typeof ledgerShap
 /** The fields as stored: evidence as {ref, stance} mappings, modifiers in lower case. */
 export function ledgerFields(a: LedgerArgs): LedgerFields {
   return {
-    state: a.state,
+    state: a.state as LedgerState | undefined, // checked by the schema's refine
     target: a.target,
     rationale: a.rationale,
     evidence: a.evidence?.map((e) => (typeof e === 'string' ? { ref: e, stance: 'supports' as const } : { ref: e.ref, stance: e.stance ?? 'supports' })),

@@ -56,7 +56,7 @@ export const lithosLinks = defineTool({
   name: 'lithos_links',
   title: 'Links of a note',
   description: [
-    'The [[wiki-link]] graph around a note: what it links to, its backlinks (up to 3 hops) and its broken links. For links, edges and similar notes at once, lithos_related.',
+    'The [[wiki-link]] graph around a note: what it links to, its backlinks (up to 3 hops) and its broken links (edges and similar notes too: lithos_related).',
   ].join(' '),
   input,
   annotations: READ_ONLY,

@@ -30,7 +30,7 @@ export const lithosList = defineTool({
   name: 'lithos_list',
   title: 'List notes',
   description: [
-    'Browse notes by metadata, no query: ordered by path, paged with limit and next_cursor. Use it to see a namespace or what an agent wrote recently.',
+    'Browse notes by metadata, no query: ordered by path, paged with limit and next_cursor (a namespace, an author\'s notes).',
   ].join(' '),
   input,
   annotations: READ_ONLY,

@@ -53,8 +53,7 @@ export const lithosRead = defineTool({
   name: 'lithos_read',
   title: 'Read a note',
   description: [
-    'Open a note: its Markdown content (paged), metadata, headings with their offsets, links and version (for expected_version). For a long note read a section by heading or page with offset.',
-    'A knowledge-ledger entry (decision, claim, workflow, construct) also shows its phase and vitality, learned from use.',
+    'Open a note: its Markdown content (paged), metadata, headings with their offsets, links and version (for expected_version; a ledger entry adds its phase and vitality). For a long note read a section by heading or page with offset.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

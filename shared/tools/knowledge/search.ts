@@ -47,7 +47,7 @@ export const lithosSearch = defineTool({
   name: 'lithos_search',
   title: 'Search notes',
   description: [
-    'Find notes by words (BM25, fused with vectors in hybrid mode); exact titles and aliases always surface. Returns ranked hits with snippets; `spaces` names the vector spaces and whether each is semantic.',
+    'Find notes by words (BM25, fused with vectors in hybrid mode); exact titles and aliases always surface. Returns ranked hits with snippets, and `spaces` (which are semantic).',
     RETRIEVE_HINT,
   ].join(' '),
   input,

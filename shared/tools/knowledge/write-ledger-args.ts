@@ -8,8 +8,8 @@ export const LEDGER_WRITE_ARGS = {
   intent: z
     .strictObject({
       type: z.enum(INTENT_TYPES),
-      replaces: z.array(z.string().trim().min(1)).min(1).max(50).describe('Their ledger IDs or ids.'),
+      replaces: z.array(z.string().trim().min(1)).min(1).max(50),
     })
     .optional()
-    .describe('Replace the active decisions on the target.'),
+    .describe('Replace the target\'s active decisions (ledger IDs or ids).'),
 };

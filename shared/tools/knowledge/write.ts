@@ -12,14 +12,14 @@ import { defineTool } from './common';
 import { LEDGER_WRITE_ARGS } from './write-ledger-args';
 import { ledgerFields, ledgerShape } from './ledger-args';
 
-const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
+const strings = (what?: string) => (what ? z.array(z.string().trim().min(1)).optional().describe(what) : z.array(z.string().trim().min(1)).optional());
 
 const input = z
   .strictObject({
     title: z.string().trim().min(1).max(300).optional().describe('Needed to create; names the file when no path is given.'),
     content: z.string().optional().describe('Markdown body, no frontmatter. Omit to change metadata only.'),
     id: z.string().min(1).optional().describe('The note to update.'),
-    path: z.string().min(1).optional().describe('Vault .md path: updated if it exists, else created. Default "<namespace>/<title>.md".'),
+    path: z.string().min(1).optional().describe('Vault .md path: updated if there, else created.'),
     expected_version: z.string().min(1).optional().describe('The version lithos_read gave you.'),
     note_type: z.enum(NOTE_TYPES).optional(),
     namespace: z
@@ -32,14 +32,14 @@ const input = z
     status: z.enum(NOTE_STATUSES).optional(),
     confidence: z.number().min(0).max(1).optional().describe('How sure you are (default 1).'),
     tags: strings('Tags without "#".'),
-    aliases: strings('Other names the note can be linked by.'),
-    entities: strings('People, systems or things the note is about.'),
+    aliases: strings(),
+    entities: strings('What it is about.'),
     supersedes: strings('Ids or paths of notes this one replaces.'),
-    source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
-    summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
+    source: z.string().trim().min(1).nullable().optional().describe('URL or document.'),
+    summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional(),
     ...ledgerShape,
     intent: LEDGER_WRITE_ARGS.intent,
-    ledger_id: z.string().trim().min(1).optional().describe('Set by Lithos; only the note\'s own is accepted.'),
+    ledger_id: z.string().trim().min(1).optional(), // set by Lithos: only the note's own is accepted (no description: agents' context)
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });

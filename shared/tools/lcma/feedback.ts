@@ -22,8 +22,8 @@ export const lithosFeedback = defineTool({
   name: 'lithos_feedback',
   title: 'Tell memory what helped',
   description: [
-    'Say which notes of a lithos_retrieve result you used and which misled you: one cheap call that makes later retrievals better for every agent (misleading notes lose weight; 3 marks quarantine one).',
-    'Optional: implicit signals count otherwise. Name only notes the receipt returned. Counts once per receipt (again: applied false).',
+    'Say which notes of a lithos_retrieve result you used and which misled you: one cheap call that makes later retrievals better for every agent (3 misleading marks quarantine a note).',
+    'Name only notes the receipt returned. Counts once per receipt (again: applied false).',
   ].join(' '),
   input,
   annotations: FEEDBACK,

@@ -36,7 +36,7 @@ export const lithosRetrieve = defineTool({
   name: 'lithos_retrieve',
   title: 'Retrieve memory for a task',
   description: [
-    'Gather memory before you design, debug, plan, write or decide: the notes that matter, ranked by words, vector similarity, links, edges, recency and what proved useful, each with why, and the contradictions among them.',
+    'Gather memory before you design, debug, plan, write or decide: the notes that matter, ranked by words, vectors, links, edges, recency and past use, each with why, and the contradictions among them.',
     'Vectors match meaning only with a semantic model (`spaces` says).',
     'Returns {nodes, conflicts, receipt_id, spaces, …}; when done, report on the receipt with lithos_feedback (or lithos_task_complete) so memory learns.',
   ].join(' '),

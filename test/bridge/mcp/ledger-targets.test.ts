@@ -42,21 +42,23 @@ test('a second decision on a target conflicts, a supersede intent replaces the f
     const refused = await call('lithos_write', { ...decision, title: 'Use opaque tokens', target: 'auth-service', content: 'Opaque tokens in Redis.\n' });
     expect(refused.ok).toBe(false);
     expect(refused.body.code).toBe('conflict');
-    expect(refused.body.message).toContain(`${first.body.id} "Use JWT" (decisions/Use JWT.md)`);
-    expect(refused.body.data.active).toEqual([expect.objectContaining({ id: first.body.id, title: 'Use JWT' })]);
+    // Named by the ID the engine gave it (D…-tag), as the issue asks.
+    expect(first.body.ledger_id).toMatch(/^D\d{3,}-[a-z2-7]{4}$/);
+    expect(refused.body.message).toContain(`${first.body.ledger_id} "Use JWT" (decisions/Use JWT.md)`);
+    expect(refused.body.data.active).toEqual([expect.objectContaining({ id: first.body.id, ledger_id: first.body.ledger_id, title: 'Use JWT' })]);
 
     const second = await call('lithos_write', {
       ...decision,
       title: 'Use opaque tokens',
       target: 'auth-service',
       content: 'Opaque tokens in Redis.\n',
-      intent: { type: 'supersede', replaces: [first.body.id] },
+      intent: { type: 'supersede', replaces: [first.body.ledger_id] },
     });
     expect(second.ok).toBe(true);
     const old = readFileSync(join(vault, 'decisions/Use JWT.md'), 'utf8');
     expect(old).toMatch(/^state: superseded$/m);
     expect(old).toMatch(/^status: superseded$/m);
-    expect(old).toContain(`superseded_by: ${second.body.id}`);
+    expect(old).toContain(`superseded_by: ${second.body.ledger_id}`);
     expect(old).toContain('[!lithos-status] Superseded by [[decisions/Use opaque tokens|Use opaque tokens]]');
 
     const suggested = await call('lithos_targets', { suggest: 'authsvc' });

@@ -52,8 +52,20 @@ const FROM_AUDIT: Record<string, { type: PublicEventType; fields: readonly strin
  * A ledger entry moving to another state becomes `ledger.state_changed`, and the two moves other tools most
  * often wait for get their own type as well: a decision superseded, a claim refuted.
  */
-const LEDGER_STATE_ACTIONS = new Set(['ledger.state', 'ledger.intent', 'ledger.supersede']);
-const LEDGER_FIELDS = ['path', 'kind', 'ledger_id', 'from', 'to', 'state', 'intent', 'superseded_by', 'replaces'];
+const LEDGER_FIELDS = ['path', 'kind', 'ledger_id', 'from', 'to', 'intent', 'superseded_by'];
+
+/** The state moves an audit entry records: `ledger.state` one (an entry written with a new state), `ledger.intent` one per decision it replaced. */
+function ledgerMoves(entry: AuditEntry): Record<string, unknown>[] {
+  if (entry.action === 'ledger.state') return [pick(entry.data, LEDGER_FIELDS)];
+  if (entry.action !== 'ledger.intent' || !Array.isArray(entry.data.replaced)) return [];
+  const moves: Record<string, unknown>[] = [];
+  for (const r of entry.data.replaced as Record<string, unknown>[]) {
+    // Only a replaced decision carries `state`; another note replaced is a note write (note.written).
+    if (typeof r.state !== 'string') continue;
+    moves.push({ path: r.path, kind: 'decision', ledger_id: r.ref, to: r.state, intent: r.intent, superseded_by: entry.data.ref ?? entry.target });
+  }
+  return moves;
+}
 
 function pick(data: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -64,12 +76,13 @@ function pick(data: Record<string, unknown>, fields: readonly string[]): Record<
 /** The public events an audit entry stands for (none for most internal actions). */
 export function publicEventsOf(entry: AuditEntry): LithosEvent[] {
   const base = { seq: entry.seq, at: entry.ts, actor: entry.actor, target: entry.target };
-  if (LEDGER_STATE_ACTIONS.has(entry.action)) {
-    const data = pick(entry.data, LEDGER_FIELDS);
-    const to = data.to ?? data.state;
-    const out: LithosEvent[] = [{ ...base, type: 'ledger.state_changed', data }];
-    if (data.kind === 'decision' && (to === 'superseded' || to === 'deprecated' || to === 'aborted')) out.push({ ...base, type: 'decision.superseded', data });
-    if (data.kind === 'claim' && to === 'refuted') out.push({ ...base, type: 'claim.refuted', data });
+  if (entry.action === 'ledger.state' || entry.action === 'ledger.intent') {
+    const out: LithosEvent[] = [];
+    for (const data of ledgerMoves(entry)) {
+      out.push({ ...base, type: 'ledger.state_changed', data });
+      if (data.kind === 'decision' && (data.to === 'superseded' || data.to === 'deprecated' || data.to === 'aborted')) out.push({ ...base, type: 'decision.superseded', data });
+      if (data.kind === 'claim' && data.to === 'refuted') out.push({ ...base, type: 'claim.refuted', data });
+    }
     return out;
   }
   const m = FROM_AUDIT[entry.action];

@@ -187,3 +187,22 @@ describe('webhooks', () => {
     expect(seen).toEqual(['note.written']);
   });
 });
+
+describe('ledger events', () => {
+  const decision = (title: string, extra: Record<string, unknown> = {}) => ({ title, content: `${title}.\n`, note_type: 'decision', target: 'auth-service', rationale: 'Because.', ...extra });
+
+  test('a decision superseded by an intent, and a claim refuted, are their own events (and ledger.state_changed)', async () => {
+    await open(null);
+    const seen: LithosEvent[] = [];
+    h.engine.services.governance.events.on('*', (e) => seen.push(e));
+    const first = await call('lithos_write', decision('Use JWT'), AGENT);
+    const second = await call('lithos_write', decision('Use opaque tokens', { intent: { type: 'supersede', replaces: [first.ledger_id] } }), AGENT);
+    const superseded = seen.filter((e) => e.type === 'decision.superseded');
+    expect(superseded).toEqual([expect.objectContaining({ data: expect.objectContaining({ path: 'Use JWT.md', ledger_id: first.ledger_id, to: 'superseded', intent: 'supersede', superseded_by: second.ledger_id }) })]);
+    expect(seen.filter((e) => e.type === 'ledger.state_changed')).toHaveLength(1);
+
+    const claim = await call('lithos_write', { title: 'Pool is too small', content: 'It is.\n', note_type: 'claim', state: 'believed', evidence: ['night metrics'] }, AGENT);
+    await call('lithos_write', { id: claim.id, expected_version: claim.version, state: 'refuted', evidence: ['night metrics', { ref: 'load test 12', stance: 'refutes' }] }, AGENT);
+    expect(seen.filter((e) => e.type === 'claim.refuted')).toEqual([expect.objectContaining({ data: expect.objectContaining({ kind: 'claim', from: 'believed', to: 'refuted' }) })]);
+  });
+});

@@ -158,6 +158,15 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         else db.run('DELETE FROM query_expansion WHERE scope = ? AND node_id = ? AND term = ?', [r.scope, r.node_id, r.term]);
       }
       return;
+    case 'assoc':
+      for (const r of op.rows) {
+        db.run('INSERT OR REPLACE INTO term_assoc (scope, term, shown, used, words, at) VALUES (?, ?, ?, ?, ?, ?)', [r.scope, r.term, r.shown, r.used, JSON.stringify(r.words), r.at]);
+      }
+      for (const k of op.drop) db.run('DELETE FROM term_assoc WHERE scope = ? AND term = ?', [k.scope, k.term]);
+      return;
+    case 'assoc_prune':
+      db.run('DELETE FROM term_assoc WHERE at < ? AND shown < ?', [op.before, op.below]);
+      return;
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
       return;

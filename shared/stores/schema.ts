@@ -118,7 +118,17 @@ CREATE TABLE IF NOT EXISTS query_expansion (
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, node_id, term)
 );
-CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);`,
+CREATE INDEX IF NOT EXISTS query_expansion_node ON query_expansion(node_id);
+-- learned term associations from feedback: per query term, notes shown / used and per word of them (JSON), per scope
+CREATE TABLE IF NOT EXISTS term_assoc (
+  scope TEXT NOT NULL,
+  term TEXT NOT NULL,
+  shown INTEGER NOT NULL,
+  used INTEGER NOT NULL,
+  words TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (scope, term)
+);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

@@ -1,0 +1,21 @@
+import { defineScout } from './define';
+import { associatedWords, TERM_ASSOC } from '../term-assoc';
+
+/**
+ * Learned term associations (retrieval/term-assoc.ts): the query expanded with the words that stood out in
+ * the notes used for earlier questions sharing its terms, searched lexically. Silent before any feedback.
+ * Only the shared rows and the caller's own are read, so the words named in the reason are words of notes
+ * every reader may see, or of notes this caller was shown.
+ */
+export const associationScout = defineScout({
+  name: 'association',
+  wave: 1,
+  weight: 0.3,
+  async run({ query, corpus, visible, limit }) {
+    if (!corpus.termAssoc || query.terms.length === 0) return [];
+    const words = associatedWords(corpus.termAssoc(query.terms.slice(0, TERM_ASSOC.max_query_terms), query.agent_id), query.terms);
+    if (words.length === 0) return [];
+    const reason = `learned from earlier questions: ${words.map((w) => `"${w.term}" → "${w.word}"`).join(', ')}`;
+    return (await corpus.lexical(words.map((w) => w.word).join(' '), limit, visible)).map((h) => ({ id: h.id, score: h.score, reasons: [`${reason} (BM25 ${h.score.toFixed(2)})`] }));
+  },
+});

@@ -13,7 +13,7 @@ import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, ExpansionRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow, TermAssocRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 

@@ -29,26 +29,29 @@ export class MemoryTermAssoc {
   }
 
   /**
-   * Writes rows (final counts) in one mutation; then, beyond `maxTerms` rows in a scope, drops that scope's
-   * weakest (fewest showings, then least recently counted). Rows are checked first: nothing is written for a bad one.
+   * Writes rows (final counts) in one mutation; beyond `maxTerms` rows in a scope, the scope's weakest as they
+   * will stand (fewest showings, then least recently counted) are dropped. Rows are checked first: nothing is
+   * written for a bad one.
    */
   put(rows: readonly TermAssocRow[], maxTerms: number): Promise<void> {
     return this.t.mutate(() => {
       if (!Number.isInteger(maxTerms) || maxTerms < 1) throw new LithosError('invalid_argument', 'maxTerms must be a positive integer.', { maxTerms });
       for (const r of rows) check(r);
       if (rows.length === 0) return [];
-      const written = new Set(rows.map((r) => JSON.stringify([r.scope, r.term])));
       const drop: { scope: string; term: string }[] = [];
       for (const scope of new Set(rows.map((r) => r.scope))) {
-        const fresh = rows.filter((r) => r.scope === scope && !this.t.db.one('SELECT 1 FROM term_assoc WHERE scope = ? AND term = ?', [scope, r.term])).length;
-        const total = Number(this.t.db.one('SELECT COUNT(*) FROM term_assoc WHERE scope = ?', [scope])?.[0] ?? 0) + fresh;
-        if (total <= maxTerms) continue;
-        // The rows written now are kept: the weakest of the others go.
-        for (const r of this.t.db.all('SELECT term FROM term_assoc WHERE scope = ? ORDER BY shown, at, term', [scope])) {
-          if (drop.length >= total - maxTerms) break;
-          const term = String(r[0]);
-          if (!written.has(JSON.stringify([scope, term]))) drop.push({ scope, term });
-        }
+        const mine = rows.filter((r) => r.scope === scope);
+        const writing = new Set(mine.map((r) => r.term));
+        const fresh = mine.filter((r) => !this.t.db.one('SELECT 1 FROM term_assoc WHERE scope = ? AND term = ?', [scope, r.term])).length;
+        const excess = Number(this.t.db.one('SELECT COUNT(*) FROM term_assoc WHERE scope = ?', [scope])?.[0] ?? 0) + fresh - maxTerms;
+        if (excess <= 0) continue;
+        // The weakest of the rows as they will stand, those written now included (they are the newest of equals).
+        const stored = this.t.db
+          .all('SELECT term, shown, at FROM term_assoc WHERE scope = ? ORDER BY shown, at, term LIMIT ?', [scope, excess + writing.size])
+          .map((r) => ({ term: String(r[0]), shown: Number(r[1]), at: Number(r[2]) }))
+          .filter((r) => !writing.has(r.term));
+        const weakest = [...stored, ...mine].sort((a, b) => a.shown - b.shown || a.at - b.at || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)).slice(0, excess);
+        for (const w of weakest) drop.push({ scope, term: w.term });
       }
       return [{ kind: 'assoc', rows: rows.map((r) => ({ ...r, words: { ...r.words } })), drop }];
     });

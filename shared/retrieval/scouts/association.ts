@@ -15,7 +15,9 @@ export const associationScout = defineScout({
     if (!corpus.termAssoc || query.terms.length === 0) return [];
     const words = associatedWords(corpus.termAssoc(query.terms.slice(0, TERM_ASSOC.max_query_terms), query.agent_id), query.terms);
     if (words.length === 0) return [];
-    const reason = `learned from earlier questions: ${words.map((w) => `"${w.term}" → "${w.word}"`).join(', ')}`;
+    const byTerm = new Map<string, string[]>();
+    for (const w of words) byTerm.set(w.term, [...(byTerm.get(w.term) ?? []), w.word]);
+    const reason = `learned from earlier questions: ${[...byTerm].map(([t, ws]) => `"${t}" → ${ws.join(', ')}`).join('; ')}`;
     return (await corpus.lexical(words.map((w) => w.word).join(' '), limit, visible)).map((h) => ({ id: h.id, score: h.score, reasons: [`${reason} (BM25 ${h.score.toFixed(2)})`] }));
   },
 });

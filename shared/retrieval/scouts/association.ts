@@ -18,6 +18,6 @@ export const associationScout = defineScout({
     const byTerm = new Map<string, string[]>();
     for (const w of words) byTerm.set(w.term, [...(byTerm.get(w.term) ?? []), w.word]);
     const reason = `learned from earlier questions: ${[...byTerm].map(([t, ws]) => `"${t}" → ${ws.join(', ')}`).join('; ')}`;
-    return (await corpus.lexical(words.map((w) => w.word).join(' '), limit, visible)).map((h) => ({ id: h.id, score: h.score, reasons: [`${reason} (BM25 ${h.score.toFixed(2)})`] }));
+    return (await corpus.lexical(`${TERM_ASSOC.with_query ? `${query.text} ` : ''}${words.map((w) => w.word).join(' ')}`, limit, visible)).map((h) => ({ id: h.id, score: h.score, reasons: [`${reason} (BM25 ${h.score.toFixed(2)})`] }));
   },
 });

@@ -149,20 +149,16 @@ describe('feedback teaches term associations, and the association scout reads th
   });
 });
 
-test('with the scout off, feedback records no associations: nothing reads them', async () => {
-  const shipped = SCOUT_WEIGHTS.association;
-  SCOUT_WEIGHTS.association = 0;
-  try {
-    const h = await openHarness(FILES);
-    await h.engine.reconcile();
-    const r = await h.engine.services.retrieval.retrieve({ query_text: TRAINING[0], agent_id: 'agent-b' }, { jitter: false, seed: 1 });
-    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [BEDS], agent: 'agent-b' });
-    expect(out.term_assoc).toBe(false);
-    expect(h.engine.services.learning.memory.learned.assoc.all()).toEqual([]);
-    await h.engine.close();
-  } finally {
-    SCOUT_WEIGHTS.association = shipped;
-  }
+test('with the scout off (as shipped), feedback records no associations: nothing reads them', async () => {
+  expect(SCOUT_WEIGHTS.association).toBe(0);
+  const h = await openHarness(FILES);
+  await h.engine.reconcile();
+  const r = await h.engine.services.retrieval.retrieve({ query_text: TRAINING[0], agent_id: 'agent-b' }, { jitter: false, seed: 1 });
+  const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [BEDS], agent: 'agent-b' });
+  expect(out.used).toEqual([BEDS]);
+  expect(out.term_assoc).toBe(false);
+  expect(h.engine.services.learning.memory.learned.assoc.all()).toEqual([]);
+  await h.engine.close();
 });
 
 describe('counting', () => {

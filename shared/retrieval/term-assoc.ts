@@ -35,7 +35,7 @@ export const TERM_ASSOC = {
   min_lift: 1.5,
   /** Most words added to a query. */
   max_words: 5,
-  /** 1: the scout searches the query's own text with the words added; 0: the words alone (worse on every dev set). */
+  /** 1: the scout searches the query's own text with the words added; 0: the words alone (worse on most dev sets, docs/learning.md). */
   with_query: 1,
   /** Decay forgets terms shown fewer than prune_below times and not counted for max_age_days. */
   prune_below: 3,

@@ -37,8 +37,10 @@ describe('store seals', () => {
     bytes[bytes.length - 100] ^= 0xff; // one flipped byte deep in the file: the seal no longer matches
     const opened = await openStoreDb(await env(blobs), MEMORY_SCHEMA);
     expect(opened.check).not.toBe('sealed');
-    blobs.truncate('memory.sqlite', 0.5);
-    const { warnings } = await MemoryStore.open(await env(blobs));
+    // Whether that byte broke a page depends on the schema's layout; a file cut in half always does.
+    const cut = await snapshotted();
+    cut.truncate('memory.sqlite', 0.5);
+    const { warnings } = await MemoryStore.open(await env(cut));
     expect(warnings[0]).toMatch(/^memory\.sqlite was damaged/);
   });
 });

@@ -66,7 +66,21 @@ export class MemoryTermAssoc {
 }
 
 function toRow(r: unknown[]): TermAssocRow {
-  return { scope: String(r[0]), term: String(r[1]), shown: Number(r[2]), used: Number(r[3]), words: JSON.parse(String(r[4])) as TermAssocRow['words'], at: Number(r[5]) };
+  return { scope: String(r[0]), term: String(r[1]), shown: Number(r[2]), used: Number(r[3]), words: wordsOf(String(r[4])), at: Number(r[5]) };
+}
+
+/** The words column; a value that is not word → [shown, used] (a hand edit) reads as no words, never as an error mid-retrieval. */
+function wordsOf(json: string): TermAssocRow['words'] {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  const out: TermAssocRow['words'] = {};
+  for (const [w, c] of Object.entries(v)) if (Array.isArray(c) && c.length === 2 && count(c[0]) && count(c[1])) out[w] = [c[0] as number, c[1] as number];
+  return out;
 }
 
 const count = (x: unknown): boolean => Number.isInteger(x) && (x as number) >= 0;

@@ -223,6 +223,17 @@ describe('the term_assoc rows (memory.sqlite)', () => {
     await store.close();
   });
 
+  test('a words value that is not word counts (a hand edit) reads as no words', async () => {
+    const e = await env();
+    const { store } = await MemoryStore.open(e);
+    await store.learned.assoc.put([row('a', 3, 1), row('b', 3, 1)], 10);
+    const db = (store as unknown as { db: { run(sql: string, p?: unknown[]): void } }).db;
+    db.run("UPDATE term_assoc SET words = ? WHERE term = 'a'", ['{not json']);
+    db.run("UPDATE term_assoc SET words = ? WHERE term = 'b'", ['{"x":[1,1],"y":"bad"}']);
+    expect(store.learned.assoc.all().map((r) => r.words)).toEqual([{}, { x: [1, 1] }]);
+    await store.close();
+  });
+
   test('decay forgets terms seldom shown and long not counted', async () => {
     const { store } = await MemoryStore.open(await env());
     await store.learned.assoc.put([row('old', TERM_ASSOC.prune_below - 1, 0), row('oft', TERM_ASSOC.prune_below, 0), row('new', 1, 200 * DAY)], 10);

@@ -33,8 +33,8 @@ export const TERM_ASSOC = {
   pseudo_count: 3,
   /** A word qualifies from this lift. */
   min_lift: 1.5,
-  /** Most words added to a query. */
-  max_words: 5,
+  /** Most words added to a query (3: the cross-validation objective's pick on all dev data; 5 and 10 did worse). */
+  max_words: 3,
   /** 1: the scout searches the query's own text with the words added; 0: the words alone (worse on most dev sets, docs/learning.md). */
   with_query: 1,
   /** Decay forgets terms shown fewer than prune_below times and not counted for max_age_days. */

@@ -11,6 +11,7 @@ import { LithosError } from '../../shared/errors';
 import { parseLearningOverrides, type LearningOverrides, TUNABLES } from '../../shared/learning/tunables';
 import { PRECEDENT_MATCH, RERANK, TAG_AFFINITY } from '../../shared/retrieval/constants';
 import { QUERY_EXPANSION } from '../../shared/retrieval/query-expansion';
+import { TERM_ASSOC } from '../../shared/retrieval/term-assoc';
 import { SCOUT_WEIGHTS } from '../../shared/retrieval/scouts';
 
 /** A point of a grid: `group.name` → value. */
@@ -22,6 +23,7 @@ const TABLES: Record<string, Record<string, number>> = {
   tag_affinity: TAG_AFFINITY,
   precedent_match: PRECEDENT_MATCH,
   query_expansion: QUERY_EXPANSION,
+  term_assoc: TERM_ASSOC,
   scout: SCOUT_WEIGHTS,
 };
 
@@ -83,9 +85,10 @@ const SILENT_BEFORE_FEEDBACK = new Set([
   'rerank.spaced_repetition',
   'scout.precedent',
   'scout.expansion',
+  'scout.association',
   'scout.coactivation',
 ]);
-const SILENT_TABLES = new Set(['tag_affinity', 'precedent_match', 'query_expansion']);
+const SILENT_TABLES = new Set(['tag_affinity', 'precedent_match', 'query_expansion', 'term_assoc']);
 
 /** What a point's baseline depends on: its retrieval constants that act before any feedback. */
 export function baselineKey(point: ConstantPoint): string {

@@ -9,6 +9,7 @@
 import type { LearningPorts } from './learning-ports';
 import { COACTIVATION_MAX_AGE_DAYS, DAY_MS, FEEDBACK_MARK_MAX_AGE_DAYS } from './constants';
 import { TAG_AFFINITY } from '../retrieval/constants';
+import { TERM_ASSOC } from '../retrieval/term-assoc';
 import { FEEDBACK_MARK_PREFIX } from './feedback';
 import { CONCEPT_MIN_COACTIVATION } from './concepts';
 import { noteTypeRow } from '../model/note-types';
@@ -28,6 +29,8 @@ export interface DecayReport {
   feedback_marks_pruned: number;
   /** Term–tag affinity pairs forgotten: shown too rarely to say anything, and not for TAG_AFFINITY.max_age_days. */
   affinity_pruned: number;
+  /** Term-association terms forgotten: shown too rarely, and not counted for TERM_ASSOC.max_age_days. */
+  assoc_pruned: number;
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
@@ -42,7 +45,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
   const mem = d.memory;
   await d.tunables.refresh();
   const k = d.tunables.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0, assoc_pruned: 0 };
   let last = mem.learned.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.stats.all();
   const edges = mem.edges.find({}).filter(decays);
@@ -95,6 +98,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
     }
     report.coactivation_pruned = await mem.coactivation.prune(now - COACTIVATION_MAX_AGE_DAYS * DAY_MS, CONCEPT_MIN_COACTIVATION);
     report.affinity_pruned = await mem.learned.pruneTagAffinity(now - TAG_AFFINITY.max_age_days * DAY_MS, TAG_AFFINITY.prune_below);
+    report.assoc_pruned = await mem.learned.assoc.prune(now - TERM_ASSOC.max_age_days * DAY_MS, TERM_ASSOC.prune_below);
     const oldMarks = mem
       .learned.marksWithPrefix(FEEDBACK_MARK_PREFIX)
       .filter((m) => {
@@ -106,7 +110,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
     report.feedback_marks_pruned = oldMarks.length;
     await mem.learned.setMark(DECAY_MARK, { at: now });
   });
-  if (report.salience + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned === 0) return report;
+  if (report.salience + report.edges_decayed + report.edges_pruned + report.coactivation_pruned + report.feedback_marks_pruned + report.affinity_pruned + report.assoc_pruned === 0) return report;
   await d.audit.append({
     action: 'decay',
     actor: { kind: 'system', id: null },
@@ -119,6 +123,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
       coactivation_pruned: report.coactivation_pruned,
       feedback_marks_pruned: report.feedback_marks_pruned,
       affinity_pruned: report.affinity_pruned,
+      assoc_pruned: report.assoc_pruned,
     },
   });
   return report;

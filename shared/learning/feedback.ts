@@ -12,6 +12,7 @@ import type { Receipt } from '../retrieval/types';
 import { recordPrecedent } from './precedents';
 import { recordTagAffinity } from './tag-affinity';
 import { recordQueryExpansion } from './query-expansion';
+import { recordTermAssoc } from './term-assoc';
 import { SCOUT_WEIGHTS } from '../retrieval/scouts';
 import { everyAgentReads } from '../governance/audience';
 import { gatedNote } from '../governance/gate';
@@ -54,6 +55,8 @@ export interface FeedbackResult {
   precedent: boolean;
   /** Whether the query's words × the notes' tags were counted (term–tag affinity). */
   tag_affinity: boolean;
+  /** Whether the query's words × the shown notes' words were counted (learned term associations). */
+  term_assoc: boolean;
 }
 
 export const FEEDBACK_MARK_PREFIX = 'feedback:';
@@ -110,7 +113,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
   const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => d.notes.note(id) !== null);
   const empty: FeedbackResult = {
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], exploration: [], misleading: [], quarantined: [],
-    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false,
+    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false, term_assoc: false,
   };
   if (d.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
   await d.tunables.refresh();
@@ -195,6 +198,11 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
       const everyAgent = everyAgentReadsReceipt(d, receipt);
       // Only the expansion scout reads the field: while it is off (the default), recording it is cost for nothing.
       if (SCOUT_WEIGHTS.expansion > 0) await recordQueryExpansion(mem.learned, receipt, used, now, everyAgent);
+      // Likewise the association scout (learning/term-assoc.ts; passed-over exploration picks are no evidence).
+      if (SCOUT_WEIGHTS.association > 0) {
+        const shown = finals.filter((id) => !exploration.includes(id)).map((id) => ({ id, used: used.includes(id) }));
+        out.term_assoc = await recordTermAssoc(d, receipt, shown, now, everyAgent);
+      }
       // The counts reach every caller's ranking and reasons (with the query's words): only a retrieval
       // every agent could have read the receipt of teaches them.
       if (everyAgent) {
@@ -225,6 +233,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
       coactivation_pairs: out.coactivation_pairs,
       precedent: out.precedent,
       tag_affinity: out.tag_affinity,
+      term_assoc: out.term_assoc,
     },
   });
   for (const id of toQuarantine) {

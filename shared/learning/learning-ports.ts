@@ -15,8 +15,8 @@ import type { LearningStore } from './learning-store';
 
 export interface LearningPorts {
   notes: Pick<NotesService, 'note' | 'notes' | 'links' | 'backlinks' | 'parse' | 'updateFrontmatter' | 'writeNote'>;
-  /** Note vectors (concept density) and text-to-note similarity (support by the output). */
-  search: Pick<SearchService, 'noteVector' | 'textSimilarity'>;
+  /** Note vectors (concept density), text-to-note similarity (support by the output), note text (term associations). */
+  search: Pick<SearchService, 'noteVector' | 'textSimilarity' | 'noteText'>;
   /** The retrievals learning learns from (retrieval/receipts.ts). */
   receipts: Pick<ReceiptLog, 'query'>;
   memory: Pick<MemoryStore, 'batch' | 'stats' | 'edges' | 'coactivation' | 'learned' | 'phases'>;

@@ -10,8 +10,9 @@ import type { MemoryStore } from '../stores/memory-store';
 import type { LinkGraph } from '../vault/link-graph';
 import type { LiveNote } from '../vault/note-indexer';
 import type { NoteWords } from '../vault/note-words';
-import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
+import type { Coactivation, EdgeRow, NodeStats, TermAssocRow } from '../stores/memory-types';
 import type { Phase } from '../model/ledger';
+import { TERM_ASSOC } from './term-assoc';
 import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './scout-contract';
 import { PrecedentIndex } from './precedent-index';
 import { CONCEPT_USES_MARK, conceptUsesIn } from './concept-uses';
@@ -273,6 +274,11 @@ export class EngineCorpus implements RetrievalCorpus {
       cached.version = version;
     }
     return this.precedentIndex!.index.match(terms, queryClass);
+  }
+
+  /** The query terms' association rows in the shared scope and the reader's own (a handful of indexed lookups). */
+  termAssoc(terms: readonly string[], agentId: string | null): TermAssocRow[] {
+    return this.d.memory.learned.assoc.rows(terms.slice(0, TERM_ASSOC.max_query_terms), agentId ? ['', agentId] : ['']);
   }
 
   /** As precedents(): read once, then kept up to date from the store's change log. */

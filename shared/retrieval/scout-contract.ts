@@ -3,7 +3,7 @@
  * retrieval/engine-corpus.ts implements) and the hits it returns. Apart from types.ts, which imports the
  * registry for ScoutName, so that no scout's import leads back to the registry (no import cycle).
  */
-import type { Coactivation, EdgeRow, NodeStats } from '../stores/memory-types';
+import type { Coactivation, EdgeRow, NodeStats, TermAssocRow } from '../stores/memory-types';
 import type { AccessScope, NoteType, NoteStatus } from '../model/types';
 import type { NoteFrame } from '../model/frames';
 import type { Phase } from '../model/ledger';
@@ -117,6 +117,8 @@ export interface RetrievalCorpus {
   precedents?(terms: readonly string[], queryClass: string): PrecedentMatch[];
   /** Notes whose query-expansion field matches the terms, in the shared scope and `agentId`'s own (expansion scout). */
   expansion?(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[];
+  /** Learned term-association rows of the query terms, in the shared scope and `agentId`'s own (association scout). */
+  termAssoc?(terms: readonly string[], agentId: string | null): TermAssocRow[];
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */
   beginScan?(): void;
   /** Every note id, sorted (cached while nothing changes); the random scout draws from it. */

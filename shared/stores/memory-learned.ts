@@ -4,17 +4,23 @@ import type { ExpansionChange, ExpansionLog, PrecedentChange, PrecedentLog } fro
 import type { MemoryTables } from './memory-tables';
 import type { ExpansionRow, MemoryOp, PrecedentRow, TagAffinityRow } from './memory-types';
 import { checkPrecedent, nonEmpty } from './memory-validate';
+import { MemoryTermAssoc } from './memory-term-assoc';
 
 /**
  * What the learning layer keeps in memory.sqlite beside the node signals: its bookmarks (marks), the
- * precedents of past retrievals, term–tag affinity and query expansion.
+ * precedents of past retrievals, term–tag affinity, query expansion and term associations.
  */
 export class MemoryLearned {
+  /** Learned term associations (memory-term-assoc.ts). */
+  readonly assoc: MemoryTermAssoc;
+
   constructor(
     private readonly t: MemoryTables,
     private readonly log: PrecedentLog,
     private readonly expansionLog: ExpansionLog,
-  ) {}
+  ) {
+    this.assoc = new MemoryTermAssoc(t);
+  }
 
   // ── learning marks ──────────────────────────────────────────────────────
 

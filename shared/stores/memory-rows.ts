@@ -180,6 +180,15 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       ]);
       return;
     }
+    case 'assoc':
+      for (const r of op.rows) {
+        db.run('INSERT OR REPLACE INTO term_assoc (scope, term, shown, used, words, at) VALUES (?, ?, ?, ?, ?, ?)', [r.scope, r.term, r.shown, r.used, JSON.stringify(r.words), r.at]);
+      }
+      for (const k of op.drop) db.run('DELETE FROM term_assoc WHERE scope = ? AND term = ?', [k.scope, k.term]);
+      return;
+    case 'assoc_prune':
+      db.run('DELETE FROM term_assoc WHERE at < ? AND shown < ?', [op.before, op.below]);
+      return;
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
       return;

@@ -16,7 +16,7 @@ import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow } from './memory-types';
+export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow, TermAssocRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 

@@ -163,6 +163,21 @@ export interface NoteEditorRow {
 }
 
 /**
+ * Learned term associations (learning/term-assoc.ts): for feedback on queries holding `term`, how many
+ * notes were shown and used, and per word of those notes' text how many of them held it ([shown, used]).
+ * `scope` as in ExpansionRow ('' shared, else the one agent whose receipts taught it).
+ */
+export interface TermAssocRow {
+  scope: string;
+  term: string;
+  shown: number;
+  used: number;
+  words: Record<string, [number, number]>;
+  /** When the row was last counted (ms since epoch). */
+  at: number;
+}
+
+/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -192,4 +207,8 @@ export type MemoryOp =
   /** A ledger target alias (stores/memory-targets.ts), final state; `target: null` removes it. */
   | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } }
   /** Who last changed a note's title or body, final state (stores/memory-editors.ts). */
-  | { kind: 'editor'; row: NoteEditorRow };
+  | { kind: 'editor'; row: NoteEditorRow }
+  /** Term-association rows, final counts; `drop` names (scope, term) rows to delete (the weakest, beyond the bound). */
+  | { kind: 'assoc'; rows: TermAssocRow[]; drop: { scope: string; term: string }[] }
+  /** Drops term-association rows last counted before `before` with fewer than `below` showings (decay's ageing). */
+  | { kind: 'assoc_prune'; before: number; below: number };

@@ -145,6 +145,16 @@ CREATE TABLE IF NOT EXISTS note_editors (
   editor TEXT,
   fingerprint TEXT NOT NULL,
   at INTEGER NOT NULL
+);
+-- learned term associations from feedback: per query term, notes shown / used and per word of them (JSON), per scope
+CREATE TABLE IF NOT EXISTS term_assoc (
+  scope TEXT NOT NULL,
+  term TEXT NOT NULL,
+  shown INTEGER NOT NULL,
+  used INTEGER NOT NULL,
+  words TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (scope, term)
 );`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [

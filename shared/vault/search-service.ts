@@ -52,6 +52,11 @@ export class SearchService {
     return this.queries.textSimilarity(ids, text);
   }
 
+  /** The note's indexed text (its chunks, heading lines included); null when it is not indexed. */
+  noteText(id: string): string | null {
+    return this.d.index.noteText(id);
+  }
+
   /** The active spaces, the primary first (read at each use, so a change applies to the next search). */
   embedders(): readonly Embedder[] {
     return this.d.spaces.list();

@@ -92,6 +92,7 @@ function twin(kind: Gated | null): MemoryCorpus {
       coactivation: [{ a: 's', b: 'g', count: 50 }],
       precedents: [{ precedent_id: 'p1', at: NOW, query_class: 'lookup', query_text: QUERY, agent_id: null, terms: ['pool', 'exhaustion'], used: ['g', 's'] }],
       expansion: ['g', 's'].flatMap((node_id) => ['pool', 'exhaustion'].map((term) => ({ scope: '', node_id, term, weight: 2, at: NOW }))),
+      termAssoc: [{ scope: '', term: 'pool', shown: 10, used: 3, words: { mutex: [3, 3], badge: [3, 3] }, at: NOW }],
     },
   );
 }

@@ -6,7 +6,7 @@ import { extractFrame } from '../../shared/model/frames';
 import { PrecedentIndex } from '../../shared/retrieval/precedent-index';
 import { pairBackground, spread, type Contrast, type Spread } from '../../shared/retrieval/background';
 import { ExpansionIndex, type ExpansionHit } from '../../shared/retrieval/query-expansion';
-import type { ExpansionRow } from '../../shared/stores/memory-types';
+import type { ExpansionRow, TermAssocRow } from '../../shared/stores/memory-types';
 import type { CorpusNote, NoteFrame, PrecedentMatch, ResolvedQuery, RetrievalCorpus, Scored, ScoutHit, ScoutInput } from '../../shared/retrieval/types';
 import { DEFAULT_NODE_STATS, type Coactivation, type EdgeRow, type NodeStats, type PrecedentRow } from '../../shared/stores/memory-types';
 
@@ -63,6 +63,8 @@ export interface MemoryCorpusOptions {
   precedents?: readonly PrecedentRow[];
   /** Query-expansion rows (the expansion scout's memory), read by the engine's own ExpansionIndex. */
   expansion?: readonly ExpansionRow[];
+  /** Learned term-association rows (the association scout's memory). */
+  termAssoc?: readonly TermAssocRow[];
   /** Query embedder for vector(); notes carry their own vectors. */
   embed?: (text: string) => readonly number[] | Float32Array;
 }
@@ -99,6 +101,7 @@ export class MemoryCorpus implements RetrievalCorpus {
   private readonly embed?: (text: string) => readonly number[] | Float32Array;
   private readonly precedentIndex: PrecedentIndex;
   private readonly expansionIndex: ExpansionIndex;
+  private readonly assocRows: readonly TermAssocRow[];
   /** How many times frame() had to extract (tests of caching read it). */
   extractions = 0;
 
@@ -127,6 +130,12 @@ export class MemoryCorpus implements RetrievalCorpus {
     this.embed = opts.embed;
     this.precedentIndex = new PrecedentIndex(opts.precedents ?? []);
     this.expansionIndex = new ExpansionIndex(opts.expansion ?? []);
+    this.assocRows = opts.termAssoc ?? [];
+  }
+
+  /** As the engine's: the terms' rows in the shared scope and the reader's own. */
+  termAssoc(terms: readonly string[], agentId: string | null): TermAssocRow[] {
+    return this.assocRows.filter((r) => terms.includes(r.term) && (r.scope === '' || r.scope === agentId));
   }
 
   expansion(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[] {

@@ -17,6 +17,7 @@ import { centroidScout } from './centroid';
 import { analogyScout } from './analogy';
 import { precedentScout } from './precedent';
 import { expansionScout } from './expansion';
+import { associationScout } from './association';
 
 /**
  * Every scout of terrace 0, wave 1 then wave 2. The order is the merge order of their hits (reasons are
@@ -31,6 +32,7 @@ const REGISTRY = [
   recencyScout,
   randomScout,
   expansionScout,
+  associationScout,
   graphScout,
   coactivationScout,
   noveltyScout,

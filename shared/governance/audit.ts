@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS = [
   'task.complete',
   'task.cancel',
   'finding.post',
+  'event.record',
+  'events.age',
   'store.damaged',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -28,6 +28,9 @@ export interface DecayReport {
   feedback_marks_pruned: number;
   /** Term–tag affinity pairs forgotten: shown too rarely to say anything, and not for TAG_AFFINITY.max_age_days. */
   affinity_pruned: number;
+  /** Episodic events archived and pruned by the same pass (event-ageing.ts). */
+  events_archived: number;
+  events_pruned: number;
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
@@ -42,7 +45,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
   const mem = d.memory;
   await d.tunables.refresh();
   const k = d.tunables.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0, events_archived: 0, events_pruned: 0 };
   let last = mem.learned.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.stats.all();
   const edges = mem.edges.find({}).filter(decays);

@@ -11,6 +11,8 @@ import type { Receipt } from '../retrieval/types';
 import { DECAY } from './constants';
 import { Consolidator } from './consolidator';
 import { runDecay, type DecayReport } from './decay';
+import { ageEvents } from './event-ageing';
+import { EventLog } from './event-log';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
 import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
@@ -34,6 +36,8 @@ export class LearningService {
   readonly consolidator: Consolidator;
   /** The knowledge ledger's phases and vitality (ledger-phases.ts). */
   readonly ledger: LedgerPhases;
+  /** Episodic events: recorded here, aged with decay (event-log.ts, event-ageing.ts). */
+  readonly events: EventLog;
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
@@ -43,6 +47,7 @@ export class LearningService {
     this.memory = d.memory;
     this.tunables = d.tunables;
     this.ledger = new LedgerPhases(d);
+    this.events = new EventLog(d);
     // Every ledger entry is evaluated after each consolidation.
     this.consolidator = new Consolidator(d, d.timers, d.logger, (actor) => this.ledgerLogged(() => this.ledger.evaluate('all', actor)));
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
@@ -93,9 +98,11 @@ export class LearningService {
     this.consolidator.noteRetrieval(receipt);
   }
 
-  /** One decay run at `now` (decay.ts). */
-  decay(now: number = this.d.clock.now()): Promise<DecayReport> {
-    return runDecay(this.d, now);
+  /** One decay run at `now` (decay.ts), and the episodic events' ageing with it (event-ageing.ts). */
+  async decay(now: number = this.d.clock.now()): Promise<DecayReport> {
+    const report = await runDecay(this.d, now);
+    const aged = await ageEvents(this.d, now);
+    return { ...report, events_archived: aged.archived, events_pruned: aged.pruned };
   }
 
   /** Decays now, then every interval until stop(). */
@@ -115,6 +122,7 @@ export class LearningService {
     await this.decayRuns.stop();
     await this.consolidator.stop();
     await this.feedbackChain.catch(() => undefined);
+    await this.events.stop();
   }
 
   /** A failed ledger evaluation is logged: the feedback or consolidation it follows stands. */

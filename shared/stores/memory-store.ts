@@ -6,6 +6,7 @@ import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
 import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
+import { MemoryEvents } from './memory-events';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
 import { MemoryPhases } from './memory-phases';
@@ -14,13 +15,14 @@ import { MemoryStats } from './memory-stats';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, EventRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
 export type { StoreDeps } from './journaled-store';
 
 export type { EdgeInput } from './memory-edges';
+export type { EventQuery } from './memory-events';
 export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
 
 /**
@@ -46,6 +48,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly learned: MemoryLearned;
   /** The knowledge ledger's phase and vitality per entry. */
   readonly phases: MemoryPhases;
+  /** Episodic events and their links to notes. */
+  readonly events: MemoryEvents;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -56,6 +60,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.coactivation = new MemoryCoactivation(tables);
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
     this.phases = new MemoryPhases(tables);
+    this.events = new MemoryEvents(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {

@@ -5,6 +5,7 @@ import { LCMA_TOOLS } from './lcma';
 import { MEMORY_TOOLS } from './memory';
 import { CONFLICT_TOOLS } from './conflicts';
 import { GOVERNANCE_TOOLS } from './governance';
+import { EVENT_TOOLS } from './events';
 
 /**
  * Every `lithos_*` tool, in the order tools/list shows them. Each group appends its array here with one
@@ -17,5 +18,6 @@ export const TOOL_CATALOG: readonly ToolDef[] = [
   ...MEMORY_TOOLS,
   ...CONFLICT_TOOLS,
   ...GOVERNANCE_TOOLS,
+  ...EVENT_TOOLS,
 ];
 

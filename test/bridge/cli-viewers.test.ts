@@ -26,6 +26,7 @@ const VIEWERS: Record<string, string> = {
   demo: 'job:demo',
   mcp: 'mcp',
   receipts: 'files',
+  events: 'files',
   conflicts: 'person',
   'conflicts resolve': 'person',
   'conflicts scan': 'job:conflict-scan',

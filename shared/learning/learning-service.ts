@@ -13,6 +13,7 @@ import { Consolidator } from './consolidator';
 import { runDecay, type DecayReport } from './decay';
 import { ageEvents } from './event-ageing';
 import { EventLog } from './event-log';
+import { indexGitHistory, type GitIndexReport, type GitLog } from './git-history';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
 import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
@@ -40,6 +41,9 @@ export class LearningService {
   readonly events: EventLog;
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
+  /** The repository holding the vault, when a host can read it (git-history.ts). */
+  private git: GitLog | null = null;
+  private gitChain: Promise<unknown> = Promise.resolve();
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
 
@@ -105,6 +109,23 @@ export class LearningService {
     return { ...report, events_archived: aged.archived, events_pruned: aged.pruned };
   }
 
+  /**
+   * The repository holding the vault (a host that can read it sets it, e.g. `lithos mcp` headless): its commits
+   * are indexed as `commit` events by indexGit() and after each decay run.
+   */
+  setGitLog(git: GitLog | null): void {
+    this.git = git;
+  }
+
+  /** Indexes the commits made since the last run (one run at a time); unsupported when no repository is set. */
+  indexGit(): Promise<GitIndexReport> {
+    const git = this.git;
+    if (!git) return Promise.reject(new LithosError('unsupported', 'No git repository is known for this vault: the host did not set one.'));
+    const run = this.gitChain.catch(() => undefined).then(() => indexGitHistory({ events: this.events, memory: this.d.memory, notes: this.d.notes }, git));
+    this.gitChain = run;
+    return run;
+  }
+
   /** Decays now, then every interval until stop(). */
   async start(): Promise<void> {
     await this.decayLogged();
@@ -122,6 +143,7 @@ export class LearningService {
     await this.decayRuns.stop();
     await this.consolidator.stop();
     await this.feedbackChain.catch(() => undefined);
+    await this.gitChain.catch(() => undefined);
     await this.events.stop();
   }
 
@@ -135,10 +157,11 @@ export class LearningService {
   }
 
   /** A failed run is logged, never thrown at the host. */
-  private decayLogged(): Promise<void> {
-    return this.decay().then(
+  private async decayLogged(): Promise<void> {
+    await this.decay().then(
       () => undefined,
       (err: unknown) => this.d.logger.warn('decay failed', { error: String(err) }),
     );
+    if (this.git) await this.indexGit().catch((err: unknown) => this.d.logger.warn('git history not indexed', { error: String(err) }));
   }
 }

@@ -13,6 +13,7 @@ import { Consolidator } from './consolidator';
 import { runDecay, type DecayReport } from './decay';
 import { ageEvents } from './event-ageing';
 import { EventLog } from './event-log';
+import { ExternalEdits } from './external-edits';
 import { indexGitHistory, type GitIndexReport, type GitLog } from './git-history';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
 import type { LearningStore } from './learning-store';
@@ -41,6 +42,7 @@ export class LearningService {
   readonly events: EventLog;
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
+  private readonly externalEdits: ExternalEdits;
   /** The repository holding the vault, when a host can read it (git-history.ts). */
   private git: GitLog | null = null;
   private gitChain: Promise<unknown> = Promise.resolve();
@@ -52,6 +54,7 @@ export class LearningService {
     this.tunables = d.tunables;
     this.ledger = new LedgerPhases(d);
     this.events = new EventLog(d);
+    this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock });
     // Every ledger entry is evaluated after each consolidation.
     this.consolidator = new Consolidator(d, d.timers, d.logger, (actor) => this.ledgerLogged(() => this.ledger.evaluate('all', actor)));
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
@@ -82,6 +85,11 @@ export class LearningService {
     const id = n.nodeId;
     const run = this.feedbackChain.catch(() => undefined).then(() => this.ledgerLogged(() => this.ledger.evaluate([id])));
     this.feedbackChain = run;
+  }
+
+  /** A note changed outside the tools (sync's hook): an `external_edit` event, coalesced per note (external-edits.ts). */
+  externalEdit(path: string): void {
+    this.externalEdits.seen(path);
   }
 
   /** Every quarantined note, most misleading first; `allow` is the caller's scope gate. */

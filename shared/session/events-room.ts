@@ -7,7 +7,8 @@
  *   being its author (its own `agent/<id>` namespace, a task it is on, a project namespace of its allowlist,
  *   or shared); its links name notes it may see (another is not_found, as everywhere);
  * - an agent reads an event when the gate lets it see the event and every linked note that still exists
- *   (links to notes gone from the vault are left out); the person reads every event;
+ *   (links to notes gone from the vault are left out), and every note its `data.about` names (an external
+ *   edit's note, named without the link that would keep the event forever); the person reads every event;
  * - every tool call an agent makes is recorded as a `tool_call` event in its own private namespace
  *   (an unnamed or unverified agent's: the person's only).
  */
@@ -93,6 +94,10 @@ export class EventsRoom {
     if (!person && !AGENT_EVENT_KINDS.includes(e.kind)) {
       throw new LithosError('invalid_argument', `An agent records events of kind ${AGENT_EVENT_KINDS.join(', ')}; "${e.kind}" is the engine's own record.`, { field: 'kind', value: e.kind });
     }
+    if (e.data !== null && typeof e.data === 'object' && 'about' in e.data) {
+      // The engine's own field (an external edit's note): judged on reading, it would tell hidden notes from missing ones.
+      throw new LithosError('invalid_argument', 'data.about is the engine\'s own field; name the notes an event is about in links.', { field: 'data.about' });
+    }
     const scope = e.scope ?? (person ? 'user_private' : 'agent_private');
     const namespace = this.namespaceOf(scope, e, actor);
     if (!person && !canSee(this.who.viewer, { namespace, access_scope: scope, author: null, path: '' })) {
@@ -162,6 +167,12 @@ export class EventsRoom {
     if (viewer.kind === 'human') return toView(r);
     const event: GatedNote = { namespace: r.namespace, access_scope: r.access_scope, author: r.actor_kind === 'agent' ? r.actor : null, path: '' };
     if (!canSee(viewer, event)) return null;
+    // Notes the event is about without linking them (an external edit): judged like links, never shown as links.
+    const about = (r.data as { about?: unknown } | null)?.about;
+    for (const id of Array.isArray(about) ? about : []) {
+      const n = typeof id === 'string' ? this.services.notes.note(id) : null;
+      if (n && n.nodeId === id && !canSee(viewer, gatedNote(n))) return null;
+    }
     const links: string[] = [];
     for (const id of r.links) {
       const n = this.services.notes.note(id);

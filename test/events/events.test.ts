@@ -2,6 +2,7 @@ import { openHarness } from '../engine/harness';
 import { AGENT, HUMAN, OTHER, POOL_ID, SECRET_ID, openTools, type ToolHarness } from '../tools/fixture';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
+import { EXTERNAL_EDIT_EVERY_MS } from '../../shared/learning/external-edits';
 
 /**
  * Episodic events (model/events.ts): recorded and listed within the caller's scope, aged by the learning pass
@@ -175,6 +176,34 @@ describe('tool calls as events', () => {
     h.clock.advance(1_000);
     await h.engine.services.learning.events.flush(); // waits for the timer's write in flight
     expect(h.engine.services.learning.memory.events.count()).toBe(1);
+  });
+});
+
+describe('external edits as events', () => {
+  const POOL = 'project/atlas/Pool sizing.md';
+  const SECRET = 'agent/agent-b/Secret plan.md';
+
+  test("an edit outside the tools is an external_edit with its note's scope, one per note per window; the tools' own writes are not", async () => {
+    h.engine.startWatching();
+    h.vault.put(POOL, `${h.vault.text(POOL)}\nEdited in Obsidian.\n`);
+    h.vault.put(SECRET, `${h.vault.text(SECRET)}\nzebra again.\n`);
+    await h.engine.settle();
+    h.vault.put(POOL, `${h.vault.text(POOL)}\nAnd again, a second later.\n`); // coalesced into the first
+    await h.engine.settle();
+    h.clock.advance(EXTERNAL_EDIT_EVERY_MS + 1000); // past the window: a write recorded now would be a second event
+    await h.call('lithos_write', { path: POOL, content: 'Rewritten by a tool.\n' }, HUMAN);
+    await h.engine.settle();
+    await h.engine.services.learning.events.flush();
+    const edits = await events(HUMAN, { kinds: ['external_edit'] });
+    expect(edits.map((e) => e.data.path).sort()).toEqual([SECRET, POOL].sort());
+    expect(edits.find((e) => e.data.path === SECRET)).toMatchObject({ scope: 'agent_private', namespace: 'agent/agent-b', links: [], actor_kind: 'system' });
+    // agent-a may see the pool note, not agent-b's plan; agent-b sees its own note's edit.
+    expect((await events(AGENT, { kinds: ['external_edit'] })).map((e) => e.data.path)).toEqual([POOL]);
+    expect((await events(OTHER, { kinds: ['external_edit'] })).map((e) => e.data.path)).toContain(SECRET);
+  });
+
+  test("an agent cannot name notes in data.about (it would tell a hidden note from a missing one)", async () => {
+    await expect(h.call('lithos_event_record', { kind: 'observation', summary: 'probe', data: { about: [SECRET_ID] } }, AGENT)).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });
 

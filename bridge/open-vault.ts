@@ -1,3 +1,4 @@
+import { nodePost } from './http-post';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BlobStore, Embedder, Logger } from '../shared/ports';
@@ -11,6 +12,7 @@ import { loadSqlJs } from './sql';
 import { readConfig, type VaultConfig } from './config';
 import { createEmbedder } from './embedders';
 import { ReadOnlyBlobStore } from './read-only-blobs';
+import { NodeDeviceStore } from './node-device-store';
 import type { IndexReport } from '../shared/vault/sync';
 import { PERSON, type SessionCaller } from '../shared/session/caller';
 import type { MemorySession } from '../shared/session/memory-session';
@@ -122,8 +124,14 @@ async function openEngine(rootArg: string, opts: OpenVaultOptions): Promise<Vaul
       logger: opts.logger,
       onProgress: opts.onProgress,
       debounceMs: 0,
+      // Only the writer delivers webhooks: a read-only job (beside a live plugin) sees no change of its own.
+      post: lock ? nodePost : null,
       // Read-only (another process writes): never edit notes, not even the managed callouts.
       callouts: lock ? (opts.callouts ?? config.callouts) : false,
+      device: new NodeDeviceStore(root),
+      // Ledger notes without an ID get one from the writers (write commands, the MCP server), never from a
+      // read-only look (doctor, search, stats) or a process without the lock.
+      assignLedgerIds: lock !== null && (opts.write || opts.lockOwner === 'bridge'),
     });
     return {
       root,

@@ -5,6 +5,7 @@
  * person's memory session (panel-context.ts). The engine session (engine-session.ts) builds this from the
  * engine's services, so nothing else in plugin/ depends on the engine.
  */
+import type { EventBus } from '../shared/governance/public-events';
 import type { AgentKeys } from '../shared/governance/agent-keys';
 import type { AuditLog } from '../shared/governance/audit';
 import type { PolicyStore } from '../shared/governance/policy';
@@ -25,6 +26,8 @@ export interface EngineControls {
   readonly conflicts: Pick<ConflictService, 'setCallouts'>;
   /** The audit log ("Verify the audit log"). */
   readonly audit: Pick<AuditLog, 'verify'>;
+  /** The public event stream other plugins receive through the plugin's `api` (public-api.ts). */
+  readonly events: Pick<EventBus, 'on'>;
   setDecayInterval(ms: number): void;
   activeSpaces(): string[];
   addSpace(space: Embedder, onProgress?: (done: number, total: number) => void): Promise<number>;
@@ -43,6 +46,7 @@ export function engineControls(s: Services): EngineControls {
     consolidator: learning.consolidator,
     conflicts: s.conflicts,
     audit: governance.audit,
+    events: governance.events,
     setDecayInterval: (ms) => learning.setDecayInterval(ms),
     activeSpaces: () => search.activeSpaces(),
     addSpace: (space, onProgress) => search.addSpace(space, onProgress),

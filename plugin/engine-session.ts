@@ -1,3 +1,4 @@
+import type { HttpPost } from '../shared/governance/webhooks';
 import type { CallHost } from '../shared/tools/types';
 import type { App, EventRef } from 'obsidian';
 import { MemoryEngine, type IndexReport } from '../shared/engine';
@@ -9,6 +10,7 @@ import { PERSON } from '../shared/session/caller';
 import type { MemorySession } from '../shared/session/memory-session';
 import { ObsidianVault } from './obsidian-vault';
 import { ObsidianBlobStore } from './obsidian-blob-store';
+import { ObsidianDeviceStore } from './obsidian-device-store';
 import { loadSql } from './sql-loader';
 import type { LithosStatus } from './status-bar';
 import { engineControls, type EngineControls } from './engine-controls';
@@ -26,6 +28,8 @@ export interface EngineSessionDeps {
   notify(message: string): void;
   /** Engine options taken from the settings when it opens. */
   callouts(): boolean;
+  /** HTTP POST for the policy's webhooks (Obsidian's requestUrl); absent: webhooks are not sent. */
+  post?: HttpPost;
   /** Runs once the engine is open, before the first scan (schedules, bridge). */
   opened(controls: EngineControls): void;
   /** The crash-loop guard: called before the engine opens and after the first scan ends. */
@@ -103,6 +107,8 @@ export class EngineSession {
         sql: await loadSql(),
         logger: this.deps.logger,
         callouts: this.deps.callouts(),
+        post: this.deps.post ?? null,
+        device: new ObsidianDeviceStore(this.deps.app),
         onProgress: (p) => this.deps.status({ state: 'progress', ...p }),
       });
       // The person sees every note whatever the policy says, so one session serves as long as the engine is open.

@@ -17,6 +17,7 @@ import { PanelChanges, panelContext } from './panel-context';
 import { HumanTools } from './panels/human-tools';
 import type { LithosSettings } from './settings';
 import { fetchWithFallback, streamingFetch } from './model-fetch';
+import { LithosPublicApi } from './public-api';
 import { ModelDownloads } from './model-downloads';
 import { ObsidianModelFiles } from './obsidian-model-files';
 import { MiniLmSwitch } from './minilm/minilm-switch';
@@ -45,6 +46,11 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   private safeMode = false;
   private unloaded = false;
   private readonly changes = new PanelChanges(this.logger);
+  /** For other plugins: `app.plugins.plugins['lithos-memory'].api` (public-api.ts, docs/events.md). */
+  readonly api = new LithosPublicApi(
+    (name, event) => this.app.workspace.trigger(name, event),
+    (err) => this.logger.warn('a Lithos event listener of another plugin failed', { error: String(err) }),
+  );
 
   override async onload(): Promise<void> {
     this.file = await PluginDataFile.load(this);
@@ -127,6 +133,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
 
   override onunload(): void {
     this.unloaded = true;
+    this.api.stop();
     this.models?.cancel();
     this.miniLm?.stop();
     // Obsidian does not await onunload: the bridge stops and the engine closes in the background.
@@ -151,6 +158,8 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       changed: (what) => this.changes.emit(what),
       notify: (m) => this.notify(m),
       callouts: () => this.currentSettings().callouts,
+      // requestUrl: no page CORS rules, on desktop and mobile alike.
+      post: async (url, body, headers) => ({ status: (await requestUrl({ url, method: 'POST', body, headers, throw: false })).status }),
       opened: (controls) => this.engineOpened(controls),
       indexingStarted: () => this.file?.markIndexing(new Date()) ?? Promise.resolve(),
       indexingEnded: () => this.file?.clearIndexing() ?? Promise.resolve(),
@@ -176,6 +185,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
   }
 
   private engineOpened(controls: EngineControls): void {
+    this.api.attach(controls.events);
     applyOpeningSettings(controls, this.currentSettings(), this.bridge, Platform.isDesktopApp);
     if (this.file) void moveLegacyAgentTools(controls.policy, this.file, this.logger);
   }

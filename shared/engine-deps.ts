@@ -1,6 +1,8 @@
 /** What a host gives the engine (MemoryEngine.open), and the defaults of what it may leave out. */
 import type { SqlJsStatic } from 'sql.js';
-import { silentLogger, systemClock, systemTimers, type BlobStore, type Clock, type Embedder, type Logger, type Timers, type VaultPort } from './ports';
+import type { HttpPost } from './governance/webhooks';
+import { silentLogger, systemClock, systemTimers, type BlobStore, type Clock, type DeviceIdentityStore, type Embedder, type Logger, type Timers, type VaultPort } from './ports';
+import { ephemeralDeviceStore } from './stores/device-identity';
 
 export interface EngineDeps {
   vault: VaultPort;
@@ -18,9 +20,18 @@ export interface EngineDeps {
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
   /** Managed callout blocks in notes (conflicts, status); default true. `conflicts.setCallouts` changes it live. */
   callouts?: boolean;
+  /** HTTP POST for the policy's webhooks (governance/webhooks.ts); without it webhooks are reported, not sent. */
+  post?: HttpPost | null;
+  /**
+   * This device's record, kept outside the vault (ports.ts DeviceIdentityStore): the tag of the ledger IDs it
+   * allocates. Without one the engine is a new device at every open (fine for tests, not for a host).
+   */
+  device?: DeviceIdentityStore;
+  /** Whether ledger notes without an ID get one written at index time; default true. False where notes must not change (read-only, doctor). */
+  assignLedgerIds?: boolean;
 }
 
-export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts'>> & Pick<EngineDeps, 'onProgress' | 'callouts'>;
+export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts' | 'post'>> & Pick<EngineDeps, 'onProgress' | 'callouts'> & { post: HttpPost | null };
 
 export function withDefaults(deps: EngineDeps): ResolvedDeps {
   return {
@@ -34,5 +45,8 @@ export function withDefaults(deps: EngineDeps): ResolvedDeps {
     persistDebounceMs: deps.persistDebounceMs ?? 2000,
     onProgress: deps.onProgress,
     callouts: deps.callouts,
+    post: deps.post ?? null,
+    device: deps.device ?? ephemeralDeviceStore(),
+    assignLedgerIds: deps.assignLedgerIds ?? true,
   };
 }

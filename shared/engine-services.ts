@@ -17,9 +17,14 @@ import { ConflictService } from './conflicts/conflicts';
 import type { Services } from './session/services';
 import type { LinkGraph } from './vault/link-graph';
 import { NotesService } from './vault/notes-service';
+import { NoteEditors } from './vault/note-editors';
+import { stripManagedBlocks } from './conflicts/callout-blocks';
+import { parseNote } from './model/note';
 import type { OpenedMemory } from './vault/open-memory';
 import { SearchService } from './vault/search-service';
 import { VaultSync } from './vault/sync';
+import { LedgerIds } from './vault/ledger-ids';
+import { LedgerAssigner } from './vault/ledger-assign';
 
 export interface ServiceSources {
   d: ResolvedDeps;
@@ -31,7 +36,7 @@ export interface ServiceSources {
 }
 
 /** The services, and the sync and link graph the engine itself keeps (reconcile, events, doctor). */
-export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph } {
+export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner } {
   const { d, m, config, spaces, guard } = s;
   const { memory, coordination, indexer } = m;
   const { clock, timers, logger, blobs } = d;
@@ -39,6 +44,16 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   // Built after sync (callouts are written through the notes, which sync re-reads): sync's hooks find it then.
   let conflicts: ConflictService | null = null;
   let learned: LearningService | null = null;
+  let assigner: LedgerAssigner | null = null;
+  const editors = new NoteEditors({
+    store: memory.editors,
+    clock,
+    audit,
+    isAgent: (name) => coordination.agent(name) !== null || config.agentKeys.list().some((k) => k.agent_id === name),
+    ownText: stripManagedBlocks,
+    idOf: (p) => indexer.byPath.get(p)?.nodeId,
+    read: async (p) => ((await d.vault.stat(p)) ? parseNote(p, await d.vault.readBytes(p)) : null),
+  });
   const sync = new VaultSync({
     vault: d.vault,
     memory,
@@ -54,14 +69,18 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
       conflicts?.noteChanged(p);
       learned?.noteChanged(p); // a ledger entry's phase (learning/ledger-phases.ts)
       if (external) learned?.externalEdit(p); // an episodic event (learning/external-edits.ts)
+      assigner?.noteChanged(p);
     },
     onRemoved: (id) => conflicts?.noteRemoved(id),
+    onIndexed: (id, parsed) => editors.seen(id, parsed),
   });
   const graph = m.graph;
-  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard });
+  const ledger = new LedgerIds({ blobs, device: d.device, clock, logger, audit, marks: memory.learned, live: indexer });
+  const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard, ledger, editors });
+  assigner = new LedgerAssigner({ live: indexer, ledger, updateFrontmatter: (p, fn) => notes.updateFrontmatter(p, fn), timers, logger, enabled: d.assignLedgerIds });
   const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });
-  const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), pending: pendingProposalIds(memory.learned) });
-  const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination });
+  const proposals = new ProposalStore({ blobs, clock, audit, write: (req) => notes.writeNote(req), delete: (path, o) => notes.deleteNote(path, { ...o, trash: true }), pending: pendingProposalIds(memory.learned) });
+  const governance = new GovernanceService({ audit, policy, agentKeys: config.agentKeys, proposals, tasks: coordination, post: d.post, clock, timers, logger });
   const conflictService = new ConflictService({ notes, search, memory, audit, policy, governance, tunables: config.learning, clock, timers, logger, callouts: d.callouts ?? true, guard });
   conflicts = conflictService;
   const receipts = new ReceiptLog(blobs, clock, { logger });
@@ -69,5 +88,5 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   learned = learning;
   const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
-  return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph };
+  return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph, assigner };
 }

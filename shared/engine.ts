@@ -17,6 +17,8 @@ import { openMemory } from './vault/open-memory';
 import type { NoteIndexer } from './vault/note-indexer';
 import type { VaultSync, IndexReport } from './vault/sync';
 import type { LinkGraph } from './vault/link-graph';
+import type { LedgerAssigner } from './vault/ledger-assign';
+import { bodyOffsetReader, ledgerIdProblems } from './vault/ledger-report';
 
 export type { IndexReport } from './vault/sync';
 export type { EngineDeps } from './engine-deps';
@@ -42,6 +44,7 @@ interface EngineParts {
   indexer: NoteIndexer;
   sync: VaultSync;
   graph: LinkGraph;
+  assigner: LedgerAssigner;
   services: Services;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
   backfill: string[];
@@ -72,6 +75,8 @@ export class MemoryEngine {
   private readonly indexer: NoteIndexer;
   private readonly sync: VaultSync;
   private readonly graph: LinkGraph;
+  /** Ledger IDs for ledger notes written outside the engine (vault/ledger-assign.ts). */
+  private readonly assigner: LedgerAssigner;
   // The stores the engine flushes and closes; the services reach them through their own ports.
   private readonly memory: MemoryStore;
   private readonly cache: CacheStore;
@@ -86,6 +91,7 @@ export class MemoryEngine {
     this.indexer = p.indexer;
     this.sync = p.sync;
     this.graph = p.graph;
+    this.assigner = p.assigner;
     this.services = p.services;
     this.backfill = p.backfill;
     this.warnings = p.warnings;
@@ -98,9 +104,9 @@ export class MemoryEngine {
     const { warnings } = m;
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
-    const { services, sync, graph } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
+    const { services, sync, graph, assigner } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
     const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, services, backfill, warnings });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, services, backfill, warnings });
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
@@ -120,6 +126,7 @@ export class MemoryEngine {
   async reconcile(): Promise<IndexReport> {
     this.assertOpen();
     const report = await this.sync.reconcile();
+    await this.assigner.assignMissing();
     if (this.backfill.length > 0) {
       const paths = this.backfill;
       this.backfill = [];
@@ -143,8 +150,9 @@ export class MemoryEngine {
   }
 
   /** Handles every pending event now, cutting debounces short (CLI, tests, before a flush). */
-  settle(): Promise<void> {
-    return this.sync.settle();
+  async settle(): Promise<void> {
+    await this.sync.settle();
+    await this.assigner.settle();
   }
 
   /** Resolves once pending events have been handled, letting their debounces run their course. */
@@ -166,7 +174,9 @@ export class MemoryEngine {
       ...setAsideWarnings(await this.deps.blobs.list(), this.warnings),
       ...pastLossWarnings(await this.services.governance.audit.recent({ action: 'store.damaged', limit: 100 }), this.losses, this.deps.clock.now()),
     ];
-    return doctorReport(this.services.notes.notes(), { warnings: [...this.warnings, ...earlier], errors: [...this.sync.lastErrors], broken_links: this.graph.broken() });
+    const notes = this.services.notes;
+    const ledger_ids = await ledgerIdProblems({ notes: notes.notes(), links: (p) => this.graph.outgoing(p), byLedgerId: (r) => notes.byLedgerId(r), bodyOffset: bodyOffsetReader(this.deps.vault) });
+    return doctorReport(notes.notes(), { warnings: [...this.warnings, ...earlier], errors: [...this.sync.lastErrors], broken_links: this.graph.broken(), ledger_ids });
   }
 
   async flush(): Promise<void> {
@@ -181,10 +191,14 @@ export class MemoryEngine {
   async close(): Promise<void> {
     if (this.state.closed) return;
     this.stopWatching();
+    this.assigner.stop();
+    await this.assigner.settle();
     this.services.conflicts.stopFollowingPolicy();
+
     await this.services.conflicts.idle(); // a callout sync under way finishes before the stores close
     await this.services.learning.stop();
     await this.flush();
+    await this.services.governance.close(); // events of the last changes go out; no retry outlives the engine
     this.state.closed = true;
     await this.memory.close();
     await this.cache.close();

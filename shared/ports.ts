@@ -76,6 +76,17 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
+/**
+ * Where this device keeps its own record for this vault, never inside the vault: a synced file would give
+ * two devices one identity. The plugin uses Obsidian's per-device local storage, headless the user's config
+ * folder; stores/device-identity.ts gives the record its meaning (docs/ledger.md#stable-ids).
+ */
+export interface DeviceIdentityStore {
+  /** The text last written, or null when this device has none yet. */
+  read(): Promise<string | null>;
+  write(text: string): Promise<void>;
+}
+
 export interface Clock {
   /** ms since epoch */
   now(): number;

@@ -37,6 +37,7 @@ const SHARED_LAYERS: readonly (string | readonly string[])[] = [
   'coordination',
   'governance',
   'vault',
+  'ledger',
   'retrieval',
   'learning',
   'conflicts',

@@ -16,11 +16,12 @@ export async function doctorCommand(vault: string, o: { json: boolean; out: Out;
       return 0;
     }
     o.out(`${report.notes} notes checked.`);
-    if (!d.problems.length && !d.warnings.length && !result.errors.length && !d.broken_links.length) o.out('No problems found.');
+    if (!d.problems.length && !d.warnings.length && !result.errors.length && !d.broken_links.length && !d.ledger_ids.length) o.out('No problems found.');
     for (const w of d.warnings) o.out(`store: ${w}`);
     for (const e of result.errors) o.out(`error: ${e.path}: ${e.message}`);
     for (const p of d.problems) o.out(`${p.code}: ${p.path}${p.field ? ` (${p.field})` : ''}: ${p.message}`);
     for (const b of d.broken_links) o.out(`broken link: ${b.from} → ${b.raw}`);
+    for (const l of d.ledger_ids) o.out(`${l.code}: ${l.path}${l.line ? `:${l.line}` : ''}${l.field ? ` (${l.field})` : ''}: ${l.message}`);
     return 0;
   } finally {
     await v.close();

@@ -79,10 +79,11 @@ function report(store: PolicyStore, o: { json: boolean; out: Out }): void {
       ['agents with their own allowlist', list(Object.keys(p.agents))],
       ['shared patterns', list(p.shared_patterns)],
       ['agents propose in', list(p.propose_namespaces)],
+      ['agents on your notes', p.person_notes === 'propose' ? 'propose (you accept or reject)' : p.person_notes],
       ['tools agents see', `${visible.length} of ${total}`],
     ]),
   );
-  o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest in .lithos/${POLICY_FILE}.`);
+  o.out(`Change: lithos policy <vault> --read-only on|off, --disable/--enable <tool>, --hide/--unhide <folder>; the rest (person_notes: propose|allow|refuse…) in .lithos/${POLICY_FILE}.`);
 }
 
 const TOOL_NAMES = TOOL_CATALOG.map((d) => d.name);

@@ -24,7 +24,7 @@ export async function proposalsListCommand(vault: string, o: { status?: Proposal
     o.out(`No proposals.${damaged}`);
     return 0;
   }
-  o.out(table([['id', 'status', 'agent', 'created', 'path'], ...result.proposals.map((p) => [p.proposal_id, p.status, p.agent, p.created_at.slice(0, 19).replace('T', ' '), p.path])]));
+  o.out(table([['id', 'status', 'agent', 'created', 'path', 'asks', 'why'], ...result.proposals.map((p) => [p.proposal_id, p.status, p.agent, p.created_at.slice(0, 19).replace('T', ' '), p.path, p.op ?? 'write', p.why === 'person_note' ? 'your note' : 'namespace'])]));
   o.out(`${result.proposals.length} proposal${result.proposals.length === 1 ? '' : 's'}, oldest first${damaged}. Accept or reject one: lithos proposals accept|reject <vault> <id>.`);
   return 0;
 }

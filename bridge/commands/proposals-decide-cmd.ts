@@ -21,7 +21,7 @@ export async function proposalDecideCommand(
     const tool = `lithos proposals ${decision}`;
     const p: Proposal = decision === 'accept' ? await v.memory.proposals.accept(id, tool) : await v.memory.proposals.reject(id, o.reason ?? null, tool);
     if (o.json) printJson(o.out, p);
-    else if (p.status === 'accepted') o.out(`Accepted ${p.proposal_id}: ${p.result?.created ? 'created' : 'updated'} "${p.path}" as ${p.agent}.`);
+    else if (p.status === 'accepted') o.out(`Accepted ${p.proposal_id}: ${p.op === 'delete' ? 'deleted' : p.result && 'created' in p.result && p.result.created ? 'created' : 'updated'} "${p.path}" as ${p.agent}.`);
     else o.out(`Rejected ${p.proposal_id} ("${p.path}" by ${p.agent})${p.reason ? `: ${p.reason}` : ''}.`);
     return 0;
   } finally {

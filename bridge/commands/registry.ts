@@ -16,6 +16,7 @@ import { eventsCmd } from './events-cmd';
 import { conflictsCmd } from './conflicts-cmd';
 import { conflictsResolveCmd } from './conflicts-resolve-cmd';
 import { conflictsScanCmd } from './conflicts-scan-cmd';
+import { targetsCmd } from './targets-cmd';
 import { auditVerifyCmd } from './audit-cmd';
 import { consolidateCmd } from './consolidate-cmd';
 import { proposalsCmd } from './proposals-cmd';
@@ -43,6 +44,7 @@ export const COMMANDS: readonly CommandDef[] = [
   conflictsCmd,
   conflictsResolveCmd,
   conflictsScanCmd,
+  targetsCmd,
   auditVerifyCmd,
   consolidateCmd,
   proposalsCmd,

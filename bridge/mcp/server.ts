@@ -33,7 +33,7 @@ const INSTRUCTIONS = [
   'Rules every tool follows:',
   '- Name a note by exactly one of id, path or title (a title or alias resolves as an Obsidian [[link]]). Notes you may not see are reported as not found.',
   '- Pass agent_id only when the bridge was started without --agent (or LITHOS_AGENT_ID): the first one you pass is your identity for the whole session; another is forbidden.',
-  '- Before updating or deleting a note, lithos_read it and pass its version as expected_version: if someone edited it since, you get a conflict (with the current version and a diff), never a silent overwrite.',
+  '- Before updating or deleting a note, lithos_read it and pass its version as expected_version (required): if someone edited it since, you get a conflict (with the current version and a diff), never a silent overwrite. A note the person wrote or last edited is theirs: your change of it comes back as a proposal they accept.',
   '- Writing into another agent\'s namespace, a task you are not on, a namespace outside your allowlist, or as user_private is forbidden.',
   '- Long text comes a page at a time: a result with truncated true gives total_chars and next_offset; call again with offset set to it (lithos_read also reads one section by heading). Lists page with limit and next_cursor, and a page stops early when long; a value cut short ends with … and its item says truncated true.',
   '- Every result is JSON; an error is JSON {code, message, data}, and its message says what to do.',

@@ -103,6 +103,26 @@ export interface FindingJson {
   created_at: string;
 }
 
+/** A proposal as lithos_proposal_list returns it (tools/governance/common.ts proposalJson). */
+export interface ProposalJson {
+  proposal_id: string;
+  status: 'pending' | 'accepted' | 'rejected';
+  agent: string;
+  created_at: string;
+  path: string;
+  namespace: string;
+  title: string | null;
+  /** What the agent asked: a write or a delete. */
+  op: 'write' | 'delete';
+  /** Why it waits: the note is the person's, or a namespace they confirm. */
+  why: 'person_note' | 'namespace';
+  mode: 'create' | 'update' | 'upsert';
+  content: string | null;
+  content_chars: number;
+  fields: Record<string, unknown>;
+  reason: string | null;
+}
+
 /**
  * The tools the panels use, called as the person. Each throws the tool's LithosError on failure. The
  * composition root hands over its dispatcher (the one the bridge serves agents with), so the panels never
@@ -175,5 +195,14 @@ export class HumanTools {
   }
   async findings(taskId: string): Promise<FindingJson[]> {
     return this.collect<FindingJson>('lithos_finding_list', { task_id: taskId }, 'findings', 1000);
+  }
+  async proposals(status: ProposalJson['status']): Promise<ProposalJson[]> {
+    return this.collect<ProposalJson>('lithos_proposal_list', { status }, 'proposals', 500);
+  }
+  async acceptProposal(id: string): Promise<void> {
+    await this.call('lithos_proposal_accept', { proposal_id: id });
+  }
+  async rejectProposal(id: string): Promise<void> {
+    await this.call('lithos_proposal_reject', { proposal_id: id });
   }
 }

@@ -9,6 +9,7 @@ import { RetrieveView } from './retrieve-view';
 import { ConflictsView } from './conflicts-view';
 import { ReceiptsView } from './receipts-view';
 import { AgentsView } from './agents-view';
+import { ProposalsView } from './proposals-view';
 import { PANEL_TYPES, type PanelType } from './panel-types';
 import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndResolveConflict, chooseAndSetNoteType, resolveConflictById } from './actions';
 import { RESOLVE_ACTION } from '../../shared/conflicts/callouts';
@@ -20,7 +21,7 @@ interface PanelSpec {
   type: PanelType;
   command: string;
   name: string;
-  make: (leaf: WorkspaceLeaf, ctx: PanelContext) => NoteMemoryView | RetrieveView | ConflictsView | ReceiptsView | AgentsView;
+  make: (leaf: WorkspaceLeaf, ctx: PanelContext) => NoteMemoryView | RetrieveView | ConflictsView | ReceiptsView | AgentsView | ProposalsView;
 }
 
 const PANELS: PanelSpec[] = [
@@ -29,6 +30,7 @@ const PANELS: PanelSpec[] = [
   { type: PANEL_TYPES.conflicts, command: 'open-conflicts', name: 'Open conflicts panel', make: (l, c) => new ConflictsView(l, c) },
   { type: PANEL_TYPES.receipts, command: 'open-receipts', name: 'Open receipts panel', make: (l, c) => new ReceiptsView(l, c) },
   { type: PANEL_TYPES.agents, command: 'open-agents', name: 'Open agents & tasks panel', make: (l, c) => new AgentsView(l, c) },
+  { type: PANEL_TYPES.proposals, command: 'open-proposals', name: 'Open proposals panel', make: (l, c) => new ProposalsView(l, c) },
 ];
 
 /** Stable command ids (without Obsidian's `lithos-memory:` prefix) this module registers. */

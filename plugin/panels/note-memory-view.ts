@@ -10,6 +10,7 @@ import { Notice } from 'obsidian';
 import { chooseAndAddEdge, chooseAndMarkContradicting, chooseAndSetNoteType, markMisleading, openReceiptFor, openResolveModal, report } from './actions';
 import { openToReview } from '../../shared/stores/conflict-edges';
 import { ledgerStandingFields } from './ledger-standing';
+import { ledgerRefs, renderLedger } from './ledger-section';
 
 const RECEIPTS_SHOWN = 8;
 
@@ -69,7 +70,9 @@ export class NoteMemoryView extends PanelView {
     const meta = note.cached.meta;
     const now = this.ctx.now();
 
-    root.createEl('h4', { cls: 'lithos-panel-title', text: meta.title || path });
+    const title = root.createEl('h4', { cls: 'lithos-panel-title', text: meta.title || path });
+    // The ledger ID first, as people and agents cite it (docs/ledger.md#stable-ids).
+    if (note.cached.ledgerId) title.createSpan({ cls: 'lithos-ledger-id', text: `${note.cached.ledgerId} `, prepend: true });
     root.createDiv({ cls: 'lithos-muted', text: path });
 
     const facts = root.createDiv({ cls: 'lithos-fields' });
@@ -83,6 +86,7 @@ export class NoteMemoryView extends PanelView {
     field(facts, 'Ignored / misleading', `${stats.ignored_count} / ${stats.misleading_count}`, 'lithos-ignored-misleading');
     field(facts, 'Recall interval', `${num(stats.spaced_rep_strength)} d`);
     ledgerStandingFields(facts, memory.learning.ledgerStanding({ path }), now);
+    if (meta.ledger) renderLedger(root, meta.ledger, note.cached.problems, { resolve: ledgerRefs(memory, path), open: (p) => this.openNote(p) });
 
     const actions = root.createDiv({ cls: 'lithos-actions' });
     actionButton(actions, 'Set type…', () => chooseAndSetNoteType(this.app, this.ctx, path, () => void this.refresh()), report);

@@ -5,6 +5,7 @@ export const PANEL_TYPES = {
   conflicts: 'lithos-conflicts',
   receipts: 'lithos-receipts',
   agents: 'lithos-agents',
+  proposals: 'lithos-proposals',
 } as const;
 
 export type PanelType = (typeof PANEL_TYPES)[keyof typeof PANEL_TYPES];

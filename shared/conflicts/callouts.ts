@@ -8,25 +8,29 @@ import type { ConflictPorts } from './conflict-ports';
 import type { LiveNote } from '../vault/note-indexer';
 import { applyBlocks } from './callout-blocks';
 import { CONFLICT_EDGE_TYPE, toConflict, type Conflict } from '../stores/conflict-edges';
+import { replacedLines, replacedStatus, type ReplacedStatus } from './replaced-callout';
 
 type CalloutPorts = Pick<ConflictPorts, 'notes' | 'memory' | 'governance'>;
 
 export const CALLOUT_ACTOR = { kind: 'rule', id: 'callouts' } as const;
 
-/** The key → lines the note should carry (empty when callouts are off). */
-export function desiredBlocks(d: CalloutPorts, note: LiveNote): Map<string, string[]> {
+/** The key → lines the note should carry (empty when callouts are off); `replaced`: how another note replaced it (replaced-callout.ts). */
+export function desiredBlocks(d: CalloutPorts, note: LiveNote, replaced: ReplacedStatus | null = null): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const id = note.nodeId;
   const conflicts = [...d.memory.edges.find({ from: id, type: CONFLICT_EDGE_TYPE }), ...d.memory.edges.find({ to: id, type: CONFLICT_EDGE_TYPE })]
     .map(toConflict)
     .sort((x, y) => x.created_at - y.created_at || (x.edge_id < y.edge_id ? -1 : 1));
-  const status = statusLines(d, note, conflicts);
+  const status = statusLines(d, note, conflicts) ?? (replaced && replacedLines(replaced, replaced.by && d.governance.readersMaySee(note, replaced.by) ? linkTo(replaced.by) : null));
   if (status) out.set('status', status);
   for (const c of conflicts) {
     if (c.state !== 'unreviewed' || out.has(`conflict ${c.edge_id}`)) continue;
     const other = d.notes.note(c.a === id ? c.b : c.a);
     if (!other || other.nodeId === id || (other.nodeId !== c.a && other.nodeId !== c.b)) continue; // the other end is gone
-    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other, d.governance.readersMaySee(note, other)));
+    const named = d.governance.readersMaySee(note, other);
+    // Two decisions on one target, one of them hidden from this note's readers: only the person's side says so.
+    if (!named && c.evidence.rule === 'target') continue;
+    out.set(`conflict ${c.edge_id}`, conflictLines(c, note, other, named));
   }
   return out;
 }
@@ -107,6 +111,6 @@ function oneLine(s: string): string {
 export async function syncCallouts(d: CalloutPorts, ref: string, enabled: boolean): Promise<boolean> {
   const note = d.notes.note(ref);
   if (!note) return false;
-  const desired = enabled ? desiredBlocks(d, note) : new Map<string, string[]>();
+  const desired = enabled ? desiredBlocks(d, note, await replacedStatus(d, note)) : new Map<string, string[]>();
   return d.notes.editNoteText(note.path, (text) => applyBlocks(text, desired), CALLOUT_ACTOR);
 }

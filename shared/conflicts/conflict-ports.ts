@@ -16,8 +16,8 @@ export interface ConflictPorts {
   notes: Pick<NotesService, 'note' | 'notes' | 'links' | 'backlinks' | 'parse' | 'updateFrontmatter' | 'editNoteText'>;
   /** Lexical neighbours, for rule detection's candidates. */
   search: Pick<SearchService, 'search'>;
-  /** Conflicts are `contradicts` edges; a refuted note's stats; the policy mark of the callouts. */
-  memory: Pick<MemoryStore, 'edges' | 'stats' | 'learned'>;
+  /** Conflicts are `contradicts` edges; a refuted note's stats; the policy mark of the callouts; target aliases. */
+  memory: Pick<MemoryStore, 'edges' | 'stats' | 'learned' | 'targets'>;
   audit: Pick<AuditLog, 'append'>;
   policy: Pick<PolicyStore, 'get' | 'onChange'>;
   /** Whether a callout in one note may name another (governance/audience.ts). */

@@ -13,6 +13,7 @@ import type { AuditActor } from '../governance/audit';
 import type { EdgeRow } from '../stores/memory-types';
 import type { LiveNote } from '../vault/note-indexer';
 import { ruleFindings } from './detection';
+import { replaces, targetFindings } from './target-rule';
 import { syncCallouts } from './callouts';
 import { edgeInput, merge, refute, supersede } from './resolution-effects';
 import type { ConflictPorts } from './conflict-ports';
@@ -233,7 +234,10 @@ export class ConflictService {
     const note = this.d.notes.note(ref);
     if (!note) return [];
     const opened: Conflict[] = [];
-    for (const { other, findings } of await ruleFindings(this.d, note, (id) => this.between(note.nodeId, id) !== null)) {
+    // A note and one it replaces (`supersedes`) do not contradict each other: one is the other's successor.
+    const settled = (id: string): boolean => this.between(note.nodeId, id) !== null || replaces(this.d, note, id);
+    const found = [...(await targetFindings(this.d, note, settled)), ...(await ruleFindings(this.d, note, settled))];
+    for (const { other, findings } of found) {
       const r = await this.open({
         a: note.nodeId,
         b: other.nodeId,
@@ -405,14 +409,18 @@ export class ConflictService {
     return this.syncAll();
   }
 
-  /** Every end of a conflict and every quarantined note: the only notes that can hold a managed block. */
+  /** Every end of a conflict and every quarantined or replaced note: the only notes that can hold a managed block. */
   private async syncAll(): Promise<number> {
     const ids = new Set<string>();
     for (const e of this.d.memory.edges.find({ type: CONFLICT_EDGE_TYPE })) {
       ids.add(e.from_id);
       ids.add(e.to_id);
     }
-    for (const n of this.d.notes.notes()) if (n.cached.meta.status === 'quarantined') ids.add(n.nodeId);
+    for (const n of this.d.notes.notes()) {
+      const s = n.cached.meta.status;
+      // Quarantined, superseded and archived decisions may carry a status callout (replaced-callout.ts).
+      if (s === 'quarantined' || s === 'superseded' || (s === 'archived' && n.cached.meta.note_type === 'decision')) ids.add(n.nodeId);
+    }
     let written = 0;
     for (const id of [...ids].sort()) if (await this.syncCallouts(id)) written++;
     return written;

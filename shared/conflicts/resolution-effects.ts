@@ -9,6 +9,7 @@ import type { LiveNote } from '../vault/note-indexer';
 import { CONFLICT_EDGE_TYPE, type Conflict } from '../stores/conflict-edges';
 import { MERGED_EDGE_WEIGHT, REFUTED_EDGE_FACTOR, REFUTED_PRIOR_DROP, REFUTED_SALIENCE_DROP, REFUTED_SALIENCE_FLOOR } from './constants';
 import type { ConflictActor, ResolutionChange } from '../stores/conflict-edges';
+import { LEDGER_FIELDS } from '../model/ledger';
 
 /** Winner's `supersedes` gains the loser's id; the loser is archived (its status callout follows). */
 export async function supersede(d: Pick<ConflictPorts, 'notes'>, winner: LiveNote, loser: LiveNote, changes: ResolutionChange[]): Promise<void> {
@@ -29,6 +30,16 @@ export async function supersede(d: Pick<ConflictPorts, 'notes'>, winner: LiveNot
       fm.status = 'archived';
     });
     changes.push({ node: loserId, what: 'frontmatter.status', before: status, after: 'archived' });
+  }
+  if (loser.cached.meta.note_type === 'decision') {
+    // A decision also leaves its target (docs/ledger.md): its ledger state says by what.
+    let before: unknown = null;
+    await d.notes.updateFrontmatter(loser.path, (fm) => {
+      before = fm[LEDGER_FIELDS.state] ?? null;
+      fm[LEDGER_FIELDS.state] = 'superseded';
+      fm[LEDGER_FIELDS.supersededBy] = winnerId;
+    });
+    changes.push({ node: loserId, what: 'frontmatter.state', before, after: 'superseded' });
   }
 }
 

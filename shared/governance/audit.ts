@@ -27,6 +27,8 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const AUDIT_ACTIONS = [
   'note.write',
   'note.delete',
+  'note.protected',
+  'note.unprotected',
   'edge.upsert',
   'edge.delete',
   'feedback',
@@ -58,6 +60,13 @@ export const AUDIT_ACTIONS = [
   'event.record',
   'events.age',
   'store.damaged',
+  'webhook.failed',
+  'webhook.dropped',
+  'ledger.intent',
+  'target.merge',
+  'ledger.state',
+  'ledger.id_allocate',
+  'ledger.device_tag',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -230,6 +239,7 @@ export class AuditLog {
   damage: StoreLoss | null = null;
   private liveBytes = 0;
   private maxBytes = DEFAULT_AUDIT_MAX_BYTES;
+  private readonly listeners = new Set<(entry: AuditEntry) => void>();
 
   private constructor(
     private readonly blobs: BlobStore,
@@ -320,7 +330,21 @@ export class AuditLog {
       this.logger.warn(`${AUDIT_HEAD_FILE}: could not be updated (${(err as Error).message}).`);
     }
     if (this.liveBytes > this.maxBytes) await this.seal();
-    return { hash, ...rest };
+    const entry = { hash, ...rest };
+    for (const listener of this.listeners) {
+      try {
+        listener(entry);
+      } catch (err) {
+        this.logger.warn(`an audit listener failed: ${String(err)}`);
+      }
+    }
+    return entry;
+  }
+
+  /** Calls `listener` with each entry once it is durable (public-events.ts derives the event stream from it). */
+  onAppend(listener: (entry: AuditEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** Seals the live file into a segment; on failure the entries stay in the live file and the next append retries. */

@@ -10,6 +10,9 @@ import { gatedNote, type Viewer } from './gate';
 import type { PolicyStore } from './policy';
 import type { ProposalStore } from './proposals';
 import { resolveViewer } from './viewer';
+import { EventBus, publicEventsOf } from './public-events';
+import { WebhookSender, type HttpPost } from './webhooks';
+import type { Clock, Logger, Timers } from '../ports';
 
 export interface GovernanceDeps {
   audit: AuditLog;
@@ -18,6 +21,11 @@ export interface GovernanceDeps {
   proposals: ProposalStore;
   /** The tasks an agent is on (created, claimed or reported on). */
   tasks: Pick<CoordinationStore, 'tasksOf'>;
+  /** The host's HTTP POST for webhooks (null: the host makes no requests; listed webhooks are reported). */
+  post: HttpPost | null;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
 }
 
 /** A note as the audience rule reads it (a live note fits). */
@@ -32,7 +40,12 @@ export class GovernanceService {
   readonly agentKeys: AgentKeys;
   /** `.lithos/proposals/`: agent writes waiting for a person (proposals.ts). */
   readonly proposals: ProposalStore;
+  /** The public event stream other tools subscribe to (public-events.ts), derived from the audit trail. */
+  readonly events: EventBus;
+  /** Delivers the same events to the policy's webhooks (webhooks.ts). */
+  readonly webhooks: WebhookSender;
   private readonly tasks: GovernanceDeps['tasks'];
+  private readonly unfollow: () => void;
 
   constructor(d: GovernanceDeps) {
     this.audit = d.audit;
@@ -40,6 +53,24 @@ export class GovernanceService {
     this.agentKeys = d.agentKeys;
     this.proposals = d.proposals;
     this.tasks = d.tasks;
+    this.events = new EventBus((err) => d.logger.warn(`a Lithos event listener failed: ${String(err)}`));
+    this.webhooks = new WebhookSender({ post: d.post, timers: d.timers, clock: d.clock, audit: d.audit, logger: d.logger, endpoints: () => this.policy.get().webhooks ?? [] });
+    this.unfollow = d.audit.onAppend((entry) => {
+      for (const event of publicEventsOf(entry)) {
+        this.events.emit(event);
+        this.webhooks.send(event);
+      }
+    });
+  }
+
+  /**
+   * Stops the event stream (the engine's close). Deliveries under way, and the first attempt of each queued
+   * event, finish first (a short CLI job's events still go out); events waiting to be retried are dropped, logged.
+   */
+  async close(): Promise<void> {
+    this.unfollow();
+    await this.webhooks.settled();
+    this.webhooks.close();
   }
 
   /**

@@ -11,8 +11,11 @@
  *   "shared_patterns": ["shared/**"],                     // readable by every agent, whatever the scope
  *   "propose_namespaces": ["decisions"],                  // agent writes here become proposals
  *   "hidden_folders": ["private"],                        // no agent sees notes under these vault folders
+ *   "person_notes": "propose",                            // an agent's change of the person's note: propose | allow | refuse
  *   "agent_tools": { "read_only": false, "disabled": ["lithos_delete"],   // what agents may call at all
- *                    "profile": "core" }                                   // what a bridge offers (tool-profiles.ts)
+ *                    "profile": "core" },                                  // what a bridge offers (tool-profiles.ts)
+ *   "webhooks": [{ "url": "http://127.0.0.1:8787/hook", "events": ["decision.superseded"], "secret": "…" }],
+ *   "webhook_hosts": ["hooks.example.com"]                // non-loopback hosts webhooks may reach (https)
  * }
  *
  * No file, and none ever saved: the defaults (every agent's allowlist is "*", nothing shared beyond
@@ -28,6 +31,8 @@ import type { AuditActor, AuditLog } from './audit';
 import { coveredBy, patternProblem } from './namespace-patterns';
 import { ConfigFile } from '../stores/config-file';
 import { PROFILE_NAMES, type ToolProfileSpec } from './tool-profiles';
+import { PUBLIC_EVENT_TYPES } from './public-events';
+import { webhookUrlProblem, type WebhookSpec } from './webhooks';
 
 export const POLICY_FILE = 'policy.json';
 export { RELOAD_MS } from '../stores/config-file';
@@ -43,11 +48,24 @@ export interface Policy {
   /** Vault folders whose notes no agent sees, whatever their scope or namespace (the person still does). */
   hidden_folders: string[];
   /**
+   * What becomes of an agent's write or delete of a note the person created or last changed (the trust
+   * boundary, trust-boundary.ts): a proposal the person accepts (`propose`), made at once (`allow`), or
+   * refused (`refuse`).
+   */
+  person_notes: PersonNotes;
+  /**
    * Which tools agents may call, in every mode (relay through Obsidian or headless): `read_only` refuses every
    * tool that is not read-only by its annotations, `disabled` lists tools agents neither see nor may call.
    */
   agent_tools: AgentTools;
+  /** Endpoints that receive the public events (webhooks.ts, docs/events.md); none when absent. */
+  webhooks?: WebhookSpec[];
+  /** Hosts other than loopback that webhooks may reach (https only). */
+  webhook_hosts?: string[];
 }
+
+export const PERSON_NOTES = ['propose', 'allow', 'refuse'] as const;
+export type PersonNotes = (typeof PERSON_NOTES)[number];
 
 export interface AgentTools {
   read_only: boolean;
@@ -66,6 +84,7 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
+  person_notes: 'propose',
   agent_tools: { read_only: false, disabled: [] },
 });
 
@@ -80,6 +99,7 @@ export const CLOSED_POLICY: Policy = Object.freeze({
   shared_patterns: [],
   propose_namespaces: [],
   hidden_folders: [],
+  person_notes: 'refuse',
   agent_tools: { read_only: true, disabled: [] },
 });
 
@@ -114,6 +134,7 @@ const policySchema = z.strictObject({
   shared_patterns: patterns.default([]),
   propose_namespaces: patterns.default([]),
   hidden_folders: z.array(folder).max(1000).default([]),
+  person_notes: z.enum(PERSON_NOTES).default('propose'),
   agent_tools: z
     .strictObject({
       read_only: z.boolean().default(false),
@@ -121,6 +142,23 @@ const policySchema = z.strictObject({
       profile: z.union([z.enum(PROFILE_NAMES), z.array(toolName).min(1).max(200)]).optional(),
     })
     .default({ read_only: false, disabled: [] }),
+  webhooks: z
+    .array(
+      z.strictObject({
+        url: z.string().trim().min(1).max(2000),
+        events: z.array(z.enum(PUBLIC_EVENT_TYPES)).min(1).max(50).optional(),
+        secret: z.string().min(16, 'a webhook secret needs at least 16 characters').max(500).optional(),
+      }),
+    )
+    .max(20)
+    .optional(),
+  webhook_hosts: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+$/, { message: 'must be a host name like "hooks.example.com"' })).max(100).optional(),
+}).superRefine((p, ctx) => {
+  // Webhooks reach loopback, or https hosts the person named: a policy never sends events anywhere else.
+  for (const [i, w] of (p.webhooks ?? []).entries()) {
+    const problem = webhookUrlProblem(w.url, p.webhook_hosts ?? []);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['webhooks', i, 'url'], message: problem });
+  }
 });
 
 /** Validates a policy object (absent fields take their defaults); invalid_argument naming each problem. */
@@ -152,11 +190,14 @@ function freeze(p: Policy): Policy {
     shared_patterns: Object.freeze([...p.shared_patterns]),
     propose_namespaces: Object.freeze([...p.propose_namespaces]),
     hidden_folders: Object.freeze([...p.hidden_folders]),
+    person_notes: p.person_notes,
     agent_tools: Object.freeze({
       read_only: p.agent_tools.read_only,
       disabled: Object.freeze([...new Set(p.agent_tools.disabled)]),
       ...(p.agent_tools.profile === undefined ? {} : { profile: typeof p.agent_tools.profile === 'string' ? p.agent_tools.profile : Object.freeze([...new Set(p.agent_tools.profile)]) }),
     }),
+    ...(p.webhooks === undefined ? {} : { webhooks: Object.freeze(p.webhooks.map((w) => Object.freeze({ ...w, ...(w.events ? { events: Object.freeze([...w.events]) } : {}) }))) }),
+    ...(p.webhook_hosts === undefined ? {} : { webhook_hosts: Object.freeze([...p.webhook_hosts]) }),
   }) as unknown as Policy;
 }
 

@@ -3,14 +3,16 @@
  * propose_namespaces is kept as a proposal in `.lithos/proposals/<id>.json` (one small JSON file each, so a
  * person can read them) instead of touching the note. A person accepts it — the write is then made through
  * the normal write path with the proposing agent as author/contributor, guarded by the version the agent
- * saw — or rejects it. Every step is audited (proposal.create / accept / reject).
+ * saw — or rejects it. Every step is audited (proposal.create / accept / reject). The trust boundary
+ * (trust-boundary.ts) keeps agents' writes and deletes of the person's notes here too (`why`).
  */
 import { z } from 'zod';
 import type { StoreLoss } from '../stores/store-loss';
 import { LithosError, asLithosError } from '../errors';
 import type { BlobStore, Clock } from '../ports';
 import { newId } from '../model/ids';
-import type { WriteNoteRequest, WriteNoteResult } from '../model/note-write';
+import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
+import type { NoteChange, ProposalWhy } from './trust-boundary';
 import type { AuditActor, AuditLog } from './audit';
 
 export const PROPOSALS_DIR = 'proposals/';
@@ -27,13 +29,20 @@ export interface Proposal {
   path: string;
   namespace: string;
   title: string | null;
-  /** The write as it will be made on accept; expectedVersion pins the note version the agent saw. */
+  /**
+   * The write as it will be made on accept; expectedVersion pins the note version the agent saw. For a
+   * delete (`op`), only path and expectedVersion count.
+   */
   request: Omit<WriteNoteRequest, 'actor'>;
+  /** What the agent asked: a write (absent, as in proposals made before deletes could be proposed) or a delete. */
+  op?: NoteChange;
+  /** Why it waits for the person: a namespace they confirm, or a note that is theirs (absent: namespace). */
+  why?: ProposalWhy;
   decided_at: string | null;
   decided_by: string | null;
   reason: string | null;
-  /** The write's result once accepted. */
-  result: WriteNoteResult | null;
+  /** The write's (or delete's) result once accepted. */
+  result: WriteNoteResult | DeleteNoteResult | null;
 }
 
 const proposalSchema = z.looseObject({
@@ -49,6 +58,8 @@ const proposalSchema = z.looseObject({
   decided_by: z.string().nullable(),
   reason: z.string().nullable(),
   result: z.unknown().nullable(),
+  op: z.enum(['write', 'delete']).optional(),
+  why: z.enum(['namespace', 'person_note']).optional(),
 });
 
 const ID_RE = /^[0-9a-f-]{36}$/i;
@@ -61,6 +72,8 @@ export interface ProposalDeps {
   audit: AuditLog;
   /** The engine's audited write (NotesService.writeNote). */
   write(req: WriteNoteRequest): Promise<WriteNoteResult>;
+  /** The engine's audited delete, into the trash (a proposed delete accepted). */
+  delete?(path: string, opts: { expectedVersion?: string; actor: string }): Promise<DeleteNoteResult>;
   /**
    * The ids of pending proposals, kept in a second place (the memory store), so a proposal file deleted or
    * damaged while it waits is found out (check) instead of the agent's write vanishing unseen.
@@ -79,8 +92,8 @@ export class ProposalStore {
     await this.d.blobs.writeAtomic(this.file(p.proposal_id), enc.encode(JSON.stringify(p, null, 2) + '\n'));
   }
 
-  /** Records an agent's write as pending; the note is not touched. */
-  async create(agent: string, req: Omit<WriteNoteRequest, 'actor'>, meta: { namespace: string; title: string | null }): Promise<Proposal> {
+  /** Records an agent's write (or delete: meta.op) as pending; the note is not touched. */
+  async create(agent: string, req: Omit<WriteNoteRequest, 'actor'>, meta: { namespace: string; title: string | null; op?: NoteChange; why?: ProposalWhy }): Promise<Proposal> {
     const p: Proposal = {
       proposal_id: newId(),
       status: 'pending',
@@ -94,10 +107,12 @@ export class ProposalStore {
       decided_by: null,
       reason: null,
       result: null,
+      ...(meta.op === 'delete' ? { op: 'delete' as const } : {}),
+      ...(meta.why ? { why: meta.why } : {}),
     };
     await this.save(p);
     await this.d.pending?.set([...this.d.pending.get().filter((x) => x !== p.proposal_id), p.proposal_id]);
-    await this.d.audit.append({ action: 'proposal.create', actor: { kind: 'agent', id: agent }, target: p.proposal_id, data: { path: p.path, namespace: p.namespace, mode: req.mode } });
+    await this.d.audit.append({ action: 'proposal.create', actor: { kind: 'agent', id: agent }, target: p.proposal_id, data: { path: p.path, namespace: p.namespace, mode: req.mode, op: p.op ?? 'write', why: p.why ?? 'namespace' } });
     return p;
   }
 
@@ -164,9 +179,9 @@ export class ProposalStore {
    */
   async accept(id: string, by: AuditActor): Promise<Proposal> {
     const p = await this.pending(id);
-    let result: WriteNoteResult;
+    let result: WriteNoteResult | DeleteNoteResult;
     try {
-      result = await this.d.write({ ...p.request, actor: p.agent });
+      result = p.op === 'delete' ? await this.deleteFor(p) : await this.d.write({ ...p.request, actor: p.agent });
     } catch (err) {
       const e = asLithosError(err);
       if (e.code !== 'conflict') throw e;
@@ -180,8 +195,13 @@ export class ProposalStore {
     const done: Proposal = { ...p, status: 'accepted', decided_at: new Date(this.d.clock.now()).toISOString(), decided_by: by.id ?? by.kind, result };
     await this.save(done);
     await this.decided(id);
-    await this.d.audit.append({ action: 'proposal.accept', actor: by, target: id, data: { path: result.path, note: result.id, version: result.version, agent: p.agent } });
+    await this.d.audit.append({ action: 'proposal.accept', actor: by, target: id, data: { path: result.path, note: result.id, version: result.version, agent: p.agent, op: p.op ?? 'write' } });
     return done;
+  }
+
+  private deleteFor(p: Proposal): Promise<DeleteNoteResult> {
+    if (!this.d.delete) throw new LithosError('unsupported', `Proposal ${p.proposal_id} deletes a note, and this host cannot delete notes.`, { proposal_id: p.proposal_id });
+    return this.d.delete(p.request.path, { expectedVersion: p.request.expectedVersion, actor: p.agent });
   }
 
   async reject(id: string, by: AuditActor, reason: string | null): Promise<Proposal> {

@@ -9,6 +9,7 @@
  * entry's note changes (a superseded or refuted entry leaves canonical at once). A retrieval never
  * evaluates: being shown is no use.
  */
+import { normaliseTarget, targetIdentity } from '../ledger/target-names';
 import type { LearningPorts } from './learning-ports';
 import type { AuditActor } from '../governance/audit';
 import { isLedgerKind, LEDGER_FIELDS, type LedgerKind, type Phase, type Vitality } from '../model/ledger';
@@ -75,9 +76,9 @@ export function writtenAt(live: LiveNote): number {
   return ms(m.updated_at) ?? ms(m.created_at) ?? live.mtime;
 }
 
-/** A target as a group key: case, accents' forms and separators do not split a target's uses. */
+/** A target as a group key: the target registry's identity (case, separators, plurals do not split a target's uses). */
 function targetKey(raw: string): string {
-  return raw.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  return targetIdentity(normaliseTarget(raw));
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);

@@ -3,9 +3,11 @@
  * gets back. Defined here, below vault/, so governance/proposals.ts can hold a request for later.
  */
 import type { AccessScope, NoteStatus, NoteType } from './types';
+import type { IntentType } from './ledger';
+import type { LedgerFields } from './ledger-meta';
 
 /** Frontmatter fields a writer may set; absent fields are left as they are. */
-export interface NoteFields {
+export interface NoteFields extends LedgerFields {
   title?: string;
   note_type?: NoteType;
   namespace?: string;
@@ -18,6 +20,13 @@ export interface NoteFields {
   tags?: string[];
   aliases?: string[];
   source?: string | null;
+  /** The resolution intent a decision was written with, its replaced entries by ledger ID or id (shared/ledger). */
+  intent?: { type: IntentType; replaces: string[] };
+  /**
+   * The entry's ledger ID (docs/ledger.md#stable-ids). The engine allocates it: a writer may only repeat the
+   * note's own, anything else is refused.
+   */
+  ledger_id?: string;
 }
 
 export interface WriteNoteRequest {

@@ -2,10 +2,12 @@ import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter';
 import { contentHash } from './hash';
 import { headingInLine } from './headings';
 import { frontmatterLinks, linksInLine } from './links';
+import { ledgerRefsInFrontmatter, ledgerRefsInLine } from './ledger-id';
 import { forEachProseLine } from './markdown-lines';
 import { tagsInLine } from './tags';
 import { MAX_NOTE_BYTES, type NoteHeading, type NoteLink, type NoteProblem, type ParsedNote } from './types';
 import { buildMeta } from './validate';
+import { kindProblems } from './ledger-rules';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -59,15 +61,19 @@ export function parseNote(path: string, input: Uint8Array | string): ParsedNote 
     const h = headingInLine(line, index);
     if (h) headings.push(h);
     linksInLine(masked, index, links);
+    ledgerRefsInLine(masked, index, links);
     tagsInLine(masked, inlineTags);
   });
 
   // Property links first, as Obsidian lists them apart from the body's (frontmatterLinks).
-  if (split.yaml !== null) links.unshift(...frontmatterLinks(frontmatter));
+  if (split.yaml !== null) links.unshift(...frontmatterLinks(frontmatter), ...ledgerRefsInFrontmatter(frontmatter));
 
+  const meta = buildMeta(frontmatter, path, inlineTags, problems);
+  // A ledger entry's kind rules need its body too (a dead construct is a stub): judged here, listed by doctor.
+  if (meta.ledger) problems.push(...kindProblems({ path, ledger: meta.ledger, frontmatter, body, headings, links }));
   return {
     path,
-    meta: buildMeta(frontmatter, path, inlineTags, problems),
+    meta,
     frontmatter,
     hasFrontmatter: split.yaml !== null,
     body,

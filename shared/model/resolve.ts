@@ -1,5 +1,6 @@
 import { folderOf } from './paths';
 import { isUuid } from './ids';
+import { ledgerRefOfTarget, shortLedgerId } from './ledger-id';
 
 /** resolveWithKeys' answer. */
 export interface Resolution {
@@ -13,6 +14,8 @@ export interface ResolvableNote {
   id?: string | null;
   aliases?: readonly string[];
   title?: string | null;
+  /** The frontmatter `ledger_id` (model/ledger-id.ts): found by its full form, and by its short form while unique. */
+  ledgerId?: string | null;
 }
 
 interface Entry {
@@ -22,6 +25,8 @@ interface Entry {
   aliasKeys: string[];
   idKey: string | null;
   titleKey: string | null;
+  /** `\0id:e007-k3xq` and `\0id:e007`: ID keys live apart from path keys (no path starts with NUL). */
+  ledgerKeys: string[];
 }
 
 /**
@@ -33,6 +38,8 @@ interface Entry {
  *      alphabetical — so the answer never depends on insertion order,
  *   4. frontmatter alias, 5. frontmatter id,
  *   6. frontmatter title (Lithos addition, last: agents often link by title; Obsidian would not).
+ * A target shaped like a ledger ID (`E007-k3xq`, `E007`) is looked up by `ledger_id` after the basename step:
+ * the full form picks as the steps above do, the short form only when exactly one note holds an `E007-*`.
  * An empty target (`[[#heading]]`) is the linking note itself. Unresolved → null (a broken link).
  * Every step is a map lookup plus a walk over the few notes sharing one key: no scan of the vault.
  */
@@ -43,6 +50,7 @@ export class LinkResolver {
   private readonly byAlias = new Map<string, string[]>();
   private readonly byId = new Map<string, string[]>();
   private readonly byTitle = new Map<string, string[]>();
+  private readonly byLedger = new Map<string, string[]>();
   private readonly listeners = new Set<(path: string, keys: readonly string[]) => void>();
 
   get size(): number {
@@ -84,12 +92,13 @@ export class LinkResolver {
     const aliasKeys = [...new Set((info.aliases ?? []).map((a) => fold(a.trim())).filter((a) => a !== ''))];
     const title = typeof info.title === 'string' ? info.title.trim() : '';
     const entry: Entry = {
-      info: { id: info.id ?? null, aliases: [...(info.aliases ?? [])], title: info.title ?? null },
+      info: { id: info.id ?? null, aliases: [...(info.aliases ?? [])], title: info.title ?? null, ledgerId: info.ledgerId ?? null },
       pathKey: fold(stripMd(path)),
       baseKey: fold(basename(stripMd(path))),
       aliasKeys,
       idKey: isUuid(info.id) ? info.id.toLowerCase() : null,
       titleKey: title === '' ? null : fold(title),
+      ledgerKeys: ledgerKeysOf(info.ledgerId),
     };
     this.notes.set(path, entry);
     add(this.byPath, entry.pathKey, path);
@@ -97,6 +106,7 @@ export class LinkResolver {
     for (const k of aliasKeys) add(this.byAlias, k, path);
     if (entry.idKey) add(this.byId, entry.idKey, path);
     if (entry.titleKey) add(this.byTitle, entry.titleKey, path);
+    for (const k of entry.ledgerKeys) add(this.byLedger, k, path);
     // A list that loses the path and gets it back holds what it held: only keys the note gained or lost count.
     if (this.listeners.size > 0) this.emit(path, changedKeys(old, entry));
   }
@@ -123,6 +133,7 @@ export class LinkResolver {
     for (const k of entry.aliasKeys) drop(this.byAlias, k, path);
     if (entry.idKey) drop(this.byId, entry.idKey, path);
     if (entry.titleKey) drop(this.byTitle, entry.titleKey, path);
+    for (const k of entry.ledgerKeys) drop(this.byLedger, k, path);
     return entry;
   }
 
@@ -132,6 +143,15 @@ export class LinkResolver {
 
   resolve(target: string, fromPath: string): string | null {
     return this.lookup(target, fromPath, null);
+  }
+
+  /**
+   * Every note whose `ledger_id` a ledger reference names, sorted: for a full ID the notes holding it (more
+   * than one is a duplicate), for a short ID every `E007-*`. Empty for text that is not an ID.
+   */
+  ledgerCandidates(ref: string): readonly string[] {
+    const k = ledgerRefKey(ref);
+    return (k && this.byLedger.get(k)) || [];
   }
 
   /**
@@ -191,6 +211,14 @@ export class LinkResolver {
       if (named) hit = pick(slash === -1 ? named : named.filter((p) => endsWithPath(fold(stripMd(p)), key)), fromFolder, trace);
       if (hit && !keys) return hit;
     }
+    const ledgerKey = ledgerRefKey(t);
+    if (ledgerKey) {
+      if (keys) addKey(keys, ledgerKey);
+      const held = this.byLedger.get(ledgerKey);
+      // A short ID names an entry only while it is unique; an ambiguous one stays unresolved (doctor lists it).
+      if (!hit && held && (held.length === 1 || ledgerKey.includes('-'))) hit = pick(held, fromFolder, trace);
+      if (hit && !keys) return hit;
+    }
     const full = t === clean ? key : fold(t);
     const uuid = isUuid(t) ? t.toLowerCase() : null;
     if (keys) {
@@ -235,7 +263,22 @@ function changedKeys(a: Entry | null, b: Entry | null): string[] {
   diff(a?.aliasKeys ?? [], b?.aliasKeys ?? []);
   diff(a ? [a.idKey] : [], b ? [b.idKey] : []);
   diff(a ? [a.titleKey] : [], b ? [b.titleKey] : []);
+  diff(a?.ledgerKeys ?? [], b?.ledgerKeys ?? []);
   return out;
+}
+
+/** The resolver key of a ledger reference (`E007-k3xq` → `\0id:e007-k3xq`), or null when `ref` is no ID. */
+function ledgerRefKey(ref: string): string | null {
+  const canonical = ledgerRefOfTarget(ref);
+  return canonical ? `\0id:${canonical.toLowerCase()}` : null;
+}
+
+/** A note's ID keys: its full ID and its short form; none for a missing or malformed ID. */
+function ledgerKeysOf(id: string | null | undefined): string[] {
+  if (typeof id !== 'string') return [];
+  const full = ledgerRefKey(id);
+  if (!full || !full.includes('-')) return [];
+  return [full, ledgerRefKey(shortLedgerId(id.trim()))!];
 }
 
 /** Case- and Unicode-form-insensitive key (macOS stores names decomposed, others composed). */

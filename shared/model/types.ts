@@ -1,4 +1,5 @@
 /** The note model: Lithos KnowledgeDocument fields plus LCMA fields. */
+import type { LedgerMeta } from './ledger-meta';
 
 export const NOTE_TYPES = [
   'observation', 'agent_finding', 'summary', 'concept', 'task_record', 'hypothesis',
@@ -10,7 +11,8 @@ export type NoteType = (typeof NOTE_TYPES)[number];
 export const ACCESS_SCOPES = ['agent_private', 'task', 'project', 'shared', 'user_private'] as const;
 export type AccessScope = (typeof ACCESS_SCOPES)[number];
 
-export const NOTE_STATUSES = ['active', 'archived', 'quarantined'] as const;
+/** `superseded`: replaced by a newer note (its `superseded_by`); retrieval and listing treat it like `archived`. */
+export const NOTE_STATUSES = ['active', 'archived', 'quarantined', 'superseded'] as const;
 export type NoteStatus = (typeof NOTE_STATUSES)[number];
 
 export const EDGE_TYPES = ['related_to', 'supports', 'contradicts', 'is_example_of', 'depends_on', 'analogy_to', 'derived_from'] as const;
@@ -36,7 +38,11 @@ export type ProblemCode =
   | 'binary_file'
   | 'note_too_large'
   | 'unreadable'
-  | 'encoding';
+  | 'encoding'
+  /** A ledger entry breaks a rule of its kind (model/ledger-rules.ts): an agent's write doing so is refused. */
+  | 'kind_rule'
+  /** A ledger entry lacks what its kind expects (a decision's rationale…): reported, never refused. */
+  | 'kind_advice';
 
 /** Something wrong with a note that did not stop it from being indexed (listed by `lithos doctor`). */
 export interface NoteProblem {
@@ -56,7 +62,8 @@ export interface NoteLink {
   block?: string;
   alias?: string;
   embed: boolean;
-  kind: 'wiki' | 'markdown';
+  /** `ledger`: a plain ID reference in prose or a property (`E007`, model/ledger-id.ts), resolved like a link. */
+  kind: 'wiki' | 'markdown' | 'ledger';
   /** 0-based line in the body where it appears; -1 for a link in a frontmatter property (see `property`). */
   line: number;
   /** The frontmatter property holding it (`related`, `up.0`), as Obsidian's frontmatterLinks; absent in the body. */
@@ -97,6 +104,8 @@ export interface NoteMeta {
   entities: string[];
   status: NoteStatus;
   summaries: NoteSummaries;
+  /** The ledger fields (model/ledger-meta.ts); present only when note_type is a ledger kind. */
+  ledger?: LedgerMeta;
 }
 
 export interface ParsedNote {

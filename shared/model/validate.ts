@@ -2,6 +2,8 @@ import { basenameNoExt } from './paths';
 import { isUuid } from './ids';
 import { isValidNamespace, namespaceFromPath } from './namespace';
 import { mergeTags, normalizeTag } from './tags';
+import { isLedgerKind } from './ledger';
+import { parseLedgerMeta, type FieldReader } from './ledger-meta';
 import {
   ACCESS_SCOPES,
   CURRENT_SCHEMA_VERSION,
@@ -25,7 +27,7 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
 
   const tags: string[] = [];
   mergeTags(tags, new Set(), [...v.tagList(), ...inlineTags]);
-  return {
+  const meta: NoteMeta = {
     id: v.id(),
     title: v.text('title') ?? basenameNoExt(path),
     author: v.text('author'),
@@ -47,11 +49,14 @@ export function buildMeta(fm: Record<string, unknown>, path: string, inlineTags:
     status: v.oneOf('status', NOTE_STATUSES, 'active'),
     summaries: v.summaries(),
   };
+  // Only a ledger kind has ledger fields: another note's `state` or `target` is its own business.
+  if (isLedgerKind(meta.note_type)) meta.ledger = parseLedgerMeta(meta.note_type, v);
+  return meta;
 }
 
 type Report = (code: ProblemCode, field: string, message: string) => void;
 
-class Reader {
+class Reader implements FieldReader {
   constructor(
     private readonly fm: Record<string, unknown>,
     private readonly report: Report,
@@ -60,6 +65,14 @@ class Reader {
   /** A field's value; null/undefined mean "absent" (Obsidian writes empty properties as null). */
   private get(field: string): unknown {
     return Object.prototype.hasOwnProperty.call(this.fm, field) ? this.fm[field] : undefined;
+  }
+
+  raw(field: string): unknown {
+    return this.get(field);
+  }
+
+  problem(code: ProblemCode, field: string, message: string): void {
+    this.report(code, field, message);
   }
 
   id(): string | null {

@@ -9,6 +9,9 @@ import { CONFLICT_EDGE_TYPE, type Conflict, type ConflictState, type Resolution 
 import type { ConflictActor, ResolutionChange } from '../conflicts/conflicts';
 import { gatedNote } from '../governance/gate';
 import { checkNoteWrite } from '../governance/write-policy';
+import { personNoteDecision } from '../governance/trust-boundary';
+import { protectedNote } from '../vault/note-editors';
+import type { LiveNote } from '../vault/note-indexer';
 import type { EdgeRow } from '../stores/memory-types';
 import type { NotesRoom } from './notes-room';
 import type { Services } from './services';
@@ -91,15 +94,21 @@ export class ConflictsRoom {
 
   /** Superseding edits both notes (the winner's supersedes, the loser's status): only as writes the agent may make. */
   private checkSupersede(c: Conflict, winner: string): void {
-    for (const id of [c.a, c.b]) {
-      const n = this.services.notes.note(id);
-      if (!n) continue;
-      if (id !== winner && n.cached.meta.status === 'quarantined') {
+    const ends = [c.a, c.b].map((id) => this.services.notes.note(id)).filter((n): n is LiveNote => n !== null);
+    for (const n of ends) {
+      if (n.nodeId !== winner && n.cached.meta.status === 'quarantined') {
         throw new LithosError('forbidden', `Cannot supersede "${n.path}": it is quarantined, and a person reviews it (archiving it would lift the quarantine).`, { path: n.path });
       }
+    }
+    for (const n of ends) {
       const g = { ...gatedNote(n), path: n.path };
-      if (checkNoteWrite(this.who.viewer, this.services.governance.policy.get(), g, g) === 'propose') {
+      const policy = this.services.governance.policy.get();
+      if (checkNoteWrite(this.who.viewer, policy, g, g) === 'propose') {
         throw new LithosError('forbidden', `Cannot supersede: changes in "${n.cached.meta.namespace}" are confirmed by a person, so a person resolves this conflict (or propose the edit with lithos_write).`, { path: n.path, namespace: n.cached.meta.namespace });
+      }
+      // The trust boundary: superseding changes both notes, and the person's note is changed by the person only.
+      if (personNoteDecision(this.who.viewer, policy, 'write', n.path, protectedNote(this.services.notes.ownership(n))) === 'propose') {
+        throw new LithosError('forbidden', `Cannot supersede: "${n.path}" is the person's note (they created or last edited it), so the person resolves this conflict (or propose the edit with lithos_write).`, { path: n.path, person_note: true });
       }
     }
   }

@@ -20,6 +20,7 @@ import { ConflictsRoom } from './conflicts-room';
 import { ProposalsRoom } from './proposals-room';
 import { SessionScope } from './session-scope';
 import { TasksRoom } from './tasks-room';
+import { TargetsRoom } from './targets-room';
 import type { SessionSources } from './session-sources';
 import type { Services } from './services';
 
@@ -41,6 +42,7 @@ export class MemorySession {
   readonly edges: EdgesRoom;
   readonly index: IndexRoom;
   readonly events: EventsRoom;
+  readonly targets: TargetsRoom;
 
   private readonly services: Services;
 
@@ -56,6 +58,7 @@ export class MemorySession {
     this.edges = new EdgesRoom(s, this.scope, this.notes);
     this.index = new IndexRoom(s.search, () => sources.pendingEvents());
     this.events = new EventsRoom(s, this.scope, this.notes);
+    this.targets = new TargetsRoom(s, this.scope, this.notes);
   }
 
   get caller(): SessionCaller {

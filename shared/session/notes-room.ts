@@ -9,9 +9,8 @@ import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
 import type { NoteType, ParsedNote } from '../model/types';
 import type { LiveNote } from '../vault/note-indexer';
 import type { ResolvedLink } from '../vault/link-graph';
-import type { DeleteNoteResult } from '../model/note-write';
 import { checkNotePath } from '../vault/note-path';
-import { deleteNote, writeNote, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
+import { deleteNote, writeNote, type NoteDeleteOutcome, type NoteWrite, type NoteWriteOutcome, type WriteTarget } from './note-writes';
 import type { Services } from './services';
 import type { SessionScope } from './session-scope';
 
@@ -40,6 +39,15 @@ export class NotesRoom {
     return n !== null && n.nodeId === id && this.sees(n) ? n : null;
   }
 
+  /**
+   * The note a ledger ID names among those the viewer sees: the full ID's, or the short ID's while exactly one
+   * `E007-*` is visible (so an entry it may not see neither resolves nor makes the short form ambiguous).
+   */
+  byLedgerId(ref: string): LiveNote | null {
+    const seen = this.services.notes.byLedgerId(ref).filter((n) => this.sees(n));
+    return seen.length === 1 || (seen.length > 1 && ref.includes('-')) ? seen[0] : null;
+  }
+
   /** The note an id, path, title or alias names, when the viewer may see it. */
   get(ref: string): LiveNote | null {
     const n = this.services.notes.note(ref);
@@ -62,7 +70,7 @@ export class NotesRoom {
       note = this.atPath(p);
       shown = `at "${p}"`;
     } else if (ref.id !== undefined) {
-      note = this.byId(ref.id);
+      note = this.byId(ref.id) ?? this.byLedgerId(ref.id);
       shown = `with id "${ref.id}"`;
     } else {
       note = this.get(ref.title ?? '');
@@ -124,8 +132,11 @@ export class NotesRoom {
     return writeNote(this.services, this.who, (n) => this.sees(n), target, w, tool);
   }
 
-  /** Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent). */
-  delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<DeleteNoteResult> {
+  /**
+   * Deletes a note the viewer sees, where the write policy lets it (never a proposal namespace for an agent),
+   * or keeps an agent's delete of the person's note as a proposal (governance/trust-boundary.ts).
+   */
+  delete(note: LiveNote, opts: { expectedVersion?: string; trash?: boolean }, tool: string): Promise<NoteDeleteOutcome> {
     return deleteNote(this.services, this.who, (n) => this.sees(n), note, opts, tool);
   }
 

@@ -15,8 +15,11 @@ export type ConflictState = (typeof CONFLICT_STATES)[number];
 export const RESOLUTIONS = ['accepted_dual', 'superseded', 'refuted', 'merged'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
-/** Which rule found a conflict (docs/contradictions.md lists what each one matches and misses). */
-export type ConflictRule = 'number' | 'negation' | 'status' | 'cause';
+/**
+ * Which rule found a conflict (docs/contradictions.md lists what each one matches and misses); `target`: two
+ * active decisions on one target (docs/ledger.md), e.g. a person's duplicate written in Obsidian.
+ */
+export type ConflictRule = 'number' | 'negation' | 'status' | 'cause' | 'target';
 
 /** One disagreeing pair of sentences found by a rule. */
 export interface RuleFinding {

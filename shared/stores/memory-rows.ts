@@ -129,6 +129,7 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         db.run('DELETE FROM coactivation WHERE node_id_a = ? OR node_id_b = ?', [id, id]);
         db.run('DELETE FROM query_expansion WHERE node_id = ?', [id]);
         db.run('DELETE FROM ledger_phases WHERE node_id = ?', [id]);
+        db.run('DELETE FROM note_editors WHERE node_id = ?', [id]);
         db.run('DELETE FROM nodes WHERE node_id = ?', [id]);
       }
       return;
@@ -220,6 +221,17 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);
       return;
+    case 'target_alias': {
+      const r = op.row;
+      if (r.target === null) db.run('DELETE FROM target_aliases WHERE alias = ?', [r.alias]);
+      else db.run('INSERT OR REPLACE INTO target_aliases (alias, target, at, actor) VALUES (?, ?, ?, ?)', [r.alias, r.target, r.at, r.actor]);
+      return;
+    }
+    case 'editor': {
+      const e = op.row;
+      db.run('INSERT OR REPLACE INTO note_editors (node_id, creator_kind, editor_kind, editor, fingerprint, at) VALUES (?, ?, ?, ?, ?, ?)', [e.node_id, e.creator_kind, e.editor_kind, e.editor, e.fingerprint, e.at]);
+      return;
+    }
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }

@@ -7,15 +7,17 @@ import type { StoreLoss } from './store-loss';
 import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
 import { MemoryEvents } from './memory-events';
+import { MemoryEditors } from './memory-editors';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
 import { MemoryPhases } from './memory-phases';
 import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
 import { MemoryStats } from './memory-stats';
+import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, EventRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow, TagAffinityRow } from './memory-types';
+export type { Coactivation, EdgeRow, EventRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
@@ -50,6 +52,10 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly phases: MemoryPhases;
   /** Episodic events and their links to notes. */
   readonly events: MemoryEvents;
+  /** The ledger's target aliases (merged targets). */
+  readonly targets: MemoryTargets;
+  /** Who last changed each note's title or body (the trust boundary). */
+  readonly editors: MemoryEditors;
 
   private constructor(db: SqlDb, recovered: RecoveredStore<MemoryOp>, deps: StoreDeps) {
     super(db, recovered, deps, MEMORY_FILES, 'memory store');
@@ -61,6 +67,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
     this.phases = new MemoryPhases(tables);
     this.events = new MemoryEvents(tables);
+    this.targets = new MemoryTargets(tables);
+    this.editors = new MemoryEditors(tables);
   }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {

@@ -122,6 +122,16 @@ export interface ExpansionRow {
   at: number;
 }
 
+/** A merged target's normalised name and the target it now means (shared/ledger/target-registry.ts). */
+export interface TargetAliasRow {
+  alias: string;
+  target: string;
+  /** When it was merged (ms since epoch). */
+  at: number;
+  /** Who merged it: 'human' or an agent id. */
+  actor: string;
+}
+
 /**
  * A ledger entry's standing (learning/ledger-phases.ts): its phase and vitality as last evaluated, each
  * with the time it began, and the time of its first use (how long it has lived in use).
@@ -159,6 +169,22 @@ export interface EventRow {
 }
 
 /**
+ * Who created a note and who last made a substantive change (title or body) to it: the person (any caller
+ * that is not an agent, edits on disk included) or an agent. `fingerprint` is of the title and body as that
+ * change left them, so a later change on disk is told from one the engine made (vault/note-editors.ts).
+ */
+export interface NoteEditorRow {
+  node_id: string;
+  creator_kind: 'person' | 'agent';
+  editor_kind: 'person' | 'agent';
+  /** The agent id; null for the person. */
+  editor: string | null;
+  fingerprint: string;
+  /** When the change was seen (ms since epoch). */
+  at: number;
+}
+
+/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -190,4 +216,8 @@ export type MemoryOp =
   /** Events moved to `status` at `at` (the ageing pass archives). */
   | { kind: 'event_status'; ids: string[]; status: EventStatus; at: number }
   /** Events deleted with their links (the ageing pass prunes). */
-  | { kind: 'event_del'; ids: string[] };
+  | { kind: 'event_del'; ids: string[] }
+  /** A ledger target alias (stores/memory-targets.ts), final state; `target: null` removes it. */
+  | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } }
+  /** Who last changed a note's title or body, final state (stores/memory-editors.ts). */
+  | { kind: 'editor'; row: NoteEditorRow };

@@ -151,7 +151,24 @@ CREATE TABLE IF NOT EXISTS event_links (
   node_id TEXT NOT NULL,
   PRIMARY KEY (event_id, node_id)
 );
-CREATE INDEX IF NOT EXISTS event_links_node ON event_links(node_id);`,
+CREATE INDEX IF NOT EXISTS event_links_node ON event_links(node_id);
+-- the ledger's target aliases: a merged target's normalised name → the target it was merged into (shared/ledger)
+CREATE TABLE IF NOT EXISTS target_aliases (
+  alias TEXT PRIMARY KEY,
+  target TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  actor TEXT NOT NULL
+);
+-- the trust boundary: who created each note and who last changed its title or body (the person or an agent),
+-- and the fingerprint of that title and body
+CREATE TABLE IF NOT EXISTS note_editors (
+  node_id TEXT PRIMARY KEY,
+  creator_kind TEXT NOT NULL CHECK (creator_kind IN ('person', 'agent')),
+  editor_kind TEXT NOT NULL CHECK (editor_kind IN ('person', 'agent')),
+  editor TEXT,
+  fingerprint TEXT NOT NULL,
+  at INTEGER NOT NULL
+);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

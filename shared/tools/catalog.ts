@@ -6,6 +6,7 @@ import { MEMORY_TOOLS } from './memory';
 import { CONFLICT_TOOLS } from './conflicts';
 import { GOVERNANCE_TOOLS } from './governance';
 import { EVENT_TOOLS } from './events';
+import { LEDGER_TOOLS } from './ledger';
 
 /**
  * Every `lithos_*` tool, in the order tools/list shows them. Each group appends its array here with one
@@ -19,5 +20,6 @@ export const TOOL_CATALOG: readonly ToolDef[] = [
   ...CONFLICT_TOOLS,
   ...GOVERNANCE_TOOLS,
   ...EVENT_TOOLS,
+  ...LEDGER_TOOLS,
 ];
 

@@ -4,6 +4,7 @@ import { deleteNote, writeNote, type NoteWriterHost } from './note-writer';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import { editNoteText } from './text-edit';
 import type { PathLocks } from './path-locks';
+import { UPKEEP, type NoteEditors } from './note-editors';
 
 /** A writer named by the tools ('human' or an agent id; null: the person at the keyboard). */
 export function actorFor(actor: string | null): AuditActor {
@@ -21,11 +22,20 @@ export class AuditedWrites {
     private readonly audit: AuditLog,
     private readonly idOf: (path: string) => string | undefined,
     private readonly locks: PathLocks,
+    /** Records who changed each note (the trust boundary); absent: nothing is recorded. */
+    private readonly editors?: Pick<NoteEditors, 'around'>,
   ) {}
 
-  /** Runs `fn` with the note at `path` to itself: for a change made outside this class (a frontmatter edit). */
+  /**
+   * Runs `fn` with the note at `path` to itself: for a change made outside this class (a frontmatter edit),
+   * the engine's upkeep, so whose the note is stays.
+   */
   exclusive<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    return this.locks.with([path], fn);
+    return this.locks.with([path], () => this.recorded(path, UPKEEP, fn));
+  }
+
+  private recorded<T>(path: string, writer: string | null | typeof UPKEEP, fn: () => Promise<T>): Promise<T> {
+    return this.editors ? this.editors.around(path, writer, fn) : fn();
   }
 
   /** Creates or updates a note (note-writer.ts); `actor` names who acted when it is not simply `req.actor`. */
@@ -33,15 +43,20 @@ export class AuditedWrites {
     return this.locks.with([req.path], () => this.writeNow(req, actor));
   }
 
-  private async writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
-    const r = await writeNote(this.host, req);
-    await this.audit.append({
-      action: 'note.write',
-      actor: actor ?? actorFor(req.actor),
-      target: r.id,
-      data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
+  private writeNow(req: WriteNoteRequest, actor?: AuditActor): Promise<WriteNoteResult> {
+    // Audited inside: a change of whose the note is (note.protected) follows the write that made it.
+    // A write the engine makes for itself (a rule: consolidation's concepts) changes nobody's note.
+    const engine = actor !== undefined && actor.kind !== 'human' && actor.kind !== 'agent';
+    return this.recorded(req.path, engine ? UPKEEP : req.actor, async () => {
+      const r = await writeNote(this.host, req);
+      await this.audit.append({
+        action: 'note.write',
+        actor: actor ?? actorFor(req.actor),
+        target: r.id,
+        data: { path: r.path, version: r.version, previous_version: r.previous_version, created: r.created },
+      });
+      return r;
     });
-    return r;
   }
 
   /** The engine's own edit of a note's text (text-edit.ts), audited as a note write; false when nothing changed. */
@@ -51,7 +66,7 @@ export class AuditedWrites {
   }
 
   private async editTextNow(path: string, edit: (text: string) => string, actor: AuditActor): Promise<boolean> {
-    const r = await editNoteText(this.host, path, edit);
+    const r = await this.recorded(path, UPKEEP, () => editNoteText(this.host, path, edit));
     if (!r.changed) return false;
     await this.audit.append({
       action: 'note.write',

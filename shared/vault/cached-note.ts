@@ -1,4 +1,5 @@
 import type { NoteHeading, NoteLink, NoteMeta, NoteProblem } from '../model/types';
+import { isLedgerKind } from '../model/ledger';
 import { deterministicFrameExtractor, FRAME_SLOTS, type NoteFrame } from '../model/frames';
 
 /**
@@ -14,13 +15,17 @@ export interface CachedNoteMeta {
   hasFrontmatter: boolean;
   /** The note's structural frame (model/frames.ts), extracted when it was indexed; null when it has none. */
   frame: NoteFrame | null;
+  /** The frontmatter `ledger_id` as written (model/ledger-id.ts ledgerIdOf); null or absent when it has none. */
+  ledgerId?: string | null;
 }
 
 /**
  * The extractor whose frames a row holds: a row of another one (or of a Lithos that stored no frames)
  * decodes as null, so its note is indexed again rather than ranked with frames of two extractors.
  */
-const FRAMES = deterministicFrameExtractor.version;
+// `+ledger-1`: rows from before ledger IDs lack `ledgerId` and the plain ID references among their links.
+export const CACHED_FORMAT = `${deterministicFrameExtractor.version}+ledger-1`;
+const FRAMES = CACHED_FORMAT;
 
 /**
  * Three JSON texts on one line each: everything but the links and the frame, then the links, then the
@@ -30,7 +35,8 @@ const FRAMES = deterministicFrameExtractor.version;
  */
 export function encodeCachedMeta(m: CachedNoteMeta): string {
   const { meta, headings, problems, hasFrontmatter } = m;
-  return `${JSON.stringify({ meta, headings, problems, hasFrontmatter, frames: FRAMES })}\n${JSON.stringify(m.links)}\n${JSON.stringify(m.frame)}`;
+  const ledgerId = m.ledgerId ?? null;
+  return `${JSON.stringify({ meta, headings, problems, hasFrontmatter, ...(ledgerId === null ? {} : { ledgerId }), frames: FRAMES })}\n${JSON.stringify(m.links)}\n${JSON.stringify(m.frame)}`;
 }
 
 type Head = Partial<CachedNoteMeta> & { frames?: unknown };
@@ -38,7 +44,9 @@ type Head = Partial<CachedNoteMeta> & { frames?: unknown };
 /** The first line's fields, or null when they are not a cached note of this format. */
 function headOf(v: Head | null): CachedNoteMeta | null {
   if (!v || typeof v !== 'object' || !v.meta || !Array.isArray(v.problems) || v.frames !== FRAMES) return null;
-  return { meta: v.meta, headings: v.headings ?? [], problems: v.problems, hasFrontmatter: !!v.hasFrontmatter } as CachedNoteMeta;
+  // A ledger note cached before its ledger fields were read (and its kind rules judged) is indexed again.
+  if (isLedgerKind(v.meta.note_type) && v.meta.ledger === undefined) return null;
+  return { meta: v.meta, headings: v.headings ?? [], problems: v.problems, hasFrontmatter: !!v.hasFrontmatter, ...(typeof v.ledgerId === 'string' ? { ledgerId: v.ledgerId } : {}) } as CachedNoteMeta;
 }
 
 /** Where a decoded row keeps its links and frame: their source (a string or UTF-8 bytes) until first read. */

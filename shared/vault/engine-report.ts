@@ -3,6 +3,7 @@ import type { IndexReport } from './sync';
 import type { LiveNote } from './note-indexer';
 import type { AuditEntry, AuditLog } from '../governance/audit';
 import type { StoreLoss } from '../stores/store-loss';
+import type { LedgerIdProblem } from './ledger-report';
 
 /** What `lithos doctor` lists: every note's problems, store warnings, the last scan's errors, broken links. */
 export interface DoctorReport {
@@ -10,6 +11,8 @@ export interface DoctorReport {
   warnings: string[];
   errors: IndexReport['errors'];
   broken_links: { from: string; target: string; raw: string }[];
+  /** Ledger IDs malformed, missing or duplicated, and ID references that resolve to no note or to several (ledger-report.ts). */
+  ledger_ids: LedgerIdProblem[];
 }
 
 export function doctorReport(notes: readonly LiveNote[], rest: Omit<DoctorReport, 'problems'>): DoctorReport {

@@ -2,6 +2,7 @@ import type { LinkResolver } from '../model/resolve';
 import type { NoteLink } from '../model/types';
 import type { LiveNote } from './note-indexer';
 import { Backlinks } from './backlinks';
+import { ledgerRefOfTarget } from '../model/ledger-id';
 
 export interface ResolvedLink {
   link: NoteLink;
@@ -46,7 +47,8 @@ export class LinkGraph {
     for (const from of [...this.notes.keys()].sort()) {
       for (const r of this.outgoing(from)) {
         // Embeds of attachments (images, PDFs) are not notes: only Markdown targets can be broken here.
-        if (r.targetPath === null && (!r.link.embed || !/\.[a-z0-9]+$/i.test(r.link.target) || /\.md$/i.test(r.link.target))) {
+        // ID references are doctor's `ledger_ids` (with their line, and the candidates of a short form).
+        if (r.targetPath === null && r.link.kind !== 'ledger' && ledgerRefOfTarget(r.link.target) === null && (!r.link.embed || !/\.[a-z0-9]+$/i.test(r.link.target) || /\.md$/i.test(r.link.target))) {
           out.push({ from, target: r.link.target, raw: r.link.raw });
         }
       }

@@ -14,6 +14,7 @@ import { decodeCachedMetaBytes, encodeCachedMeta, type CachedNoteMeta } from './
 import { TermBagSync } from './term-bag-sync';
 import { NoteWords } from './note-words';
 import { macrotask } from '../stores/yield-to-host';
+import { ledgerIdOf, parseLedgerId, shortLedgerId } from '../model/ledger-id';
 
 /** What the engine holds in memory per live note (path-keyed), mirrored in the cache store. */
 export interface LiveNote {
@@ -65,13 +66,20 @@ export function noteTimeMs(note: LiveNote): number {
   return updatedAtMs(note.cached, note.mtime);
 }
 
+function ledgerAliases(note: LiveNote, aliases: string[]): string[] {
+  const id = note.cached.ledgerId;
+  const p = id ? parseLedgerId(id) : null;
+  return p && p.tag !== null ? [...aliases, id!, shortLedgerId(id!)] : aliases;
+}
+
 export function toIndexDoc(note: LiveNote, chunks: Chunk[]): IndexDoc {
   const m = note.cached.meta;
   return {
     id: note.nodeId,
     path: note.path,
     title: m.title,
-    aliases: m.aliases,
+    // A ledger entry is found by its ID, full or short, as by an alias (`lithos_search E007`).
+    aliases: ledgerAliases(note, m.aliases),
     tags: m.tags,
     headings: note.cached.headings.map((h) => h.text),
     namespace: m.namespace,
@@ -117,7 +125,9 @@ export class NoteIndexer {
 
     const fresh = chunkBody(parsed.body);
     const frame = frameOf(fresh, parsed.meta);
+    const ledgerId = ledgerIdOf(parsed.frontmatter);
     const encoded = encodeCachedMeta({
+      ledgerId,
       meta: { ...parsed.meta, id: parsed.meta.id ?? nodeId },
       headings: parsed.headings,
       links: parsed.links,
@@ -138,6 +148,7 @@ export class NoteIndexer {
       problems: [...parsed.problems, ...extraProblems],
       hasFrontmatter: parsed.hasFrontmatter,
       frame,
+      ledgerId,
     };
     const chunks = storedChunks(this.cache.chunkTexts(nodeId));
     const note: LiveNote = {
@@ -313,7 +324,7 @@ export class NoteIndexer {
     this.byPath.set(note.path, note);
     this.byId.set(note.nodeId, note);
     this.words.set(note);
-    this.resolver.upsert(note.path, { id: note.nodeId, aliases: note.cached.meta.aliases, title: note.cached.meta.title });
+    this.resolver.upsert(note.path, { id: note.nodeId, aliases: note.cached.meta.aliases, title: note.cached.meta.title, ledgerId: note.cached.ledgerId ?? null });
   }
 
   private forget(note: LiveNote): void {

@@ -7,6 +7,8 @@ import { CURRENT_SCHEMA_VERSION, MAX_NOTE_BYTES, type ParsedNote } from '../mode
 import type { DeleteNoteResult, NoteFields, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import type { LiveNote } from './note-indexer';
 import { folderOf, stripMd } from '../model/paths';
+import { isLedgerKind, LEDGER_FIELDS, LEDGER_STATES, type LedgerKind } from '../model/ledger';
+import { ledgerIdOf } from '../model/ledger-id';
 
 /**
  * The engine's own note writes and deletes (lithos_write, lithos_delete): whole-file writes through the
@@ -25,6 +27,8 @@ export interface NoteWriterHost {
    * instead of minting a new one.
    */
   liveId?(path: string): string | undefined;
+  /** A new ledger ID for a note of a ledger kind that has none (vault/ledger-ids.ts); durable when it resolves. */
+  allocateLedgerId?(kind: LedgerKind, path: string, actor: string | null): Promise<string>;
 }
 
 /** Obsidian's local trash folder ("Move to Obsidian trash"). */
@@ -32,9 +36,9 @@ export const TRASH_FOLDER = '.trash';
 
 /** Field order of a note the engine creates: identity first, then what a reader scans for. */
 const FIELD_ORDER = [
-  'id', 'title', 'author', 'created_at', 'updated_at', 'contributors', 'note_type', 'namespace', 'access_scope',
-  'status', 'confidence', 'tags', 'aliases', 'entities', 'supersedes', 'source', 'summaries', 'schema_version',
-] as const;
+  'id', 'ledger_id', 'title', 'author', 'created_at', 'updated_at', 'contributors', 'note_type', 'namespace', 'access_scope',
+  'status', ...Object.values(LEDGER_FIELDS).filter((f) => f !== LEDGER_FIELDS.ledgerId), 'confidence', 'tags', 'aliases', 'entities', 'supersedes', 'source', 'summaries', 'schema_version',
+];
 
 export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Promise<WriteNoteResult> {
   const current = await readCurrent(host.vault, req.path);
@@ -55,8 +59,9 @@ export async function writeNote(host: NoteWriterHost, req: WriteNoteRequest): Pr
   if (!current && req.expectedVersion !== undefined) {
     throw new LithosError('conflict', `No note at "${req.path}" any more, but expected_version was given: it was deleted or moved since it was read.`, { path: req.path, current_version: null });
   }
+  const ledgerId = await ledgerIdFor(host, current, req);
   // An update keeps the file's line endings and BOM: else a Windows note becomes a whole-file diff.
-  const text = current ? inStyle(composeUpdate(current, req, host.clock.now(), host.liveId?.(req.path)), current.style) : composeNew(req, host.clock.now());
+  const text = current ? inStyle(composeUpdate(current, req, host.clock.now(), host.liveId?.(req.path), ledgerId), current.style) : composeNew(req, host.clock.now(), ledgerId);
   if (text.includes('\u0000')) {
     // A NUL makes the file binary to every reader (ours included): it could be written but never edited again.
     throw new LithosError('invalid_argument', `The note would contain a NUL character (U+0000); Markdown notes are text. Remove it from the content or fields.`, { path: req.path });
@@ -111,10 +116,33 @@ function inStyle(text: string, style: TextStyle): string {
   return style.bom ? `\uFEFF${eol}` : eol;
 }
 
-function composeNew(req: WriteNoteRequest, now: number): string {
+/**
+ * The ledger ID a write gives the note: none for a note of another kind or one that has its own already;
+ * else a new one, allocated once the version checks have passed (a write refused after this leaves a gap in
+ * the sequence, never a reused ID). A `ledger_id` the writer passes must be the note's own.
+ */
+async function ledgerIdFor(host: NoteWriterHost, current: ParsedNote | null, req: WriteNoteRequest): Promise<string | null> {
+  const own = current ? ledgerIdOf(current.frontmatter) : null;
+  const asked = req.fields.ledger_id;
+  if (asked !== undefined && asked !== own) {
+    throw new LithosError(
+      'invalid_argument',
+      own === null
+        ? `ledger_id is allocated by Lithos, never given: leave it out and the ${isLedgerKind(req.fields.note_type ?? current?.meta.note_type ?? '') ? 'note gets the next ID of its kind' : 'note gets one once its note_type is decision, claim, workflow or construct'}.`
+        : `ledger_id cannot change: "${req.path}" is ${own}. Leave ledger_id out (or pass ${own}).`,
+      { field: LEDGER_FIELDS.ledgerId, path: req.path, ledger_id: own },
+    );
+  }
+  const kind = req.fields.note_type ?? current?.meta.note_type;
+  if (own !== null || kind === undefined || !isLedgerKind(kind) || !host.allocateLedgerId) return null;
+  return host.allocateLedgerId(kind, req.path, req.actor);
+}
+
+function composeNew(req: WriteNoteRequest, now: number, ledgerId: string | null): string {
   const at = new Date(now).toISOString();
   const fm: Record<string, unknown> = {
     id: newId(),
+    ledger_id: ledgerId ?? undefined,
     title: req.fields.title,
     author: req.actor ?? undefined,
     created_at: at,
@@ -123,10 +151,12 @@ function composeNew(req: WriteNoteRequest, now: number): string {
     schema_version: CURRENT_SCHEMA_VERSION,
   };
   applyFields(fm, req.fields);
+  // A new ledger entry says its state from the start, so the person sees it among the note's properties.
+  if (req.fields.note_type && isLedgerKind(req.fields.note_type)) fm.state ??= LEDGER_STATES[req.fields.note_type][0];
   return render(ordered(fm), req.content ?? '');
 }
 
-function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number, liveId: string | undefined): string {
+function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number, liveId: string | undefined, ledgerId: string | null): string {
   if (current.problems.some((p) => p.code === 'binary_file')) {
     throw new LithosError('invalid_argument', `"${current.path}" holds binary data, not a Markdown note; refusing to rewrite it.`, { path: current.path });
   }
@@ -138,6 +168,7 @@ function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number, 
   const fm: Record<string, unknown> = { ...current.frontmatter };
   if (!isUuid(fm.id)) fm.id = current.meta.id ?? liveId ?? newId();
   applyFields(fm, req.fields);
+  if (ledgerId !== null) fm[LEDGER_FIELDS.ledgerId] = ledgerId;
   fm.updated_at = new Date(now).toISOString();
   if (req.actor) {
     // Append-only: every entry already there stays, as written (even one that is not a plain name).
@@ -145,8 +176,8 @@ function composeUpdate(current: ParsedNote, req: WriteNoteRequest, now: number, 
     const contributors: unknown[] = Array.isArray(raw) ? [...(raw as unknown[])] : raw === undefined || raw === null || raw === '' ? [] : [raw];
     if (!contributors.includes(req.actor)) contributors.push(req.actor);
     fm.contributors = contributors;
-    // Immutable once set: a later writer becomes a contributor, never the author.
-    if (fm.author === undefined || fm.author === null || fm.author === '') fm.author = req.actor;
+    // `author` is written on creation only: a later writer becomes a contributor, never the author, also of
+    // a note written without one (in Obsidian, the person's).
   }
   return render(fm, req.content ?? current.body);
 }
@@ -156,7 +187,8 @@ const PROTECTED_FIELDS: ReadonlySet<string> = new Set(['id', 'author', 'contribu
 
 function applyFields(fm: Record<string, unknown>, fields: NoteFields): void {
   for (const [k, v] of Object.entries(fields)) {
-    if (v === undefined) continue;
+    // Checked against the note's own before anything was allocated (ledgerIdFor): equal, so nothing to do.
+    if (v === undefined || k === LEDGER_FIELDS.ledgerId) continue;
     if (PROTECTED_FIELDS.has(k)) {
       // NoteFields has no such key; one arriving at run time (a stored proposal, a host) is refused, not applied.
       throw new LithosError('invalid_argument', `"${k}" is set by Lithos itself and cannot be written.`, { field: k });

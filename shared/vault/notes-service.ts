@@ -6,6 +6,7 @@
 import type { Clock, VaultPort } from '../ports';
 import type { LinkResolver } from '../model/resolve';
 import type { ParsedNote } from '../model/types';
+import type { LedgerKind } from '../model/ledger';
 import { parseNote } from '../model/note';
 import type { AuditActor, AuditLog } from '../governance/audit';
 import { normalizeVaultPath } from '../model/paths';
@@ -15,6 +16,9 @@ import type { LinkGraph, ResolvedLink } from './link-graph';
 import type { DeleteNoteResult, WriteNoteRequest, WriteNoteResult } from '../model/note-write';
 import { AuditedWrites } from './audited-writes';
 import { PathLocks } from './path-locks';
+import type { LedgerIds } from './ledger-ids';
+import { actorFor } from './audited-writes';
+import type { NoteEditors, NoteOwnership } from './note-editors';
 
 export interface NotesDeps {
   vault: VaultPort;
@@ -29,6 +33,10 @@ export interface NotesDeps {
   syncPath(path: string): Promise<unknown>;
   /** Throws once the engine is closed. */
   guard(): void;
+  /** Allocates ledger IDs for notes of a ledger kind (ledger-ids.ts); without it notes are written without one. */
+  ledger?: LedgerIds;
+  /** Who created and last changed each note (the trust boundary). */
+  editors: NoteEditors;
 }
 
 export class NotesService {
@@ -40,7 +48,28 @@ export class NotesService {
       await d.syncPath(p);
       return d.live.byPath.get(p) ?? null;
     };
-    this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true));
+    const ledger = d.ledger;
+    const allocateLedgerId = ledger ? (kind: LedgerKind, path: string, actor: string | null) => ledger.allocate(kind, path, actorFor(actor)) : undefined;
+    this.writes = new AuditedWrites({ vault: d.vault, clock: d.clock, resync, liveId, allocateLedgerId }, d.audit, liveId, new PathLocks(d.vault.caseInsensitive === true), d.editors);
+  }
+
+  /** The ledger's ID allocator, when the engine has one (docs/ledger.md#stable-ids). */
+  get ledger(): LedgerIds | null {
+    return this.d.ledger ?? null;
+  }
+
+  /**
+   * Re-reads one path now: an edit on disk the watcher has not handed over yet is indexed (and counted as the
+   * person's) before an agent's change of the note is judged.
+   */
+  async refresh(path: string): Promise<void> {
+    this.d.guard();
+    await this.d.syncPath(normalizeVaultPath(path));
+  }
+
+  /** Whose the note is: who created it and who last changed its title or body (note-editors.ts). */
+  ownership(note: LiveNote): NoteOwnership {
+    return this.d.editors.ownership(note.nodeId, note.cached.meta.author);
   }
 
   /** A live note by node id, vault path, title or alias (the resolver's rules). */
@@ -51,6 +80,11 @@ export class NotesService {
   /** The live note at a vault path: exactly, in another Unicode form, or in another case where the disk ignores case. */
   noteAtPath(path: string): LiveNote | null {
     return liveNoteAtPath(this.d.live, this.d.resolver, path, this.d.vault.caseInsensitive === true);
+  }
+
+  /** The live notes a ledger ID names: a full ID's holders (two are a duplicate), a short ID's every `E007-*`. */
+  byLedgerId(ref: string): LiveNote[] {
+    return this.d.resolver.ledgerCandidates(ref).flatMap((p) => this.d.live.byPath.get(p) ?? []);
   }
 
   notes(): LiveNote[] {

@@ -34,6 +34,8 @@ export interface SyncDeps {
    * vault event, not the engine's own write (which re-syncs its path at once, so its event finds nothing new).
    */
   onChanged?: (path: string, external: boolean) => void;
+  /** A note (re)indexed with new bytes, by the reconcile, an event or syncPath: whose it is (note-editors.ts). */
+  onIndexed?: (nodeId: string, parsed: ParsedNote) => Promise<void>;
   /** Called for a note removed from the vault after the engine opened (its node is tombstoned, its edges kept for a restore). */
   onRemoved?: (nodeId: string) => void;
 }
@@ -223,6 +225,7 @@ export class VaultSync {
       fileExists: async (p) => (await this.d.vault.stat(p)) !== null,
     });
     await this.d.indexer.indexNote(parsed, id.nodeId, stat, id.problems);
+    await this.d.onIndexed?.(id.nodeId, parsed);
     return id.movedFrom && id.movedFrom !== stat.path ? 'renamed' : 'indexed';
   }
 

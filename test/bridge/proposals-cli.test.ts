@@ -25,7 +25,8 @@ beforeEach(async () => {
     const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: v.engine }));
     const agent = { kind: 'agent' as const, agent_id: 'claude' };
     const a = (await tools.call('lithos_write', { title: 'ADR 2', namespace: 'decisions', content: 'We cache with Redis.\n' }, agent)) as { proposal_id: string };
-    const b = (await tools.call('lithos_write', { path: 'decisions/ADR 1.md', content: 'We use MySQL.\n' }, agent)) as { proposal_id: string };
+    const { version } = (await tools.call('lithos_read', { path: 'decisions/ADR 1.md' }, agent)) as { version: string };
+    const b = (await tools.call('lithos_write', { path: 'decisions/ADR 1.md', content: 'We use MySQL.\n', expected_version: version }, agent)) as { proposal_id: string };
     ids = [a.proposal_id, b.proposal_id];
   } finally {
     await v.close();
@@ -40,6 +41,8 @@ test('lists pending proposals, oldest first, as a table and as JSON', async () =
   expect(text.code).toBe(0);
   expect(text.out).toContain(ids[0]);
   expect(text.out).toMatch(/decisions\/ADR 2\.md/);
+  // ADR 1 is the person's note (written without an agent as author): the table says why it waits.
+  expect(text.out).toMatch(/decisions\/ADR 1\.md\s+write\s+your note/);
   expect(text.out).toMatch(/2 proposals, oldest first/);
   const json = (await cli('proposals', vault, '--status', 'pending', '--json')).json();
   expect(json.proposals.map((p: { proposal_id: string; agent: string }) => [p.proposal_id, p.agent])).toEqual([[ids[0], 'claude'], [ids[1], 'claude']]);

@@ -16,11 +16,13 @@ test('engine writes and deletes are audited with who did it; the chain verifies'
   expect(entries.map((e) => [e.action, e.actor, e.target])).toEqual([
     ['note.write', { kind: 'agent', id: 'agent-a' }, w.id],
     ['note.write', { kind: 'human', id: null }, w.id],
+    // The person changed an agent's note: from now on it is theirs (the trust boundary).
+    ['note.protected', { kind: 'human', id: null }, w.id],
     ['note.delete', { kind: 'agent', id: 'agent-b' }, w.id],
   ]);
   expect(entries[0].data).toMatchObject({ path: 'project/Pool.md', created: true, previous_version: null });
   expect(entries[1].data).toMatchObject({ created: false, previous_version: w.version });
-  expect(await h.engine.services.governance.audit.verify()).toMatchObject({ ok: true, entries: 3 });
+  expect(await h.engine.services.governance.audit.verify()).toMatchObject({ ok: true, entries: 4 });
   await h.engine.close();
 });
 
@@ -47,7 +49,7 @@ describe('lithos audit verify', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"agent-a"', '"agent-z"'));
     const bad = await cli('audit', 'verify', vault);
     expect(bad.code).toBe(1);
-    expect(bad.out).toContain('hash_mismatch (line 1)');
+    expect(bad.out).toContain('hash_mismatch (audit.jsonl line 1)');
     expect(bad.out).toContain('BROKEN');
   });
 

@@ -225,6 +225,14 @@ describe('the policy is a loaded object', () => {
     await h.engine.close();
   });
 
+  test("person_notes (the trust boundary) defaults to propose, takes allow or refuse, and nothing else; closed refuses", () => {
+    expect(parsePolicy({}).person_notes).toBe('propose');
+    expect(DEFAULT_POLICY.person_notes).toBe('propose');
+    expect(CLOSED_POLICY.person_notes).toBe('refuse');
+    for (const v of ['allow', 'refuse', 'propose'] as const) expect(parsePolicy({ person_notes: v }).person_notes).toBe(v);
+    expect(() => parsePolicy({ person_notes: 'sometimes' })).toThrow(/person_notes/);
+  });
+
   test('an invalid policy is refused with every problem named, and the one in force stays', async () => {
     const h = await open({}, { default_namespaces: ['project/a'] });
     const err = await failure(h.engine.services.governance.policy.set({ default_namespaces: ['proj*'], agents: { bob: { namespaces: 'x' } }, extra: 1 }));

@@ -17,7 +17,9 @@ const ADR = 'decisions/ADR 1.md';
 let h: Harness;
 let call: (name: string, args: unknown, caller: ToolCaller) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON results
 beforeEach(async () => {
-  h = await openHarness({ [ADR]: note({ title: 'ADR 1', author: 'human', tags: ['adr'] }, 'We use Postgres.\n'), 'notes/Free.md': note({ title: 'Free' }, 'Anyone writes here.\n') });
+  h = await openHarness({ [ADR]: note({ title: 'ADR 1', author: 'human', tags: ['adr'] }, 'We use Postgres.\n'), 'notes/Free.md': note({ title: 'Free', author: 'bob' }, 'Anyone writes here.\n') });
+  // Free is an agent's note (bob's): outside the proposal namespaces agents change it at once.
+  await h.engine.services.coordination.ensureAgent('bob');
   await h.engine.services.governance.policy.set({ propose_namespaces: ['decisions'] });
   await h.engine.reconcile();
   const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
@@ -27,6 +29,8 @@ afterEach(async () => {
   await h.engine.close();
 });
 
+/** The version a caller read, as an agent's update names it. */
+const version = async (path: string, caller: ToolCaller = ALICE): Promise<string> => (await call('lithos_read', { path }, caller)).version;
 const actions = async () => (await h.engine.services.governance.audit.recent({ limit: 100 })).reverse().map((e) => `${e.action} by ${e.actor.kind}${e.actor.id ? `:${e.actor.id}` : ''}`);
 
 test('lifecycle: an agent proposes, the note is untouched, the person accepts, the write lands with the agent as author', async () => {
@@ -57,7 +61,7 @@ test('lifecycle: an agent proposes, the note is untouched, the person accepts, t
 });
 
 test('an update is pinned to the version the agent saw: a change in between makes accept a conflict, and the person rejects', async () => {
-  const p = await call('lithos_write', { path: ADR, content: 'We use MySQL.\n' }, ALICE);
+  const p = await call('lithos_write', { path: ADR, content: 'We use MySQL.\n', expected_version: await version(ADR) }, ALICE);
   expect(p.status).toBe('pending');
   expect(h.vault.text(ADR)).toContain('We use Postgres.');
 
@@ -76,7 +80,7 @@ test('an update is pinned to the version the agent saw: a change in between make
 });
 
 test('accepting an update keeps the author and adds the agent as contributor', async () => {
-  const p = await call('lithos_write', { path: ADR, content: 'We use Postgres, with PgBouncer.\n' }, ALICE);
+  const p = await call('lithos_write', { path: ADR, content: 'We use Postgres, with PgBouncer.\n', expected_version: await version(ADR) }, ALICE);
   await call('lithos_proposal_accept', { proposal_id: p.proposal_id }, HUMAN);
   const fm = (await call('lithos_read', { path: ADR }, HUMAN)).frontmatter;
   expect(fm.author).toBe('human');
@@ -84,13 +88,13 @@ test('accepting an update keeps the author and adds the agent as contributor', a
 });
 
 test('outside the proposal namespaces agents write directly; the person writes directly everywhere', async () => {
-  expect((await call('lithos_write', { path: 'notes/Free.md', content: 'Changed.\n' }, ALICE)).version).toEqual(expect.any(String));
+  expect((await call('lithos_write', { path: 'notes/Free.md', content: 'Changed.\n', expected_version: await version('notes/Free.md') }, ALICE)).version).toEqual(expect.any(String));
   expect((await call('lithos_write', { path: ADR, content: 'We use Postgres 17.\n' }, HUMAN)).version).toEqual(expect.any(String));
   expect((await call('lithos_proposal_list', {}, HUMAN)).proposals).toEqual([]);
 });
 
 test('moving a note into or out of a proposal namespace is a proposal too', async () => {
-  expect((await call('lithos_write', { path: 'notes/Free.md', namespace: 'decisions' }, ALICE)).status).toBe('pending');
+  expect((await call('lithos_write', { path: 'notes/Free.md', namespace: 'decisions', expected_version: await version('notes/Free.md') }, ALICE)).status).toBe('pending');
 });
 
 test('agents may not delete in a proposal namespace; unknown proposals are not found', async () => {

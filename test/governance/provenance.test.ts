@@ -18,6 +18,8 @@ beforeEach(async () => {
     'notes/Scalar.md': note({ title: 'Scalar', author: 'dan', contributors: 'dan' }, 'A scalar contributor.\n'),
   });
   await h.engine.reconcile();
+  // Odd and Scalar are the person's notes (authors no agent): agents change them at once here, not by proposal.
+  await h.engine.services.governance.policy.set({ person_notes: 'allow' });
   const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine }));
   call = (name, args, caller) => tools.call(name, args, caller);
 });
@@ -26,23 +28,25 @@ afterEach(async () => {
 });
 
 const fm = async (path: string) => (await call('lithos_read', { path }, HUMAN)).frontmatter;
+/** An agent's update: it names the version it read (the trust boundary). */
+const update = async (path: string, content: string, caller: ToolCaller) => call('lithos_write', { path, content, expected_version: (await call('lithos_read', { path }, caller)).version }, caller);
 
 describe('author is immutable, contributors append-only', () => {
   test('later writers join contributors once each, in order; the author stays the creator', async () => {
     const { path } = await call('lithos_write', { title: 'Shared fact', namespace: 'notes', content: 'v1\n' }, ALICE);
-    await call('lithos_write', { path, content: 'v2\n' }, BOB);
-    await call('lithos_write', { path, content: 'v3\n' }, ALICE);
+    await update(path, 'v2\n', BOB);
+    await update(path, 'v3\n', ALICE);
     await call('lithos_write', { path, content: 'v4\n' }, HUMAN);
     expect(await fm(path)).toMatchObject({ author: 'alice', contributors: ['alice', 'bob', 'human'] });
   });
 
   test('entries a person wrote that are not plain names are kept, never filtered out', async () => {
-    await call('lithos_write', { path: 'notes/Odd.md', content: 'Edited.\n' }, BOB);
+    await update('notes/Odd.md', 'Edited.\n', BOB);
     expect(await fm('notes/Odd.md')).toMatchObject({ author: 'carol', contributors: ['carol', { team: 'infra' }, 7, 'bob'] });
   });
 
   test('a single contributor written as text becomes a list that still holds it', async () => {
-    await call('lithos_write', { path: 'notes/Scalar.md', content: 'Edited.\n' }, ALICE);
+    await update('notes/Scalar.md', 'Edited.\n', ALICE);
     expect(await fm('notes/Scalar.md')).toMatchObject({ author: 'dan', contributors: ['dan', 'alice'] });
   });
 

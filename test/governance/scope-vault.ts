@@ -11,8 +11,8 @@ import { note, openHarness, type Harness } from '../engine/harness';
  * - carol: another task (U), same allowlist;
  * - dave: another project (allowlist project/orion), on no task;
  * - the person.
- * Probe authors are "erin" (nobody above) unless the scope is about the author, so what a caller sees
- * follows from the scope rule alone.
+ * Probe authors are "erin" (a registered agent none of the callers is) unless the scope is about the
+ * author, so what a caller sees follows from the scope rule alone.
  */
 
 export const ALICE: ToolCaller = { kind: 'agent', agent_id: 'alice' };
@@ -52,7 +52,9 @@ export const tagOf = (p: Probe): string => `probe-${slug(p)}`;
 export async function openScopeVault(): Promise<ScopeVault> {
   const h = await openHarness({});
   const co = h.engine.services.coordination;
-  for (const a of ['alice', 'bob', 'carol', 'dave']) await co.ensureAgent(a);
+  // erin, the probes' author, is an agent too: the probes are agents' notes, which agents may change (with
+  // expected_version) without the trust boundary turning every write into a proposal for the person.
+  for (const a of ['alice', 'bob', 'carol', 'dave', 'erin']) await co.ensureAgent(a);
   const taskT = (await co.createTask({ created_by: 'bob', title: 'Task T' })).id;
   const taskU = (await co.createTask({ created_by: 'carol', title: 'Task U' })).id;
   await co.claim({ task_id: taskT, aspect: 'tests', agent: 'alice' });

@@ -16,6 +16,7 @@ afterEach(async () => {
   await v.engine.close();
 });
 
+const version = async (path: string): Promise<string> => (await v.call('lithos_read', { path }, HUMAN)).version;
 const snapshot = () => Object.fromEntries(v.vault.paths().map((p) => [p, v.vault.text(p)]));
 const writes = async () => (await v.engine.services.governance.audit.recent({ action: 'note.write', limit: 1000 })).length;
 
@@ -37,7 +38,7 @@ describe('another spelling of a path is the same note', () => {
     await v.call('lithos_write', { path: 'agent/alice/Café notes.md', title: 'Café notes', content: 'First.\n' }, ALICE);
     const before = v.vault.paths().length;
     const id = v.engine.services.notes.note('agent/alice/Café notes.md')!.nodeId;
-    const r = await v.call('lithos_write', { path: spell('agent/alice/Café notes.md'), content: 'Second.\n' }, ALICE);
+    const r = await v.call('lithos_write', { path: spell('agent/alice/Café notes.md'), content: 'Second.\n', expected_version: await version('agent/alice/Café notes.md') }, ALICE);
     expect(r).toMatchObject({ id, path: 'agent/alice/Café notes.md' });
     expect(v.vault.paths()).toHaveLength(before);
     expect(v.vault.text('agent/alice/Café notes.md')).toContain('Second.');
@@ -101,7 +102,7 @@ describe('forbidden: a scope or namespace the agent may not write into', () => {
     ]) {
       expect((await v.call('lithos_write', args, ALICE)).created).toBe(true);
     }
-    expect((await v.call('lithos_write', { path: v.path.shared, content: 'Edited by alice.\n' }, ALICE)).version).toBeDefined();
+    expect((await v.call('lithos_write', { path: v.path.shared, content: 'Edited by alice.\n', expected_version: await version(v.path.shared) }, ALICE)).version).toBeDefined();
   });
 
   test('the person may write anywhere', async () => {

@@ -53,6 +53,15 @@ describe('note memory panel', () => {
     expect(fieldValue(root, 'Used')).toMatch(/^1× · last \d+ min ago$/);
   });
 
+  test('a ledger entry\'s title line starts with its ledger ID', async () => {
+    await world.engine.services.notes.writeNote({ path: 'Claims/Sessions expire.md', mode: 'create', content: 'After 30 idle minutes.\n', fields: { title: 'Sessions expire', note_type: 'claim' }, actor: null });
+    const id = world.engine.services.notes.note('Claims/Sessions expire.md')!.cached.ledgerId!;
+    expect(id).toMatch(/^E001-[a-z2-7]{4}$/);
+    const root = (await openOn('Claims/Sessions expire.md')).contentEl;
+    expect(root.querySelector('.lithos-panel-title')?.textContent).toBe(`${id} Sessions expire`);
+    expect(root.querySelector('.lithos-panel-title .lithos-ledger-id')?.textContent).toBe(`${id} `);
+  });
+
   test('typed edges in and out with weight and provenance, the conflict, and the receipts that surfaced it', async () => {
     const view = await openOn(EXAMPLE_PATHS.poolSize);
     const root = view.contentEl;

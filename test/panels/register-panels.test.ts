@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('registerPanels', () => {
-  test('registers the five views and the panel commands under stable ids', () => {
+  test('registers the six views and the panel commands under stable ids', () => {
     const m = mountPanels(world);
     expect([...m.app.workspace.viewCreators.keys()]).toEqual(Object.values(PANEL_TYPES));
     expect(m.plugin.commands.map((c) => c.id)).toEqual([...PANEL_COMMAND_IDS]);
@@ -32,6 +32,7 @@ describe('registerPanels', () => {
       'open-conflicts',
       'open-receipts',
       'open-agents',
+      'open-proposals',
       'retrieve-for-selection',
       'set-note-type',
       'add-typed-edge',
@@ -48,6 +49,7 @@ describe('registerPanels', () => {
       ['open-conflicts', PANEL_TYPES.conflicts],
       ['open-receipts', PANEL_TYPES.receipts],
       ['open-agents', PANEL_TYPES.agents],
+      ['open-proposals', PANEL_TYPES.proposals],
     ] as const) {
       m.plugin.command(cmd).callback!();
       await settle();

@@ -52,7 +52,7 @@ describe('plugin lifecycle', () => {
       ]),
     );
     expect(new Set(plugin.commands.map((c) => c.id)).size).toBe(plugin.commands.length);
-    expect(plugin.views.size).toBe(5);
+    expect(plugin.views.size).toBe(6); // the panels (plugin/panels/panel-types.ts)
     expect(plugin.settingTabs).toHaveLength(1);
     expect(indexItem(plugin).textContent).toBe('Lithos: starting…');
     expect(bridgeItem(plugin).textContent).toBe('Bridge: desktop only');

@@ -80,6 +80,8 @@ function aimed(field: string, p: ProbeNote, taskOf: string): unknown[] {
     case 'query':
     case 'query_text':
     case 'prefix':
+    case 'suggest':
+    case 'history':
       return [p.token];
     case 'tags':
       return [[p.token]];

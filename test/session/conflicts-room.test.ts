@@ -120,4 +120,13 @@ describe('resolving a conflict', () => {
     expect((await (await h.engine.as(PERSON)).conflicts.resolve({ edge_id: open, resolution: 'superseded', winner_id: A_ID }, 'lithos_conflict_resolve')).conflict.state).toBe('superseded');
     expect(h.vault.text(B)).toMatch(/status: archived/);
   });
+
+  it("an agent may not supersede the person's notes (the trust boundary) unless the policy allows it", async () => {
+    const refused = await failure((await h.engine.as(ALICE)).conflicts.resolve({ edge_id: open, resolution: 'superseded', winner_id: A_ID }, 'lithos_conflict_resolve'));
+    expect(refused).toMatchObject({ code: 'forbidden', data: { person_note: true }, message: expect.stringContaining(`"${A}" is the person's note`) });
+    expect(h.vault.text(B)).not.toMatch(/status: archived/);
+    await h.engine.services.governance.policy.set({ ...h.engine.services.governance.policy.get(), person_notes: 'allow' });
+    expect((await (await h.engine.as(ALICE)).conflicts.resolve({ edge_id: open, resolution: 'superseded', winner_id: A_ID }, 'lithos_conflict_resolve')).conflict.state).toBe('superseded');
+    expect(h.vault.text(B)).toMatch(/status: archived/);
+  });
 });

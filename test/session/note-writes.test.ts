@@ -21,6 +21,7 @@ afterEach(async () => {
 
 const as = (c: SessionCaller): Promise<MemorySession> => v.engine.as(c);
 const body = (content: string, fields: NoteWrite['fields'] = {}): NoteWrite => ({ content, fields });
+const version = (path: string): string => v.engine.services.notes.note(path)!.contentHash;
 const snapshot = () => Object.fromEntries(v.vault.paths().map((p) => [p, v.vault.text(p)]));
 
 async function refused(p: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -39,7 +40,8 @@ describe('write', () => {
 
   test('updates a note it names, keeping the body when none is given', async () => {
     const alice = await as(ALICE);
-    const r = await alice.notes.write({ note: alice.notes.find({ path: v.path.project }) }, { fields: { tags: ['zebra', 'kept'] } }, 'test_tool');
+    const project = alice.notes.find({ path: v.path.project });
+    const r = await alice.notes.write({ note: project }, { fields: { tags: ['zebra', 'kept'] }, expectedVersion: project.contentHash }, 'test_tool');
     expect(r).toMatchObject({ kind: 'written', result: { created: false } });
     expect(v.vault.text(v.path.project)).toContain('Zebra probe project');
   });
@@ -76,8 +78,8 @@ describe('write', () => {
   test('in a namespace a person confirms, the write becomes a proposal and the note is unchanged', async () => {
     await v.engine.services.governance.policy.set({ ...POLICY, propose_namespaces: ['project/atlas'] });
     const before = snapshot();
-    const r = await (await as(ALICE)).notes.write({ path: v.path.project }, body('Rewritten.\n'), 'test_tool');
-    expect(r).toMatchObject({ kind: 'proposed', path: v.path.project, namespace: 'project/atlas', proposal: { status: 'pending', agent: 'alice' } });
+    const r = await (await as(ALICE)).notes.write({ path: v.path.project }, { ...body('Rewritten.\n'), expectedVersion: version(v.path.project) }, 'test_tool');
+    expect(r).toMatchObject({ kind: 'proposed', why: 'namespace', path: v.path.project, namespace: 'project/atlas', proposal: { status: 'pending', agent: 'alice' } });
     expect(snapshot()).toEqual(before);
   });
 
@@ -90,8 +92,9 @@ describe('write', () => {
 describe('delete', () => {
   test('an agent deletes a note it may change, recorded as the deleter', async () => {
     const alice = await as(ALICE);
-    const r = await alice.notes.delete(alice.notes.find({ path: v.path.agent_private }), { trash: true }, 'test_tool');
-    expect(r).toMatchObject({ path: v.path.agent_private, trashed_to: expect.stringMatching(/^\.trash\//) });
+    const mine = alice.notes.find({ path: v.path.agent_private });
+    const r = await alice.notes.delete(mine, { trash: true, expectedVersion: mine.contentHash }, 'test_tool');
+    expect(r).toMatchObject({ kind: 'deleted', result: { path: v.path.agent_private, trashed_to: expect.stringMatching(/^\.trash\//) } });
     expect(v.engine.services.notes.note(v.path.agent_private)).toBeNull();
   });
 

@@ -37,6 +37,9 @@ export interface ToolHarness extends Harness {
 /** The catalog over an in-memory vault, called through the dispatcher as the MCP server calls it. */
 export async function openTools(files: Record<string, string> = FIXTURE): Promise<ToolHarness> {
   const h = await openHarness(files);
+  // agent-a, the author of Pool sizing, is an agent the vault knows: that note is an agent's, the notes without
+  // an author the person's. (agent-b registers itself on its first call, as the coordination specs expect.)
+  await h.engine.services.coordination.ensureAgent(AGENT.agent_id!);
   await h.engine.reconcile();
   const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
   return {

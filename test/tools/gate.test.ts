@@ -93,5 +93,5 @@ test('a [[link]] to a note the caller may not see reads as unresolved and broken
   // The owner, and the person, see where their links lead.
   expect((await t.call('lithos_read', { id: w.id }, OTHER)).links[0].resolved).toBe(true);
   expect(brokenOf(await t.call('lithos_links', { id: w.id }, HUMAN))).toEqual(['No such note']);
-  await t.call('lithos_delete', { id: w.id }, A);
+  await t.call('lithos_delete', { id: w.id, expected_version: w.version }, A);
 });

@@ -7,6 +7,7 @@ import { LCMA_TOOLS } from '../../shared/tools/lcma';
 import { MEMORY_TOOLS } from '../../shared/tools/memory';
 import { EVENT_TOOLS } from '../../shared/tools/events';
 import { GOVERNANCE_TOOLS } from '../../shared/tools/governance';
+import { LEDGER_TOOLS } from '../../shared/tools/ledger';
 import { AGENT, HUMAN, INDEX_ID, POOL_ID, openTools, type ToolHarness } from './fixture';
 
 /** Every knowledge tool's happy path on the fixture vault, through the dispatcher (as the MCP server calls it). */
@@ -81,7 +82,7 @@ describe('happy paths', () => {
   });
 
   test('every tool in the catalog has a happy-path case here or below', () => {
-    const covered = new Set([...HAPPY.map(([name]) => name), 'lithos_write', 'lithos_delete', 'lithos_edge_create', 'lithos_edge_update', 'lithos_edge_delete', ...GOVERNANCE_TOOLS.map((d) => d.name), ...CONFLICT_TOOLS.map((d) => d.name), ...COORDINATION_TOOLS.map((d) => d.name), ...LCMA_TOOLS.map((d) => d.name), ...MEMORY_TOOLS.map((d) => d.name), ...EVENT_TOOLS.map((d) => d.name)]); // events: test/events/events.test.ts; conflicts: test/conflicts/; coordination: test/coordination/tools.test.ts; lcma: test/tools/lcma-tools.test.ts; memory: test/learning/consolidation-tools.test.ts; governance and lithos_edge_delete: test/governance/
+    const covered = new Set([...HAPPY.map(([name]) => name), 'lithos_write', 'lithos_delete', 'lithos_edge_create', 'lithos_edge_update', 'lithos_edge_delete', ...GOVERNANCE_TOOLS.map((d) => d.name), ...CONFLICT_TOOLS.map((d) => d.name), ...COORDINATION_TOOLS.map((d) => d.name), ...LCMA_TOOLS.map((d) => d.name), ...MEMORY_TOOLS.map((d) => d.name), ...EVENT_TOOLS.map((d) => d.name), ...LEDGER_TOOLS.map((d) => d.name)]); // events: test/events/events.test.ts; ledger: test/ledger/; conflicts: test/conflicts/; coordination: test/coordination/tools.test.ts; lcma: test/tools/lcma-tools.test.ts; memory: test/learning/consolidation-tools.test.ts; governance and lithos_edge_delete: test/governance/
     expect(TOOL_CATALOG.map((d) => d.name).filter((n) => !covered.has(n))).toEqual([]);
   });
 
@@ -137,7 +138,8 @@ describe('happy paths', () => {
     expect(t.vault.text(path)).not.toMatch(/^id:/m);
     const before = await t.call('lithos_read', { path });
     const edge = await t.call('lithos_edge_create', { from: POOL_ID, to: before.id, type: 'depends_on' });
-    const r = await t.call('lithos_write', { path, tags: ['concept', 'db'], expected_version: before.version });
+    // The person's note (no author): the person writes it, as an agent's write would be proposed to them.
+    const r = await t.call('lithos_write', { path, tags: ['concept', 'db'], expected_version: before.version }, HUMAN);
     expect(r.id).toBe(before.id);
     expect(t.vault.text(path)).toMatch(new RegExp(`^id: ${before.id}$`, 'm'));
     expect((await t.call('lithos_read', { id: before.id })).path).toBe(path);
@@ -150,12 +152,13 @@ describe('happy paths', () => {
     await t.engine.reconcile();
     // TextDecoder drops a BOM unless told to keep it.
     const raw = async () => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await t.vault.readBytes(path));
-    await t.call('lithos_write', { path, tags: ['win'] });
+    // Written by the person in a Windows editor: the person's note, which they update without expected_version.
+    await t.call('lithos_write', { path, tags: ['win'] }, HUMAN);
     const fieldsOnly = await raw();
     expect(fieldsOnly.startsWith('\uFEFF---\r\n')).toBe(true);
     expect(fieldsOnly.replace(/\r\n/g, '')).not.toContain('\n'); // every line ends in CRLF, none in a bare LF
     expect(fieldsOnly).toContain('Line one.\r\nLine two.\r\n');
-    await t.call('lithos_write', { path, content: 'New line.\nAnother.\n' });
+    await t.call('lithos_write', { path, content: 'New line.\nAnother.\n' }, HUMAN);
     const newContent = await raw();
     expect(newContent.startsWith('\uFEFF')).toBe(true);
     expect(newContent).toContain('New line.\r\nAnother.\r\n');
@@ -164,7 +167,7 @@ describe('happy paths', () => {
   });
 
   test('lithos_delete moves the note to .trash/ and reports it; it is gone from search, list and read', async () => {
-    const r = await t.call('lithos_delete', { path: 'shared/concepts/Connection pooling.md' });
+    const r = await t.call('lithos_delete', { path: 'shared/concepts/Connection pooling.md' }, HUMAN);
     expect(r).toEqual({ deleted: { id: expect.any(String), path: 'shared/concepts/Connection pooling.md', title: 'Connection pooling', version: expect.any(String) }, trashed_to: '.trash/shared/concepts/Connection pooling.md' });
     expect(t.vault.text('.trash/shared/concepts/Connection pooling.md')).toContain('reuses database connections');
     expect((await t.call('lithos_search', { query: 'reuses database connections' })).results.map((h: { path: string }) => h.path)).not.toContain('shared/concepts/Connection pooling.md');
@@ -227,7 +230,7 @@ describe('catalog', () => {
   });
 
   test('read tools are read-only and idempotent; writers are not read-only', () => {
-    const ro = TOOL_CATALOG.filter((d) => d.annotations.readOnlyHint && !CONFLICT_TOOLS.includes(d) && !COORDINATION_TOOLS.includes(d) && !LCMA_TOOLS.includes(d) && !MEMORY_TOOLS.includes(d) && !GOVERNANCE_TOOLS.includes(d) && !EVENT_TOOLS.includes(d)).map((d) => d.name).sort(); // coordination: test/coordination/tools.test.ts
+    const ro = TOOL_CATALOG.filter((d) => d.annotations.readOnlyHint && !CONFLICT_TOOLS.includes(d) && !COORDINATION_TOOLS.includes(d) && !LCMA_TOOLS.includes(d) && !MEMORY_TOOLS.includes(d) && !GOVERNANCE_TOOLS.includes(d) && !EVENT_TOOLS.includes(d) && !LEDGER_TOOLS.includes(d)).map((d) => d.name).sort(); // coordination: test/coordination/tools.test.ts
     expect(ro).toEqual(['lithos_edge_list', 'lithos_links', 'lithos_list', 'lithos_read', 'lithos_related', 'lithos_search', 'lithos_semantic', 'lithos_stats', 'lithos_tags']);
     for (const d of TOOL_CATALOG.filter((x) => x.annotations.readOnlyHint)) expect(d.annotations.idempotentHint).toBe(true);
     expect(TOOL_CATALOG.find((d) => d.name === 'lithos_write')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });

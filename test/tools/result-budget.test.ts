@@ -105,7 +105,7 @@ type Args = () => Record<string, unknown>;
 const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_write: [[() => ({ title: 'Written', content: 'w'.repeat(1_500_000) })]],
   lithos_read: [[() => ({ path: BIG })], [() => ({ path: FRONT })], [() => ({ path: HUB })]],
-  lithos_delete: [[() => ({ path: fanPath(FANS - 1) })]],
+  lithos_delete: [[() => ({ path: fanPath(FANS - 1), expected_version: t.engine.services.notes.note(fanPath(FANS - 1))!.contentHash })]],
   lithos_search: [[() => ({ query: 'connection pool hub fan', k: 100 })]],
   lithos_semantic: [[() => ({ query: 'connection pool hub fan', k: 100 })]],
   lithos_list: [[() => ({ limit: 200 })]],
@@ -145,6 +145,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_proposal_reject: [[() => ({ proposal_id: ids.proposal2 }), HUMAN]],
   lithos_event_record: [[() => ({ kind: 'observation', summary: 's'.repeat(500), data: { d: 'd'.repeat(1_900) }, links: Array.from({ length: 20 }, (_, i) => fanPath(i)) })]],
   lithos_events: [[() => ({})], [() => ({ limit: 100 })], [() => ({ limit: 100 }), HUMAN]],
+  // Its pages over many long targets: test/ledger/targets-tool.test.ts.
+  lithos_targets: [[() => ({})], [() => ({ suggest: 'hub fan' })]],
 };
 
 test('every tool in the catalog has a case here', () => {

@@ -8,7 +8,7 @@ import { NodeVault } from '../../bridge/node-vault';
 import { MemoryBlobStore } from '../twins/memory-blobs';
 import { loadSql } from '../twins/sql';
 import { failure } from '../twins/error-code';
-import { AGENT, POOL_ID, openTools, type ToolHarness } from './fixture';
+import { AGENT, HUMAN, POOL_ID, openTools, type ToolHarness } from './fixture';
 
 /** Bad arguments, unsafe paths and stale versions are refused with a clear LithosError, and nothing is written. */
 
@@ -19,6 +19,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await t.engine.close();
 });
+
+/** The version on disk now (an agent reads it with lithos_read). */
+const versionOf = async (path: string): Promise<string> => (await t.engine.services.notes.parse(path)).contentHash;
 
 async function refused(tool: string, args: unknown, code: string, message?: RegExp): Promise<void> {
   const before = t.snapshot();
@@ -175,9 +178,11 @@ describe('expected_version: an agent never silently overwrites an edit made sinc
     });
     expect(err.message).toContain(current);
     expect(t.vault.text('project/atlas/Pool sizing.md')).toBe(human);
-    // Retrying with the current version goes through.
+    // Retrying with the current version goes through: to the person, whose edit it now is (the trust boundary).
     const ok = await t.call('lithos_write', { id: POOL_ID, content: 'merged', expected_version: current });
-    expect(ok.previous_version).toBe(current);
+    expect(ok).toMatchObject({ status: 'pending', why: 'person_note' });
+    const accepted = await t.call('lithos_proposal_accept', { proposal_id: ok.proposal_id }, HUMAN);
+    expect(accepted.proposal.result.previous_version).toBe(current);
   });
 
   test('delete with a stale version is a conflict too', async () => {
@@ -193,7 +198,9 @@ describe('expected_version: an agent never silently overwrites an edit made sinc
   test('a frontmatter block a human broke is never rewritten', async () => {
     t.vault.put('project/atlas/Index.md', '---\ntags: [unclosed\n---\nbody\n', true);
     await t.engine.settle();
-    await refused('lithos_write', { path: 'project/atlas/Index.md', content: 'new body' }, 'invalid_argument', /not a valid YAML mapping/);
+    // The person's note: agents may change it at once here, so the writer's own refusal is reached.
+    await t.engine.services.governance.policy.set({ person_notes: 'allow' });
+    await refused('lithos_write', { path: 'project/atlas/Index.md', content: 'new body', expected_version: await versionOf('project/atlas/Index.md') }, 'invalid_argument', /not a valid YAML mapping/);
   });
 });
 
@@ -201,7 +208,7 @@ describe('what a note can hold', () => {
   test('a NUL character in the content is refused: the file would read back as binary and could not be edited again', async () => {
     const before = t.snapshot();
     await refused('lithos_write', { title: 'Nul', content: 'before\u0000after' }, 'invalid_argument', /NUL character/);
-    await refused('lithos_write', { path: 'project/atlas/Index.md', content: '\u0000' }, 'invalid_argument', /NUL character/);
+    await refused('lithos_write', { path: 'project/atlas/Pool sizing.md', content: '\u0000', expected_version: await versionOf('project/atlas/Pool sizing.md') }, 'invalid_argument', /NUL character/);
     expect(t.snapshot()).toEqual(before);
   });
 

@@ -1,8 +1,8 @@
-import { decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, peekLinks, type CachedNoteMeta } from '../../shared/vault/cached-note';
+import { CACHED_FORMAT, decodeCachedMeta, decodeCachedMetaBytes, encodeCachedMeta, peekLinks, type CachedNoteMeta } from '../../shared/vault/cached-note';
 import { parseNote } from '../../shared/model/note';
-import { deterministicFrameExtractor, extractFrame } from '../../shared/model/frames';
+import { extractFrame } from '../../shared/model/frames';
 
-const FRAMES = deterministicFrameExtractor.version;
+const FRAMES = CACHED_FORMAT;
 
 function cachedOf(path: string, text: string): CachedNoteMeta {
   const p = parseNote(path, text);

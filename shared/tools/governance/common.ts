@@ -15,6 +15,8 @@ export function proposalJson(p: Proposal): Record<string, unknown> {
     path: p.path,
     namespace: p.namespace,
     title: p.title,
+    op: p.op ?? 'write',
+    why: p.why ?? 'namespace',
     mode: p.request.mode,
     expected_version: p.request.expectedVersion ?? null,
     content: content === null ? null : clipText(content),

@@ -10,7 +10,7 @@ export const lithosProposalAccept = defineTool({
   name: 'lithos_proposal_accept',
   title: 'Accept a write proposal',
   description: [
-    'For the person: make the write an agent proposed, with that agent recorded as author (new note) or contributor.',
+    'For the person: make the write (or delete) an agent proposed, with that agent recorded as author (new note) or contributor.',
     'Refused with a conflict when the note changed since the agent saw it (the proposal stays pending: reject it, or let the agent propose again). Agents get forbidden.',
   ].join(' '),
   input,

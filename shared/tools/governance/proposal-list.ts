@@ -14,7 +14,7 @@ export const lithosProposalList = defineTool({
   name: 'lithos_proposal_list',
   title: 'List write proposals',
   description: [
-    'Writes waiting for a person: in namespaces the vault policy reserves for confirmation, lithos_write keeps an agent\'s change as a proposal instead of writing the note.',
+    'Changes waiting for a person: an agent\'s write or delete of the person\'s note, or a write in a namespace the vault policy reserves for confirmation, is kept as a proposal (op, why) instead.',
     'Agents see their own proposals (to learn whether one was accepted or rejected, and why); the person sees all. Oldest first.',
   ].join(' '),
   input,

@@ -4,6 +4,7 @@ import type { NoteHeading, ParsedNote } from '../../model/types';
 import { boundJson, clipText, pageInfo, pageOf, pageShape } from '../text-budget';
 import { READ_ONLY, defineTool, noteRefShape, oneRef, ONE_REF_MESSAGE } from './common';
 import { ledgerStandingJson } from './ledger-standing';
+import { ledgerIdOf } from '../../model/ledger-id';
 
 const input = z
   .strictObject({
@@ -75,8 +76,10 @@ export const lithosRead = defineTool({
     // A huge frontmatter value (or thousands of tags) is cut, not repeated in full in frontmatter and meta.
     const frontmatter = boundJson(note.frontmatter, META_MAX_CHARS);
     const meta = boundJson({ ...note.meta, id: live.nodeId }, META_MAX_CHARS);
+    const ledgerId = ledgerIdOf(note.frontmatter);
     return {
       id: live.nodeId,
+      ...(ledgerId === null ? {} : { ledger_id: ledgerId }),
       path: note.path,
       title: note.meta.title,
       version: note.contentHash,

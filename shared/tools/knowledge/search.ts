@@ -55,6 +55,12 @@ export const lithosSearch = defineTool({
   async handler(a: z.infer<typeof input>, ctx) {
     const hits = await ctx.memory.notes.search(a.query, { k: a.k, mode: a.mode, filters: toFilters(a) });
     const spaces = a.mode === 'hybrid' ? { spaces: spaceTags(ctx.memory.index.spaces()) } : {};
-    return { query: a.query, mode: a.mode, ...spaces, ...matches(hits) };
+    const found = matches(hits);
+    // The ledger ID where a hit has one (docs/ledger.md#stable-ids), beside its note id.
+    for (const r of found.results) {
+      const ledgerId = ctx.memory.notes.byId(String(r.id))?.cached.ledgerId;
+      if (ledgerId) r.ledger_id = ledgerId;
+    }
+    return { query: a.query, mode: a.mode, ...spaces, ...found };
   },
 });

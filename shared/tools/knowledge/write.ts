@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LithosError } from '../../errors';
+import { proposedMessage } from '../../governance/trust-boundary';
 import { isValidNamespace, DEFAULT_NAMESPACE } from '../../model/namespace';
 import { splitFrontmatter } from '../../model/frontmatter';
 import { ACCESS_SCOPES, NOTE_STATUSES, NOTE_TYPES } from '../../model/types';
@@ -8,6 +9,8 @@ import type { NoteFields } from '../../model/note-write';
 import { checkNotePath, portabilityProblem } from '../../vault/note-path';
 import type { WriteTarget } from '../../session/note-writes';
 import { defineTool } from './common';
+import { LEDGER_WRITE_ARGS } from './write-ledger-args';
+import { ledgerFields, ledgerShape } from './ledger-args';
 
 const strings = (what: string) => z.array(z.string().trim().min(1)).optional().describe(what);
 
@@ -34,6 +37,9 @@ const input = z
     supersedes: strings('Ids or paths of notes this one replaces.'),
     source: z.string().trim().min(1).nullable().optional().describe('Where it came from (URL, document…).'),
     summaries: z.strictObject({ short: z.string().optional(), long: z.string().optional() }).optional().describe('One line and one paragraph.'),
+    ...ledgerShape,
+    intent: LEDGER_WRITE_ARGS.intent,
+    ledger_id: z.string().trim().min(1).optional().describe('Set by Lithos; only the note\'s own is accepted.'),
   })
   .refine((a) => !(a.id !== undefined && a.path !== undefined), { message: 'Give id or path, not both.', path: ['id'] })
   .refine((a) => a.tags === undefined || a.tags.every((t) => isValidTagBody(normalizeTag(t))), { message: 'Tags need at least one non-digit character.', path: ['tags'] });
@@ -79,8 +85,8 @@ export const lithosWrite = defineTool({
   name: 'lithos_write',
   title: 'Write a note',
   description: [
-    'Create a note (title, content) or update one (id or path; omitted fields are kept; pass expected_version). Returns id, path and the new version.',
-    'Where a person confirms agent changes (vault policy) you get {proposal_id, status: "pending"} instead.',
+    'Create a note (title, content) or update one (id or path, and expected_version; omitted fields are kept). Returns id, path and the new version.',
+    'A note the person wrote, or a namespace they confirm, gives {proposal_id, status: "pending"} instead.',
   ].join(' '),
   input,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -109,16 +115,16 @@ export const lithosWrite = defineTool({
       supersedes: a.supersedes,
       source: a.source,
       summaries: a.summaries,
+      ...ledgerFields(a),
+      ledger_id: a.ledger_id,
     };
-    const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version }, 'lithos_write');
+    const r = await ctx.memory.notes.write(target, { content: a.content, fields, expectedVersion: a.expected_version, intent: a.intent }, 'lithos_write');
     if (r.kind === 'proposed') {
-      return {
-        proposal_id: r.proposal.proposal_id,
-        status: r.proposal.status,
-        path: r.path,
-        message: `Changes in "${r.namespace}" are confirmed by a person: your write was kept as proposal ${r.proposal.proposal_id} and the note is unchanged until it is accepted.`,
-      };
+      const message = proposedMessage(r.why, 'write', r.proposal.proposal_id, r.path, r.namespace);
+      return { proposal_id: r.proposal.proposal_id, status: r.proposal.status, path: r.path, why: r.why, message };
     }
-    return { ...r.result, title: r.title };
+    // A ledger entry's ID (allocated by this write, or its own), as the agent will cite it.
+    const ledgerId = ctx.memory.notes.atPath(r.result.path)?.cached.ledgerId;
+    return { ...r.result, title: r.title, ...(ledgerId ? { ledger_id: ledgerId } : {}) };
   },
 });

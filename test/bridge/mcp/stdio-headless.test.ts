@@ -108,7 +108,8 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
     const once = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
     expect(once.structuredContent).toBeUndefined();
     expect(once.content).toHaveLength(1);
-    const d = json(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md' } }));
+    const current = json(await s.client.callTool({ name: 'lithos_read', arguments: { path: 'project/atlas/Retry budget.md' } }));
+    const d = json(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md', expected_version: current.version } }));
     expect(d.trashed_to).toBe('.trash/project/atlas/Retry budget.md');
     expect(existsSync(join(vault, '.trash/project/atlas/Retry budget.md'))).toBe(true);
     expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(true);

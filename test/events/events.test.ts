@@ -160,6 +160,18 @@ describe('tool calls as events', () => {
     expect((await events(HUMAN, { kinds: ['tool_call'] })).map((e) => e.actor)).toEqual(['agent-a', 'agent-a', 'agent-a']);
   });
 
+  test("a verified agent's key is never recorded; an unverified caller's calls are the person's only", async () => {
+    const key = await h.engine.services.governance.agentKeys.issue('agent-a');
+    await h.call('lithos_search', { query: 'pool' }, { ...AGENT, key });
+    await h.call('lithos_search', { query: 'pool' }, AGENT); // keys are issued now: without one, unverified
+    await h.engine.services.learning.events.flush();
+    const stored = h.engine.services.learning.memory.events.query({ kinds: ['tool_call'], limit: 10 });
+    expect(JSON.stringify(stored)).not.toContain(key);
+    expect(stored.map((e) => [e.actor, e.namespace])).toEqual([['agent-a (unverified)', ''], ['agent-a', 'agent/agent-a']]);
+    // The verified agent-a sees its own call, not the impostor's filed under no namespace.
+    expect((await events({ ...AGENT, key }, { kinds: ['tool_call'] })).map((e) => e.summary)).toEqual(['lithos_search ok']);
+  });
+
   test('calls wait in memory and are written together, one batch per flush', async () => {
     const store = h.engine.services.learning.memory;
     const before = store.journalSize();

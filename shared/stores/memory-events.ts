@@ -6,6 +6,9 @@ import type { MemoryTables } from './memory-tables';
 import type { EventRow } from './memory-types';
 import { nonEmpty } from './memory-validate';
 
+/** Event ids per links query (SQLite's bound-parameter limit is far above it). */
+const LINK_CHUNK = 500;
+
 /** What a listing asks for; every field narrows it. */
 export interface EventQuery {
   kinds?: readonly EventKind[];
@@ -60,7 +63,18 @@ export class MemoryEvents {
     add('status = ?', q.status);
     add('event_id IN (SELECT event_id FROM event_links WHERE node_id = ?)', q.node);
     const sql = `SELECT ${EVENT_COLS} FROM events${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, rowid DESC LIMIT ? OFFSET ?`;
-    return this.t.db.all(sql, [...params, q.limit, q.offset ?? 0]).map((r) => this.withLinks(r));
+    const rows = this.t.db.all(sql, [...params, q.limit, q.offset ?? 0]);
+    // One query for the page's links, not one per event.
+    const links = new Map<string, string[]>();
+    for (let i = 0; i < rows.length; i += LINK_CHUNK) {
+      const ids = rows.slice(i, i + LINK_CHUNK).map((r) => r[0]);
+      for (const [e, n] of this.t.db.all(`SELECT event_id, node_id FROM event_links WHERE event_id IN (${ids.map(() => '?').join(', ')}) ORDER BY node_id`, ids)) {
+        const list = links.get(String(e)) ?? [];
+        list.push(String(n));
+        links.set(String(e), list);
+      }
+    }
+    return rows.map((r) => toEvent(r, links.get(String(r[0])) ?? []));
   }
 
   /**

@@ -45,7 +45,7 @@ export interface GitIndexReport {
 }
 
 export async function indexGitHistory(
-  d: { events: EventLog; memory: Pick<MemoryStore, 'learned' | 'events'>; notes: Pick<NotesService, 'note'> },
+  d: { events: EventLog; memory: Pick<MemoryStore, 'batch' | 'learned' | 'events'>; notes: Pick<NotesService, 'note'> },
   git: GitLog,
 ): Promise<GitIndexReport> {
   const head = await git.head();
@@ -55,14 +55,17 @@ export async function indexGitHistory(
   // Newest first from the port; indexed oldest first so the mark always names a commit whose past is indexed.
   const commits = (await git.commits(since, GIT_BATCH)).reverse();
   let indexed = 0;
-  for (const c of commits) {
-    const id = `git-${c.oid}`;
-    if (d.memory.events.get(id) === null) {
-      await d.events.record(commitEvent(c, id, d.notes));
-      indexed++;
+  // One durable write for the run (a first run may bring hundreds of commits), each commit's mark after its event.
+  await d.memory.batch(async () => {
+    for (const c of commits) {
+      const id = `git-${c.oid}`;
+      if (d.memory.events.get(id) === null) {
+        await d.events.record(commitEvent(c, id, d.notes));
+        indexed++;
+      }
+      await d.memory.learned.setMark(GIT_MARK, { oid: c.oid });
     }
-    await d.memory.learned.setMark(GIT_MARK, { oid: c.oid });
-  }
+  });
   return { indexed, head };
 }
 

@@ -59,6 +59,7 @@ export const AUDIT_ACTIONS = [
   'finding.post',
   'event.record',
   'events.age',
+  'events.git',
   'store.damaged',
   'webhook.failed',
   'webhook.dropped',

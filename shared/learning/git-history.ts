@@ -10,6 +10,7 @@
  * not see. A commit linking a note is kept for good, like every linked event (event-ageing.ts).
  */
 import { EVENT_LIMITS } from '../model/events';
+import type { AuditLog } from '../governance/audit';
 import type { MemoryStore } from '../stores/memory-store';
 import type { NotesService } from '../vault/notes-service';
 import type { EventLog } from './event-log';
@@ -45,7 +46,7 @@ export interface GitIndexReport {
 }
 
 export async function indexGitHistory(
-  d: { events: EventLog; memory: Pick<MemoryStore, 'batch' | 'learned' | 'events'>; notes: Pick<NotesService, 'note'> },
+  d: { events: EventLog; memory: Pick<MemoryStore, 'batch' | 'learned' | 'events'>; notes: Pick<NotesService, 'note'>; audit: Pick<AuditLog, 'append'> },
   git: GitLog,
 ): Promise<GitIndexReport> {
   const head = await git.head();
@@ -66,6 +67,7 @@ export async function indexGitHistory(
       await d.memory.learned.setMark(GIT_MARK, { oid: c.oid });
     }
   });
+  if (indexed > 0) await d.audit.append({ action: 'events.git', actor: { kind: 'system', id: null }, target: null, data: { indexed, head, since } });
   return { indexed, head };
 }
 

@@ -129,7 +129,7 @@ export class LearningService {
   indexGit(): Promise<GitIndexReport> {
     const git = this.git;
     if (!git) return Promise.reject(new LithosError('unsupported', 'No git repository is known for this vault: the host did not set one.'));
-    const run = this.gitChain.catch(() => undefined).then(() => indexGitHistory({ events: this.events, memory: this.d.memory, notes: this.d.notes }, git));
+    const run = this.gitChain.catch(() => undefined).then(() => indexGitHistory({ events: this.events, memory: this.d.memory, notes: this.d.notes, audit: this.d.audit }, git));
     this.gitChain = run;
     return run;
   }

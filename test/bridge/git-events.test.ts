@@ -65,6 +65,8 @@ test('a commit becomes an event once indexed; the next index adds only what is n
   const second = await commit({ [POOL]: POOL_TEXT.replace('too small', 'far too small'), 'assets/chart.png': 'png' }, 'Add the chart');
   expect(await learning.indexGit()).toEqual({ indexed: 1, head: second });
   expect(await learning.indexGit()).toEqual({ indexed: 0, head: second });
+  const runs = await h.engine.services.governance.audit.recent({ action: 'events.git', limit: 10 });
+  expect(runs.map((e) => e.data)).toEqual([{ indexed: 1, head: second, since: first }, { indexed: 1, head: first, since: null }]);
   const both = await commits(HUMAN);
   expect(both.map((c) => c.summary)).toEqual(['Add the chart', 'Pool sizing: first notes']);
   // It changed a file that is not a note: its paths could name what an agent may not see, so the person's only.

@@ -65,9 +65,10 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
     debounceMs: d.debounceMs,
     onProgress: d.onProgress,
     // Rule detection follows notes changed after open, never the reconcile's bulk work.
-    onChanged: (p) => {
+    onChanged: (p, external) => {
       conflicts?.noteChanged(p);
       learned?.noteChanged(p); // a ledger entry's phase (learning/ledger-phases.ts)
+      if (external) learned?.externalEdit(p); // an episodic event (learning/external-edits.ts)
       assigner?.noteChanged(p);
     },
     onRemoved: (id) => conflicts?.noteRemoved(id),

@@ -182,6 +182,7 @@ export class MemoryEngine {
   async flush(): Promise<void> {
     await this.sync.settle();
     await this.services.conflicts.drain();
+    await this.services.learning.events.flush(); // tool calls waiting for their batched write
     await this.memory.flush();
     await this.cache.flush();
     await this.coordination.flush();

@@ -12,6 +12,7 @@ import { benchCmd } from './bench-cmd';
 import { demoCmd } from './demo-cmd';
 import { mcpCmd } from './mcp-cmd';
 import { receiptsCmd } from './receipts-cmd';
+import { eventsCmd } from './events-cmd';
 import { conflictsCmd } from './conflicts-cmd';
 import { conflictsResolveCmd } from './conflicts-resolve-cmd';
 import { conflictsScanCmd } from './conflicts-scan-cmd';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly CommandDef[] = [
   demoCmd,
   mcpCmd,
   receiptsCmd,
+  eventsCmd,
   conflictsCmd,
   conflictsResolveCmd,
   conflictsScanCmd,

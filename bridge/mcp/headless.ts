@@ -6,6 +6,8 @@ import { openJobVault, type JobVault } from '../open-vault';
 import { LithosError, asLithosError } from '../../shared/errors';
 import { lockLooksFree, readLock } from '../lock';
 import { join } from 'node:path';
+import type { LearningService } from '../../shared/learning/learning-service';
+import { nodeGitLog } from '../git-log';
 
 /** Tools a read-only session runs: those that only read, and retrieval (its receipt is not saved). */
 function readsOnly(def: ToolDef): boolean {
@@ -68,6 +70,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
       if (!v.readOnly) {
         await v.engine.services.conflicts.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
         v.engine.services.learning.consolidator.start(); // scheduled consolidation and the working-memory size trigger
+        await indexGitHistory(v.engine.services.learning, v.root, logger); // commits as episodic events, then with each decay run
       }
     } catch (err) {
       await v.close();
@@ -173,4 +176,15 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
       if (v) await v.close();
     },
   };
+}
+
+/** Sets the vault's git repository, when it is in one, and starts indexing its commits (logged, never failing the open). */
+async function indexGitHistory(learning: LearningService, root: string, logger: Logger): Promise<void> {
+  const gitLog = await nodeGitLog(root).catch(() => null);
+  if (!gitLog) return;
+  learning.setGitLog(gitLog);
+  void learning.indexGit().then(
+    (r) => r.indexed > 0 && logger.info(`indexed ${r.indexed} git commit${r.indexed === 1 ? '' : 's'} as events`),
+    (err: unknown) => logger.warn(`lithos mcp: git history not indexed: ${String(err)}`),
+  );
 }

@@ -12,8 +12,9 @@ import { LithosError } from '../errors';
 /**
  * What a typical agent uses every day: gather memory for a task and report on it (retrieve, feedback), look
  * up and open notes (search, list, read), record what it learns (write), look around a note (related, links)
- * and see the contradictions it should settle (conflict_list). Task coordination, edges, proposals, stats and
- * maintenance are for agents set up for them (`full`, or a list). lithos_semantic stays out: with only the
+ * and see the contradictions it should settle (conflict_list). Task coordination, edges, proposals, stats,
+ * episodic events (event_record, events: an agent's tool calls are recorded without them) and maintenance are for
+ * agents set up for them (`full`, or a list). lithos_semantic stays out: with only the
  * default hashing space it matches word pieces, not meaning (space-capabilities.ts), and lithos_retrieve
  * already fuses whatever vectors there are.
  */

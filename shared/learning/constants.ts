@@ -57,6 +57,18 @@ export const DECAY = {
   edge_prune_below: 0.01,
 } as const;
 
+/** Episodic events (model/events.ts): how long they live (learning/event-ageing.ts) and how tool calls are written. */
+export const EVENTS = {
+  /** An active event older than this is archived (unless linked to a note or of an immortal kind). */
+  ttl_days: 30,
+  /** An archived event is pruned this many days after it was archived. */
+  archive_days: 60,
+  /** Tool-call events wait in memory at most this long before one batched write (a crash loses at most these). */
+  flush_ms: 1_000,
+  /** … or until this many wait. */
+  flush_at: 100,
+} as const;
+
 export const DAY_MS = 24 * 3600 * 1000;
 
 /**

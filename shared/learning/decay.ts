@@ -31,6 +31,9 @@ export interface DecayReport {
   affinity_pruned: number;
   /** Term-association terms forgotten: shown too rarely, and not counted for TERM_ASSOC.max_age_days. */
   assoc_pruned: number;
+  /** Episodic events archived and pruned by the same pass (event-ageing.ts). */
+  events_archived: number;
+  events_pruned: number;
 }
 
 const halve = (elapsed: number, halfLifeDays: number): number => Math.pow(2, -elapsed / (halfLifeDays * DAY_MS));
@@ -45,7 +48,7 @@ export async function runDecay(d: Pick<LearningPorts, 'memory' | 'tunables' | 'n
   const mem = d.memory;
   await d.tunables.refresh();
   const k = d.tunables.get().decay;
-  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0, assoc_pruned: 0 };
+  const report: DecayReport = { ran: false, elapsed_ms: 0, salience: 0, edges_decayed: 0, edges_pruned: 0, coactivation_pruned: 0, feedback_marks_pruned: 0, affinity_pruned: 0, assoc_pruned: 0, events_archived: 0, events_pruned: 0 };
   let last = mem.learned.mark(DECAY_MARK) as { at: number } | null;
   const stats = mem.stats.all();
   const edges = mem.edges.find({}).filter(decays);

@@ -19,7 +19,7 @@ export interface LearningPorts {
   search: Pick<SearchService, 'noteVector' | 'textSimilarity' | 'noteText'>;
   /** The retrievals learning learns from (retrieval/receipts.ts). */
   receipts: Pick<ReceiptLog, 'query'>;
-  memory: Pick<MemoryStore, 'batch' | 'stats' | 'edges' | 'coactivation' | 'learned' | 'phases'>;
+  memory: Pick<MemoryStore, 'batch' | 'stats' | 'edges' | 'coactivation' | 'learned' | 'phases' | 'events'>;
   /** `.lithos/learning.json`: the vault's overrides of the learning constants (learning-store.ts). */
   tunables: Pick<LearningStore, 'get' | 'refresh'>;
   audit: Pick<AuditLog, 'append'>;

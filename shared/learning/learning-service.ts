@@ -11,6 +11,10 @@ import type { Receipt } from '../retrieval/types';
 import { DECAY } from './constants';
 import { Consolidator } from './consolidator';
 import { runDecay, type DecayReport } from './decay';
+import { ageEvents } from './event-ageing';
+import { EventLog } from './event-log';
+import { ExternalEdits } from './external-edits';
+import { indexGitHistory, type GitIndexReport, type GitLog } from './git-history';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
 import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
@@ -34,8 +38,14 @@ export class LearningService {
   readonly consolidator: Consolidator;
   /** The knowledge ledger's phases and vitality (ledger-phases.ts). */
   readonly ledger: LedgerPhases;
+  /** Episodic events: recorded here, aged with decay (event-log.ts, event-ageing.ts). */
+  readonly events: EventLog;
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
+  private readonly externalEdits: ExternalEdits;
+  /** The repository holding the vault, when a host can read it (git-history.ts). */
+  private git: GitLog | null = null;
+  private gitChain: Promise<unknown> = Promise.resolve();
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
 
@@ -43,6 +53,8 @@ export class LearningService {
     this.memory = d.memory;
     this.tunables = d.tunables;
     this.ledger = new LedgerPhases(d);
+    this.events = new EventLog(d);
+    this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock });
     // Every ledger entry is evaluated after each consolidation.
     this.consolidator = new Consolidator(d, d.timers, d.logger, (actor) => this.ledgerLogged(() => this.ledger.evaluate('all', actor)));
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
@@ -75,6 +87,11 @@ export class LearningService {
     this.feedbackChain = run;
   }
 
+  /** A note changed outside the tools (sync's hook): an `external_edit` event, coalesced per note (external-edits.ts). */
+  externalEdit(path: string): void {
+    this.externalEdits.seen(path);
+  }
+
   /** Every quarantined note, most misleading first; `allow` is the caller's scope gate. */
   quarantined(allow?: (id: string) => boolean): QuarantinedNote[] {
     return listQuarantined(this.d, allow);
@@ -93,9 +110,28 @@ export class LearningService {
     this.consolidator.noteRetrieval(receipt);
   }
 
-  /** One decay run at `now` (decay.ts). */
-  decay(now: number = this.d.clock.now()): Promise<DecayReport> {
-    return runDecay(this.d, now);
+  /** One decay run at `now` (decay.ts), and the episodic events' ageing with it (event-ageing.ts). */
+  async decay(now: number = this.d.clock.now()): Promise<DecayReport> {
+    const report = await runDecay(this.d, now);
+    const aged = await ageEvents(this.d, now);
+    return { ...report, events_archived: aged.archived, events_pruned: aged.pruned };
+  }
+
+  /**
+   * The repository holding the vault (a host that can read it sets it, e.g. `lithos mcp` headless): its commits
+   * are indexed as `commit` events by indexGit() and after each decay run.
+   */
+  setGitLog(git: GitLog | null): void {
+    this.git = git;
+  }
+
+  /** Indexes the commits made since the last run (one run at a time); unsupported when no repository is set. */
+  indexGit(): Promise<GitIndexReport> {
+    const git = this.git;
+    if (!git) return Promise.reject(new LithosError('unsupported', 'No git repository is known for this vault: the host did not set one.'));
+    const run = this.gitChain.catch(() => undefined).then(() => indexGitHistory({ events: this.events, memory: this.d.memory, notes: this.d.notes, audit: this.d.audit }, git));
+    this.gitChain = run;
+    return run;
   }
 
   /** Decays now, then every interval until stop(). */
@@ -115,6 +151,8 @@ export class LearningService {
     await this.decayRuns.stop();
     await this.consolidator.stop();
     await this.feedbackChain.catch(() => undefined);
+    await this.gitChain.catch(() => undefined);
+    await this.events.stop();
   }
 
   /** A failed ledger evaluation is logged: the feedback or consolidation it follows stands. */
@@ -127,10 +165,11 @@ export class LearningService {
   }
 
   /** A failed run is logged, never thrown at the host. */
-  private decayLogged(): Promise<void> {
-    return this.decay().then(
+  private async decayLogged(): Promise<void> {
+    await this.decay().then(
       () => undefined,
       (err: unknown) => this.d.logger.warn('decay failed', { error: String(err) }),
     );
+    if (this.git) await this.indexGit().catch((err: unknown) => this.d.logger.warn('git history not indexed', { error: String(err) }));
   }
 }

@@ -12,7 +12,7 @@
 import type { BlobStore, Clock, Logger } from '../ports';
 import type { AuditActor, AuditLog } from '../governance/audit';
 import { ConfigFile } from '../stores/config-file';
-import { effectiveLearning, parseLearningOverrides, TUNABLES, tunable, type LearningConstants, type LearningOverrides } from './tunables';
+import { effectiveLearning, parseLearningOverrides, sameKinds, TUNABLES, tunable, type LearningConstants, type LearningOverrides } from './tunables';
 
 export const LEARNING_FILE = 'learning.json';
 
@@ -66,12 +66,13 @@ export class LearningStore {
     const next = parseLearningOverrides(raw);
     const before = this.get();
     const after = effectiveLearning(next);
-    const changed: Record<string, [number, number]> = {};
+    const changed: Record<string, [unknown, unknown]> = {};
     for (const t of TUNABLES) {
       const a = (before[t.group] as Record<string, number>)[t.name];
       const b = (after[t.group] as Record<string, number>)[t.name];
       if (a !== b) changed[t.key] = [a, b];
     }
+    if (!sameKinds(before.events.immortal_kinds, after.events.immortal_kinds)) changed['events.immortal_kinds'] = [before.events.immortal_kinds, after.events.immortal_kinds];
     // A damaged file is rewritten even when the constants in force stay the same: `set` is what fixes it.
     if (Object.keys(changed).length === 0 && this.problem === null) return before;
     await this.file.write(next, { version: 1, ...next });

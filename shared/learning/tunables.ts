@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { LithosError } from '../errors';
-import { DECAY, FEEDBACK, SUPPORT } from './constants';
+import { DEFAULT_IMMORTAL_EVENT_KINDS, EVENT_KINDS, type EventKind } from '../model/events';
+import { DECAY, EVENTS, FEEDBACK, SUPPORT } from './constants';
 
 type Numbers<T> = { -readonly [K in keyof T]: number };
 
@@ -14,6 +15,8 @@ export interface LearningConstants {
   feedback: Numbers<typeof FEEDBACK>;
   decay: { edge_half_life_days: number; edge_prune_below: number };
   support: Numbers<typeof SUPPORT>;
+  /** Episodic events' lifetimes (learning/event-ageing.ts); immortal_kinds is the one list among the constants. */
+  events: { ttl_days: number; archive_days: number; immortal_kinds: readonly EventKind[] };
 }
 
 export type LearningGroup = keyof LearningConstants;
@@ -22,6 +25,7 @@ export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   feedback: { ...FEEDBACK },
   decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
   support: { ...SUPPORT },
+  events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
 });
 
 export interface Tunable {
@@ -67,6 +71,8 @@ export const TUNABLES: readonly Tunable[] = Object.freeze([
   row('decay', 'edge_prune_below', 0, 0.5, 'A decayed rule/agent edge below this weight is deleted.'),
   row('support', 'lexical_share', 0, 1, "Share of a note's content terms the output must contain to count as using it.", { aboveMin: true }),
   row('support', 'embedding_cosine', 0, 1, "Cosine between the output and a note's vector at which the output counts as using it.", { aboveMin: true }),
+  row('events', 'ttl_days', 0, 3650, 'Days after which an episodic event is archived (unless linked to a note or of an immortal kind).', { aboveMin: true }),
+  row('events', 'archive_days', 0, 3650, 'Days an archived episodic event is kept before it is pruned.', { aboveMin: true }),
 ]);
 
 /** The row for `group.name`, or for a bare name (every tunable name is unique); invalid_argument otherwise. */
@@ -105,7 +111,9 @@ export type LearningOverrides = { [G in LearningGroup]?: Partial<LearningConstan
 const RETIRED: Partial<Record<LearningGroup, readonly string[]>> = { feedback: ['used_spaced_rep'], decay: ['spaced_rep_half_life_days'] };
 
 function groupSchema(group: LearningGroup) {
-  const shape: Record<string, z.ZodType<number | undefined>> = {};
+  const shape: Record<string, z.ZodType<number | readonly EventKind[] | undefined>> = {};
+  // The one list among the constants: the event kinds kept forever (learning/event-ageing.ts).
+  if (group === 'events') shape.immortal_kinds = z.array(z.enum(EVENT_KINDS)).max(EVENT_KINDS.length).optional();
   for (const name of RETIRED[group] ?? []) shape[name] = z.unknown().optional().transform(() => undefined);
   for (const t of TUNABLES.filter((x) => x.group === group)) {
     shape[t.name] = z
@@ -124,6 +132,7 @@ const fileSchema = z.strictObject({
   feedback: groupSchema('feedback'),
   decay: groupSchema('decay'),
   support: groupSchema('support'),
+  events: groupSchema('events'),
 });
 
 /**
@@ -140,9 +149,18 @@ export function parseLearningOverrides(raw: unknown): LearningOverrides {
   for (const t of TUNABLES) {
     const v = r.data[t.group]?.[t.name];
     if (v === undefined || v === defaultOf(t)) continue;
-    ((out[t.group] ??= {}) as Record<string, number>)[t.name] = v;
+    ((out[t.group] ??= {}) as Record<string, unknown>)[t.name] = v;
   }
+  const kinds = r.data.events?.immortal_kinds as readonly EventKind[] | undefined;
+  if (kinds !== undefined && !sameKinds(kinds, DEFAULT_IMMORTAL_EVENT_KINDS)) (out.events ??= {}).immortal_kinds = [...new Set(kinds)].sort();
   return deepFreeze(out);
+}
+
+/** Whether two lists of event kinds name the same kinds (order and repeats aside). */
+export function sameKinds(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...new Set(a)].sort();
+  const y = [...new Set(b)].sort();
+  return x.length === y.length && x.every((k, i) => k === y[i]);
 }
 
 export function defaultOf(t: Tunable): number {
@@ -160,6 +178,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     feedback: { ...DEFAULT_LEARNING.feedback, ...o.feedback },
     decay: { ...DEFAULT_LEARNING.decay, ...o.decay },
     support: { ...DEFAULT_LEARNING.support, ...o.support },
+    events: { ...DEFAULT_LEARNING.events, ...o.events },
   });
 }
 

@@ -11,6 +11,7 @@ import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
 import { EdgesRoom } from './edges-room';
+import { EventsRoom } from './events-room';
 import { IndexRoom } from './index-room';
 import { LearningRoom } from './learning-room';
 import { NotesRoom } from './notes-room';
@@ -40,6 +41,7 @@ export class MemorySession {
   readonly tasks: TasksRoom;
   readonly edges: EdgesRoom;
   readonly index: IndexRoom;
+  readonly events: EventsRoom;
   readonly targets: TargetsRoom;
 
   private readonly services: Services;
@@ -55,6 +57,7 @@ export class MemorySession {
     this.tasks = new TasksRoom(s, this.scope, this.notes);
     this.edges = new EdgesRoom(s, this.scope, this.notes);
     this.index = new IndexRoom(s.search, () => sources.pendingEvents());
+    this.events = new EventsRoom(s, this.scope, this.notes);
     this.targets = new TargetsRoom(s, this.scope, this.notes);
   }
 

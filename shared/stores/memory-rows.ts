@@ -1,7 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import { LithosError } from '../errors';
 import type { SqlDb } from './sql-db';
-import type { EdgeRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
+import type { EdgeRow, EventRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
 
 /** SQL and row mapping of memory.sqlite, shared by live mutations and journal replay. */
 
@@ -10,6 +10,7 @@ export const EDGE_COLS =
   'edge_id, from_id, to_id, type, weight, namespace, created_at, updated_at, provenance_actor, provenance_type, evidence, conflict_state';
 export const PRECEDENT_COLS = 'precedent_id, at, query_class, query_text, agent_id, terms, used';
 export const PHASE_COLS = 'node_id, phase, phase_since, vitality, vitality_since, first_used_at, evaluated_at';
+export const EVENT_COLS = 'event_id, kind, at, actor, actor_kind, access_scope, namespace, summary, data, status, status_at';
 export const STATS_COLS =
   'node_id, salience, retrieval_count, last_retrieved_at, last_used_at, ignored_count, misleading_count, spaced_rep_strength, per_queryclass_priors, use_count';
 
@@ -68,6 +69,24 @@ export function toPhaseRow(r: SqlValue[]): LedgerPhaseRow {
     vitality_since: Number(r[4]),
     first_used_at: num(r[5]),
     evaluated_at: Number(r[6]),
+  };
+}
+
+/** An events row; `links` come from event_links (memory-events.ts reads them). */
+export function toEvent(r: SqlValue[], links: string[]): EventRow {
+  return {
+    event_id: String(r[0]),
+    kind: String(r[1]) as EventRow['kind'],
+    at: Number(r[2]),
+    actor: String(r[3]),
+    actor_kind: String(r[4]) as EventRow['actor_kind'],
+    access_scope: String(r[5]),
+    namespace: String(r[6]),
+    summary: String(r[7]),
+    data: r[8] === null ? null : (JSON.parse(String(r[8])) as unknown),
+    links,
+    status: String(r[9]) as EventRow['status'],
+    status_at: Number(r[10]),
   };
 }
 
@@ -188,6 +207,25 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       return;
     case 'assoc_prune':
       db.run('DELETE FROM term_assoc WHERE at < ? AND shown < ?', [op.before, op.below]);
+      return;
+    case 'events':
+      for (const e of op.rows) {
+        db.run(`INSERT OR REPLACE INTO events (${EVENT_COLS}) VALUES (${placeholders(11)})`, [
+          e.event_id, e.kind, e.at, e.actor, e.actor_kind, e.access_scope, e.namespace, e.summary,
+          e.data === undefined || e.data === null ? null : JSON.stringify(e.data), e.status, e.status_at,
+        ]);
+        db.run('DELETE FROM event_links WHERE event_id = ?', [e.event_id]);
+        for (const n of new Set(e.links)) db.run('INSERT INTO event_links (event_id, node_id) VALUES (?, ?)', [e.event_id, n]);
+      }
+      return;
+    case 'event_status':
+      for (const id of op.ids) db.run('UPDATE events SET status = ?, status_at = ? WHERE event_id = ?', [op.status, op.at, id]);
+      return;
+    case 'event_del':
+      for (const id of op.ids) {
+        db.run('DELETE FROM event_links WHERE event_id = ?', [id]);
+        db.run('DELETE FROM events WHERE event_id = ?', [id]);
+      }
       return;
     case 'affinity_prune':
       db.run("DELETE FROM tag_affinity WHERE at < ? AND shown < ? AND NOT (term = '' AND tag = '')", [op.before, op.below]);

@@ -6,6 +6,7 @@ import type { RecoveredStore } from './store-recovery';
 import type { StoreLoss } from './store-loss';
 import { MemoryCoactivation } from './memory-coactivation';
 import { MemoryEdges } from './memory-edges';
+import { MemoryEvents } from './memory-events';
 import { MemoryEditors } from './memory-editors';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
@@ -16,13 +17,14 @@ import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow, TermAssocRow } from './memory-types';
+export type { Coactivation, EdgeRow, EventRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow, TermAssocRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
 export type { StoreDeps } from './journaled-store';
 
 export type { EdgeInput } from './memory-edges';
+export type { EventQuery } from './memory-events';
 export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
 
 /**
@@ -48,6 +50,8 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   readonly learned: MemoryLearned;
   /** The knowledge ledger's phase and vitality per entry. */
   readonly phases: MemoryPhases;
+  /** Episodic events and their links to notes. */
+  readonly events: MemoryEvents;
   /** The ledger's target aliases (merged targets). */
   readonly targets: MemoryTargets;
   /** Who last changed each note's title or body (the trust boundary). */
@@ -62,6 +66,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.coactivation = new MemoryCoactivation(tables);
     this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
     this.phases = new MemoryPhases(tables);
+    this.events = new MemoryEvents(tables);
     this.targets = new MemoryTargets(tables);
     this.editors = new MemoryEditors(tables);
   }

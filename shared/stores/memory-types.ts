@@ -1,5 +1,6 @@
 /** Row shapes of memory.sqlite (re-exported by memory-store.ts, which is what callers import). */
 import { SPACED_REPETITION } from '../model/spaced-repetition';
+import type { EventActorKind, EventKind, EventStatus } from '../model/events';
 import type { Phase, Vitality } from '../model/ledger';
 
 export interface NodeRow {
@@ -146,6 +147,27 @@ export interface LedgerPhaseRow {
   evaluated_at: number;
 }
 
+/** An episodic event (model/events.ts) as stored: `links` are node ids (table event_links). */
+export interface EventRow {
+  event_id: string;
+  kind: EventKind;
+  /** ms since epoch. */
+  at: number;
+  /** The agent id, `human`, or the engine part that recorded it (`git`, `sync`). */
+  actor: string;
+  actor_kind: EventActorKind;
+  /** Judged by the scope gate as a note's (governance/gate.ts), with `actor` as its author when an agent. */
+  access_scope: string;
+  namespace: string;
+  summary: string;
+  /** Small JSON (bounded by EVENT_LIMITS.data_chars); null when none. */
+  data: unknown;
+  links: string[];
+  status: EventStatus;
+  /** When it took its status (recorded, or archived). */
+  status_at: number;
+}
+
 /**
  * Who created a note and who last made a substantive change (title or body) to it: the person (any caller
  * that is not an agent, edits on disk included) or an agent. `fingerprint` is of the title and body as that
@@ -204,6 +226,12 @@ export type MemoryOp =
   | { kind: 'expansion'; rows: ExpansionRow[] }
   /** A ledger entry's phase and vitality, final state. */
   | { kind: 'phase'; row: LedgerPhaseRow }
+  /** Episodic events, final state (with their links). */
+  | { kind: 'events'; rows: EventRow[] }
+  /** Events moved to `status` at `at` (the ageing pass archives). */
+  | { kind: 'event_status'; ids: string[]; status: EventStatus; at: number }
+  /** Events deleted with their links (the ageing pass prunes). */
+  | { kind: 'event_del'; ids: string[] }
   /** A ledger target alias (stores/memory-targets.ts), final state; `target: null` removes it. */
   | { kind: 'target_alias'; row: TargetAliasRow | { alias: string; target: null } }
   /** Who last changed a note's title or body, final state (stores/memory-editors.ts). */

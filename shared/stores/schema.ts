@@ -129,6 +129,29 @@ CREATE TABLE IF NOT EXISTS ledger_phases (
   first_used_at INTEGER,
   evaluated_at INTEGER NOT NULL
 );
+-- episodic events (model/events.ts): short-lived records aged out by the learning pass (learning/event-ageing.ts)
+CREATE TABLE IF NOT EXISTS events (
+  event_id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  actor TEXT NOT NULL,
+  actor_kind TEXT NOT NULL CHECK (actor_kind IN ('agent', 'human', 'system')),
+  access_scope TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  data TEXT,
+  status TEXT NOT NULL CHECK (status IN ('active', 'archived')),
+  status_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_at ON events(at);
+CREATE INDEX IF NOT EXISTS events_status ON events(status, status_at);
+-- an event's links to notes (node ids): a link to a note that exists keeps the event forever
+CREATE TABLE IF NOT EXISTS event_links (
+  event_id TEXT NOT NULL,
+  node_id TEXT NOT NULL,
+  PRIMARY KEY (event_id, node_id)
+);
+CREATE INDEX IF NOT EXISTS event_links_node ON event_links(node_id);
 -- the ledger's target aliases: a merged target's normalised name → the target it was merged into (shared/ledger)
 CREATE TABLE IF NOT EXISTS target_aliases (
   alias TEXT PRIMARY KEY,

@@ -5,6 +5,7 @@ import { LCMA_TOOLS } from './lcma';
 import { MEMORY_TOOLS } from './memory';
 import { CONFLICT_TOOLS } from './conflicts';
 import { GOVERNANCE_TOOLS } from './governance';
+import { EVENT_TOOLS } from './events';
 import { LEDGER_TOOLS } from './ledger';
 
 /**
@@ -18,6 +19,7 @@ export const TOOL_CATALOG: readonly ToolDef[] = [
   ...MEMORY_TOOLS,
   ...CONFLICT_TOOLS,
   ...GOVERNANCE_TOOLS,
+  ...EVENT_TOOLS,
   ...LEDGER_TOOLS,
 ];
 

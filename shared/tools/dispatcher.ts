@@ -1,6 +1,7 @@
 import { LithosError, asLithosError } from '../errors';
 import type { CallHost, CallOptions, ToolCaller, ToolContext, ToolDef, ToolDispatcher } from './types';
 import { invalidArguments } from './errors';
+import { toolCallRecord } from './events/tool-call-event';
 
 /** Builds the context a handler runs in; a headless host may open the vault here, on the first call. */
 export type ContextFactory = (caller: ToolCaller) => CallHost | Promise<CallHost>;
@@ -30,9 +31,17 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
         const host = await makeContext(caller);
         // The session checks the key and reads the policy in force, for every front door that dispatches.
         const memory = await host.gateway.as(caller);
-        memory.checkTool(def);
-        const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}) };
-        return await def.handler(parsed.data, ctx);
+        // Every call the session let through or refused is an episodic event (batched, never failing the call).
+        try {
+          memory.checkTool(def);
+          const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}) };
+          const result = await def.handler(parsed.data, ctx);
+          memory.events.toolCall(toolCallRecord(def.name, parsed.data, { result }));
+          return result;
+        } catch (err) {
+          memory.events.toolCall(toolCallRecord(def.name, parsed.data, { code: asLithosError(err, 'internal').code }));
+          throw err;
+        }
       } catch (err) {
         throw asLithosError(err, 'internal');
       }

@@ -29,8 +29,11 @@ export interface SyncDeps {
   logger: Logger;
   debounceMs: number;
   onProgress?: (p: { phase: 'scan' | 'index'; done: number; total: number }) => void;
-  /** A note (re)indexed by an event or syncPath (not by reconcile): its content changed. */
-  onChanged?: (path: string) => void;
+  /**
+   * A note (re)indexed by an event or syncPath (not by reconcile): its content changed. `external`: seen through a
+   * vault event, not the engine's own write (which re-syncs its path at once, so its event finds nothing new).
+   */
+  onChanged?: (path: string, external: boolean) => void;
   /** A note (re)indexed with new bytes, by the reconcile, an event or syncPath: whose it is (note-editors.ts). */
   onIndexed?: (nodeId: string, parsed: ParsedNote) => Promise<void>;
   /** Called for a note removed from the vault after the engine opened (its node is tombstoned, its edges kept for a restore). */
@@ -121,7 +124,7 @@ export class VaultSync {
 
   /** Re-reads one path now (after the engine's own write), on the same queue as everything else. */
   syncPath(path: string): Promise<unknown> {
-    return this.enqueue(() => this.syncEventPath(path));
+    return this.enqueue(() => this.syncEventPath(path, false));
   }
 
   pendingCount(): number {
@@ -142,7 +145,7 @@ export class VaultSync {
     this.pending.delete(path);
     void this.enqueue(async () => {
       try {
-        await this.syncEventPath(path);
+        await this.syncEventPath(path, true);
       } catch (err) {
         const e = asLithosError(err);
         this.lastErrors.push({ path, code: e.code, message: e.message });
@@ -171,7 +174,7 @@ export class VaultSync {
     return found;
   }
 
-  private async syncEventPath(path: string): Promise<Outcome> {
+  private async syncEventPath(path: string, external: boolean): Promise<Outcome> {
     const stat = await this.d.vault.stat(path);
     const from = this.origin(path);
     this.renamedFrom.delete(path);
@@ -183,7 +186,7 @@ export class VaultSync {
       return outcome;
     }
     const outcome = await this.syncFile(stat, from);
-    if (outcome === 'indexed' || outcome === 'renamed') this.d.onChanged?.(stat.path);
+    if (outcome === 'indexed' || outcome === 'renamed') this.d.onChanged?.(stat.path, external);
     return outcome;
   }
 

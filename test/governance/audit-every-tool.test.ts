@@ -53,6 +53,7 @@ const STEPS: Step[] = [
   { tool: 'lithos_proposal_accept', caller: HUMAN, args: (c) => ({ proposal_id: c.p1 }), actions: ['proposal.accept'] },
   { tool: 'lithos_write', caller: AGENT, args: () => ({ title: 'Proposed two', namespace: 'decisions', content: 'Rejected.\n' }), actions: ['proposal.create'], keep: (r, c) => (c.p2 = r.proposal_id) },
   { tool: 'lithos_proposal_reject', caller: HUMAN, args: (c) => ({ proposal_id: c.p2, reason: 'not needed' }), actions: ['proposal.reject'] },
+  { tool: 'lithos_event_record', caller: AGENT, args: () => ({ kind: 'observation', summary: 'The walk reached the events.', links: [POOL_ID] }), actions: ['event.record'] },
   { tool: 'lithos_delete', caller: HUMAN, args: (c) => ({ id: c.note }), actions: ['note.delete'] },
 ];
 

@@ -48,6 +48,7 @@ function samples(): Args {
     receipt_id: v.probes.shared.receiptId,
     resolution: 'accepted_dual',
     proposal_id: 'no-such-proposal',
+    kind: 'observation',
   };
 }
 
@@ -62,7 +63,10 @@ function aimed(field: string, p: ProbeNote, taskOf: string): unknown[] {
     case 'b':
     case 'knowledge_id':
     case 'winner_id':
+    case 'note':
       return [p.id, p.path];
+    case 'links':
+      return [[p.id], [p.path]];
     case 'path':
       return [p.path];
     case 'title':

@@ -5,6 +5,7 @@ import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { COORDINATION_TOOLS } from '../../shared/tools/coordination';
 import { LCMA_TOOLS } from '../../shared/tools/lcma';
 import { MEMORY_TOOLS } from '../../shared/tools/memory';
+import { EVENT_TOOLS } from '../../shared/tools/events';
 import { GOVERNANCE_TOOLS } from '../../shared/tools/governance';
 import { LEDGER_TOOLS } from '../../shared/tools/ledger';
 import { AGENT, HUMAN, INDEX_ID, POOL_ID, openTools, type ToolHarness } from './fixture';
@@ -81,7 +82,7 @@ describe('happy paths', () => {
   });
 
   test('every tool in the catalog has a happy-path case here or below', () => {
-    const covered = new Set([...HAPPY.map(([name]) => name), 'lithos_write', 'lithos_delete', 'lithos_edge_create', 'lithos_edge_update', 'lithos_edge_delete', ...GOVERNANCE_TOOLS.map((d) => d.name), ...CONFLICT_TOOLS.map((d) => d.name), ...COORDINATION_TOOLS.map((d) => d.name), ...LCMA_TOOLS.map((d) => d.name), ...MEMORY_TOOLS.map((d) => d.name), ...LEDGER_TOOLS.map((d) => d.name)]); // ledger: test/ledger/; conflicts: test/conflicts/; coordination: test/coordination/tools.test.ts; lcma: test/tools/lcma-tools.test.ts; memory: test/learning/consolidation-tools.test.ts; governance and lithos_edge_delete: test/governance/
+    const covered = new Set([...HAPPY.map(([name]) => name), 'lithos_write', 'lithos_delete', 'lithos_edge_create', 'lithos_edge_update', 'lithos_edge_delete', ...GOVERNANCE_TOOLS.map((d) => d.name), ...CONFLICT_TOOLS.map((d) => d.name), ...COORDINATION_TOOLS.map((d) => d.name), ...LCMA_TOOLS.map((d) => d.name), ...MEMORY_TOOLS.map((d) => d.name), ...EVENT_TOOLS.map((d) => d.name), ...LEDGER_TOOLS.map((d) => d.name)]); // events: test/events/events.test.ts; ledger: test/ledger/; conflicts: test/conflicts/; coordination: test/coordination/tools.test.ts; lcma: test/tools/lcma-tools.test.ts; memory: test/learning/consolidation-tools.test.ts; governance and lithos_edge_delete: test/governance/
     expect(TOOL_CATALOG.map((d) => d.name).filter((n) => !covered.has(n))).toEqual([]);
   });
 
@@ -229,7 +230,7 @@ describe('catalog', () => {
   });
 
   test('read tools are read-only and idempotent; writers are not read-only', () => {
-    const ro = TOOL_CATALOG.filter((d) => d.annotations.readOnlyHint && !CONFLICT_TOOLS.includes(d) && !COORDINATION_TOOLS.includes(d) && !LCMA_TOOLS.includes(d) && !MEMORY_TOOLS.includes(d) && !GOVERNANCE_TOOLS.includes(d) && !LEDGER_TOOLS.includes(d)).map((d) => d.name).sort(); // coordination: test/coordination/tools.test.ts
+    const ro = TOOL_CATALOG.filter((d) => d.annotations.readOnlyHint && !CONFLICT_TOOLS.includes(d) && !COORDINATION_TOOLS.includes(d) && !LCMA_TOOLS.includes(d) && !MEMORY_TOOLS.includes(d) && !GOVERNANCE_TOOLS.includes(d) && !EVENT_TOOLS.includes(d) && !LEDGER_TOOLS.includes(d)).map((d) => d.name).sort(); // coordination: test/coordination/tools.test.ts
     expect(ro).toEqual(['lithos_edge_list', 'lithos_links', 'lithos_list', 'lithos_read', 'lithos_related', 'lithos_search', 'lithos_semantic', 'lithos_stats', 'lithos_tags']);
     for (const d of TOOL_CATALOG.filter((x) => x.annotations.readOnlyHint)) expect(d.annotations.idempotentHint).toBe(true);
     expect(TOOL_CATALOG.find((d) => d.name === 'lithos_write')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });

@@ -88,6 +88,11 @@ beforeAll(async () => {
   }
   await e.services.retrieval.receipts.idle();
   mark('receipts');
+  const links = fans.slice(0, 20).map((f) => f.nodeId);
+  for (let i = 0; i < MANY; i++) {
+    await e.services.learning.events.record({ kind: 'observation', actor: 'agent-a', actor_kind: 'agent', access_scope: 'shared', namespace: '', summary: 's'.repeat(500), data: { d: 'd'.repeat(1_900) }, links });
+  }
+  mark('events');
 }, 600_000);
 
 afterAll(async () => {
@@ -138,6 +143,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_proposal_list: [[() => ({})], [() => ({}), HUMAN]],
   lithos_proposal_accept: [[() => ({ proposal_id: ids.proposal }), HUMAN]],
   lithos_proposal_reject: [[() => ({ proposal_id: ids.proposal2 }), HUMAN]],
+  lithos_event_record: [[() => ({ kind: 'observation', summary: 's'.repeat(500), data: { d: 'd'.repeat(1_900) }, links: Array.from({ length: 20 }, (_, i) => fanPath(i)) })]],
+  lithos_events: [[() => ({})], [() => ({ limit: 100 })], [() => ({ limit: 100 }), HUMAN]],
   // Its pages over many long targets: test/ledger/targets-tool.test.ts.
   lithos_targets: [[() => ({})], [() => ({ suggest: 'hub fan' })]],
 };

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { BRIEFING_MAX_LINES } from '../../ledger/briefing';
+import { READ_ONLY, defineTool } from '../knowledge/common';
+
+const input = z.strictObject({});
+
+export const lithosBriefing = defineTool({
+  name: 'lithos_briefing',
+  title: 'Briefing',
+  description: `Read at session start: decisions in force by target, what is dead or refuted (don't repeat), contested claims, open conflicts. Markdown, at most ${BRIEFING_MAX_LINES} lines, only notes you can read.`,
+  input,
+  annotations: READ_ONLY,
+  handler(_a: z.infer<typeof input>, ctx) {
+    const text = ctx.memory.briefing.text();
+    return Promise.resolve({ briefing: text, lines: text.split('\n').length - 1 });
+  },
+});

@@ -5,6 +5,7 @@ import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import { compactJsonSchema, inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { SessionIdentity, splitCaller, withAgentArg } from './caller';
+import { BRIEFING_URI, serveBriefing } from './briefing-resource';
 import { fromOriginalArgs } from './original-args';
 import { agentTools, visibleTools } from '../../shared/governance/tool-access';
 import type { AgentToolRules } from './agent-tool-rules';
@@ -29,6 +30,7 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS = [
   'Lithos is a long-term memory kept as Markdown notes in an Obsidian vault, shared with a person and other agents.',
+  `At session start read the resource ${BRIEFING_URI} (or call lithos_briefing): what is decided, dead, refuted or contested, so you do not repeat it.`,
   'To gather memory for a task use lithos_retrieve, then tell it what helped with lithos_feedback; for a quick lookup lithos_search; lithos_read to open a note; lithos_write to record what you learn.',
   'Rules every tool follows:',
   '- Name a note by exactly one of id, path or title (a title or alias resolves as an Obsidian [[link]]). Notes you may not see are reported as not found.',
@@ -46,7 +48,7 @@ const INSTRUCTIONS = [
  * becomes `isError: true` with the JSON `{code, message, data}` as text.
  */
 export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptions): Server {
-  const server = new Server({ name: 'lithos-memory', title: 'Lithos Memory', version: opts.version }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'lithos-memory', title: 'Lithos Memory', version: opts.version }, { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS });
   const tools: Tool[] = dispatcher.list().map((def) => ({
     name: def.name,
     title: def.title,
@@ -68,6 +70,7 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
     return { rules, profile: fixed ?? profileOf(rules?.profile) };
   };
 
+  serveBriefing(server, dispatcher, identity);
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const { rules, profile } = await current();
     const allowed = new Set((rules ? visibleTools(dispatcher.list(), rules) : agentTools(dispatcher.list())).map((d) => d.name));

@@ -29,6 +29,11 @@ export interface EngineDeps {
   device?: DeviceIdentityStore;
   /** Whether ledger notes without an ID get one written at index time; default true. False where notes must not change (read-only, doctor). */
   assignLedgerIds?: boolean;
+  /**
+   * Whether this process keeps the person's briefing note (session/briefing-note.ts) at learning.json's
+   * `briefing.path`; default false, so only hosts that mean to (the plugin, `lithos mcp`) write it.
+   */
+  briefingNote?: boolean;
 }
 
 export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts' | 'post'>> & Pick<EngineDeps, 'onProgress' | 'callouts'> & { post: HttpPost | null };
@@ -48,5 +53,6 @@ export function withDefaults(deps: EngineDeps): ResolvedDeps {
     post: deps.post ?? null,
     device: deps.device ?? ephemeralDeviceStore(),
     assignLedgerIds: deps.assignLedgerIds ?? true,
+    briefingNote: deps.briefingNote ?? false,
   };
 }

@@ -25,6 +25,7 @@ import { SearchService } from './vault/search-service';
 import { VaultSync } from './vault/sync';
 import { LedgerIds } from './vault/ledger-ids';
 import { LedgerAssigner } from './vault/ledger-assign';
+import { BriefingNote } from './session/briefing-note';
 
 export interface ServiceSources {
   d: ResolvedDeps;
@@ -36,7 +37,7 @@ export interface ServiceSources {
 }
 
 /** The services, and the sync and link graph the engine itself keeps (reconcile, events, doctor). */
-export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner } {
+export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner; briefing: BriefingNote } {
   const { d, m, config, spaces, guard } = s;
   const { memory, coordination, indexer } = m;
   const { clock, timers, logger, blobs } = d;
@@ -45,6 +46,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   let conflicts: ConflictService | null = null;
   let learned: LearningService | null = null;
   let assigner: LedgerAssigner | null = null;
+  let briefing: BriefingNote | null = null;
   const editors = new NoteEditors({
     store: memory.editors,
     clock,
@@ -70,6 +72,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
       learned?.noteChanged(p); // a ledger entry's phase (learning/ledger-phases.ts)
       if (external) learned?.externalEdit(p); // an episodic event (learning/external-edits.ts)
       assigner?.noteChanged(p);
+      briefing?.noteChanged(p); // the person's briefing note, debounced
     },
     onRemoved: (id) => conflicts?.noteRemoved(id),
     onIndexed: (id, parsed) => editors.seen(id, parsed),
@@ -88,5 +91,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   learned = learning;
   const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
-  return { services: { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock }, sync, graph, assigner };
+  const services: Services = { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock };
+  briefing = new BriefingNote({ services, path: () => config.learning.get().briefing.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
+  return { services, sync, graph, assigner, briefing };
 }

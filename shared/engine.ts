@@ -18,6 +18,7 @@ import type { NoteIndexer } from './vault/note-indexer';
 import type { VaultSync, IndexReport } from './vault/sync';
 import type { LinkGraph } from './vault/link-graph';
 import type { LedgerAssigner } from './vault/ledger-assign';
+import type { BriefingNote } from './session/briefing-note';
 import { bodyOffsetReader, ledgerIdProblems } from './vault/ledger-report';
 
 export type { IndexReport } from './vault/sync';
@@ -45,6 +46,7 @@ interface EngineParts {
   sync: VaultSync;
   graph: LinkGraph;
   assigner: LedgerAssigner;
+  briefing: BriefingNote;
   services: Services;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
   backfill: string[];
@@ -77,6 +79,8 @@ export class MemoryEngine {
   private readonly graph: LinkGraph;
   /** Ledger IDs for ledger notes written outside the engine (vault/ledger-assign.ts). */
   private readonly assigner: LedgerAssigner;
+  /** The person's briefing note (session/briefing-note.ts), where the host keeps one. */
+  private readonly briefing: BriefingNote;
   // The stores the engine flushes and closes; the services reach them through their own ports.
   private readonly memory: MemoryStore;
   private readonly cache: CacheStore;
@@ -92,6 +96,7 @@ export class MemoryEngine {
     this.sync = p.sync;
     this.graph = p.graph;
     this.assigner = p.assigner;
+    this.briefing = p.briefing;
     this.services = p.services;
     this.backfill = p.backfill;
     this.warnings = p.warnings;
@@ -104,9 +109,9 @@ export class MemoryEngine {
     const { warnings } = m;
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
-    const { services, sync, graph, assigner } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
+    const { services, sync, graph, assigner, briefing } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
     const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, services, backfill, warnings });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, services, backfill, warnings });
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
@@ -127,6 +132,7 @@ export class MemoryEngine {
     this.assertOpen();
     const report = await this.sync.reconcile();
     await this.assigner.assignMissing();
+    this.briefing.schedule();
     if (this.backfill.length > 0) {
       const paths = this.backfill;
       this.backfill = [];
@@ -153,6 +159,7 @@ export class MemoryEngine {
   async settle(): Promise<void> {
     await this.sync.settle();
     await this.assigner.settle();
+    await this.briefing.settle();
   }
 
   /** Resolves once pending events have been handled, letting their debounces run their course. */
@@ -193,6 +200,8 @@ export class MemoryEngine {
     this.stopWatching();
     this.assigner.stop();
     await this.assigner.settle();
+    await this.briefing.settle(); // a pending regeneration is written before the stores close
+    this.briefing.stop();
     this.services.conflicts.stopFollowingPolicy();
 
     await this.services.conflicts.idle(); // a callout sync under way finishes before the stores close

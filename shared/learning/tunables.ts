@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LithosError } from '../errors';
 import { DEFAULT_IMMORTAL_EVENT_KINDS, EVENT_KINDS, type EventKind } from '../model/events';
+import { BRIEFING_NOTE_PATH } from '../ledger/briefing';
 import { DECAY, EVENTS, FEEDBACK, SUPPORT } from './constants';
 
 type Numbers<T> = { -readonly [K in keyof T]: number };
@@ -17,21 +18,26 @@ export interface LearningConstants {
   support: Numbers<typeof SUPPORT>;
   /** Episodic events' lifetimes (learning/event-ageing.ts); immortal_kinds is the one list among the constants. */
   events: { ttl_days: number; archive_days: number; immortal_kinds: readonly EventKind[] };
+  /** Where the person's briefing note is kept (ledger/briefing.ts); null: none is kept. Not a number, so not in TUNABLES. */
+  briefing: { path: string | null };
 }
 
 export type LearningGroup = keyof LearningConstants;
+/** The groups of numeric constants (the briefing's path is a setting of its own). */
+type NumberGroup = Exclude<LearningGroup, 'briefing'>;
 
 export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   feedback: { ...FEEDBACK },
   decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
   support: { ...SUPPORT },
   events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
+  briefing: { path: BRIEFING_NOTE_PATH },
 });
 
 export interface Tunable {
   /** `group.name`, as in learning.json and on the command line. */
   key: string;
-  group: LearningGroup;
+  group: NumberGroup;
   name: string;
   min: number;
   max: number;
@@ -42,7 +48,7 @@ export interface Tunable {
   desc: string;
 }
 
-const row = (group: LearningGroup, name: string, min: number, max: number, desc: string, o: { aboveMin?: boolean; integer?: boolean } = {}): Tunable => ({
+const row = (group: NumberGroup, name: string, min: number, max: number, desc: string, o: { aboveMin?: boolean; integer?: boolean } = {}): Tunable => ({
   key: `${group}.${name}`,
   group,
   name,
@@ -108,9 +114,17 @@ export type LearningOverrides = { [G in LearningGroup]?: Partial<LearningConstan
  * Constants that were tunable once and no longer exist (the fading spaced-repetition bonus, replaced by
  * model/spaced-repetition.ts): a learning.json that still names one is read as if it did not.
  */
-const RETIRED: Partial<Record<LearningGroup, readonly string[]>> = { feedback: ['used_spaced_rep'], decay: ['spaced_rep_half_life_days'] };
+const RETIRED: Partial<Record<NumberGroup, readonly string[]>> = { feedback: ['used_spaced_rep'], decay: ['spaced_rep_half_life_days'] };
 
-function groupSchema(group: LearningGroup) {
+/** The briefing note's path: a Markdown note in the vault, outside dot folders (.lithos, .obsidian); null turns it off. */
+const briefingPath = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/^(?![./])(?!.*(^|\/)\.)(?!.*\.\.)(?!.*\\).+\.md$/, 'must be a vault path of a .md note, outside dot folders (e.g. "Lithos/Briefing.md")')
+  .nullable();
+
+function groupSchema(group: NumberGroup) {
   const shape: Record<string, z.ZodType<number | readonly EventKind[] | undefined>> = {};
   // The one list among the constants: the event kinds kept forever (learning/event-ageing.ts).
   if (group === 'events') shape.immortal_kinds = z.array(z.enum(EVENT_KINDS)).max(EVENT_KINDS.length).optional();
@@ -133,6 +147,7 @@ const fileSchema = z.strictObject({
   decay: groupSchema('decay'),
   support: groupSchema('support'),
   events: groupSchema('events'),
+  briefing: z.strictObject({ path: briefingPath.optional() }).optional(),
 });
 
 /**
@@ -153,6 +168,8 @@ export function parseLearningOverrides(raw: unknown): LearningOverrides {
   }
   const kinds = r.data.events?.immortal_kinds as readonly EventKind[] | undefined;
   if (kinds !== undefined && !sameKinds(kinds, DEFAULT_IMMORTAL_EVENT_KINDS)) (out.events ??= {}).immortal_kinds = [...new Set(kinds)].sort();
+  const path = r.data.briefing?.path;
+  if (path !== undefined && path !== DEFAULT_LEARNING.briefing.path) out.briefing = { path };
   return deepFreeze(out);
 }
 
@@ -179,6 +196,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     decay: { ...DEFAULT_LEARNING.decay, ...o.decay },
     support: { ...DEFAULT_LEARNING.support, ...o.support },
     events: { ...DEFAULT_LEARNING.events, ...o.events },
+    briefing: { ...DEFAULT_LEARNING.briefing, ...o.briefing },
   });
 }
 

@@ -8,6 +8,9 @@
  */
 import type { LedgerKind, Phase, Vitality } from '../model/ledger';
 
+/** Where the person's briefing note is kept unless learning.json's `briefing.path` says otherwise. */
+export const BRIEFING_NOTE_PATH = 'Lithos/Briefing.md';
+
 /** The hard cap on a briefing's lines (the issue: ≈ 50–100 lines). */
 export const BRIEFING_MAX_LINES = 100;
 /** A title is cut to this many characters, so one entry stays one short line. */

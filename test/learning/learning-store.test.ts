@@ -1,3 +1,4 @@
+import { BRIEFING_NOTE_PATH } from '../../shared/ledger/briefing';
 import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
 import { DEFAULT_LEARNING, TUNABLES, defaultOf, parseLearningOverrides, tunable } from '../../shared/learning/tunables';
 import { DECAY, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
@@ -35,6 +36,7 @@ describe('defaults', () => {
       decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
       support: { ...SUPPORT },
       events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
+      briefing: { path: BRIEFING_NOTE_PATH },
     });
     expect(store.overrides()).toEqual({});
     expect(store.problem).toBeNull();

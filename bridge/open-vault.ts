@@ -132,6 +132,8 @@ async function openEngine(rootArg: string, opts: OpenVaultOptions): Promise<Vaul
       // Ledger notes without an ID get one from the writers (write commands, the MCP server), never from a
       // read-only look (doctor, search, stats) or a process without the lock.
       assignLedgerIds: lock !== null && (opts.write || opts.lockOwner === 'bridge'),
+      // The person's briefing note is kept by the long-running writer (the MCP server), not by one-off commands.
+      briefingNote: lock !== null && opts.lockOwner === 'bridge',
     });
     return {
       root,

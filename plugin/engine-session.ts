@@ -109,6 +109,7 @@ export class EngineSession {
         callouts: this.deps.callouts(),
         post: this.deps.post ?? null,
         device: new ObsidianDeviceStore(this.deps.app),
+        briefingNote: true, // the person's briefing note (docs/ledger.md → Briefing)
         onProgress: (p) => this.deps.status({ state: 'progress', ...p }),
       });
       // The person sees every note whatever the policy says, so one session serves as long as the engine is open.

@@ -4,10 +4,12 @@
  * while after notes change. It is the engine's own write (rule `briefing`: audited, never the person's edit)
  * and readable by the person only (`user_private`): it names notes agents may not see, and agents read their
  * own briefing instead (lithos_briefing, lithos://briefing). Only a note that changed starts a regeneration,
- * and an unchanged briefing is not written again, so the note never feeds itself.
+ * and an unchanged briefing is not written again, so the note never feeds itself. A vault with nothing to
+ * brief (no ledger entry, no open conflict) gets no note.
  */
 import type { AuditActor } from '../governance/audit';
 import type { Logger, Timers } from '../ports';
+import { renderBriefing } from '../ledger/briefing';
 import { stripMd } from '../model/paths';
 import { MemorySession } from './memory-session';
 import type { Services } from './services';
@@ -86,8 +88,11 @@ export class BriefingNote {
     if (path === null) return false;
     const notes = this.d.services.notes;
     const session = new MemorySession({ services: this.d.services, logger: this.d.logger, pendingEvents: () => 0 }, { kind: 'human', agent_id: null });
-    const text = session.briefing.text();
+    const input = session.briefing.input();
     const current = notes.note(path);
+    // A vault without ledger entries or conflicts has nothing to brief: no note is created for it.
+    if (!current && input.entries.length === 0 && input.conflicts.length === 0) return false;
+    const text = renderBriefing(input);
     const parsed = current ? await notes.parse(path) : null;
     if (parsed && content(parsed.body.trim()) === content(text.trim())) return false;
     const fields = { title: stripMd(path.split('/').pop() ?? 'Briefing'), note_type: 'summary', access_scope: 'user_private', tags: [BRIEFING_TAG] } as const;

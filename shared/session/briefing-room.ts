@@ -4,7 +4,7 @@
  * names, counts or hints at a note it may not read — not its title, ID or target. The person's copy in the
  * vault is generated from a person's session (session/briefing-note.ts).
  */
-import { renderBriefing, type BriefingConflict, type BriefingDriftAlert, type BriefingEntry } from '../ledger/briefing';
+import { renderBriefing, type BriefingConflict, type BriefingDriftAlert, type BriefingEntry, type BriefingInput } from '../ledger/briefing';
 import { isLedgerKind } from '../model/ledger';
 import { openToReview } from '../stores/conflict-edges';
 import type { LiveNote } from '../vault/note-indexer';
@@ -40,6 +40,11 @@ export class BriefingRoom {
 
   /** The briefing's Markdown for this viewer. */
   text(opts: BriefingOptions = {}): string {
+    return renderBriefing(this.input(opts), opts.maxLines);
+  }
+
+  /** What the briefing shows this viewer, before it is rendered. */
+  input(opts: Pick<BriefingOptions, 'drift'> = {}): BriefingInput {
     const now = this.services.clock.now();
     const entries: BriefingEntry[] = [];
     for (const n of this.notes.all()) {
@@ -75,7 +80,7 @@ export class BriefingRoom {
         if (n) drift.push({ ref: ref(n), title: n.cached.meta.title, reason: d.reason, urgency: d.urgency });
       }
     }
-    return renderBriefing({ at: new Date(now).toISOString(), entries, conflicts, ...(drift ? { drift } : {}) }, opts.maxLines);
+    return { at: new Date(now).toISOString(), entries, conflicts, ...(drift ? { drift } : {}) };
   }
 }
 

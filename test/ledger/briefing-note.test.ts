@@ -93,3 +93,12 @@ test('learning.json names the path, or null for none; a path outside the vault\'
   expect(h.vault.text(BRIEFING_NOTE_PATH)).toBeUndefined();
   await h.engine.close();
 });
+
+test('a vault with nothing to brief gets no note', async () => {
+  const h = await openHarness({ 'notes/Plain.md': note({ title: 'Plain' }, 'Nothing ledger.\n') }, { deps: { briefingNote: true } });
+  await h.engine.reconcile();
+  h.clock.advance(BRIEFING_DEBOUNCE_MS);
+  expect(await regenerations(h)).toBe(0);
+  expect(h.vault.text(BRIEFING_NOTE_PATH)).toBeUndefined();
+  await h.engine.close();
+});

@@ -39,6 +39,8 @@ export interface LithosEvent {
 const FROM_AUDIT: Record<string, { type: PublicEventType; fields: readonly string[] }> = {
   'note.write': { type: 'note.written', fields: ['path', 'version', 'created'] },
   'note.delete': { type: 'note.deleted', fields: ['path', 'trashed_to'] },
+  // A note changed outside the tools (Obsidian, another editor, a sync client), coalesced per note.
+  'external.edit': { type: 'note.written', fields: ['path', 'version'] },
   'conflict.create': { type: 'conflict.opened', fields: ['a', 'b', 'a_path', 'b_path', 'rule'] },
   'conflict.resolve': { type: 'conflict.resolved', fields: ['resolution', 'a', 'b', 'winner_id', 'loser_id', 'automatic'] },
   'proposal.create': { type: 'proposal.created', fields: ['path', 'mode', 'namespace'] },

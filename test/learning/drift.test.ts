@@ -1,7 +1,7 @@
 import { note } from '../engine/harness';
 import { AGENT, HUMAN, OTHER, openTools, type ToolHarness } from '../tools/fixture';
 import { DAY_MS } from '../../shared/learning/constants';
-import type { DriftAlert } from '../../shared/learning/drift';
+import { driftAlerts, type DriftAlert, type DriftEntry, type DriftNote } from '../../shared/learning/drift';
 
 /**
  * Drift triage (docs/ledger.md, "Drift triage"): stale ledger entries past Engram's thresholds, ranked by
@@ -92,5 +92,24 @@ describe('scope: only what the caller may see', () => {
     const rest = await h.call('lithos_drift', { limit: 100, cursor: first.next_cursor }, HUMAN);
     expect([...first.alerts, ...rest.alerts]).toEqual(all);
     expect(first.total).toBe(all.length);
+  });
+});
+
+describe('the ranking (learning/drift.ts, pure)', () => {
+  const t = { orphan_days: 30, contested_days: 14, unverified_days: 30, conflict_days: 14 };
+  const n = (title: string): DriftNote => ({ id: title, path: `${title}.md`, title, ledger_id: null });
+  const claim = (title: string, state: string, days: number, over: Partial<DriftEntry> = {}): DriftEntry => ({ note: n(title), kind: 'claim', state, retired: false, written_at: T0 - days * DAY_MS, last_active: T0, links: 1, phase: 'pattern', vitality: 'active', ...over });
+
+  test('over the threshold, not at it; a retired entry never drifts', () => {
+    const entries = [claim('at', 'contested', 14), claim('over', 'contested', 14.001), claim('gone', 'contested', 99, { retired: true })];
+    expect(driftAlerts({ entries, conflicts: [], refs: [] }, t, T0).map((a) => a.note.title)).toEqual(['over']);
+  });
+
+  test('urgency is weight x overdue, capped at 4x: a year-old unverified claim does not outrank a fresh contest past 2x', () => {
+    const alerts = driftAlerts({ entries: [claim('old unverified', 'unverified', 365), claim('contest', 'contested', 28)], conflicts: [], refs: [] }, t, T0);
+    expect(alerts.map((a) => [a.note.title, a.urgency])).toEqual([
+      ['contest', 6],
+      ['old unverified', 4],
+    ]);
   });
 });

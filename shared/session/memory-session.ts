@@ -10,6 +10,7 @@ import { AGENT_KEY_ENV } from '../governance/agent-keys';
 import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
+import { DriftRoom } from './drift-room';
 import { EdgesRoom } from './edges-room';
 import { EventsRoom } from './events-room';
 import { IndexRoom } from './index-room';
@@ -43,6 +44,7 @@ export class MemorySession {
   readonly index: IndexRoom;
   readonly events: EventsRoom;
   readonly targets: TargetsRoom;
+  readonly drift: DriftRoom;
 
   private readonly services: Services;
 
@@ -59,6 +61,7 @@ export class MemorySession {
     this.index = new IndexRoom(s.search, () => sources.pendingEvents());
     this.events = new EventsRoom(s, this.scope, this.notes);
     this.targets = new TargetsRoom(s, this.scope, this.notes);
+    this.drift = new DriftRoom(s, this.notes, this.conflicts);
   }
 
   get caller(): SessionCaller {

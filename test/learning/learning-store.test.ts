@@ -1,6 +1,6 @@
 import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
 import { DEFAULT_LEARNING, TUNABLES, defaultOf, parseLearningOverrides, tunable } from '../../shared/learning/tunables';
-import { DECAY, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
+import { DECAY, DRIFT, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
 import { DEFAULT_IMMORTAL_EVENT_KINDS } from '../../shared/model/events';
 import { RELOAD_MS } from '../../shared/governance/policy';
 import { MemoryBlobStore } from '../twins/memory-blobs';
@@ -35,6 +35,7 @@ describe('defaults', () => {
       decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
       support: { ...SUPPORT },
       events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
+      drift: { ...DRIFT },
     });
     expect(store.overrides()).toEqual({});
     expect(store.problem).toBeNull();
@@ -42,7 +43,7 @@ describe('defaults', () => {
 
   test('every tunable default lies within its own range (the table and constants.ts agree)', () => {
     for (const t of TUNABLES) expect(parseLearningOverrides({ [t.group]: { [t.name]: defaultOf(t) } })).toEqual({});
-    expect(TUNABLES.map((t) => t.key)).toHaveLength(17);
+    expect(TUNABLES.map((t) => t.key)).toHaveLength(21);
   });
 });
 

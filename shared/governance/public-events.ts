@@ -19,7 +19,6 @@ export const PUBLIC_EVENT_TYPES = [
   'proposal.created',
   'proposal.decided',
   'task.completed',
-  'drift.alert',
 ] as const;
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
@@ -47,7 +46,6 @@ const FROM_AUDIT: Record<string, { type: PublicEventType; fields: readonly strin
   'proposal.accept': { type: 'proposal.decided', fields: ['path', 'note', 'agent'] },
   'proposal.reject': { type: 'proposal.decided', fields: ['path', 'agent'] },
   'task.complete': { type: 'task.completed', fields: ['cited', 'misleading'] },
-  'drift.alert': { type: 'drift.alert', fields: ['kind', 'path', 'days', 'threshold'] },
 };
 
 /**

@@ -9,6 +9,7 @@ import { builtFolder } from './build-once';
 import { eventually } from './eventually';
 import { FakeApp } from './plugin/fake-obsidian';
 import { createObsidianModule, type FakePlugin, type FakeSuggestModal } from './plugin/fake-obsidian-module';
+import { runMainJs } from './plugin/plugin-harness';
 
 /**
  * `npm run build` (esbuild.config.mjs) into a temp dir, then checks what ships: the plugin is one
@@ -78,7 +79,7 @@ function loadPlugin(code: string): { PluginClass: new (app: FakeApp, manifest: u
   const context = vm.createContext(globals);
   globals.window = context; // a browser global object, as Obsidian's renderer and webviews have
   globals.self = context;
-  vm.runInContext(code, context, { filename: 'main.js' });
+  runMainJs(code, context, mod);
   const PluginClass = mod.exports.default as new (app: FakeApp, manifest: unknown) => FakePlugin;
   return { PluginClass, record, fetched, required };
 }

@@ -102,7 +102,9 @@ export async function measurePluginOnload(code: string, samples = 7): Promise<nu
     const context = vm.createContext(globals);
     globals.window = context;
     globals.self = context;
-    vm.runInContext(code, context, { filename: 'main.js' });
+    // As Obsidian does (and test/plugin/plugin-harness.ts's runMainJs): a function body, so top-level declarations stay off the global.
+    const body = vm.compileFunction(code, ['require', 'module', 'exports'], { parsingContext: context, filename: 'main.js' }) as (...args: unknown[]) => void;
+    body(globals.require, mod, mod.exports);
     const PluginClass = mod.exports.default as new (app: unknown, manifest: unknown) => { onload(): Promise<void> };
     const plugin = new PluginClass(app(), { id: 'lithos-memory', version: '0.0.0' });
     const t0 = performance.now();

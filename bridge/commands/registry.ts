@@ -17,6 +17,7 @@ import { conflictsCmd } from './conflicts-cmd';
 import { conflictsResolveCmd } from './conflicts-resolve-cmd';
 import { conflictsScanCmd } from './conflicts-scan-cmd';
 import { targetsCmd } from './targets-cmd';
+import { driftCmd } from './drift-cmd';
 import { auditVerifyCmd } from './audit-cmd';
 import { consolidateCmd } from './consolidate-cmd';
 import { proposalsCmd } from './proposals-cmd';
@@ -45,6 +46,7 @@ export const COMMANDS: readonly CommandDef[] = [
   conflictsResolveCmd,
   conflictsScanCmd,
   targetsCmd,
+  driftCmd,
   auditVerifyCmd,
   consolidateCmd,
   proposalsCmd,

@@ -6,10 +6,11 @@ import { PANEL_TYPES } from './panel-types';
 import type { HumanTools } from './human-tools';
 import { conflictSnippets, renderConflictCard } from './conflict-card';
 import { conflictHandlers } from './actions';
+import { renderDrift } from './drift-section';
 
 /**
  * Conflicts: the queue of unreviewed contradictions, then those newest-wins settled on its own (to confirm or
- * change), both sides side by side, one button per resolution.
+ * change), both sides side by side, one button per resolution; then the ledger's drift alerts.
  */
 export class ConflictsView extends PanelView {
   constructor(leaf: WorkspaceLeaf, ctx: PanelContext) {
@@ -37,11 +38,11 @@ export class ConflictsView extends PanelView {
       const snippets = await conflictSnippets(memory, c);
       renderConflictCard(root, c, snippets, conflictHandlers(this.app, memory, tools, c, () => void this.refresh()));
     }
-    if (!automatic.length) return;
-    root.createEl('h5', { cls: 'lithos-panel-subtitle', text: `Settled automatically, to review (${automatic.length})` });
+    if (automatic.length) root.createEl('h5', { cls: 'lithos-panel-subtitle', text: `Settled automatically, to review (${automatic.length})` });
     for (const c of automatic) {
       const snippets = await conflictSnippets(memory, c);
       renderConflictCard(root, c, snippets, conflictHandlers(this.app, memory, tools, c, () => void this.refresh()));
     }
+    renderDrift(root, await memory.drift.alerts(), (p) => this.openNote(p));
   }
 }

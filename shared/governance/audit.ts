@@ -61,6 +61,7 @@ export const AUDIT_ACTIONS = [
   'events.age',
   'events.git',
   'store.damaged',
+  'external.edit',
   'webhook.failed',
   'webhook.dropped',
   'ledger.intent',

@@ -19,7 +19,6 @@ export const PUBLIC_EVENT_TYPES = [
   'proposal.created',
   'proposal.decided',
   'task.completed',
-  'drift.alert',
 ] as const;
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
@@ -39,13 +38,14 @@ export interface LithosEvent {
 const FROM_AUDIT: Record<string, { type: PublicEventType; fields: readonly string[] }> = {
   'note.write': { type: 'note.written', fields: ['path', 'version', 'created'] },
   'note.delete': { type: 'note.deleted', fields: ['path', 'trashed_to'] },
+  // A note changed outside the tools (Obsidian, another editor, a sync client), coalesced per note.
+  'external.edit': { type: 'note.written', fields: ['path', 'version'] },
   'conflict.create': { type: 'conflict.opened', fields: ['a', 'b', 'a_path', 'b_path', 'rule'] },
   'conflict.resolve': { type: 'conflict.resolved', fields: ['resolution', 'a', 'b', 'winner_id', 'loser_id', 'automatic'] },
   'proposal.create': { type: 'proposal.created', fields: ['path', 'mode', 'namespace'] },
   'proposal.accept': { type: 'proposal.decided', fields: ['path', 'note', 'agent'] },
   'proposal.reject': { type: 'proposal.decided', fields: ['path', 'agent'] },
   'task.complete': { type: 'task.completed', fields: ['cited', 'misleading'] },
-  'drift.alert': { type: 'drift.alert', fields: ['kind', 'path', 'days', 'threshold'] },
 };
 
 /**

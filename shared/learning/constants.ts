@@ -69,6 +69,21 @@ export const EVENTS = {
   flush_at: 100,
 } as const;
 
+/**
+ * Drift triage (learning/drift.ts, Engram's thresholds): after how many days a ledger entry's state is an
+ * alert. Dormancy itself is the vitality's (model/phases.ts VITALITY_DAYS), not repeated here.
+ */
+export const DRIFT = {
+  /** A ledger entry with no links in or out and no use (nor write) for this long is orphaned. */
+  orphan_days: 30,
+  /** A claim contested (unresolved) for longer than this. */
+  contested_days: 14,
+  /** A claim unverified for longer than this. */
+  unverified_days: 30,
+  /** A conflict unreviewed for longer than this. */
+  conflict_days: 14,
+} as const;
+
 export const DAY_MS = 24 * 3600 * 1000;
 
 /**

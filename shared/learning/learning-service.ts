@@ -54,7 +54,7 @@ export class LearningService {
     this.tunables = d.tunables;
     this.ledger = new LedgerPhases(d);
     this.events = new EventLog(d);
-    this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock });
+    this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock, audit: d.audit });
     // Every ledger entry is evaluated after each consolidation.
     this.consolidator = new Consolidator(d, d.timers, d.logger, (actor) => this.ledgerLogged(() => this.ledger.evaluate('all', actor)));
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { LithosError } from '../errors';
 import { DEFAULT_IMMORTAL_EVENT_KINDS, EVENT_KINDS, type EventKind } from '../model/events';
 import { BRIEFING_NOTE_PATH } from '../ledger/briefing';
-import { DECAY, EVENTS, FEEDBACK, SUPPORT } from './constants';
+import { DECAY, DRIFT, EVENTS, FEEDBACK, SUPPORT } from './constants';
 
 type Numbers<T> = { -readonly [K in keyof T]: number };
 
@@ -18,6 +18,8 @@ export interface LearningConstants {
   support: Numbers<typeof SUPPORT>;
   /** Episodic events' lifetimes (learning/event-ageing.ts); immortal_kinds is the one list among the constants. */
   events: { ttl_days: number; archive_days: number; immortal_kinds: readonly EventKind[] };
+  /** Drift triage's thresholds in days (learning/drift.ts). */
+  drift: Numbers<typeof DRIFT>;
   /** Where the person's briefing note is kept (ledger/briefing.ts); null: none is kept. Not a number, so not in TUNABLES. */
   briefing: { path: string | null };
 }
@@ -31,6 +33,7 @@ export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   decay: { edge_half_life_days: DECAY.edge_half_life_days, edge_prune_below: DECAY.edge_prune_below },
   support: { ...SUPPORT },
   events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
+  drift: { ...DRIFT },
   briefing: { path: BRIEFING_NOTE_PATH },
 });
 
@@ -79,6 +82,10 @@ export const TUNABLES: readonly Tunable[] = Object.freeze([
   row('support', 'embedding_cosine', 0, 1, "Cosine between the output and a note's vector at which the output counts as using it.", { aboveMin: true }),
   row('events', 'ttl_days', 0, 3650, 'Days after which an episodic event is archived (unless linked to a note or of an immortal kind).', { aboveMin: true }),
   row('events', 'archive_days', 0, 3650, 'Days an archived episodic event is kept before it is pruned.', { aboveMin: true }),
+  row('drift', 'orphan_days', 0, 3650, 'Days without links, use or write after which a ledger entry is an orphaned drift alert.', { integer: true }),
+  row('drift', 'contested_days', 0, 3650, 'Days a claim may stay contested before it is a drift alert.', { integer: true }),
+  row('drift', 'unverified_days', 0, 3650, 'Days a claim may stay unverified before it is a drift alert.', { integer: true }),
+  row('drift', 'conflict_days', 0, 3650, 'Days a conflict may stay unreviewed before it is a drift alert.', { integer: true }),
 ]);
 
 /** The row for `group.name`, or for a bare name (every tunable name is unique); invalid_argument otherwise. */
@@ -147,6 +154,7 @@ const fileSchema = z.strictObject({
   decay: groupSchema('decay'),
   support: groupSchema('support'),
   events: groupSchema('events'),
+  drift: groupSchema('drift'),
   briefing: z.strictObject({ path: briefingPath.optional() }).optional(),
 });
 
@@ -196,6 +204,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     decay: { ...DEFAULT_LEARNING.decay, ...o.decay },
     support: { ...DEFAULT_LEARNING.support, ...o.support },
     events: { ...DEFAULT_LEARNING.events, ...o.events },
+    drift: { ...DEFAULT_LEARNING.drift, ...o.drift },
     briefing: { ...DEFAULT_LEARNING.briefing, ...o.briefing },
   });
 }

@@ -11,6 +11,7 @@ import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
 import { BriefingRoom } from './briefing-room';
+import { DriftRoom } from './drift-room';
 import { EdgesRoom } from './edges-room';
 import { EventsRoom } from './events-room';
 import { IndexRoom } from './index-room';
@@ -45,6 +46,7 @@ export class MemorySession {
   readonly events: EventsRoom;
   readonly targets: TargetsRoom;
   readonly briefing: BriefingRoom;
+  readonly drift: DriftRoom;
 
   private readonly services: Services;
 
@@ -62,6 +64,7 @@ export class MemorySession {
     this.events = new EventsRoom(s, this.scope, this.notes);
     this.targets = new TargetsRoom(s, this.scope, this.notes);
     this.briefing = new BriefingRoom(s, this.notes, this.conflicts);
+    this.drift = new DriftRoom(s, this.notes, this.conflicts);
   }
 
   get caller(): SessionCaller {

@@ -29,6 +29,7 @@ const VIEWERS: Record<string, string> = {
   events: 'files',
   conflicts: 'person',
   targets: 'person',
+  drift: 'person',
   'conflicts resolve': 'person',
   'conflicts scan': 'job:conflict-scan',
   'audit verify': 'files',

@@ -200,7 +200,7 @@ test('bad input exits non-zero with a one-line message: 1 for a failure, 2 for b
   expect(errs[4]).toMatch(/^lithos reembed: --space must be one of hash-ngram-v2-384, minilm-l6-v2 \(got "nope"\)/);
   expect(errs[5]).toMatch(/^lithos stats: unexpected "extra"; it takes <vault> \(quote a path that has spaces\)/);
   expect(errs[6]).toMatch(/^lithos search: --k needs a value, got the option-like "-1"; for a value that starts with a dash write --k=-1\./);
-  expect(errs[9]).toBe('lithos search: --limit is an option of lithos receipts, not of lithos search (options: --k, --mode, --namespace, --json). See lithos search --help.\n');
+  expect(errs[9]).toBe('lithos search: --limit is an option of lithos receipts and lithos events, not of lithos search (options: --k, --mode, --namespace, --json). See lithos search --help.\n');
   expect(errs[10]).toMatch(/^lithos audit: name a subcommand: verify \(got "/);
   expect(errs.every((e) => e.trim().split('\n').length === 1)).toBe(true);
 });

@@ -25,7 +25,7 @@ test('no file: every constant at its default, as a table and as JSON', async () 
   const text = await cli('learning', vault);
   expect(text.code).toBe(0);
   expect(text.out).toMatch(/^feedback\.quarantine_at\s+3\s+default\s+a whole number from 1 to 1000$/m);
-  expect(text.out).toContain('0 of 17 overridden in .lithos/learning.json.');
+  expect(text.out).toContain('0 of 21 overridden in .lithos/learning.json.');
   expect((await cli('learning', vault, '--json')).json()).toEqual({ file: '.lithos/learning.json', problem: null, overrides: {}, constants: DEFAULT_LEARNING });
 });
 

@@ -208,6 +208,10 @@ describe('external edits as events', () => {
     await h.engine.services.learning.events.flush();
     const edits = await events(HUMAN, { kinds: ['external_edit'] });
     expect(edits.map((e) => e.data.path).sort()).toEqual([SECRET, POOL].sort());
+    // Each is in the audit trail too, with the same coalescing; the tool's write is a note.write of its own.
+    const audited = await h.engine.services.governance.audit.recent({ action: 'external.edit', limit: 10 });
+    expect(audited.map((e) => e.data.path).sort()).toEqual([SECRET, POOL].sort());
+    expect(audited.every((e) => e.actor.kind === 'system' && e.actor.id === 'outside-the-tools')).toBe(true);
     expect(edits.find((e) => e.data.path === SECRET)).toMatchObject({ scope: 'agent_private', namespace: 'agent/agent-b', links: [], actor_kind: 'system' });
     // agent-a may see the pool note, not agent-b's plan; agent-b sees its own note's edit.
     expect((await events(AGENT, { kinds: ['external_edit'] })).map((e) => e.data.path)).toEqual([POOL]);

@@ -1,7 +1,7 @@
 import { BRIEFING_NOTE_PATH } from '../../shared/ledger/briefing';
 import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
 import { DEFAULT_LEARNING, TUNABLES, defaultOf, parseLearningOverrides, tunable } from '../../shared/learning/tunables';
-import { DECAY, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
+import { DECAY, DRIFT, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
 import { DEFAULT_IMMORTAL_EVENT_KINDS } from '../../shared/model/events';
 import { RELOAD_MS } from '../../shared/governance/policy';
 import { MemoryBlobStore } from '../twins/memory-blobs';
@@ -37,6 +37,7 @@ describe('defaults', () => {
       support: { ...SUPPORT },
       events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
       briefing: { path: BRIEFING_NOTE_PATH },
+      drift: { ...DRIFT },
     });
     expect(store.overrides()).toEqual({});
     expect(store.problem).toBeNull();
@@ -44,7 +45,7 @@ describe('defaults', () => {
 
   test('every tunable default lies within its own range (the table and constants.ts agree)', () => {
     for (const t of TUNABLES) expect(parseLearningOverrides({ [t.group]: { [t.name]: defaultOf(t) } })).toEqual({});
-    expect(TUNABLES.map((t) => t.key)).toHaveLength(17);
+    expect(TUNABLES.map((t) => t.key)).toHaveLength(21);
   });
 });
 

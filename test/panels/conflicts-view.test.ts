@@ -142,4 +142,17 @@ describe('conflicts panel', () => {
     // The store lookup behind the notice is asynchronous: a fixed number of ticks ran out under full-suite load.
     await eventually(() => /is not open any more/.test(String(obsidianRecord.notices.at(-1))), () => obsidianRecord.notices);
   });
+
+  test("drift at the foot: a 20-day-old contested claim with its age, threshold and what to do; a title stays text", async () => {
+    const updated = new Date(world.clock.now() - 20 * 24 * 3600 * 1000).toISOString();
+    world.vault.put('ledger/Old claim.md', `---\ntitle: "<img src=x onerror=alert(1)> pool claim"\nnote_type: claim\nstate: contested\nevidence: ["[[${EXAMPLE_PATHS.poolSize.replace(/\.md$/, '')}]]"]\nupdated_at: ${updated}\n---\nThe pool is too small.\n`, false);
+    await world.engine.reconcile();
+    const view = await m.open<ConflictsView>(PANEL_TYPES.conflicts);
+    const alert = view.contentEl.querySelector('.lithos-drift-alert[data-kind="contested_claim"]')!;
+    expect(alert.querySelector('.lithos-note-link')?.textContent).toMatch(/<img src=x onerror=alert\(1\)> pool claim$/);
+    expect(alert.querySelector('img')).toBeNull();
+    expect(alert.querySelector('.lithos-drift-what')?.textContent).toBe(' · contested claim · 20 d (over 14)');
+    expect(alert.querySelector('.lithos-drift-todo')?.textContent).toMatch(/believed or refuted/);
+    expect(view.contentEl.querySelector('.lithos-drift h5')?.textContent).toMatch(/^Drift \(\d+\)$/);
+  });
 });

@@ -61,6 +61,17 @@ export interface PluginHost {
   dispose(): void;
 }
 
+/**
+ * Evaluates main.js as Obsidian does: as the body of a function of (require, module, exports). Run as a
+ * global script instead, its top-level declarations would land on the global, which is also `self` and
+ * `window`; a top-level `name` made ORT (in the MiniLM code run in-thread) see `self.name` and take itself
+ * for a pthread worker.
+ */
+export function runMainJs(code: string, context: vm.Context, mod: { exports: Record<string, unknown> }): void {
+  const body = vm.compileFunction(code, ['require', 'module', 'exports'], { parsingContext: context, filename: 'main.js' }) as (...args: unknown[]) => void;
+  body((context as { require: unknown }).require, mod, mod.exports);
+}
+
 export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; desktop: boolean; store?: FakeDataStore; fetch?: unknown; worker?: unknown }): PluginHost {
   const { module: obsidian, record, store } = createObsidianModule({ desktop: o.desktop, store: o.store });
   const required: string[] = [];
@@ -126,7 +137,7 @@ export function pluginHost(code: string, manifest: unknown, o: { app: FakeApp; d
   const context = vm.createContext(globals);
   globals.window = context;
   globals.self = context;
-  vm.runInContext(code, context, { filename: 'main.js' });
+  runMainJs(code, context, mod);
   const PluginClass = mod.exports.default as new (app: FakeApp, manifest: unknown) => LoadedPlugin;
   return {
     app: o.app,

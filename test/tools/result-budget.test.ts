@@ -147,6 +147,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_events: [[() => ({})], [() => ({ limit: 100 })], [() => ({ limit: 100 }), HUMAN]],
   // Its pages over many long targets: test/ledger/targets-tool.test.ts.
   lithos_targets: [[() => ({})], [() => ({ suggest: 'hub fan' })]],
+  // Its alerts, ranking and scope: test/learning/drift.test.ts.
+  lithos_drift: [[() => ({})], [() => ({ limit: 100 }), HUMAN]],
 };
 
 test('every tool in the catalog has a case here', () => {

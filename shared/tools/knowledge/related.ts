@@ -35,7 +35,7 @@ export const lithosRelated = defineTool({
   name: 'lithos_related',
   title: 'Related notes',
   description: [
-    'Notes related to one note, each labelled with why: wiki-links (links_to, linked_from), typed edges (supports, contradicts, …) or vector similarity.',
+    'Notes related to one note, each with why: wiki-links (links_to, linked_from), typed edges (supports, …) or vector similarity.',
   ].join(' '),
   input,
   annotations: READ_ONLY,

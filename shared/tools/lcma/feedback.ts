@@ -23,7 +23,7 @@ export const lithosFeedback = defineTool({
   title: 'Tell memory what helped',
   description: [
     'Say which notes of a lithos_retrieve result you used and which misled you: one cheap call that makes later retrievals better for every agent (3 misleading marks quarantine a note).',
-    'Name only notes the receipt returned. Counts once per receipt (again: applied false).',
+    'Optional: implicit signals count otherwise. Only notes the receipt returned; once per receipt (again: applied false).',
   ].join(' '),
   input,
   annotations: FEEDBACK,

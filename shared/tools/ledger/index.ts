@@ -1,6 +1,7 @@
 import type { ToolDef } from '../types';
 import { lithosBriefing } from './briefing';
+import { lithosDrift } from './drift';
 import { lithosTargets } from './targets';
 
-/** The ledger's tools (shared/ledger/): decision targets, the briefing. */
-export const LEDGER_TOOLS: readonly ToolDef[] = [lithosTargets, lithosBriefing];
+/** The ledger's tools (shared/ledger/): decision targets, drift triage, the briefing. */
+export const LEDGER_TOOLS: readonly ToolDef[] = [lithosTargets, lithosDrift, lithosBriefing];

@@ -88,7 +88,7 @@ export class BriefingNote {
     if (path === null) return false;
     const notes = this.d.services.notes;
     const session = new MemorySession({ services: this.d.services, logger: this.d.logger, pendingEvents: () => 0 }, { kind: 'human', agent_id: null });
-    const input = session.briefing.input();
+    const input = await session.briefing.input();
     const current = notes.note(path);
     // A vault without ledger entries or conflicts has nothing to brief: no note is created for it.
     if (!current && input.entries.length === 0 && input.conflicts.length === 0) return false;

@@ -8,14 +8,13 @@ import { renderBriefing, type BriefingConflict, type BriefingDriftAlert, type Br
 import { isLedgerKind } from '../model/ledger';
 import { openToReview } from '../stores/conflict-edges';
 import type { LiveNote } from '../vault/note-indexer';
+import type { DriftAlert } from '../learning/drift';
 import type { ConflictsRoom } from './conflicts-room';
+import type { DriftRoom } from './drift-room';
 import type { NotesRoom } from './notes-room';
 import type { Services } from './services';
 
-/**
- * A drift alert as drift triage (issue 21 item 3) would hand it over: about one note, by id. Optional: the
- * briefing is complete without it. The room drops alerts about notes the viewer may not see.
- */
+/** A drift alert as the briefing takes it: about one note, by id. The room drops alerts about notes the viewer may not see. */
 export interface DriftAlertInput {
   node_id: string;
   reason: string;
@@ -23,8 +22,8 @@ export interface DriftAlertInput {
 }
 
 export interface BriefingOptions {
-  /** Drift alerts to show (drift triage); absent: no drift section. */
-  drift?: readonly DriftAlertInput[];
+  /** Drift alerts to show; absent: the viewer's own drift triage (session/drift-room.ts); null: no drift section. */
+  drift?: readonly DriftAlertInput[] | null;
   /** The line cap (ledger/briefing.ts BRIEFING_MAX_LINES by default). */
   maxLines?: number;
 }
@@ -36,15 +35,16 @@ export class BriefingRoom {
     private readonly services: Services,
     private readonly notes: NotesRoom,
     private readonly conflicts: ConflictsRoom,
+    private readonly driftRoom: DriftRoom,
   ) {}
 
   /** The briefing's Markdown for this viewer. */
-  text(opts: BriefingOptions = {}): string {
-    return renderBriefing(this.input(opts), opts.maxLines);
+  async text(opts: BriefingOptions = {}): Promise<string> {
+    return renderBriefing(await this.input(opts), opts.maxLines);
   }
 
   /** What the briefing shows this viewer, before it is rendered. */
-  input(opts: Pick<BriefingOptions, 'drift'> = {}): BriefingInput {
+  async input(opts: Pick<BriefingOptions, 'drift'> = {}): Promise<BriefingInput> {
     const now = this.services.clock.now();
     const entries: BriefingEntry[] = [];
     for (const n of this.notes.all()) {
@@ -73,15 +73,23 @@ export class BriefingRoom {
       conflicts.push({ a: { ref: ref(a), title: a.cached.meta.title }, b: { ref: ref(b), title: b.cached.meta.title }, state: c.state, at: c.created_at });
     }
     let drift: BriefingDriftAlert[] | undefined;
-    if (opts.drift !== undefined) {
+    const alerts = opts.drift === undefined ? (await this.driftRoom.alerts()).map(driftInput) : opts.drift;
+    if (alerts !== null) {
       drift = [];
-      for (const d of opts.drift) {
+      for (const d of alerts) {
         const n = this.notes.byId(d.node_id);
         if (n) drift.push({ ref: ref(n), title: n.cached.meta.title, reason: d.reason, urgency: d.urgency });
       }
     }
     return { at: new Date(now).toISOString(), entries, conflicts, ...(drift ? { drift } : {}) };
   }
+}
+
+/** One line's worth of a drift alert: what, how old, against which threshold. */
+function driftInput(a: DriftAlert): DriftAlertInput {
+  const what = a.kind.replace(/_/g, ' ');
+  const detail = a.other ? ` with ${a.other.ledger_id ?? a.other.id}` : a.ref ? ` ${a.ref}` : '';
+  return { node_id: a.note.id, reason: `${what}${detail}, ${a.age_days} days (threshold ${a.threshold.days})`, urgency: a.urgency };
 }
 
 function writtenMs(n: LiveNote): number {

@@ -63,8 +63,8 @@ export class MemorySession {
     this.index = new IndexRoom(s.search, () => sources.pendingEvents());
     this.events = new EventsRoom(s, this.scope, this.notes);
     this.targets = new TargetsRoom(s, this.scope, this.notes);
-    this.briefing = new BriefingRoom(s, this.notes, this.conflicts);
     this.drift = new DriftRoom(s, this.notes, this.conflicts);
+    this.briefing = new BriefingRoom(s, this.notes, this.conflicts, this.drift);
   }
 
   get caller(): SessionCaller {

@@ -70,8 +70,24 @@ test('drift alerts about notes the reader may not see are dropped by the room', 
   const hidden = h.engine.services.notes.note(`people/${token('user_private', 'con')}.md`)!;
   const shown = h.engine.services.notes.note('project/atlas/Refuted.md')!;
   const session = await h.engine.as({ kind: 'agent', agent_id: 'agent-a' });
-  const text = session.briefing.text({ drift: [{ node_id: hidden.nodeId, reason: 'contested 20 days', urgency: 9 }, { node_id: shown.nodeId, reason: 'unreviewed 15 days', urgency: 1 }] });
+  const text = await session.briefing.text({ drift: [{ node_id: hidden.nodeId, reason: 'contested 20 days', urgency: 9 }, { node_id: shown.nodeId, reason: 'unreviewed 15 days', urgency: 1 }] });
   expect(text).toContain('## Drift alerts\n- E002-vvvv "Visible refuted": unreviewed 15 days\n');
   expect(text).not.toContain('contested 20 days');
+  await h.engine.close();
+});
+
+test('by default the briefing shows the reader\'s own drift triage: a stale contested claim it sees, none it may not see', async () => {
+  const old = '2025-12-12T00:00:00.000Z'; // 20 days before the harness's clock
+  const h = await openTools({
+    'project/atlas/Stale.md': note({ title: 'Stale claim', note_type: 'claim', state: 'contested', namespace: 'project/atlas', access_scope: 'project', ledger_id: 'E030-vvvv', evidence: ['x'], created_at: old, updated_at: old }, 'Maybe.\n'),
+    'people/Hidden.md': note({ title: 'Hidden qxstalezz', note_type: 'claim', state: 'contested', access_scope: 'user_private', ledger_id: 'E031-hhhh', evidence: ['x'], created_at: old, updated_at: old }, 'Maybe.\n'),
+  });
+  await h.engine.services.governance.policy.set({ version: 1, default_namespaces: [], agents: { 'agent-a': { namespaces: ['project/atlas'] } }, shared_patterns: [], propose_namespaces: [] });
+  const text: string = (await h.call('lithos_briefing', {})).briefing;
+  expect(text).toMatch(/## Drift alerts\n(- .*\n)*- E030-vvvv "Stale claim": contested claim, 20 days \(threshold 14\)/);
+  expect(text).not.toContain('E031-hhhh');
+  expect(text).not.toContain('qxstalezz');
+  const person: string = (await h.call('lithos_briefing', {}, HUMAN)).briefing;
+  expect(person).toContain('E031-hhhh "Hidden qxstalezz": contested claim, 20 days (threshold 14)');
   await h.engine.close();
 });

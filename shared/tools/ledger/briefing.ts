@@ -7,11 +7,11 @@ const input = z.strictObject({});
 export const lithosBriefing = defineTool({
   name: 'lithos_briefing',
   title: 'Briefing',
-  description: `Read at session start: decisions in force by target, what is dead or refuted (don't repeat), contested claims, open conflicts. Markdown, at most ${BRIEFING_MAX_LINES} lines, only notes you can read.`,
+  description: `Read at session start: decisions in force by target, what is dead or refuted (don't repeat), contested claims, open conflicts, drift alerts. Markdown, at most ${BRIEFING_MAX_LINES} lines, only notes you can read.`,
   input,
   annotations: READ_ONLY,
-  handler(_a: z.infer<typeof input>, ctx) {
-    const text = ctx.memory.briefing.text();
-    return Promise.resolve({ briefing: text, lines: text.split('\n').length - 1 });
+  async handler(_a: z.infer<typeof input>, ctx) {
+    const text = await ctx.memory.briefing.text();
+    return { briefing: text, lines: text.split('\n').length - 1 };
   },
 });

@@ -8,6 +8,9 @@
  */
 import type { LedgerKind, Phase, Vitality } from '../model/ledger';
 
+/** The tag of the generated briefing note: conflict detection passes it over (it restates other notes' claims). */
+export const BRIEFING_TAG = 'lithos-briefing';
+
 /** Where the person's briefing note is kept unless learning.json's `briefing.path` says otherwise. */
 export const BRIEFING_NOTE_PATH = 'Lithos/Briefing.md';
 

@@ -9,7 +9,7 @@
  */
 import type { AuditActor } from '../governance/audit';
 import type { Logger, Timers } from '../ports';
-import { renderBriefing } from '../ledger/briefing';
+import { BRIEFING_TAG, renderBriefing } from '../ledger/briefing';
 import { stripMd } from '../model/paths';
 import { MemorySession } from './memory-session';
 import type { Services } from './services';
@@ -18,8 +18,6 @@ import type { Services } from './services';
 export const BRIEFING_RULE: AuditActor = { kind: 'rule', id: 'briefing' };
 /** Quiet after the last change before the note is regenerated: a burst of writes makes one regeneration. */
 export const BRIEFING_DEBOUNCE_MS = 5000;
-/** The tag that marks the generated note. */
-export const BRIEFING_TAG = 'lithos-briefing';
 
 export interface BriefingNoteDeps {
   services: Services;

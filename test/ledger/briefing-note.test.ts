@@ -1,6 +1,6 @@
-import { BRIEFING_NOTE_PATH } from '../../shared/ledger/briefing';
+import { BRIEFING_NOTE_PATH, BRIEFING_TAG } from '../../shared/ledger/briefing';
 import { parseLearningOverrides } from '../../shared/learning/tunables';
-import { BRIEFING_DEBOUNCE_MS, BRIEFING_TAG } from '../../shared/session/briefing-note';
+import { BRIEFING_DEBOUNCE_MS } from '../../shared/session/briefing-note';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolCaller } from '../../shared/tools/types';

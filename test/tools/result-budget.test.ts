@@ -149,6 +149,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_targets: [[() => ({})], [() => ({ suggest: 'hub fan' })]],
   // Its alerts, ranking and scope: test/learning/drift.test.ts.
   lithos_drift: [[() => ({})], [() => ({ limit: 100 }), HUMAN]],
+  // 100 open conflicts here, cut to fit; the cap itself: test/ledger/briefing.test.ts.
+  lithos_briefing: [[() => ({})], [() => ({}), HUMAN]],
 };
 
 test('every tool in the catalog has a case here', () => {

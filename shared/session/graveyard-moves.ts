@@ -1,0 +1,95 @@
+/**
+ * The graveyard's move (docs/ledger.md → Graveyard): right after a write through Lithos retires a ledger entry
+ * (its own state change, or a decision it superseded, deprecated or aborted), the entry's whole file is appended to
+ * its kind's graveyard note and the living note keeps a stub. It runs here, after the session's write and its
+ * `ledger.state` / `ledger.intent` audit, and not on the note-changed hook: an edit a person makes in Obsidian is
+ * never rewritten under their cursor, and a buried note the person edits stays as they leave it.
+ *
+ * Order makes it lossless: the entry is appended first and read back (its sha256 checked), and only then is the
+ * note's text replaced, and only if it is still the text that was buried. Both writes are the engine's rule writes
+ * (whose the note is does not change), audited `graveyard.move`.
+ */
+import type { AuditActor } from '../governance/audit';
+import { LEDGER_FIELDS } from '../model/ledger';
+import { ledgerIdOf } from '../model/ledger-id';
+import { isRetired } from '../model/phases';
+import type { NoteMeta } from '../model/types';
+import { entrySection, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, sha256, stubText } from '../ledger/graveyard';
+import type { Services } from './services';
+
+export const GRAVEYARD_RULE: AuditActor = { kind: 'rule', id: 'graveyard' };
+const MANAGED = 'graveyard';
+
+/**
+ * After a session's write of `path` (its metadata before: `before`): buries the note when this write retired it,
+ * and every note the write replaced (`replaced`). `cause` is who wrote.
+ */
+export async function buryAfterWrite(services: Services, cause: AuditActor, before: NoteMeta | null, path: string, replaced: readonly string[]): Promise<void> {
+  const now = services.notes.noteAtPath(path)?.cached.meta.ledger;
+  const was = before?.ledger;
+  const retiredNow = now !== undefined && isRetired(now.kind, now.state, false) && !(was && was.kind === now.kind && was.state === now.state);
+  for (const p of retiredNow ? [path, ...replaced] : replaced) await bury(services, cause, p);
+}
+
+/** Moves one retired entry's text to the graveyard; false when there is nothing to move (not retired, no ID, a stub). */
+export async function bury(services: Services, cause: AuditActor, path: string): Promise<boolean> {
+  const notes = services.notes;
+  const live = notes.noteAtPath(path);
+  const meta = live?.cached.meta;
+  if (!live || !meta?.ledger || isGraveyardPath(live.path) || !isRetired(meta.ledger.kind, meta.ledger.state, false)) return false;
+  const original = await textOf(services, live.path);
+  if (original === null || pointersIn(original).length > 0) return false;
+  const parsed = await notes.parse(live.path);
+  const ledgerId = ledgerIdOf(parsed.frontmatter);
+  if (ledgerId === null) return false;
+  const kind = meta.ledger.kind;
+  const note = graveyardNote(kind, { namespace: meta.namespace, access_scope: meta.access_scope, author: meta.author });
+  const gpath = `${note}.md`;
+  const successorField = parsed.frontmatter[LEDGER_FIELDS.supersededBy];
+  const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : null;
+  const digest = await sha256(original);
+  const entry = (heading: string) =>
+    entrySection({ heading, ledgerId, kind, state: meta.ledger!.state, path: live.path, successor, buried: new Date(services.clock.now()).toISOString(), sha256: digest, text: original });
+
+  // 1. Append the entry (the graveyard only ever grows).
+  let heading = ledgerId;
+  if (notes.noteAtPath(gpath)) {
+    await notes.editNoteText(gpath, (t) => {
+      heading = nextHeading(t, ledgerId);
+      return `${t}${t.endsWith('\n') ? '' : '\n'}${entry(heading)}`;
+    }, GRAVEYARD_RULE, MANAGED);
+  } else {
+    await notes.writeNote(
+      { path: gpath, mode: 'create', content: graveyardIntro(kind) + entry(heading), fields: { title: note.split('/').pop()!, namespace: meta.namespace, access_scope: meta.access_scope, status: 'archived', tags: ['graveyard'] }, actor: meta.author },
+      GRAVEYARD_RULE,
+    );
+  }
+  // 2. Read it back: the note loses its text only once the graveyard provably holds it.
+  const graveyard = await textOf(services, gpath);
+  const back = graveyard === null ? null : readEntry(graveyard, heading);
+  const held = back !== null && back.text === original && back.sha256 === digest;
+  // 3. The stub, if the note still holds the text that was buried (a person may have typed since).
+  const stubbed =
+    held &&
+    (await notes.editNoteText(
+      live.path,
+      (t) => (t === original ? stubText(original, { title: meta.title, state: meta.ledger!.state, note, heading, successor }) : t),
+      GRAVEYARD_RULE,
+      MANAGED,
+    ));
+  if (stubbed) await services.conflicts.syncCallouts(live.nodeId);
+  await services.governance.audit.append({
+    action: 'graveyard.move',
+    actor: GRAVEYARD_RULE,
+    target: live.nodeId,
+    data: { path: live.path, kind, ledger_id: ledgerId, state: meta.ledger.state, graveyard: gpath, section: heading, sha256: digest, stubbed, cause },
+  });
+  return stubbed;
+}
+
+/** A note's text as it is now, read under its lock without writing (the edit returns it unchanged). */
+async function textOf(services: Services, path: string): Promise<string | null> {
+  let text: string | null = null;
+  await services.notes.editNoteText(path, (t) => (text = t), GRAVEYARD_RULE, MANAGED);
+  return text;
+}

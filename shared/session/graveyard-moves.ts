@@ -77,13 +77,14 @@ export async function bury(services: Services, cause: AuditActor, path: string):
       GRAVEYARD_RULE,
       MANAGED,
     ));
-  if (stubbed) await services.conflicts.syncCallouts(live.nodeId);
   await services.governance.audit.append({
     action: 'graveyard.move',
     actor: GRAVEYARD_RULE,
     target: live.nodeId,
     data: { path: live.path, kind, ledger_id: ledgerId, state: meta.ledger.state, graveyard: gpath, section: heading, sha256: digest, stubbed, cause },
   });
+  // The managed callouts (a superseded decision's status) go back onto the stub.
+  if (stubbed) await services.conflicts.syncCallouts(live.nodeId);
   return stubbed;
 }
 

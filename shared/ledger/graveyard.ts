@@ -27,24 +27,28 @@ export interface GraveyardAudience {
   namespace: string;
   access_scope: string;
   author: string | null;
+  /** The policy's hidden folder the note lies in (no agent sees it), or null. */
+  hidden_folder?: string | null;
 }
 
 /**
- * The graveyard note (path without `.md`) for a kind and an audience: `Lithos/Graveyard/Decisions` for shared notes
- * of the default namespace; any other audience gets its own note, so a reader sees only texts it could read alive.
+ * The graveyard note (path without `.md`) for a kind and an audience: `Lithos/Graveyard/Decisions` for shared notes;
+ * a note of another scope gets a note of its scope and namespace (and owner, where the scope names one), so a reader
+ * sees only texts it could read alive; a note in a hidden folder is buried inside that folder.
  */
 export function graveyardNote(kind: LedgerKind, a: GraveyardAudience): string {
-  const base = `${GRAVEYARD_FOLDER}/${KIND_NOTE[kind]}`;
-  const shared = a.access_scope === 'shared' && (a.namespace === '' || a.namespace === 'default');
-  if (shared) return base;
+  const base = `${a.hidden_folder ? `${a.hidden_folder.replace(/\/+$/, '')}/` : ''}${GRAVEYARD_FOLDER}/${KIND_NOTE[kind]}`;
+  if (a.access_scope === 'shared') return base;
   const owner = a.access_scope === 'agent_private' || a.access_scope === 'task' ? ` ${a.author ?? 'nobody'}` : '';
   const slug = `${a.access_scope} ${a.namespace}${owner}`.replace(/[\\/:*?"<>|#^[\]]+/g, '-').replace(/\s+/g, ' ').trim();
   return `${base} (${slug})`;
 }
 
-/** Whether a vault path lies in the graveyard folder (any case, as the gate compares folders). */
+const IN_GRAVEYARD = new RegExp(`(^|/)${GRAVEYARD_FOLDER.toLowerCase()}/`);
+
+/** Whether a vault path lies in a graveyard folder (at the root or in a hidden folder; any case). */
 export function isGraveyardPath(path: string): boolean {
-  return path.toLowerCase().startsWith(`${GRAVEYARD_FOLDER.toLowerCase()}/`);
+  return IN_GRAVEYARD.test(path.toLowerCase());
 }
 
 export type GraveEncoding = 'verbatim' | 'crlf' | 'base64';
@@ -209,7 +213,7 @@ export function pointerLink(note: string, heading: string): string {
   return `[[${note}#${heading}]]`;
 }
 
-const POINTER = new RegExp(`\\[\\[(${GRAVEYARD_FOLDER.replace(/[/]/g, '\\/')}\\/[^\\]#|]+)#([^\\]|]+)\\]\\]`, 'g');
+const POINTER = new RegExp(`\\[\\[((?:[^\\]#|]*/)?${GRAVEYARD_FOLDER}/[^\\]#|]+)#([^\\]|]+)\\]\\]`, 'g');
 
 /** The graveyard pointers in a text, in order (a stub has one; the last is the newest). */
 export function pointersIn(text: string): { note: string; heading: string }[] {

@@ -10,8 +10,10 @@
  * (whose the note is does not change), audited `graveyard.move`.
  */
 import type { AuditActor } from '../governance/audit';
+import { inHiddenFolder } from '../governance/gate';
 import { LEDGER_FIELDS } from '../model/ledger';
 import { ledgerIdOf } from '../model/ledger-id';
+import { DEFAULT_NAMESPACE } from '../model/namespace';
 import { isRetired } from '../model/phases';
 import type { NoteMeta } from '../model/types';
 import { entrySection, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, sha256, stubText } from '../ledger/graveyard';
@@ -43,7 +45,8 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   const ledgerId = ledgerIdOf(parsed.frontmatter);
   if (ledgerId === null) return false;
   const kind = meta.ledger.kind;
-  const note = graveyardNote(kind, { namespace: meta.namespace, access_scope: meta.access_scope, author: meta.author });
+  const hidden = services.governance.policy.get().hidden_folders.find((f) => inHiddenFolder([f], live.path)) ?? null;
+  const note = graveyardNote(kind, { namespace: meta.namespace, access_scope: meta.access_scope, author: meta.author, hidden_folder: hidden });
   const gpath = `${note}.md`;
   const successorField = parsed.frontmatter[LEDGER_FIELDS.supersededBy];
   const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : null;
@@ -60,7 +63,7 @@ export async function bury(services: Services, cause: AuditActor, path: string):
     }, GRAVEYARD_RULE, MANAGED);
   } else {
     await notes.writeNote(
-      { path: gpath, mode: 'create', content: graveyardIntro(kind) + entry(heading), fields: { title: note.split('/').pop()!, namespace: meta.namespace, access_scope: meta.access_scope, status: 'archived', tags: ['graveyard'] }, actor: meta.author },
+      { path: gpath, mode: 'create', content: graveyardIntro(kind) + entry(heading), fields: { title: note.split('/').pop()!, namespace: meta.access_scope === 'shared' ? DEFAULT_NAMESPACE : meta.namespace, access_scope: meta.access_scope, status: 'archived', tags: ['graveyard'] }, actor: meta.author },
       GRAVEYARD_RULE,
     );
   }

@@ -125,7 +125,10 @@ describe('where the graveyard is', () => {
     expect(graveyardNote('decision', { namespace: 'default', access_scope: 'shared', author: null })).toBe('Lithos/Graveyard/Decisions');
     expect(graveyardNote('claim', { namespace: 'project/atlas', access_scope: 'project', author: 'a' })).toBe('Lithos/Graveyard/Claims (project project-atlas)');
     expect(graveyardNote('workflow', { namespace: 'agent/bot', access_scope: 'agent_private', author: 'bot' })).toBe('Lithos/Graveyard/Workflows (agent_private agent-bot bot)');
+    expect(graveyardNote('construct', { namespace: 'x', access_scope: 'shared', author: null })).toBe('Lithos/Graveyard/Constructs');
+    expect(graveyardNote('construct', { namespace: 'x', access_scope: 'shared', author: null, hidden_folder: 'private' })).toBe('private/Lithos/Graveyard/Constructs');
     expect(isGraveyardPath('lithos/graveyard/Decisions.md')).toBe(true);
+    expect(isGraveyardPath('private/Lithos/Graveyard/Decisions.md')).toBe(true);
     expect(isGraveyardPath('Lithos/Graveyards.md')).toBe(false);
   });
 });

@@ -118,3 +118,16 @@ test('an agent cannot see a graveyard entry of a note it could not read', async 
   expect(paths).toEqual(['Lithos/Graveyard/Decisions (user_private default).md']);
   await expect(h.call('lithos_read', { path: paths[0] }, AGENT)).rejects.toMatchObject({ code: 'not_found' });
 });
+
+test('a project note is buried in the graveyard note of its namespace; a note in a hidden folder inside that folder', async () => {
+  const policy = h.engine.services.governance.policy;
+  await policy.set({ ...policy.get(), hidden_folders: ['private'] });
+  const a = await h.call('lithos_write', decision('Atlas choice', { namespace: 'project/atlas', access_scope: 'project' }), HUMAN);
+  await h.call('lithos_write', decision('Atlas successor', { namespace: 'project/atlas', access_scope: 'project', intent: { type: 'supersede', replaces: [a.ledger_id] } }), HUMAN);
+  const b = await h.call('lithos_write', decision('Hidden choice', { path: 'private/Hidden choice.md', target: 'hidden-store' }), HUMAN);
+  await h.call('lithos_write', decision('Hidden successor', { path: 'private/Hidden successor.md', target: 'hidden-store', intent: { type: 'supersede', replaces: [b.ledger_id] } }), HUMAN);
+  const graves = h.vault.paths().filter((p) => p.includes('Lithos/Graveyard/')).sort();
+  expect(graves).toEqual(['Lithos/Graveyard/Decisions (project project-atlas).md', 'private/Lithos/Graveyard/Decisions.md']);
+  expect(fm(graves[0])).toMatchObject({ namespace: 'project/atlas', access_scope: 'project' });
+  expect(await reconstruct(text('private/Hidden choice.md'), fromDisk)).toContain('Hidden choice, because');
+});

@@ -70,6 +70,10 @@ describe('superseding a decision', () => {
     const entry = await h.call('lithos_read', { title: 'Lithos/Graveyard/Decisions', section: first.ledger_id });
     expect(entry.content).toContain('survive a restart');
     expect(entry.content).toMatch(/sha256: [0-9a-f]{64}/);
+    // The stub's pointer, passed as it is written, reads the same section.
+    for (const ref of [{ title: `[[Lithos/Graveyard/Decisions#${first.ledger_id}]]` }, { path: `Lithos/Graveyard/Decisions#${first.ledger_id}` }]) {
+      expect((await h.call('lithos_read', ref)).content).toBe(entry.content);
+    }
 
     // The buried text is found by nothing but its pointer: the stub is a hit, the graveyard note never.
     const hits = await h.call('lithos_search', { query: 'survive restart redis' });

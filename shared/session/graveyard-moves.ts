@@ -16,7 +16,7 @@ import { ledgerIdOf } from '../model/ledger-id';
 import { DEFAULT_NAMESPACE } from '../model/namespace';
 import { isRetired } from '../model/phases';
 import type { NoteMeta } from '../model/types';
-import { entrySection, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, sha256, stubText } from '../ledger/graveyard';
+import { entrySection, frontmatterBlock, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, sha256, stubText } from '../ledger/graveyard';
 import type { Services } from './services';
 
 export const GRAVEYARD_RULE: AuditActor = { kind: 'rule', id: 'graveyard' };
@@ -31,6 +31,46 @@ export async function buryAfterWrite(services: Services, cause: AuditActor, befo
   const was = before?.ledger;
   const retiredNow = now !== undefined && isRetired(now.kind, now.state, false) && !(was && was.kind === now.kind && was.state === now.state);
   for (const p of retiredNow ? [path, ...replaced] : replaced) await bury(services, cause, p);
+  // A refuted claim brought back (to contested, with new evidence) gets its text back from the graveyard.
+  const revived = now !== undefined && was?.kind === now.kind && isRetired(was.kind, was.state, false) && !isRetired(now.kind, now.state, false);
+  if (revived) await exhume(services, cause, path);
+}
+
+/**
+ * Puts a stub's buried body back (a revived entry): only while the body is still the stub the move left (managed
+ * callouts aside) and the entry's sha256 holds; the frontmatter stays as it is now. The graveyard keeps the entry.
+ */
+export async function exhume(services: Services, cause: AuditActor, path: string): Promise<boolean> {
+  const live = services.notes.noteAtPath(path);
+  const text = live ? await textOf(services, live.path) : null;
+  const ptr = text === null ? undefined : pointersIn(text).at(-1);
+  if (!live || text === null || !ptr) return false;
+  const graveyard = await textOf(services, `${ptr.note}.md`);
+  const entry = graveyard === null ? null : readEntry(graveyard, ptr.heading);
+  if (!entry || (await sha256(entry.text)) !== entry.sha256) return false;
+  const fm = frontmatterBlock(text);
+  const wasStub = stubText(entry.text, { title: live.cached.meta.title, state: entry.state, note: ptr.note, heading: ptr.heading, successor: entry.successor }).slice(frontmatterBlock(entry.text).length);
+  if (withoutManaged(text.slice(fm.length)) !== withoutManaged(wasStub)) return false; // the person wrote there: leave it
+  const body = entry.text.slice(frontmatterBlock(entry.text).length);
+  const restored = await services.notes.editNoteText(live.path, (t) => (t === text ? fm + body : t), GRAVEYARD_RULE, MANAGED);
+  if (!restored) return false;
+  await services.governance.audit.append({
+    action: 'graveyard.move',
+    actor: GRAVEYARD_RULE,
+    target: live.nodeId,
+    data: { path: live.path, kind: entry.kind, ledger_id: entry.ledgerId, restored: true, graveyard: `${ptr.note}.md`, section: ptr.heading, sha256: entry.sha256, cause },
+  });
+  await services.conflicts.syncCallouts(live.nodeId);
+  return true;
+}
+
+/** A body without the engine's managed blocks (callouts) and blank lines: what a person wrote in it. */
+function withoutManaged(body: string): string {
+  return body
+    .replace(/%% lithos:begin[\s\S]*?%% lithos:end %%/g, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .join('\n');
 }
 
 /** Moves one retired entry's text to the graveyard; false when there is nothing to move (not retired, no ID, a stub). */

@@ -135,3 +135,19 @@ test('a project note is buried in the graveyard note of its namespace; a note in
   expect(fm(graves[0])).toMatchObject({ namespace: 'project/atlas', access_scope: 'project' });
   expect(await reconstruct(text('private/Hidden choice.md'), fromDisk)).toContain('Hidden choice, because');
 });
+
+test('a refuted claim brought back with new evidence gets its text back; the graveyard keeps the entry', async () => {
+  const c = await h.call('lithos_write', { title: 'Pool claim', note_type: 'claim', evidence: ['Backtest 1'], content: 'A pool of 20 is enough.\n\nMeasured on two runs.\n' });
+  const refuted = await h.call('lithos_write', { id: c.id, expected_version: c.version, state: 'refuted', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }] });
+  const body = (t: string) => t.slice(frontmatterBlock(t).length);
+  const buriedBody = body(await reconstruct(text('Pool claim.md'), fromDisk));
+  const graveyard = text('Lithos/Graveyard/Claims.md');
+  const read = await h.call('lithos_read', { id: c.id });
+  expect(read.version).not.toBe(refuted.version); // the stub
+  await h.call('lithos_write', { id: c.id, expected_version: read.version, state: 'contested', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }, 'Backtest 3'] });
+  expect(body(text('Pool claim.md'))).toBe(buriedBody);
+  expect(fm('Pool claim.md').state).toBe('contested');
+  expect(text('Lithos/Graveyard/Claims.md')).toBe(graveyard);
+  const [restore] = await h.engine.services.governance.audit.recent({ action: 'graveyard.move' });
+  expect(restore.data).toMatchObject({ restored: true, ledger_id: c.ledger_id });
+});

@@ -11,7 +11,7 @@
  */
 import type { AuditActor } from '../governance/audit';
 import { inHiddenFolder } from '../governance/gate';
-import { LEDGER_FIELDS } from '../model/ledger';
+import { LEDGER_FIELDS, LEDGER_STATES } from '../model/ledger';
 import { ledgerIdOf } from '../model/ledger-id';
 import { DEFAULT_NAMESPACE } from '../model/namespace';
 import { isRetired } from '../model/phases';
@@ -64,6 +64,28 @@ export async function exhume(services: Services, cause: AuditActor, path: string
   return true;
 }
 
+/**
+ * A stub whose entry changed state again (a construct's dead ↔ evolved correction): its state line follows, while
+ * the body is still a stub the move wrote; the graveyard entry is unchanged (it holds the text, not the state).
+ */
+async function restub(services: Services, path: string, text: string, state: string): Promise<boolean> {
+  const ptr = pointersIn(text).at(-1)!;
+  const graveyard = await textOf(services, `${ptr.note}.md`);
+  const entry = graveyard === null ? null : readEntry(graveyard, ptr.heading);
+  const meta = services.notes.noteAtPath(path)?.cached.meta;
+  if (!entry || !meta?.ledger) return false;
+  const fm = frontmatterBlock(text);
+  const successorField = (await services.notes.parse(path)).frontmatter[LEDGER_FIELDS.supersededBy];
+  const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : entry.successor;
+  const stubOf = (st: string, succ: string | null) => stubText(entry.text, { title: meta.title, state: st, note: ptr.note, heading: ptr.heading, successor: succ }).slice(frontmatterBlock(entry.text).length);
+  const body = withoutManaged(text.slice(fm.length));
+  const states = LEDGER_STATES[meta.ledger.kind] as readonly string[];
+  if (!states.some((st) => [entry.successor, successor].some((succ) => withoutManaged(stubOf(st, succ)) === body))) return false;
+  const changed = await services.notes.editNoteText(path, (t) => (t === text ? fm + stubOf(state, successor) : t), GRAVEYARD_RULE, MANAGED);
+  if (changed) await services.conflicts.syncCallouts(services.notes.noteAtPath(path)?.nodeId ?? path);
+  return false;
+}
+
 /** A body without the engine's managed blocks (callouts) and blank lines: what a person wrote in it. */
 function withoutManaged(body: string): string {
   return body
@@ -80,7 +102,8 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   const meta = live?.cached.meta;
   if (!live || !meta?.ledger || isGraveyardPath(live.path) || !isRetired(meta.ledger.kind, meta.ledger.state, false)) return false;
   const original = await textOf(services, live.path);
-  if (original === null || pointersIn(original).length > 0) return false;
+  if (original === null) return false;
+  if (pointersIn(original).length > 0) return restub(services, live.path, original, meta.ledger.state);
   const parsed = await notes.parse(live.path);
   const ledgerId = ledgerIdOf(parsed.frontmatter);
   if (ledgerId === null) return false;

@@ -151,3 +151,15 @@ test('a refuted claim brought back with new evidence gets its text back; the gra
   const [restore] = await h.engine.services.governance.audit.recent({ action: 'graveyard.move' });
   expect(restore.data).toMatchObject({ restored: true, ledger_id: c.ledger_id });
 });
+
+test('a dead construct corrected to evolved: its stub follows, the graveyard is unchanged', async () => {
+  const c = await h.call('lithos_write', { title: 'Pruner', note_type: 'construct', code: ['src/prune.ts'], content: '# Pruner\n\nPrunes swings.\nLong.\nLonger.\n' });
+  await h.call('lithos_write', { id: c.id, expected_version: c.version, state: 'dead' });
+  const graveyard = text('Lithos/Graveyard/Constructs.md');
+  const read = await h.call('lithos_read', { id: c.id });
+  await h.call('lithos_write', { id: c.id, expected_version: read.version, state: 'evolved' });
+  expect(text('Pruner.md')).toContain('EVOLVED.');
+  expect(text('Pruner.md')).not.toContain('DEAD.');
+  expect(text('Lithos/Graveyard/Constructs.md')).toBe(graveyard);
+  expect(await reconstruct(text('Pruner.md'), fromDisk)).toContain('Prunes swings.');
+});

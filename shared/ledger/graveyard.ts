@@ -60,20 +60,27 @@ export function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/** How a text is stored in the block: verbatim when it has no CR; LF for a file that ends every line with CRLF. */
+/**
+ * How a text is stored in the block: verbatim when it has no CR; LF for a file that ends every line with CRLF. In
+ * both, the engine's managed-block markers (`%% lithos:begin …`, callout-blocks.ts) get one backslash (`%%\ lithos:`,
+ * and one more on a run already there) so the callout keeper never takes a buried callout for the graveyard's own.
+ */
 export function encodeOriginal(text: string): { encoding: GraveEncoding; block: string } {
-  if (!text.includes('\r')) return { encoding: 'verbatim', block: text };
+  if (!text.includes('\r')) return { encoding: 'verbatim', block: escapeMarkers(text) };
   const lf = text.replace(/\r\n/g, '\n');
   const crlfOnly = !lf.includes('\r') && (text.match(/\r\n/g)?.length ?? 0) === (text.match(/\n/g)?.length ?? 0);
-  if (crlfOnly) return { encoding: 'crlf', block: lf };
+  if (crlfOnly) return { encoding: 'crlf', block: escapeMarkers(lf) };
   return { encoding: 'base64', block: base64(new TextEncoder().encode(text)).replace(/.{1,76}/g, '$&\n').replace(/\n$/, '') };
 }
 
 export function decodeOriginal(encoding: GraveEncoding, block: string): string {
-  if (encoding === 'verbatim') return block;
-  if (encoding === 'crlf') return block.replace(/\n/g, '\r\n');
+  if (encoding === 'verbatim') return unescapeMarkers(block);
+  if (encoding === 'crlf') return unescapeMarkers(block).replace(/\n/g, '\r\n');
   return new TextDecoder('utf-8', { fatal: true }).decode(unbase64(block.replace(/\s+/g, '')));
 }
+
+const escapeMarkers = (t: string): string => t.replace(/%%(\\*) lithos:/g, '%%\\$1 lithos:');
+const unescapeMarkers = (t: string): string => t.replace(/%%\\(\\*) lithos:/g, '%%$1 lithos:');
 
 /** SHA-256 of the text's UTF-8 bytes, in hex. */
 export async function sha256(text: string): Promise<string> {

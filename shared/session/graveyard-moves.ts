@@ -135,19 +135,25 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   const back = graveyard === null ? null : readEntry(graveyard, heading);
   const held = back !== null && back.text === original && back.sha256 === digest;
   // 3. The stub, if the note still holds the text that was buried (a person may have typed since).
+  let changedMeanwhile = false;
   const stubbed =
     held &&
     (await notes.editNoteText(
       live.path,
-      (t) => (t === original ? stubText(original, { title: meta.title, state: meta.ledger!.state, note, heading, successor }) : t),
+      (t) => {
+        changedMeanwhile = t !== original;
+        return changedMeanwhile ? t : stubText(original, { title: meta.title, state: meta.ledger!.state, note, heading, successor });
+      },
       GRAVEYARD_RULE,
       MANAGED,
     ));
+  // Why a note kept its text: the graveyard did not read back as written, or the note changed since it was read.
+  const kept = stubbed ? {} : { kept_text: held ? (changedMeanwhile ? 'changed_meanwhile' : 'unchanged') : 'not_read_back' };
   await services.governance.audit.append({
     action: 'graveyard.move',
     actor: GRAVEYARD_RULE,
     target: live.nodeId,
-    data: { path: live.path, kind, ledger_id: ledgerId, state: meta.ledger.state, graveyard: gpath, section: heading, sha256: digest, stubbed, cause },
+    data: { path: live.path, kind, ledger_id: ledgerId, state: meta.ledger.state, graveyard: gpath, section: heading, sha256: digest, stubbed, ...kept, cause },
   });
   // The managed callouts (a superseded decision's status) go back onto the stub.
   if (stubbed) await services.conflicts.syncCallouts(live.nodeId);

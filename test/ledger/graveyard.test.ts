@@ -32,6 +32,7 @@ const ORIGINALS: Record<string, (kind: LedgerKind) => string> = {
   'no frontmatter': () => '# Just a body\n\nwith [[Links]] and E007 refs.\n',
   empty: () => '',
   'trailing blank lines': (k) => `---\nnote_type: ${k}\n---\nBody\n\n\n\n`,
+  'managed blocks': (k) => `---\nnote_type: ${k}\n---\n%% lithos:begin status %%\n> [!lithos-status] Superseded\n\n%% lithos:end %%\n\nText with %%\\ lithos: and %%\\\\ lithos:begin x %% runs.\n`,
 };
 
 async function bury(kind: LedgerKind, original: string, graveyard: string, ledgerId = 'D001-abcd'): Promise<{ graveyard: string; stub: string; heading: string }> {
@@ -104,6 +105,14 @@ describe('encoding', () => {
     for (const t of ['a\r\nb\n', 'a\rb', 'é\r\n\n']) {
       const e = encodeOriginal(t);
       expect(e.encoding).toBe('base64');
+      expect(decodeOriginal(e.encoding, e.block)).toBe(t);
+    }
+  });
+
+  test('managed-block markers never appear in a block (the callout keeper would take them), and read back exactly', () => {
+    for (const t of ['%% lithos:begin status %%\nx\n%% lithos:end %%\n', 'a %%\\ lithos: b %%\\\\ lithos:end', '%% lithos:begin k %%\r\n%% lithos:end %%\r\n']) {
+      const e = encodeOriginal(t);
+      expect(e.block).not.toMatch(/%% lithos:/);
       expect(decodeOriginal(e.encoding, e.block)).toBe(t);
     }
   });

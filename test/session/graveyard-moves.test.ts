@@ -50,6 +50,11 @@ describe('superseding a decision', () => {
     expect(buried).toContain('survive a restart');
     expect(frontmatterBlock(stub)).toBe(frontmatterBlock(buried));
     expect(buried.slice(frontmatterBlock(buried).length)).toContain(original.slice(frontmatterBlock(original).length).trim());
+    // The callout keeper passing over the graveyard note leaves the buried callout alone.
+    const grave = h.engine.services.notes.noteAtPath('Lithos/Graveyard/Decisions.md')!;
+    await h.engine.services.conflicts.syncCallouts(grave.nodeId);
+    expect(await reconstruct(stub, fromDisk)).toBe(buried);
+    expect(buried).toContain('%% lithos:begin status %%');
     const [move] = await h.engine.services.governance.audit.recent({ action: 'graveyard.move' });
     const writes = (await h.engine.services.governance.audit.recent({ action: 'note.write' })).filter((e) => e.target === first.id && e.seq < move.seq && e.data.managed !== 'graveyard');
     const last = writes.sort((x, y) => y.seq - x.seq)[0];

@@ -69,6 +69,7 @@ export const AUDIT_ACTIONS = [
   'ledger.state',
   'ledger.id_allocate',
   'ledger.device_tag',
+  'graveyard.move',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -88,7 +88,8 @@ export const KIND_RULES: readonly KindRule[] = [
     kinds: ['decision'],
     level: 'expected',
     field: F.rationale,
-    broken: (e) => (has(e.ledger.rationale) || e.headings.some((h) => RATIONALE_HEADING.test(h.text.trim())) ? null : 'A decision is expected to say why.'),
+    // Only while it stands: a retired decision's reasons are history (in the graveyard once its text is buried).
+    broken: (e) => (e.ledger.state !== 'active' || has(e.ledger.rationale) || e.headings.some((h) => RATIONALE_HEADING.test(h.text.trim())) ? null : 'A decision is expected to say why.'),
     fix: 'Set rationale, or write a "Rationale" section.',
   },
   {

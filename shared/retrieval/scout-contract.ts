@@ -130,7 +130,7 @@ export interface RetrievalCorpus {
    * `word` (kept up to date while notes change); without it the tags scout indexes notes() itself.
    */
   taggedWith?(word: string): Iterable<string>;
-  /** Ids of notes the scope gate could hide from someone (not shared, or quarantined). */
+  /** Ids of notes the visibility gate could hide from someone (not shared, quarantined, or in the graveyard). */
   restricted?(): ReadonlySet<string>;
   /** The start of the note's text (summary, else body) for the interpretive pass; '' when unknown. */
   excerpt?(id: string, maxChars: number): Promise<string>;

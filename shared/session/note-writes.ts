@@ -19,6 +19,7 @@ import type { Intent } from '../ledger/entry-facts';
 import { checkReplacements, planLedger, writeWithReplacements } from './ledger-writes';
 import type { Services } from './services';
 import { auditStateChange, checkLedgerWrite } from './ledger-kind-writes';
+import { buryAfterWrite } from './graveyard-moves';
 import type { SessionScope } from './session-scope';
 
 /**
@@ -141,6 +142,7 @@ export async function writeNote(services: Services, who: SessionScope, sees: See
     services.notes.writeNote({ path, mode, content: w.content, fields, actor, expectedVersion: w.expectedVersion }),
   );
   await auditStateChange(services, who.auditActor, beforeMeta, result.path);
+  await buryAfterWrite(services, who.auditActor, beforeMeta, result.path, ledger.replaced.map((r) => r.note.path));
   return { kind: 'written', result, title: services.notes.note(result.path)?.cached.meta.title ?? f.title ?? null };
 }
 

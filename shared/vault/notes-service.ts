@@ -129,9 +129,9 @@ export class NotesService {
    * The engine's own edit of a note's text (managed callouts; text-edit.ts): every byte outside the edit
    * kept, re-indexed at once, audited as a note write by `audit`; the note's version changes.
    */
-  editNoteText(path: string, edit: (text: string) => string, audit: AuditActor): Promise<boolean> {
+  editNoteText(path: string, edit: (text: string) => string, audit: AuditActor, managed?: string): Promise<boolean> {
     this.d.guard();
-    return this.writes.editText(path, edit, audit);
+    return this.writes.editText(path, edit, audit, managed);
   }
 
   /** Deletes a note (into `.trash/` when `trash`), re-indexed at once; its edges and stats are tombstoned. */

@@ -33,6 +33,7 @@ describe('kind rules (doctor): each kind × each rule', () => {
     ['decision without target', { ...COMPLETE.decision, target: '""' }, '', [['kind_rule', 'target']]],
     ['decision without rationale (field or section): advice only', { ...COMPLETE.decision, rationale: '""' }, '', [['kind_advice', 'rationale']]],
     ['decision with a Rationale section instead', { ...COMPLETE.decision, rationale: '""' }, '# D1\n## Rationale\nBecause.\n', []],
+    ['superseded decision without rationale (a graveyard stub): no advice', { ...COMPLETE.decision, rationale: '""', state: 'superseded' }, '# D1\nSUPERSEDED.\n', []],
     ['claim without evidence', { note_type: 'claim', state: 'believed' }, '', [['kind_rule', 'evidence']]],
     ['refuted claim whose evidence only supports', { ...COMPLETE.claim, state: 'refuted' }, '', [['kind_rule', 'evidence']]],
     ['refuted claim with a refuting item', { note_type: 'claim', state: 'refuted', evidence: '[{ref: "[[Backtest 1404]]", stance: refutes}]' }, '', []],

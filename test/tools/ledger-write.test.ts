@@ -75,7 +75,6 @@ describe('lithos_write of ledger entries', () => {
     ['a workflow without context', { note_type: 'workflow', method: 'x' }, 'context', /needs its context/],
     ['a workflow without trigger or method', { note_type: 'workflow', context: 'x' }, 'trigger', /trigger .* or a method/],
     ['an active construct without code', { note_type: 'construct' }, 'code', /needs code pointers/],
-    ['a dead construct in full form', { note_type: 'construct', state: 'dead', content: '# C1\none\ntwo\nthree\nfour\n' }, 'state', /stub of at most 3 non-empty lines; this one has 5/],
     ['ledger fields on an observation', { note_type: 'observation', target: 'x' }, 'target', /"target" is a ledger field; this note is a observation/],
     ['another kind\'s field', { note_type: 'claim', evidence: ['x'], target: 'auth' }, 'target', /"target" is a decision's field, not a claim's/],
   ])('refused: %s (invalid_argument naming the field and the fix; nothing written)', async (_name, args, field, message) => {
@@ -86,7 +85,12 @@ describe('lithos_write of ledger entries', () => {
 
   test('transitions: a construct dies as a stub, and a dead construct never becomes active again', async () => {
     const c = await write({ title: 'Proximity pruning', note_type: 'construct', code: ['src/prune.ts'], content: '# Proximity pruning\nPrunes swings near each other.\nLong explanation.\nMore.\n' });
-    await expect(update(c.path, { state: 'dead' })).rejects.toMatchObject({ code: 'invalid_argument', data: expect.objectContaining({ field: 'state', rule: 'construct-stub' }) });
+    // Retired in full form: the graveyard keeps the text and the note becomes the stub (docs/ledger.md → Graveyard).
+    await update(c.path, { state: 'dead' });
+    expect(t.vault.text(c.path)).toContain(`[[Lithos/Graveyard/Constructs#${c.ledger_id}]]`);
+    expect(t.vault.text('Lithos/Graveyard/Constructs.md')).toContain('Prunes swings near each other.'); // a shared note
+    // A stub stays a stub: a long body on a dead construct is still refused.
+    await expect(update(c.path, { content: '# P\none\ntwo\nthree\n' })).rejects.toMatchObject({ code: 'invalid_argument', data: expect.objectContaining({ field: 'state', rule: 'construct-stub' }) });
     await update(c.path, { state: 'dead', content: '## Proximity pruning (DEAD)\nReplaced by [[Pool sizing]].\n' });
     expect(frontmatterOf(c.path).state).toBe('dead');
     await expect(update(c.path, { state: 'active' })).rejects.toMatchObject({

@@ -49,6 +49,20 @@ export function outlineOf(body: string, headings: readonly NoteHeading[]): { lev
   return shown.map((h) => ({ level: h.level, text: clipText(h.text, NAME_MAX_CHARS), offset: starts[Math.min(h.line, starts.length - 1)] }));
 }
 
+/**
+ * A link's anchor names the section: `Lithos/Graveyard/Decisions#D001-abcd` (a graveyard stub's pointer, `[[ ]]`
+ * optional) reads that section, so the pointer can be passed as it is written. An explicit `section` wins.
+ */
+export function withAnchor<T extends { id?: string; path?: string; title?: string; section?: string }>(a: T): T {
+  const key = a.title !== undefined ? 'title' : a.path !== undefined ? 'path' : null;
+  const ref = key === null ? undefined : a[key];
+  if (key === null || ref === undefined || a.section !== undefined) return a;
+  const m = /^(?:\[\[)?([^#\]|]+)#([^\]|]+)(?:\|[^\]]*)?(?:\]\])?$/.exec(ref.trim());
+  if (!m) return a;
+  const note = key === 'path' && !/\.md$/i.test(m[1]) ? `${m[1]}.md` : m[1];
+  return { ...a, [key]: note, section: m[2] };
+}
+
 export const lithosRead = defineTool({
   name: 'lithos_read',
   title: 'Read a note',
@@ -57,7 +71,8 @@ export const lithosRead = defineTool({
   ].join(' '),
   input,
   annotations: READ_ONLY,
-  async handler(a: z.infer<typeof input>, ctx) {
+  async handler(given: z.infer<typeof input>, ctx) {
+    const a = withAnchor(given);
     const live = ctx.memory.notes.find(a);
     // Read the bytes now, not the index: the version must be what is on disk.
     const note = await ctx.memory.notes.read(live);

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { reconstruct } from '../../../shared/ledger/graveyard';
 import { buildBridge, connect } from './built-bridge';
 
 /**
@@ -60,6 +61,12 @@ test('a second decision on a target conflicts, a supersede intent replaces the f
     expect(old).toMatch(/^status: superseded$/m);
     expect(old).toContain(`superseded_by: ${second.body.ledger_id}`);
     expect(old).toContain('[!lithos-status] Superseded by [[decisions/Use opaque tokens|Use opaque tokens]]');
+    // On disk too, the old decision is a stub and its full text is in the graveyard (docs/ledger.md → Graveyard).
+    expect(old).toContain(`[[Lithos/Graveyard/Decisions#${first.body.ledger_id}]]`);
+    const buried = await reconstruct(old, (n) => readFileSync(join(vault, `${n}.md`), 'utf8'));
+    expect(buried).toMatch(/^state: superseded$/m);
+    expect(buried).toContain('Sign sessions as JWTs.');
+    expect(buried).toContain('%% lithos:begin status %%'); // the buried callout, untouched by the callout keeper
 
     const suggested = await call('lithos_targets', { suggest: 'authsvc' });
     expect(suggested.body.suggestions[0]).toMatchObject({ target: 'auth-service', active: 1 });

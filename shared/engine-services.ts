@@ -26,6 +26,7 @@ import { VaultSync } from './vault/sync';
 import { LedgerIds } from './vault/ledger-ids';
 import { LedgerAssigner } from './vault/ledger-assign';
 import { BriefingNote } from './session/briefing-note';
+import { TimelineNote } from './session/timeline-note';
 
 export interface ServiceSources {
   d: ResolvedDeps;
@@ -37,7 +38,7 @@ export interface ServiceSources {
 }
 
 /** The services, and the sync and link graph the engine itself keeps (reconcile, events, doctor). */
-export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner; briefing: BriefingNote } {
+export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner; briefing: BriefingNote; timeline: TimelineNote } {
   const { d, m, config, spaces, guard } = s;
   const { memory, coordination, indexer } = m;
   const { clock, timers, logger, blobs } = d;
@@ -47,6 +48,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   let learned: LearningService | null = null;
   let assigner: LedgerAssigner | null = null;
   let briefing: BriefingNote | null = null;
+  let timeline: TimelineNote | null = null;
   const editors = new NoteEditors({
     store: memory.editors,
     clock,
@@ -73,6 +75,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
       if (external) learned?.externalEdit(p); // an episodic event (learning/external-edits.ts)
       assigner?.noteChanged(p);
       briefing?.noteChanged(p); // the person's briefing note, debounced
+      timeline?.noteChanged(p); // and the timeline note
     },
     onRemoved: (id) => conflicts?.noteRemoved(id),
     onIndexed: (id, parsed) => editors.seen(id, parsed),
@@ -93,5 +96,6 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
   const services: Services = { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock };
   briefing = new BriefingNote({ services, path: () => config.learning.get().briefing.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
-  return { services, sync, graph, assigner, briefing };
+  timeline = new TimelineNote({ services, path: () => config.learning.get().timeline.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
+  return { services, sync, graph, assigner, briefing, timeline };
 }

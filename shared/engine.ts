@@ -19,6 +19,7 @@ import type { VaultSync, IndexReport } from './vault/sync';
 import type { LinkGraph } from './vault/link-graph';
 import type { LedgerAssigner } from './vault/ledger-assign';
 import type { BriefingNote } from './session/briefing-note';
+import type { TimelineNote } from './session/timeline-note';
 import { bodyOffsetReader, ledgerIdProblems } from './vault/ledger-report';
 
 export type { IndexReport } from './vault/sync';
@@ -47,6 +48,7 @@ interface EngineParts {
   graph: LinkGraph;
   assigner: LedgerAssigner;
   briefing: BriefingNote;
+  timeline: TimelineNote;
   services: Services;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
   backfill: string[];
@@ -81,6 +83,8 @@ export class MemoryEngine {
   private readonly assigner: LedgerAssigner;
   /** The person's briefing note (session/briefing-note.ts), where the host keeps one. */
   private readonly briefing: BriefingNote;
+  /** The person's timeline note (session/timeline-note.ts), kept alike. */
+  private readonly timeline: TimelineNote;
   // The stores the engine flushes and closes; the services reach them through their own ports.
   private readonly memory: MemoryStore;
   private readonly cache: CacheStore;
@@ -97,6 +101,7 @@ export class MemoryEngine {
     this.graph = p.graph;
     this.assigner = p.assigner;
     this.briefing = p.briefing;
+    this.timeline = p.timeline;
     this.services = p.services;
     this.backfill = p.backfill;
     this.warnings = p.warnings;
@@ -109,9 +114,9 @@ export class MemoryEngine {
     const { warnings } = m;
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
-    const { services, sync, graph, assigner, briefing } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
+    const { services, sync, graph, assigner, briefing, timeline } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
     const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, services, backfill, warnings });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, timeline, services, backfill, warnings });
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
@@ -133,6 +138,7 @@ export class MemoryEngine {
     const report = await this.sync.reconcile();
     await this.assigner.assignMissing();
     this.briefing.schedule();
+    this.timeline.schedule();
     if (this.backfill.length > 0) {
       const paths = this.backfill;
       this.backfill = [];
@@ -160,6 +166,7 @@ export class MemoryEngine {
     await this.sync.settle();
     await this.assigner.settle();
     await this.briefing.settle();
+    await this.timeline.settle();
   }
 
   /** Resolves once pending events have been handled, letting their debounces run their course. */
@@ -202,6 +209,8 @@ export class MemoryEngine {
     await this.assigner.settle();
     await this.briefing.settle(); // a pending regeneration is written before the stores close
     this.briefing.stop();
+    await this.timeline.settle();
+    this.timeline.stop();
     this.services.conflicts.stopFollowingPolicy();
 
     await this.services.conflicts.idle(); // a callout sync under way finishes before the stores close

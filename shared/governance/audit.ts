@@ -363,8 +363,11 @@ export class AuditLog {
     }
   }
 
-  /** Newest first; `limit` entries at most. Unreadable lines are skipped (verify reports them). */
-  async recent(opts: { limit?: number; action?: string; target?: string } = {}): Promise<AuditEntry[]> {
+  /**
+   * Newest first; `limit` entries at most. Unreadable lines are skipped (verify reports them). `actions` keeps
+   * those actions only; `since` (ISO) stops at the first older entry (the log is in time order).
+   */
+  async recent(opts: { limit?: number; action?: string; actions?: readonly string[]; since?: string; target?: string } = {}): Promise<AuditEntry[]> {
     await this.queue;
     const out: AuditEntry[] = [];
     const limit = opts.limit ?? 50;
@@ -373,7 +376,9 @@ export class AuditLog {
       for (let i = lines.length - 1; i >= 0 && out.length < limit; i--) {
         const p = lines[i] ? parseLine(lines[i]) : null;
         if (!p) continue;
+        if (opts.since !== undefined && p.entry.ts < opts.since) return out;
         if (opts.action && p.entry.action !== opts.action) continue;
+        if (opts.actions && !opts.actions.includes(p.entry.action)) continue;
         if (opts.target && p.entry.target !== opts.target) continue;
         out.push(p.entry);
       }

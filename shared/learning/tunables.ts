@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { LithosError } from '../errors';
 import { DEFAULT_IMMORTAL_EVENT_KINDS, EVENT_KINDS, type EventKind } from '../model/events';
 import { BRIEFING_NOTE_PATH } from '../ledger/briefing';
+import { TIMELINE_NOTE_PATH } from '../ledger/timeline';
 import { DECAY, DRIFT, EVENTS, FEEDBACK, SUPPORT } from './constants';
 
 type Numbers<T> = { -readonly [K in keyof T]: number };
@@ -22,11 +23,13 @@ export interface LearningConstants {
   drift: Numbers<typeof DRIFT>;
   /** Where the person's briefing note is kept (ledger/briefing.ts); null: none is kept. Not a number, so not in TUNABLES. */
   briefing: { path: string | null };
+  /** Where the person's timeline note is kept (ledger/timeline.ts); null: none is kept. */
+  timeline: { path: string | null };
 }
 
 export type LearningGroup = keyof LearningConstants;
-/** The groups of numeric constants (the briefing's path is a setting of its own). */
-type NumberGroup = Exclude<LearningGroup, 'briefing'>;
+/** The groups of numeric constants (the briefing's and the timeline's paths are settings of their own). */
+type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline'>;
 
 export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   feedback: { ...FEEDBACK },
@@ -35,6 +38,7 @@ export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
   drift: { ...DRIFT },
   briefing: { path: BRIEFING_NOTE_PATH },
+  timeline: { path: TIMELINE_NOTE_PATH },
 });
 
 export interface Tunable {
@@ -123,7 +127,7 @@ export type LearningOverrides = { [G in LearningGroup]?: Partial<LearningConstan
  */
 const RETIRED: Partial<Record<NumberGroup, readonly string[]>> = { feedback: ['used_spaced_rep'], decay: ['spaced_rep_half_life_days'] };
 
-/** The briefing note's path: a Markdown note in the vault, outside dot folders (.lithos, .obsidian); null turns it off. */
+/** The briefing (or timeline) note's path: a Markdown note in the vault, outside dot folders (.lithos, .obsidian); null turns it off. */
 const briefingPath = z
   .string()
   .trim()
@@ -156,6 +160,7 @@ const fileSchema = z.strictObject({
   events: groupSchema('events'),
   drift: groupSchema('drift'),
   briefing: z.strictObject({ path: briefingPath.optional() }).optional(),
+  timeline: z.strictObject({ path: briefingPath.optional() }).optional(),
 });
 
 /**
@@ -178,6 +183,8 @@ export function parseLearningOverrides(raw: unknown): LearningOverrides {
   if (kinds !== undefined && !sameKinds(kinds, DEFAULT_IMMORTAL_EVENT_KINDS)) (out.events ??= {}).immortal_kinds = [...new Set(kinds)].sort();
   const path = r.data.briefing?.path;
   if (path !== undefined && path !== DEFAULT_LEARNING.briefing.path) out.briefing = { path };
+  const timeline = r.data.timeline?.path;
+  if (timeline !== undefined && timeline !== DEFAULT_LEARNING.timeline.path) out.timeline = { path: timeline };
   return deepFreeze(out);
 }
 
@@ -206,6 +213,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     events: { ...DEFAULT_LEARNING.events, ...o.events },
     drift: { ...DEFAULT_LEARNING.drift, ...o.drift },
     briefing: { ...DEFAULT_LEARNING.briefing, ...o.briefing },
+    timeline: { ...DEFAULT_LEARNING.timeline, ...o.timeline },
   });
 }
 

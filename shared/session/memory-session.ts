@@ -11,6 +11,7 @@ import { toolRefusal } from '../governance/tool-access';
 import type { QueryContext, RetrievalResult, RetrieveOptions } from '../retrieval/types';
 import type { SessionCaller } from './caller';
 import { BriefingRoom } from './briefing-room';
+import { TimelineRoom } from './timeline-room';
 import { DriftRoom } from './drift-room';
 import { EdgesRoom } from './edges-room';
 import { EventsRoom } from './events-room';
@@ -46,6 +47,7 @@ export class MemorySession {
   readonly events: EventsRoom;
   readonly targets: TargetsRoom;
   readonly briefing: BriefingRoom;
+  readonly timeline: TimelineRoom;
   readonly drift: DriftRoom;
 
   private readonly services: Services;
@@ -65,6 +67,7 @@ export class MemorySession {
     this.targets = new TargetsRoom(s, this.scope, this.notes);
     this.drift = new DriftRoom(s, this.notes, this.conflicts);
     this.briefing = new BriefingRoom(s, this.notes, this.conflicts, this.drift);
+    this.timeline = new TimelineRoom(s, this.notes);
   }
 
   get caller(): SessionCaller {

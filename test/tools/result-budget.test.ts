@@ -151,6 +151,8 @@ const CASES: Record<string, [Args, ToolCaller?][]> = {
   lithos_drift: [[() => ({})], [() => ({ limit: 100 }), HUMAN]],
   // 100 open conflicts here, cut to fit; the cap itself: test/ledger/briefing.test.ts.
   lithos_briefing: [[() => ({})], [() => ({}), HUMAN]],
+  // Its weeks, compaction and bound: test/ledger/timeline.test.ts.
+  lithos_timeline: [[() => ({})], [() => ({}), HUMAN], [() => ({ before: '2026-W01' }), HUMAN]],
 };
 
 test('every tool in the catalog has a case here', () => {

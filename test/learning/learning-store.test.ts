@@ -1,4 +1,5 @@
 import { BRIEFING_NOTE_PATH } from '../../shared/ledger/briefing';
+import { TIMELINE_NOTE_PATH } from '../../shared/ledger/timeline';
 import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
 import { DEFAULT_LEARNING, TUNABLES, defaultOf, parseLearningOverrides, tunable } from '../../shared/learning/tunables';
 import { DECAY, DRIFT, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
@@ -37,6 +38,7 @@ describe('defaults', () => {
       support: { ...SUPPORT },
       events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
       briefing: { path: BRIEFING_NOTE_PATH },
+      timeline: { path: TIMELINE_NOTE_PATH },
       drift: { ...DRIFT },
     });
     expect(store.overrides()).toEqual({});

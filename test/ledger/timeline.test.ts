@@ -9,6 +9,7 @@ import {
   weekStart,
   type TimelineEvent,
 } from '../../shared/ledger/timeline';
+import { parseLearningOverrides } from '../../shared/learning/tunables';
 import { BRIEFING_DEBOUNCE_MS } from '../../shared/session/briefing-note';
 import { TOOL_CATALOG } from '../../shared/tools/catalog';
 import { createDispatcher } from '../../shared/tools/dispatcher';
@@ -168,4 +169,23 @@ describe('the person\'s timeline note', () => {
     expect(h.vault.text(TIMELINE_NOTE_PATH)).toContain(`[[Lithos/Graveyard/Decisions#${first.ledger_id}]]`);
     await h.engine.close();
   });
+});
+
+test('learning.json names the timeline note\'s path, or null for none; a path outside the notes is refused', async () => {
+  expect(parseLearningOverrides({ timeline: { path: 'Me/History.md' } })).toEqual({ timeline: { path: 'Me/History.md' } });
+  expect(parseLearningOverrides({ timeline: { path: null } })).toEqual({ timeline: { path: null } });
+  expect(parseLearningOverrides({ timeline: { path: TIMELINE_NOTE_PATH } })).toEqual({});
+  for (const bad of ['.lithos/T.md', 'Me/T.txt', '../T.md']) expect(() => parseLearningOverrides({ timeline: { path: bad } })).toThrow(/timeline\.path/);
+  const h = await openHarness({}, { deps: { briefingNote: true } });
+  await h.engine.reconcile();
+  await h.engine.services.learning.tunables.set({ timeline: { path: 'Me/History.md' } });
+  const tools = createDispatcher(TOOL_CATALOG, () => ({ gateway: h.engine, deleteTo: 'trash_folder' }));
+  await tools.call('lithos_write', { title: 'Use Redis', note_type: 'decision', target: 'session-store', content: 'Redis.\n' }, HUMAN);
+  h.clock.advance(BRIEFING_DEBOUNCE_MS);
+  await h.engine.settle();
+  expect(h.vault.text('Me/History.md')).toContain('"Use Redis" (decision) recorded');
+  expect(h.vault.text(TIMELINE_NOTE_PATH)).toBeUndefined();
+  const audit = await h.engine.services.governance.audit.recent({ action: 'learning.set', limit: 5 });
+  expect(audit[0].data.changed).toEqual({ 'timeline.path': [TIMELINE_NOTE_PATH, 'Me/History.md'] });
+  await h.engine.close();
 });

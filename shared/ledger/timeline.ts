@@ -46,7 +46,7 @@ export interface TimelineEvent {
   state?: string;
   /** What replaced it, when the reader sees it. */
   successor?: string;
-  /** The graveyard anchor (`Lithos/Graveyard/Decisions#D001-k3xq`) of a buried entry. */
+  /** The graveyard anchor (`Lithos/Graveyard/Decisions#D001-k3xq`) of a buried entry; '' when buried where the reader cannot follow. */
   graveyard?: string;
   /** A conflict's other note. */
   other?: TimelineNoteRef;
@@ -89,6 +89,26 @@ const oneLine = (s: string): string => {
 const named = (n: TimelineNoteRef): string => `${n.ref} "${oneLine(n.title).replace(/"/g, "'")}"`;
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
+/** How close a graveyard move follows the write that retired the entry, to be told as one event. */
+const BURIAL_WINDOW_MS = 60_000;
+
+/**
+ * A retirement and the graveyard move that followed it, told as one line: the retirement gains the graveyard
+ * anchor and the move is dropped. A move with no retirement near it (newest first in, newest first out) stays.
+ */
+export function mergeBurials(events: readonly TimelineEvent[]): TimelineEvent[] {
+  const out = events.map((e) => ({ ...e }));
+  const dropped = new Set<number>();
+  out.forEach((e, i) => {
+    if (e.kind !== 'buried') return;
+    const j = out.findIndex((r, k) => !dropped.has(k) && (r.kind === 'retired' || r.kind === 'refuted') && r.graveyard === undefined && r.note.ref === e.note.ref && Math.abs(r.at - e.at) <= BURIAL_WINDOW_MS);
+    if (j < 0) return;
+    out[j].graveyard = e.graveyard ?? '';
+    dropped.add(i);
+  });
+  return out.filter((_, i) => !dropped.has(i));
+}
+
 /** One event as a list line. */
 export function describe(e: TimelineEvent): string {
   const what = e.ledgerKind ? ` (${e.ledgerKind})` : '';
@@ -99,7 +119,7 @@ export function describe(e: TimelineEvent): string {
     case 'retired':
     case 'refuted':
     case 'state':
-      return `- ${day(e.at)} ${named(e.note)}${what} ${e.state ?? 'changed'}${by}`;
+      return `- ${day(e.at)} ${named(e.note)}${what} ${e.state ?? 'changed'}${by}${e.graveyard ? `, buried: [[${e.graveyard}]]` : e.graveyard === '' ? ', buried' : ''}`;
     case 'buried':
       return `- ${day(e.at)} ${named(e.note)}${what} buried${e.graveyard ? `: [[${e.graveyard}]]` : ''}`;
     case 'restored':

@@ -13,6 +13,7 @@ import {
   TIMELINE_HORIZON_WEEKS,
   byWeek,
   isoWeek,
+  mergeBurials,
   renderTimeline,
   weekLines,
   weekStart,
@@ -60,7 +61,15 @@ export class TimelineRoom {
 
   /** The whole timeline's Markdown for this viewer (recent weeks detailed, older compacted). */
   async text(): Promise<string> {
-    return renderTimeline({ now: this.services.clock.now(), events: await this.events() });
+    return (await this.overview()).text;
+  }
+
+  /** The whole timeline, and the cursor of the weeks before its detailed ones (null: nothing older). */
+  async overview(): Promise<{ text: string; next_cursor: string | null }> {
+    const now = this.services.clock.now();
+    const events = await this.events();
+    const oldestDetailed = isoWeek(now).start - (TIMELINE_DETAIL_WEEKS - 1) * WEEK;
+    return { text: renderTimeline({ now, events }), next_cursor: events.some((e) => e.at < oldestDetailed) ? isoWeek(oldestDetailed).period : null };
   }
 
   /** `weeks` weeks in full, newest first, starting with the week before `before` (an ISO week) or the current one. */
@@ -87,7 +96,7 @@ export class TimelineRoom {
     const now = this.services.clock.now();
     const since = new Date(isoWeek(now).start - (TIMELINE_HORIZON_WEEKS - 1) * WEEK).toISOString();
     const entries = await this.services.governance.audit.recent({ actions: TIMELINE_ACTIONS, since, limit: MAX_ENTRIES });
-    return entries.flatMap((e) => this.of(e));
+    return mergeBurials(entries.flatMap((e) => this.of(e)));
   }
 
   private of(e: AuditEntry): TimelineEvent[] {

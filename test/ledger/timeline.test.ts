@@ -98,10 +98,10 @@ describe('through lithos_timeline, with the clock moving over weeks', () => {
     expect(r.lines).toBeLessThanOrEqual(TIMELINE_MAX_LINES);
     const newest = isoWeek(h.clock.now()).period;
     expect(text.indexOf(`## ${newest}`)).toBeLessThan(text.indexOf(`## ${isoWeek(h.clock.now() - WEEK).period}`));
-    expect(text).toContain(`${claim.ledger_id} "Pool of 20 suffices" (claim) refuted`);
-    expect(text).toContain(`${first.ledger_id} "Use Redis" (decision) superseded → ${second.ledger_id}`);
-    expect(text).toContain(`[[Lithos/Graveyard/Decisions#${first.ledger_id}]]`);
-    expect(text).toContain(`[[Lithos/Graveyard/Claims#${claim.ledger_id}]]`);
+    // A retirement and its graveyard move are one line, linking the buried text.
+    expect(text).toContain(`${claim.ledger_id} "Pool of 20 suffices" (claim) refuted, buried: [[Lithos/Graveyard/Claims#${claim.ledger_id}]]\n`);
+    expect(text).toContain(`${first.ledger_id} "Use Redis" (decision) superseded → ${second.ledger_id}, buried: [[Lithos/Graveyard/Decisions#${first.ledger_id}]]\n`);
+    expect(text).not.toMatch(/\) buried:/);
     // Six weeks back: past the detailed weeks, one line of counts.
     expect(text).toContain(`- ${isoWeek(Date.UTC(2026, 0, 1)).period} (2025-12-29 – 2026-01-04): 2 recorded\n`);
     expect(text).not.toContain('"Use Redis" (decision) recorded');

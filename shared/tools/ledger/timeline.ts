@@ -15,9 +15,8 @@ export const lithosTimeline = defineTool({
   annotations: READ_ONLY,
   async handler(a: z.infer<typeof input>, ctx) {
     if (a.before === undefined && a.weeks === undefined) {
-      const text = await ctx.memory.timeline.text();
-      const page = await ctx.memory.timeline.page();
-      return { timeline: text, lines: text.split('\n').length - 1, next_cursor: page.next_cursor };
+      const { text, next_cursor } = await ctx.memory.timeline.overview();
+      return { timeline: text, lines: text.split('\n').length - 1, next_cursor };
     }
     const page = await ctx.memory.timeline.page(a);
     return { timeline: page.text, lines: page.text.split('\n').length - 1, next_cursor: page.next_cursor };

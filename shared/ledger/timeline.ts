@@ -19,7 +19,7 @@ export const TIMELINE_HORIZON_WEEKS = 52;
 /** The most lines one detailed week lists (the last says how many more there were). */
 export const TIMELINE_WEEK_LINES = 20;
 /** The cap that follows from the constants above: head, detailed weeks, the compacted section. */
-export const TIMELINE_MAX_LINES = 3 + TIMELINE_DETAIL_WEEKS * (2 + TIMELINE_WEEK_LINES) + 3 + (TIMELINE_HORIZON_WEEKS - TIMELINE_DETAIL_WEEKS);
+export const TIMELINE_MAX_LINES = 3 + TIMELINE_DETAIL_WEEKS * (2 + TIMELINE_WEEK_LINES) + 2 + (TIMELINE_HORIZON_WEEKS - TIMELINE_DETAIL_WEEKS);
 
 const TITLE_MAX_CHARS = 80;
 const DAY = 86_400_000;

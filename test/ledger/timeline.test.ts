@@ -68,7 +68,7 @@ describe('rendering', () => {
     for (let w = 0; w < 104; w++) for (let i = 0; i < 40; i++) events.push(ev(w, i % 2 ? 'recorded' : 'retired', i));
     const text = renderTimeline({ now, events });
     const lines = text.split('\n').length - 1;
-    expect(lines).toBeLessThanOrEqual(TIMELINE_MAX_LINES);
+    expect(lines).toBe(TIMELINE_MAX_LINES); // every week full: exactly the cap
     expect(text).toContain(`- … and ${40 - (TIMELINE_WEEK_LINES - 1)} more (`);
     expect(text.split('\n').filter((l) => /^- \d{4}-W\d{2} \(/.test(l))).toHaveLength(52 - TIMELINE_DETAIL_WEEKS);
   });

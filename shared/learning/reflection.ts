@@ -4,7 +4,8 @@
  * sampling): the same trajectories always give the same proposals, and each one can be explained.
  *
  * A completed task's trajectory is its agents' successful tool calls made for it (tool_call events whose
- * `task_id` is the task), oldest first. Its signature is the ordered list of tool names, a write's note type
+ * `task_id` is the task), oldest first, ending with the agent's lithos_task_complete (a task completed
+ * otherwise, or whose completing call is not yet recorded, is not learned from). Its signature is the ordered list of tool names, a write's note type
  * added (`lithos_write(claim)`), repeats in a row collapsed. Tasks are grouped by their target
  * (`metadata.target`), else their first tag (alphabetical), else `untagged`. A signature seen in
  * REFLECTION.min_tasks completed tasks of one group is a procedure; one a current workflow's `method` already
@@ -29,8 +30,10 @@ export const REFLECTION = {
   tasks_scanned: 1000,
   /** Tool-call events read per task. */
   events_per_task: 500,
-  /** Signatures longer than this are cut (a runaway loop is not a procedure). */
+  /** Steps kept per signature: a longer one keeps its first max_steps − 1 and its last. */
   max_steps: 20,
+  /** How long after a task's completion its completing call's event may be stamped (it is recorded once the call returns). */
+  grace_ms: 60_000,
   /** Where proposed workflow notes go. */
   folder: 'workflows/reflected',
   /** The proposing agent, the notes' author once accepted. */
@@ -54,6 +57,8 @@ export interface ReflectReport {
   tasks_read: number;
   /** Completed tasks left out because their trajectory names a note not every agent may see. */
   tasks_withheld: number;
+  /** Completed tasks without an agent's completing call on record (yet): not learned from. */
+  tasks_open: number;
   procedures: ReflectedProcedure[];
 }
 
@@ -77,8 +82,12 @@ export function stepsOf(events: readonly EventRow[], taskId: string): string[] {
     const step = typeof noteType === 'string' ? `${String(c.d!.tool)}(${noteType})` : String(c.d!.tool);
     if (steps[steps.length - 1] !== step) steps.push(step);
   }
-  return steps.slice(0, REFLECTION.max_steps);
+  // A runaway loop is cut, keeping the last step (the completing call that makes a trajectory whole).
+  return steps.length <= REFLECTION.max_steps ? steps : [...steps.slice(0, REFLECTION.max_steps - 1), steps[steps.length - 1]];
 }
+
+/** The agent's call that completes a task: a whole trajectory ends with it. */
+export const COMPLETE_TOOL = 'lithos_task_complete';
 
 /** The group a task's procedure is counted in. */
 export function groupOf(task: TaskRow): string {
@@ -129,8 +138,9 @@ function anyAgent(d: ReflectPorts): Viewer {
   return { kind: 'agent', agent_id: null, task_id: null, shared_only: true, hidden_folders: d.policy.get().hidden_folders };
 }
 
-function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajectory | null {
-  const until = (task.completed_at ?? task.created_at) + 1;
+/** The task's trajectory; 'withheld' when it names a note not every agent may see, 'open' until its completing call is on record. */
+function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajectory | 'withheld' | 'open' {
+  const until = (task.completed_at ?? task.created_at) + REFLECTION.grace_ms;
   const events = d.memory.events.query({ kinds: ['tool_call'], since: task.created_at, until, limit: REFLECTION.events_per_task });
   const steps = stepsOf(events, task.id);
   const mine = events.filter((e) => (e.data as { task_id?: unknown } | null)?.task_id === task.id);
@@ -138,8 +148,11 @@ function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajector
   const named = [...(outcome?.cited_nodes ?? []), ...(outcome?.misleading_nodes ?? []), ...d.coordination.findings(task.id).flatMap((f) => (f.knowledge_id ? [f.knowledge_id] : [])), ...mine.flatMap((e) => e.links)];
   for (const id of named) {
     const n = d.notes.note(id);
-    if (n && !canSee(audience, gatedNote(n))) return null;
+    if (n && !canSee(audience, gatedNote(n))) return 'withheld';
   }
+  // The completing call is recorded after it returns (the consolidation it starts may run first): until then
+  // the trajectory lacks its last step. A task completed by the person has no such call and is not learned from.
+  if (steps[steps.length - 1] !== COMPLETE_TOOL) return 'open';
   const notes = [...new Set(outcome?.cited_nodes ?? [])].filter((id) => d.notes.note(id) !== null);
   return { task, group: groupOf(task), steps, notes };
 }
@@ -174,10 +187,12 @@ export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Pro
   const tasks = d.coordination.tasks({ status: 'completed', limit: REFLECTION.tasks_scanned });
   const trajectories: Trajectory[] = [];
   let withheld = 0;
+  let open = 0;
   for (const t of tasks) {
     const tr = trajectory(d, t, audience);
-    if (tr) trajectories.push(tr);
-    else withheld++;
+    if (tr === 'withheld') withheld++;
+    else if (tr === 'open') open++;
+    else trajectories.push(tr);
   }
   const workflows = d.notes.notes().filter((n) => n.cached.meta.ledger?.kind === 'workflow' && n.cached.meta.ledger.state === 'current');
   const proposed = new Set((await proposals.list()).proposals.map((p) => p.path));
@@ -208,5 +223,5 @@ export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Pro
     await d.audit.append({ action: 'reflect.propose', actor: opts.actor, target: made.proposal_id, data: { path, group: p.group, steps: p.steps, tasks: base.tasks } });
     out.push({ ...base, proposal_id: made.proposal_id, status: 'proposed' });
   }
-  return { tasks_read: tasks.length, tasks_withheld: withheld, procedures: out };
+  return { tasks_read: tasks.length, tasks_withheld: withheld, tasks_open: open, procedures: out };
 }

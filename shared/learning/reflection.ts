@@ -3,8 +3,9 @@
  * repeat and proposes each as a `workflow` note for the person to accept. No model is asked (no MCP
  * sampling): the same trajectories always give the same proposals, and each one can be explained.
  *
- * A completed task's trajectory is its agents' successful tool calls made for it (tool_call events whose
- * `task_id` is the task), oldest first, ending with the agent's lithos_task_complete (a task completed
+ * A completed task's trajectory is its agents' (creator, completer, finding posters) successful tool calls
+ * between its creation and its completion that name it (`task_id`) or no task (a read, a write), oldest
+ * first, ending with the agent's lithos_task_complete (a task completed
  * otherwise, or whose completing call is not yet recorded, is not learned from). Its signature is the ordered list of tool names, a write's note type
  * added (`lithos_write(claim)`), repeats in a row collapsed. Tasks are grouped by their target
  * (`metadata.target`), else their first tag (alphabetical), else `untagged`. A signature seen in
@@ -69,12 +70,15 @@ interface Trajectory {
   notes: string[];
 }
 
-/** The ordered steps of a task's tool calls (any order in); see the module comment. */
-export function stepsOf(events: readonly EventRow[], taskId: string): string[] {
+/**
+ * The ordered steps of a task's tool calls (events in any order): the successful calls of the task's agents
+ * that name the task (`task_id`) or no task at all (a read, a write), never those made for another task.
+ */
+export function stepsOf(events: readonly EventRow[], taskId: string, agents: ReadonlySet<string>): string[] {
   const calls = events
-    .filter((e) => e.kind === 'tool_call' && e.actor_kind === 'agent' && e.namespace.startsWith('agent/'))
+    .filter((e) => e.kind === 'tool_call' && e.actor_kind === 'agent' && agents.has(e.actor) && e.namespace === `agent/${e.actor}`)
     .map((e) => ({ at: e.at, id: e.event_id, d: e.data as { tool?: unknown; ok?: unknown; task_id?: unknown; args?: unknown } | null }))
-    .filter((e) => e.d !== null && e.d.task_id === taskId && e.d.ok === true && typeof e.d.tool === 'string')
+    .filter((e) => e.d !== null && (e.d.task_id === taskId || e.d.task_id === undefined) && e.d.ok === true && typeof e.d.tool === 'string')
     .sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const steps: string[] = [];
   for (const c of calls) {
@@ -140,12 +144,18 @@ function anyAgent(d: ReflectPorts): Viewer {
 
 /** The task's trajectory; 'withheld' when it names a note not every agent may see, 'open' until its completing call is on record. */
 function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajectory | 'withheld' | 'open' {
-  const until = (task.completed_at ?? task.created_at) + REFLECTION.grace_ms;
-  const events = d.memory.events.query({ kinds: ['tool_call'], since: task.created_at, until, limit: REFLECTION.events_per_task });
-  const steps = stepsOf(events, task.id);
-  const mine = events.filter((e) => (e.data as { task_id?: unknown } | null)?.task_id === task.id);
+  const done = task.completed_at ?? task.created_at;
+  // Calls naming no task count before the completion (one at its instant may be the next task's); the grace is
+  // for the completing call's own record, stamped once the call returns.
+  const events = d.memory.events
+    .query({ kinds: ['tool_call'], since: task.created_at, until: done + REFLECTION.grace_ms, limit: REFLECTION.events_per_task })
+    .filter((e) => e.at < done || (e.data as { task_id?: unknown } | null)?.task_id === task.id);
   const outcome = d.coordination.outcome(task.id);
-  const named = [...(outcome?.cited_nodes ?? []), ...(outcome?.misleading_nodes ?? []), ...d.coordination.findings(task.id).flatMap((f) => (f.knowledge_id ? [f.knowledge_id] : [])), ...mine.flatMap((e) => e.links)];
+  const findings = d.coordination.findings(task.id);
+  // Its agents: who created it, who completed it, who reported on it.
+  const agents = new Set([task.created_by, ...(outcome ? [outcome.agent_id] : []), ...findings.map((f) => f.agent_id)]);
+  const steps = stepsOf(events, task.id, agents);
+  const named = [...(outcome?.cited_nodes ?? []), ...(outcome?.misleading_nodes ?? []), ...findings.flatMap((f) => (f.knowledge_id ? [f.knowledge_id] : [])), ...events.filter((e) => agents.has(e.actor)).flatMap((e) => e.links)];
   for (const id of named) {
     const n = d.notes.note(id);
     if (n && !canSee(audience, gatedNote(n))) return 'withheld';

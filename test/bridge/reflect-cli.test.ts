@@ -36,9 +36,9 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 test('--json proposes the repeated procedure once; the second run finds it already proposed', async () => {
   const first = await cli('reflect', vault, '--json');
   expect(first.code).toBe(0);
-  expect(first.json()).toMatchObject({ tasks_read: 3, tasks_withheld: 0, procedures: [{ group: 'deploys', steps: ['lithos_task_claim', 'lithos_finding_post', 'lithos_task_complete'], status: 'proposed' }] });
+  expect(first.json()).toMatchObject({ tasks_read: 3, tasks_withheld: 0, procedures: [{ group: 'deploys', steps: ['lithos_task_create', 'lithos_task_claim', 'lithos_finding_post', 'lithos_task_complete'], status: 'proposed' }] });
   const listed = await cli('proposals', vault, '--json');
   expect(JSON.stringify(listed.json())).toContain('"note_type":"workflow"');
   const second = await cli('reflect', vault);
-  expect(second.out).toMatch(/already_proposed\s+deploys\s+3\s+lithos_task_claim → lithos_finding_post → lithos_task_complete/);
+  expect(second.out).toMatch(/already_proposed\s+deploys\s+3\s+lithos_task_create → lithos_task_claim → lithos_finding_post → lithos_task_complete/);
 });

@@ -13,7 +13,7 @@ const FILES: Record<string, string> = {
   ...FIXTURE,
   'runbooks/Deploy checklist.md': note({ title: 'Deploy checklist', access_scope: 'shared', tags: ['deploys'] }, 'Check the canary before the rollout.\n'),
 };
-const STEPS = ['lithos_task_claim', 'lithos_retrieve', 'lithos_finding_post', 'lithos_task_complete'];
+const STEPS = ['lithos_task_create', 'lithos_task_claim', 'lithos_retrieve', 'lithos_write(hypothesis)', 'lithos_finding_post', 'lithos_task_complete'];
 
 let h: ToolHarness;
 beforeEach(async () => {
@@ -23,7 +23,7 @@ afterEach(async () => {
   await h.engine.close();
 });
 
-/** One task on `deploys` done the same way: claim, retrieve, post a finding, complete citing `cite`. */
+/** One task on `deploys` done the same way: create, claim, retrieve, write a hypothesis, post a finding, complete citing `cite`. */
 async function deploy(title: string, who: ToolCaller = AGENT, cite = 'runbooks/Deploy checklist.md', tag = 'deploys'): Promise<string> {
   const id = ((await h.call('lithos_task_create', { title, tags: [tag] }, who)) as { task_id: string }).task_id;
   const step = async (tool: string, args: Record<string, unknown>): Promise<void> => {
@@ -32,6 +32,8 @@ async function deploy(title: string, who: ToolCaller = AGENT, cite = 'runbooks/D
   };
   await step('lithos_task_claim', { aspect: 'rollout' });
   await step('lithos_retrieve', { query_text: 'deploy checklist canary' });
+  h.clock.advance(1000);
+  await h.call('lithos_write', { title: `${title} canary`, note_type: 'hypothesis', content: 'The canary holds.\n' }, who); // a call naming no task
   await step('lithos_finding_post', { summary: 'Canary green.' });
   await step('lithos_task_complete', { cited_nodes: [cite] });
   return id;
@@ -88,7 +90,7 @@ test('a procedure a current workflow already spells is covered, not proposed', a
     path: 'runbooks/Deploying.md',
     mode: 'create',
     content: 'How we deploy.\n',
-    fields: { title: 'Deploying', note_type: 'workflow', context: 'releases', method: 'Claim the task (lithos_task_claim), then lithos_retrieve, lithos_finding_post, lithos_task_complete.' },
+    fields: { title: 'Deploying', note_type: 'workflow', context: 'releases', method: 'Create it (lithos_task_create), claim it (lithos_task_claim), then lithos_retrieve, lithos_write(hypothesis), lithos_finding_post, lithos_task_complete.' },
     actor: null,
   });
   for (const t of ['a', 'b', 'c']) await deploy(`Deploy ${t}`);

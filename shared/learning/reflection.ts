@@ -5,8 +5,8 @@
  *
  * A completed task's trajectory is its agents' (creator, completer, finding posters) successful tool calls
  * between its creation and its completion that name it (`task_id`) or no task (a read, a write), oldest
- * first, ending with the agent's lithos_task_complete (a task completed
- * otherwise, or whose completing call is not yet recorded, is not learned from). Its signature is the ordered list of tool names, a write's note type
+ * first, ending with the agent's lithos_task_complete (taken from the task's outcome; a task the person
+ * completed is not learned from). Its signature is the ordered list of tool names, a write's note type
  * added (`lithos_write(claim)`), repeats in a row collapsed. Tasks are grouped by their target
  * (`metadata.target`), else their first tag (alphabetical), else `untagged`. A signature seen in
  * REFLECTION.min_tasks completed tasks of one group is a procedure; one a current workflow's `method` already
@@ -29,12 +29,10 @@ export const REFLECTION = {
   min_tasks: 3,
   /** Completed tasks read per run (newest first). */
   tasks_scanned: 1000,
-  /** Tool-call events read per task. */
-  events_per_task: 500,
+  /** Tool-call events read per task (pages of 500, newest first): a longer trajectory loses its start. */
+  events_per_task: 5000,
   /** Steps kept per signature: a longer one keeps its first max_steps − 1 and its last. */
   max_steps: 20,
-  /** How long after a task's completion its completing call's event may be stamped (it is recorded once the call returns). */
-  grace_ms: 60_000,
   /** Where proposed workflow notes go. */
   folder: 'workflows/reflected',
   /** The proposing agent, the notes' author once accepted. */
@@ -58,8 +56,8 @@ export interface ReflectReport {
   tasks_read: number;
   /** Completed tasks left out because their trajectory names a note not every agent may see. */
   tasks_withheld: number;
-  /** Completed tasks without an agent's completing call on record (yet): not learned from. */
-  tasks_open: number;
+  /** Completed tasks the person completed (no agent's lithos_task_complete): not learned from. */
+  tasks_by_person: number;
   procedures: ReflectedProcedure[];
 }
 
@@ -86,7 +84,11 @@ export function stepsOf(events: readonly EventRow[], taskId: string, agents: Rea
     const step = typeof noteType === 'string' ? `${String(c.d!.tool)}(${noteType})` : String(c.d!.tool);
     if (steps[steps.length - 1] !== step) steps.push(step);
   }
-  // A runaway loop is cut, keeping the last step (the completing call that makes a trajectory whole).
+  return steps;
+}
+
+/** A runaway loop is cut to REFLECTION.max_steps, keeping the last step (the completion). */
+function capSteps(steps: string[]): string[] {
   return steps.length <= REFLECTION.max_steps ? steps : [...steps.slice(0, REFLECTION.max_steps - 1), steps[steps.length - 1]];
 }
 
@@ -142,28 +144,41 @@ function anyAgent(d: ReflectPorts): Viewer {
   return { kind: 'agent', agent_id: null, task_id: null, shared_only: true, hidden_folders: d.policy.get().hidden_folders };
 }
 
-/** The task's trajectory; 'withheld' when it names a note not every agent may see, 'open' until its completing call is on record. */
-function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajectory | 'withheld' | 'open' {
+const PAGE = 500;
+
+/** The tool calls made from the task's creation up to its completion (inclusive), newest first, bounded. */
+function callsDuring(d: ReflectPorts, task: TaskRow, done: number): EventRow[] {
+  const out: EventRow[] = [];
+  for (let offset = 0; offset < REFLECTION.events_per_task; offset += PAGE) {
+    const rows = d.memory.events.query({ kinds: ['tool_call'], since: task.created_at, until: done + 1, offset, limit: PAGE });
+    out.push(...rows);
+    if (rows.length < PAGE) break;
+  }
+  return out;
+}
+
+/**
+ * The task's trajectory; 'withheld' when it names a note not every agent may see, 'by_person' when no agent
+ * completed it. The completion is the last step, taken from the task's outcome: the completing call's own event
+ * is recorded only once the call returns, after the consolidation it starts.
+ */
+function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajectory | 'withheld' | 'by_person' {
   const done = task.completed_at ?? task.created_at;
-  // Calls naming no task count before the completion (one at its instant may be the next task's); the grace is
-  // for the completing call's own record, stamped once the call returns.
-  const events = d.memory.events
-    .query({ kinds: ['tool_call'], since: task.created_at, until: done + REFLECTION.grace_ms, limit: REFLECTION.events_per_task })
-    .filter((e) => e.at < done || (e.data as { task_id?: unknown } | null)?.task_id === task.id);
   const outcome = d.coordination.outcome(task.id);
+  if (!outcome || outcome.agent_id === 'human') return 'by_person';
+  // A call naming no task made at the completion's instant may already be the next task's.
+  const events = callsDuring(d, task, done).filter((e) => e.at < done || (e.data as { task_id?: unknown } | null)?.task_id === task.id);
   const findings = d.coordination.findings(task.id);
   // Its agents: who created it, who completed it, who reported on it.
-  const agents = new Set([task.created_by, ...(outcome ? [outcome.agent_id] : []), ...findings.map((f) => f.agent_id)]);
-  const steps = stepsOf(events, task.id, agents);
-  const named = [...(outcome?.cited_nodes ?? []), ...(outcome?.misleading_nodes ?? []), ...findings.flatMap((f) => (f.knowledge_id ? [f.knowledge_id] : [])), ...events.filter((e) => agents.has(e.actor)).flatMap((e) => e.links)];
+  const agents = new Set([task.created_by, outcome.agent_id, ...findings.map((f) => f.agent_id)]);
+  const calls = stepsOf(events, task.id, agents).filter((s) => s !== COMPLETE_TOOL);
+  const steps = capSteps(calls[calls.length - 1] === COMPLETE_TOOL ? calls : [...calls, COMPLETE_TOOL]);
+  const named = [...outcome.cited_nodes, ...outcome.misleading_nodes, ...findings.flatMap((f) => (f.knowledge_id ? [f.knowledge_id] : [])), ...events.filter((e) => agents.has(e.actor)).flatMap((e) => e.links)];
   for (const id of named) {
     const n = d.notes.note(id);
     if (n && !canSee(audience, gatedNote(n))) return 'withheld';
   }
-  // The completing call is recorded after it returns (the consolidation it starts may run first): until then
-  // the trajectory lacks its last step. A task completed by the person has no such call and is not learned from.
-  if (steps[steps.length - 1] !== COMPLETE_TOOL) return 'open';
-  const notes = [...new Set(outcome?.cited_nodes ?? [])].filter((id) => d.notes.note(id) !== null);
+  const notes = [...new Set(outcome.cited_nodes)].filter((id) => d.notes.note(id) !== null);
   return { task, group: groupOf(task), steps, notes };
 }
 
@@ -197,11 +212,11 @@ export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Pro
   const tasks = d.coordination.tasks({ status: 'completed', limit: REFLECTION.tasks_scanned });
   const trajectories: Trajectory[] = [];
   let withheld = 0;
-  let open = 0;
+  let byPerson = 0;
   for (const t of tasks) {
     const tr = trajectory(d, t, audience);
     if (tr === 'withheld') withheld++;
-    else if (tr === 'open') open++;
+    else if (tr === 'by_person') byPerson++;
     else trajectories.push(tr);
   }
   const workflows = d.notes.notes().filter((n) => n.cached.meta.ledger?.kind === 'workflow' && n.cached.meta.ledger.state === 'current');
@@ -233,5 +248,5 @@ export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Pro
     await d.audit.append({ action: 'reflect.propose', actor: opts.actor, target: made.proposal_id, data: { path, group: p.group, steps: p.steps, tasks: base.tasks } });
     out.push({ ...base, proposal_id: made.proposal_id, status: 'proposed' });
   }
-  return { tasks_read: tasks.length, tasks_withheld: withheld, tasks_open: open, procedures: out };
+  return { tasks_read: tasks.length, tasks_withheld: withheld, tasks_by_person: byPerson, procedures: out };
 }

@@ -33,12 +33,15 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-test('--json proposes the repeated procedure once; the second run finds it already proposed', async () => {
-  const first = await cli('reflect', vault, '--json');
-  expect(first.code).toBe(0);
-  expect(first.json()).toMatchObject({ tasks_read: 3, tasks_withheld: 0, procedures: [{ group: 'deploys', steps: ['lithos_task_create', 'lithos_task_claim', 'lithos_finding_post', 'lithos_task_complete'], status: 'proposed' }] });
-  const listed = await cli('proposals', vault, '--json');
-  expect(JSON.stringify(listed.json())).toContain('"note_type":"workflow"');
-  const second = await cli('reflect', vault);
-  expect(second.out).toMatch(/already_proposed\s+deploys\s+3\s+lithos_task_create → lithos_task_claim → lithos_finding_post → lithos_task_complete/);
+const STEPS = ['lithos_task_create', 'lithos_task_claim', 'lithos_finding_post', 'lithos_task_complete'];
+
+test('the third completion proposed the procedure; --json reports it, and a run proposes nothing new', async () => {
+  const listed = (await cli('proposals', vault, '--json')).json();
+  expect(JSON.stringify(listed)).toContain('"note_type":"workflow"');
+  const r = await cli('reflect', vault, '--json');
+  expect(r.code).toBe(0);
+  expect(r.json()).toMatchObject({ tasks_read: 3, tasks_withheld: 0, tasks_by_person: 0, procedures: [{ group: 'deploys', steps: STEPS, status: 'already_proposed' }] });
+  const text = await cli('reflect', vault);
+  expect(text.out).toMatch(new RegExp(`already_proposed\\s+deploys\\s+3\\s+${STEPS.join(' → ')}`));
+  expect(JSON.stringify((await cli('proposals', vault, '--json')).json())).toEqual(JSON.stringify(listed));
 });

@@ -44,23 +44,25 @@ const pending = async (): Promise<Proposal[]> => (await h.engine.services.govern
 const auditActions = (action: string) => h.engine.services.governance.audit.recent({ action, limit: 100 });
 
 test('three completed tasks with the same steps give one workflow proposal, its method in order', async () => {
-  const ids = [await deploy('Deploy api 1.2'), await deploy('Deploy api 1.3'), await deploy('Deploy web 4.0')];
-  const r = await reflect();
-  expect(r.procedures).toEqual([expect.objectContaining({ group: 'deploys', steps: STEPS, tasks: ids, status: 'proposed' })]);
-  const [p] = await pending();
-  expect(p).toMatchObject({ agent: REFLECTION.agent, path: r.procedures[0].path, request: { mode: 'create' } });
+  const ids = [await deploy('Deploy api 1.2'), await deploy('Deploy api 1.3')];
+  expect(await pending()).toEqual([]);
+  ids.push(await deploy('Deploy web 4.0')); // its completion's consolidation reflects
+  const [p, ...more] = await pending();
+  expect(more).toEqual([]);
+  expect(p).toMatchObject({ agent: REFLECTION.agent, request: { mode: 'create' } });
   expect(p.request.fields).toMatchObject({ note_type: 'workflow', state: 'current', access_scope: 'shared', method: STEPS.map((s, i) => `${i + 1}. ${s}`).join('\n') });
   expect(p.request.fields.context).toContain('Deploy api 1.2');
   expect(p.request.fields.trigger).toContain('deploys');
   for (const id of ids) expect(p.request.content).toContain(id); // evidence: the tasks
   expect(p.request.content).toContain('[[runbooks/Deploy checklist]]'); // and the note they cited
-  expect(await auditActions('reflect.propose')).toEqual([expect.objectContaining({ target: p.proposal_id, data: expect.objectContaining({ steps: STEPS, tasks: ids }) })]);
+  expect(await auditActions('reflect.propose')).toEqual([expect.objectContaining({ target: p.proposal_id, actor: { kind: 'agent', id: 'agent-a' }, data: expect.objectContaining({ steps: STEPS, tasks: ids }) })]);
+  expect((await reflect()).procedures).toEqual([expect.objectContaining({ group: 'deploys', steps: STEPS, tasks: ids, path: p.path, status: 'already_proposed' })]);
 
-  // Accepted in the panel, it is a workflow entry with its W ID.
+  // Accepted in the panel, it is a workflow entry with its W ID, which covers the procedure from then on.
   await h.call('lithos_proposal_accept', { proposal_id: p.proposal_id }, HUMAN);
   const written = h.engine.services.notes.noteAtPath(p.path)!;
   expect(written.cached.meta.ledger).toMatchObject({ kind: 'workflow', state: 'current', ledger_id: expect.stringMatching(/^W\d{3}-/) });
-  expect((await reflect()).procedures.map((q) => q.status)).toEqual(['covered']); // the accepted note covers it now
+  expect((await reflect()).procedures.map((q) => q.status)).toEqual(['covered']);
 });
 
 test('two tasks are not enough; tasks of another group or with other steps do not add up', async () => {
@@ -74,15 +76,22 @@ test('two tasks are not enough; tasks of another group or with other steps do no
   expect(await pending()).toEqual([]);
 });
 
-test('a second run proposes nothing new, nor a run after the proposal was accepted or rejected', async () => {
+test('a second run proposes nothing new, nor a run after the proposal was rejected', async () => {
   for (const t of ['a', 'b', 'c']) await deploy(`Deploy ${t}`);
   await reflect();
-  const again = await reflect();
-  expect(again.procedures.map((p) => p.status)).toEqual(['already_proposed']);
+  expect((await reflect()).procedures.map((p) => p.status)).toEqual(['already_proposed']);
   expect(await pending()).toHaveLength(1);
   await h.call('lithos_proposal_reject', { proposal_id: (await pending())[0].proposal_id, reason: 'not yet' }, HUMAN);
   expect((await reflect()).procedures.map((p) => p.status)).toEqual(['already_proposed']);
   expect(await auditActions('reflect.propose')).toHaveLength(1);
+});
+
+test('a task the person completed is not learned from', async () => {
+  await deploy('Deploy a');
+  await deploy('Deploy b');
+  const id = ((await h.call('lithos_task_create', { title: 'Deploy c', tags: ['deploys'] })) as { task_id: string }).task_id;
+  await h.call('lithos_task_complete', { task_id: id }, HUMAN);
+  expect(await reflect()).toMatchObject({ tasks_read: 3, tasks_by_person: 1, procedures: [] });
 });
 
 test('a procedure a current workflow already spells is covered, not proposed', async () => {
@@ -102,19 +111,21 @@ test('a task naming a note not every agent may see never leaks into a proposal',
   await deploy('Deploy api 1.2');
   await deploy('Deploy api 1.3');
   await deploy('Rotate the zebra key', OTHER, SECRET_ID); // agent-b cites its private note
-  let r = await reflect();
-  expect(r).toMatchObject({ tasks_read: 3, tasks_withheld: 1, procedures: [] });
+  expect(await reflect()).toMatchObject({ tasks_read: 3, tasks_withheld: 1, procedures: [] });
+  expect(await pending()).toEqual([]);
   await deploy('Deploy web 4.0');
-  r = await reflect();
-  expect(r.procedures).toHaveLength(1);
-  const [p] = await pending();
+  const [p, ...more] = await pending();
+  expect(more).toEqual([]);
+  expect(p.request.content).toContain('Deploy web 4.0');
   const text = JSON.stringify(p);
   expect(text).not.toMatch(/zebra|Secret plan|agent-b/);
   expect(text).not.toContain(SECRET_ID);
 });
 
-test('consolidation runs reflection', async () => {
+test('consolidation reflects: after a task completion, and on a run of its own without repeating itself', async () => {
+  expect((await reflect()).procedures).toEqual([]);
   for (const t of ['a', 'b', 'c']) await deploy(`Deploy ${t}`);
+  expect(await pending()).toHaveLength(1); // the third completion's consolidation
   await h.engine.services.learning.consolidator.run({ actor: { kind: 'human', id: null } });
-  expect(await pending()).toHaveLength(1);
+  expect(await pending()).toHaveLength(1); // and again: nothing new
 });

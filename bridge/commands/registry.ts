@@ -20,6 +20,7 @@ import { targetsCmd } from './targets-cmd';
 import { driftCmd } from './drift-cmd';
 import { auditVerifyCmd } from './audit-cmd';
 import { consolidateCmd } from './consolidate-cmd';
+import { reflectCmd } from './reflect-cmd';
 import { proposalsCmd } from './proposals-cmd';
 import { proposalsAcceptCmd, proposalsRejectCmd } from './proposals-decide-cmd';
 import { learningCmd } from './learning-cmd';
@@ -49,6 +50,7 @@ export const COMMANDS: readonly CommandDef[] = [
   driftCmd,
   auditVerifyCmd,
   consolidateCmd,
+  reflectCmd,
   proposalsCmd,
   proposalsAcceptCmd,
   proposalsRejectCmd,

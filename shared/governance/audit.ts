@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = [
   'ledger.id_allocate',
   'ledger.device_tag',
   'graveyard.move',
+  'reflect.propose',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,10 +24,10 @@ export interface LearningPorts {
   tunables: Pick<LearningStore, 'get' | 'refresh'>;
   audit: Pick<AuditLog, 'append'>;
   policy: Pick<PolicyStore, 'get'>;
-  /** Whether text written into one note may name or quote another (concept lists, summaries). */
-  governance: Pick<GovernanceService, 'readersMaySee' | 'keysInUse'>;
-  /** Tasks, their members and outcomes (working memory, consolidation units). */
-  coordination: Pick<CoordinationStore, 'task' | 'agent' | 'tasksOf' | 'outcome'>;
+  /** Whether text written into one note may name or quote another (concept lists, summaries); proposals (reflection). */
+  governance: Pick<GovernanceService, 'readersMaySee' | 'keysInUse' | 'proposals'>;
+  /** Tasks, their members, outcomes and findings (working memory, consolidation units, reflection). */
+  coordination: Pick<CoordinationStore, 'task' | 'agent' | 'tasksOf' | 'outcome' | 'tasks' | 'findings'>;
   clock: Clock;
   /** `.lithos/` files: the consolidation state. */
   blobs: BlobStore;

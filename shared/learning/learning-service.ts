@@ -20,6 +20,8 @@ import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
 import { LedgerPhases } from './ledger-phases';
 import { Periodic } from './periodic';
+import { reflect, type ReflectReport } from './reflection';
+import type { AuditActor } from '../governance/audit';
 import { listQuarantined, type QuarantinedNote } from './quarantine';
 import { workingMemory, type WorkingMemory, type WorkingMemoryQuery } from './working-memory';
 
@@ -48,6 +50,7 @@ export class LearningService {
   private gitChain: Promise<unknown> = Promise.resolve();
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
+  private reflectChain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly d: LearningDeps) {
     this.memory = d.memory;
@@ -55,8 +58,11 @@ export class LearningService {
     this.ledger = new LedgerPhases(d);
     this.events = new EventLog(d);
     this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock, audit: d.audit });
-    // Every ledger entry is evaluated after each consolidation.
-    this.consolidator = new Consolidator(d, d.timers, d.logger, (actor) => this.ledgerLogged(() => this.ledger.evaluate('all', actor)));
+    // Every ledger entry is evaluated after each consolidation, then reflection proposes repeated procedures.
+    this.consolidator = new Consolidator(d, d.timers, d.logger, async (actor) => {
+      await this.ledgerLogged(() => this.ledger.evaluate('all', actor));
+      await this.reflect(actor).catch((err: unknown) => this.d.logger.warn('reflection failed', { error: String(err) }));
+    });
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
   }
 
@@ -162,6 +168,19 @@ export class LearningService {
     } catch (err) {
       this.d.logger.warn('ledger phase evaluation failed', { error: String(err) });
     }
+  }
+
+  /**
+   * One reflection pass (reflection.ts): repeated procedures of completed tasks proposed as workflow notes.
+   * Queued tool calls are written first so the trajectories are whole; runs one at a time.
+   */
+  reflect(actor: AuditActor = { kind: 'rule', id: 'reflection' }): Promise<ReflectReport> {
+    const run = this.reflectChain.catch(() => undefined).then(async () => {
+      await this.events.flush();
+      return reflect(this.d, { actor });
+    });
+    this.reflectChain = run;
+    return run;
   }
 
   /** A failed run is logged, never thrown at the host. */

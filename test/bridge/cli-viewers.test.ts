@@ -34,6 +34,7 @@ const VIEWERS: Record<string, string> = {
   'conflicts scan': 'job:conflict-scan',
   'audit verify': 'files',
   consolidate: 'job:consolidate',
+  reflect: 'job:consolidate',
   proposals: 'files',
   'proposals accept': 'person',
   'proposals reject': 'person',

@@ -13,7 +13,7 @@ import type { NoteWords } from '../vault/note-words';
 import type { Coactivation, EdgeRow, NodeStats, TermAssocRow } from '../stores/memory-types';
 import type { Phase } from '../model/ledger';
 import { TERM_ASSOC } from './term-assoc';
-import { isGraveyardPath } from '../ledger/graveyard';
+import { isGeneratedPage } from '../ledger/generated-pages';
 import { ALLOW_ALL, type AffinityScorer, type CorpusNote, type Gate, type NoteFrame, type PrecedentMatch, type RetrievalCorpus, type Scored } from './scout-contract';
 import { PrecedentIndex } from './precedent-index';
 import { CONCEPT_USES_MARK, conceptUsesIn } from './concept-uses';
@@ -91,8 +91,8 @@ export class EngineCorpus implements RetrievalCorpus {
   restricted(): ReadonlySet<string> {
     const d = this.derived();
     return (d.restricted ??= new Set(
-      // Notes the visibility gate may refuse whatever the viewer: quarantined and graveyard notes.
-      d.all.filter((n) => n.access_scope !== 'shared' || n.status === 'quarantined' || isGraveyardPath(n.path)).map((n) => n.id),
+      // Notes the visibility gate may refuse whatever the viewer: quarantined notes and the engine's own pages.
+      d.all.filter((n) => n.access_scope !== 'shared' || n.status === 'quarantined' || isGeneratedPage(n)).map((n) => n.id),
     ));
   }
 

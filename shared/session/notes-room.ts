@@ -5,7 +5,7 @@
  */
 import { LithosError } from '../errors';
 import { gateFor, gatedNote, type GatedNote } from '../governance/gate';
-import { isGraveyardPath } from '../ledger/graveyard';
+import { isGeneratedPage } from '../ledger/generated-pages';
 import type { EngineSearchHit, SearchOptions } from '../index/note-queries';
 import type { NoteType, ParsedNote } from '../model/types';
 import type { LiveNote } from '../vault/note-indexer';
@@ -115,19 +115,19 @@ export class NotesRoom {
     return this.services.notes.backlinks(path).filter((p) => this.atPath(p) !== null);
   }
 
-  /** Search over the notes the viewer may see (k counts only those), graveyard notes left out (read through a stub). */
+  /** Search over the notes the viewer may see (k counts only those), the engine's own pages (graveyard, briefing, timeline) left out. */
   search(query: string, opts: Omit<SearchOptions, 'allow'> = {}): Promise<EngineSearchHit[]> {
     return this.services.search.search(query, { ...opts, allow: (id) => this.searchable(id) });
   }
 
-  /** Notes like this one that the viewer may see, graveyard notes left out. */
+  /** Notes like this one that the viewer may see, the engine's own pages left out. */
   similar(id: string, opts: { k?: number } = {}): Promise<EngineSearchHit[]> {
     return this.services.search.similar(id, { ...opts, allow: (x) => this.searchable(x) });
   }
 
   private searchable(id: string): boolean {
     const n = this.byId(id);
-    return n !== null && !isGraveyardPath(n.path);
+    return n !== null && !isGeneratedPage({ path: n.path, tags: n.cached.meta.tags });
   }
 
   /**

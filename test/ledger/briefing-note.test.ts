@@ -48,6 +48,21 @@ test('after a full scan the note is written once things are quiet, by rule brief
   await h.engine.close();
 });
 
+test("the person's retrieval and search leave the briefing out (a digest would crowd out its notes); read by path it is there", async () => {
+  const h = await open();
+  h.clock.advance(BRIEFING_DEBOUNCE_MS);
+  expect(await regenerations(h)).toBe(1);
+  await h.engine.settle();
+  const briefing = h.engine.services.notes.note(BRIEFING_NOTE_PATH)!;
+  const retrieved = await h.call('lithos_retrieve', { query_text: 'Pool of 40 connection pool decision briefing', try: true });
+  expect(retrieved.nodes.map((n: { id: string }) => n.id)).toContain(h.engine.services.notes.note('decisions/Pool.md')!.nodeId);
+  expect(retrieved.nodes.map((n: { id: string }) => n.id)).not.toContain(briefing.nodeId);
+  const found = await h.call('lithos_search', { query: 'Briefing Pool of 40' });
+  expect(found.results.map((r: { path: string }) => r.path)).not.toContain(BRIEFING_NOTE_PATH);
+  expect((await h.call('lithos_read', { path: BRIEFING_NOTE_PATH })).content).toContain('D001-aaaa');
+  await h.engine.close();
+});
+
 test('a burst of changes makes one regeneration, and a change that leaves the briefing as it was makes none', async () => {
   const h = await open();
   h.clock.advance(BRIEFING_DEBOUNCE_MS);

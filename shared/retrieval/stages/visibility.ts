@@ -1,11 +1,11 @@
 /** Stage 1 of retrieve(): the scope gate every scout and every returned id goes through, bound to one viewer. */
 import { gateFor, viewerKey, type Viewer } from '../../governance/gate';
 import { ALLOW_ALL, type Gate, type ResolvedQuery, type RetrievalCorpus } from '../types';
-import { isGraveyardPath } from '../../ledger/graveyard';
+import { isGeneratedPage } from '../../ledger/generated-pages';
 
 /**
- * Whether the viewer may see a note (quarantined notes never; graveyard notes never: a retired entry's full text is
- * read through its stub's pointer), cached per id for this retrieval.
+ * Whether the viewer may see a note (quarantined notes never; the engine's own pages never — the graveyard, read
+ * through a stub's pointer, and the briefing and timeline: ledger/generated-pages.ts), cached per id for this retrieval.
  */
 export function visibilityGate(viewer: Viewer, q: ResolvedQuery, corpus: RetrievalCorpus): Gate {
   const gate = gateFor(viewer, q.namespaces);
@@ -14,7 +14,7 @@ export function visibilityGate(viewer: Viewer, q: ResolvedQuery, corpus: Retriev
     let v = seen.get(id);
     if (v === undefined) {
       const n = corpus.note(id);
-      v = !!n && n.status !== 'quarantined' && !isGraveyardPath(n.path) && gate(n);
+      v = !!n && n.status !== 'quarantined' && !isGeneratedPage(n) && gate(n);
       seen.set(id, v);
     }
     return v;

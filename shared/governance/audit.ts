@@ -12,16 +12,16 @@
  * and the head write leaves the log one entry ahead: verify accepts that (it is what a crash looks like)
  * and the next append repairs the head. A log shorter than its head is reported as truncated.
  */
-import { z } from 'zod';
 import { LithosError } from '../errors';
 import { silentLogger, type BlobStore, type Clock, type Logger } from '../ports';
 import type { StoreLoss } from '../stores/store-loss';
-import { AUDIT_FILE, DEFAULT_AUDIT_MAX_BYTES, auditFilesNewestFirst, auditFilesOldestFirst, auditSegments, liveIsStaleCopy, sealLiveAudit } from './audit-files';
+import { AUDIT_FILE, DEFAULT_AUDIT_MAX_BYTES, auditFilesNewestFirst, auditSegments, liveIsStaleCopy, sealLiveAudit } from './audit-files';
 
 export { AUDIT_FILE } from './audit-files';
-export const AUDIT_HEAD_FILE = 'audit.head.json';
-/** prev of the first entry. */
-export const GENESIS_HASH = '0'.repeat(64);
+export { AUDIT_HEAD_FILE, GENESIS_HASH, HEAD_LOST_ACTION, type AuditActor, type AuditEntry, type AuditProblem, type AuditProblemKind, type AuditVerifyReport } from './audit-format';
+export { verifyAudit } from './audit-verify';
+import { AUDIT_HEAD_FILE, GENESIS_HASH, HEAD_LOST_ACTION, PREFIX, chainInput, dec, enc, firstEntry, lastEntry, NEWLINE, parseLine, readHead, sha256Hex, type AuditActor, type AuditEntry, type AuditVerifyReport } from './audit-format';
+import { verifyAudit } from './audit-verify';
 
 /** Actions the engine records; other strings are accepted (extensions), these are the documented ones. */
 export const AUDIT_ACTIONS = [
@@ -74,12 +74,6 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export interface AuditActor {
-  kind: 'human' | 'agent' | 'rule' | 'system';
-  /** Agent id, rule name, or null (the person, the engine itself). */
-  id: string | null;
-}
-
 export interface AuditInput {
   action: AuditAction | (string & {});
   actor: AuditActor;
@@ -87,133 +81,6 @@ export interface AuditInput {
   target?: string | null;
   /** Small JSON details (before/after values, counts). Keep it small: it is read by people. */
   data?: Record<string, unknown>;
-}
-
-export interface AuditEntry {
-  hash: string;
-  seq: number;
-  ts: string;
-  prev: string;
-  action: string;
-  actor: AuditActor;
-  target: string | null;
-  data: Record<string, unknown>;
-}
-
-/**
- * torn_line: a fragment that is not an entry (a crash while appending). It is not fatal on its own: an
- * edited or removed entry also breaks the chain or the head, which are.
- */
-export type AuditProblemKind = 'torn_line' | 'unreadable_head' | 'hash_mismatch' | 'chain_broken' | 'seq_gap' | 'truncated' | 'head_lost';
-
-export interface AuditProblem {
-  /** 1-based line number in `file` (0 for the head file). */
-  line: number;
-  /** The file of the chain the line is in: audit.jsonl or a sealed segment. */
-  file?: string;
-  kind: AuditProblemKind;
-  message: string;
-}
-
-export interface AuditVerifyReport {
-  ok: boolean;
-  entries: number;
-  head: { seq: number; hash: string } | null;
-  problems: AuditProblem[];
-}
-
-/** The entry that records a head file found missing or unreadable at open (continueAfterDamage). */
-export const HEAD_LOST_ACTION = 'audit.head_lost';
-
-const PREFIX = '{"hash":"';
-const PREFIX_LEN = PREFIX.length + 64 + 2; // `{"hash":"` + hex + `",`
-const HEX64 = /^[0-9a-f]{64}$/;
-
-const headSchema = z.object({ seq: z.number().int().min(0), hash: z.string().regex(HEX64) });
-const entrySchema = z.looseObject({
-  seq: z.number().int().min(1),
-  ts: z.string(),
-  prev: z.string().regex(HEX64),
-  action: z.string().min(1),
-  actor: z.object({ kind: z.enum(['human', 'agent', 'rule', 'system']), id: z.string().nullable() }),
-  target: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
-});
-
-const enc = new TextEncoder();
-const dec = new TextDecoder();
-const NEWLINE = 0x0a;
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', enc.encode(text));
-  const bytes = new Uint8Array(digest);
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += bytes[i].toString(16).padStart(2, '0');
-  return out;
-}
-
-const chainInput = (prev: string, body: string): string => `${prev}\n${body}`;
-
-interface ParsedLine {
-  entry: AuditEntry;
-  body: string;
-}
-
-/** Splits a line into its hash and the exact body it was computed over; null when it is not an entry. */
-function parseLine(line: string): ParsedLine | null {
-  if (!line.startsWith(PREFIX) || line.length <= PREFIX_LEN || line.slice(PREFIX.length + 64, PREFIX_LEN) !== '",') return null;
-  const hash = line.slice(PREFIX.length, PREFIX.length + 64);
-  if (!HEX64.test(hash)) return null;
-  const body = '{' + line.slice(PREFIX_LEN);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  const r = entrySchema.safeParse(raw);
-  if (!r.success) return null;
-  return { entry: { ...(r.data as Omit<AuditEntry, 'hash'>), hash }, body };
-}
-
-/** The newest entry in a file's bytes, read from the end a line at a time (a file holds up to 8 MB). */
-function lastEntry(bytes: Uint8Array): { seq: number; hash: string } | null {
-  let end = bytes.length;
-  while (end > 0) {
-    const start = bytes.lastIndexOf(NEWLINE, end - 1) + 1;
-    const line = dec.decode(bytes.subarray(start, end)).replace(/\n$/, '');
-    const p = line ? parseLine(line) : null;
-    if (p) return { seq: p.entry.seq, hash: p.entry.hash };
-    end = start - 1;
-  }
-  return null;
-}
-
-/** The oldest entry in a file's bytes (names the segment it is sealed into). */
-function firstEntry(bytes: Uint8Array): { seq: number } | null {
-  let start = 0;
-  while (start < bytes.length) {
-    const nl = bytes.indexOf(NEWLINE, start);
-    const end = nl === -1 ? bytes.length : nl;
-    const p = end > start ? parseLine(dec.decode(bytes.subarray(start, end))) : null;
-    if (p) return { seq: p.entry.seq };
-    start = end + 1;
-  }
-  return null;
-}
-
-/** audit.head.json: the newest entry's seq and hash as last recorded. */
-async function readHead(blobs: BlobStore): Promise<{ seq: number; hash: string } | 'missing' | 'unreadable'> {
-  const bytes = await blobs.read(AUDIT_HEAD_FILE);
-  if (!bytes) return 'missing';
-  let raw: unknown = null;
-  try {
-    raw = JSON.parse(dec.decode(bytes));
-  } catch {
-    raw = null;
-  }
-  const h = headSchema.safeParse(raw);
-  return h.success ? h.data : 'unreadable';
 }
 
 /**
@@ -395,88 +262,3 @@ export class AuditLog {
   }
 }
 
-/** The log's own chain: each entry's hash, its link to the one before, and the sequence numbers. */
-async function walkLog(blobs: BlobStore): Promise<{ problems: AuditProblem[]; entries: number; seq: number; prev: string }> {
-  const w: Walk = { problems: [], entries: 0, seq: 0, prev: GENESIS_HASH };
-  for await (const file of auditFilesOldestFirst(blobs)) await walkFile(w, file.name, file.bytes);
-  return w;
-}
-
-interface Walk {
-  problems: AuditProblem[];
-  entries: number;
-  seq: number;
-  prev: string;
-}
-
-/** One file of the chain, continuing from the entry `w` ended at. */
-async function walkFile(w: Walk, file: string, bytes: Uint8Array): Promise<void> {
-  const lines = dec.decode(bytes).split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const add = (p: AuditProblem): void => void w.problems.push({ ...p, file });
-  let firstOfFile = true;
-  for (let i = 0; i < lines.length; i++) {
-    const n = i + 1;
-    const p = lines[i] === '' ? null : parseLine(lines[i]);
-    if (!p) {
-      add({ line: n, kind: 'torn_line', message: 'not an audit entry (an incomplete line left by a crash while writing, or damage)' });
-      continue;
-    }
-    w.entries++;
-    // Where a file starts, a break in the chain means a whole file went missing or was replaced.
-    const boundary = !firstOfFile ? '' : file !== AUDIT_FILE ? ` (the first of ${file}: a segment before it was removed or replaced)` : w.seq > 0 ? ` (the first of ${file}: the newest segment was removed or replaced)` : '';
-    firstOfFile = false;
-    const { entry, body } = p;
-    if (entry.action === HEAD_LOST_ACTION) {
-      add({ line: n, kind: 'head_lost', message: `before entry ${entry.seq} the engine found ${AUDIT_HEAD_FILE} ${JSON.stringify(entry.data.found ?? 'missing').replace(/"/g, '')} while the log ended at entry ${JSON.stringify(entry.data.log_seq ?? '?').replace(/"/g, '')}: entries may have been removed from the end before that point` });
-    }
-    if ((await sha256Hex(chainInput(entry.prev, body))) !== entry.hash) {
-      add({ line: n, kind: 'hash_mismatch', message: `entry ${entry.seq} was edited: its hash does not match its content` });
-    }
-    if (entry.prev !== w.prev) {
-      add({ line: n, kind: 'chain_broken', message: `entry ${entry.seq} does not follow the entry before it${boundary || ' (a line was removed, inserted or moved)'}` });
-    }
-    if (entry.seq !== w.seq + 1) {
-      add({ line: n, kind: 'seq_gap', message: `entry ${entry.seq} follows entry ${w.seq}${boundary}` });
-    }
-    w.prev = entry.hash;
-    w.seq = entry.seq;
-  }
-}
-
-/** Verification without an open log (the CLI's `lithos audit verify`). */
-export async function verifyAudit(blobs: BlobStore): Promise<AuditVerifyReport> {
-  // The engine appends to the log, then writes the head. Read in that order too, so a snapshot can only
-  // find the head ahead of the log when an append landed between the two reads: then read both again,
-  // rather than report a live vault's newest entries as removed.
-  let walked = await walkLog(blobs);
-  let read = await readHead(blobs);
-  for (let retry = 0; retry < 5 && typeof read === 'object' && read.seq > walked.seq; retry++) {
-    walked = await walkLog(blobs);
-    read = await readHead(blobs);
-  }
-  const { problems, entries, seq, prev } = walked;
-  let head: AuditVerifyReport['head'] = null;
-  if (read !== 'missing') {
-    if (read === 'unreadable') {
-      problems.push({ line: 0, kind: 'unreadable_head', message: `${AUDIT_HEAD_FILE} is not readable` });
-    } else {
-      head = read;
-      // The log may be one entry ahead of the head (crash between the two writes), never behind it.
-      if (head.seq > seq) {
-        problems.push({ line: 0, kind: 'truncated', message: `the log ends at entry ${seq} but ${AUDIT_HEAD_FILE} records entry ${head.seq}: entries were removed from the end` });
-      } else if (head.seq === seq && head.hash !== prev) {
-        problems.push({ line: 0, kind: 'truncated', message: `the newest entry ${seq} is not the one ${AUDIT_HEAD_FILE} records: the end of the log was replaced` });
-      } else if (head.seq < seq - 1) {
-        problems.push({ line: 0, kind: 'chain_broken', message: `${AUDIT_HEAD_FILE} records entry ${head.seq} but the log has ${seq}: entries were added outside the engine` });
-      }
-    }
-  } else if (entries > 0) {
-    problems.push({ line: 0, kind: 'truncated', message: `${AUDIT_HEAD_FILE} is missing` });
-  }
-  // Torn lines are what crashes leave, and a head lost at open has crashes and sync clients among its
-  // causes too: reported, but the chain across them stands. What the lost head would have shown (entries cut
-  // from the end before it) cannot be told any more; the entry keeps the fact, for a person to judge.
-  const ok = problems.every((p) => p.kind === 'torn_line' || p.kind === 'head_lost');
-  return { ok, entries, head, problems };
-}

@@ -25,8 +25,8 @@ import { SearchService } from './vault/search-service';
 import { VaultSync } from './vault/sync';
 import { LedgerIds } from './vault/ledger-ids';
 import { LedgerAssigner } from './vault/ledger-assign';
-import { BriefingNote } from './session/briefing-note';
-import { TimelineNote } from './session/timeline-note';
+import { briefingNote, type BriefingNote } from './session/briefing-note';
+import { timelineNote, type TimelineNote } from './session/timeline-note';
 
 export interface ServiceSources {
   d: ResolvedDeps;
@@ -95,7 +95,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
   const services: Services = { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock };
-  briefing = new BriefingNote({ services, path: () => config.learning.get().briefing.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
-  timeline = new TimelineNote({ services, path: () => config.learning.get().timeline.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
+  briefing = briefingNote({ services, path: () => config.learning.get().briefing.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
+  timeline = timelineNote({ services, path: () => config.learning.get().timeline.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
   return { services, sync, graph, assigner, briefing, timeline };
 }

@@ -67,6 +67,21 @@ export interface BlobStore {
   list(prefix?: string): Promise<string[]>;
 }
 
+/**
+ * A folder inside the vault that the person's sync tool carries (docs/devices.md): each device writes only
+ * its own files there, so no two devices ever write one file. Paths are relative to the folder, `/`-separated.
+ */
+export interface SyncFolderPort {
+  /** Every file under the folder, with its size in bytes. */
+  list(): Promise<{ path: string; size: number }[]>;
+  /** null when absent. */
+  read(path: string): Promise<Uint8Array | null>;
+  /** Appends and makes durable before resolving (creates the file and its folders when needed). */
+  append(path: string, data: Uint8Array): Promise<void>;
+  writeAtomic(path: string, data: Uint8Array): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
 /** An embedding space: vectors from different spaces are never compared with each other. */
 export interface Embedder {
   /** Stored with every vector, e.g. `hash-ngram-v2-384` or `minilm-l6-v2`. */

@@ -33,6 +33,7 @@ const SHARED_LAYERS: readonly (string | readonly string[])[] = [
   ['errors.ts', 'ports.ts'],
   'model',
   'stores',
+  'replica',
   'index',
   'coordination',
   'governance',

@@ -241,6 +241,25 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       db.run('INSERT OR REPLACE INTO note_editors (node_id, creator_kind, editor_kind, editor, fingerprint, at) VALUES (?, ?, ?, ?, ?, ?)', [e.node_id, e.creator_kind, e.editor_kind, e.editor, e.fingerprint, e.at]);
       return;
     }
+    case 'coact_del':
+      db.run('DELETE FROM coactivation WHERE node_id_a = ? AND node_id_b = ? AND namespace = ?', [op.a, op.b, op.namespace]);
+      return;
+    case 'affinity_del':
+      db.run('DELETE FROM tag_affinity WHERE term = ? AND tag = ?', [op.term, op.tag]);
+      return;
+    case 'shares':
+      for (const r of op.rows) {
+        db.run('INSERT OR REPLACE INTO replica_shares (tbl, key, device, stamp, share, applied) VALUES (?, ?, ?, ?, ?, ?)', [
+          r.tbl, r.key, r.device, r.stamp, JSON.stringify(r.share), r.applied ? 1 : 0,
+        ]);
+      }
+      return;
+    case 'shares_applied':
+      for (const k of op.keys) db.run('UPDATE replica_shares SET applied = 1 WHERE tbl = ? AND key = ? AND applied = 0', [k.tbl, k.key]);
+      return;
+    case 'replica_device':
+      db.run('INSERT OR REPLACE INTO replica_devices (device, info) VALUES (?, ?)', [op.row.device, JSON.stringify(op.row.info ?? null)]);
+      return;
     default:
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }

@@ -1,0 +1,264 @@
+import type { Clock, Logger, SyncFolderPort } from '../ports';
+import type { MemoryStore } from '../stores/memory-store';
+import { NodeKeys } from './codec';
+import { CODECS } from './codecs';
+import { classify, deviceInfoPath, encodeLines, parseLines, SEGMENT_BYTES, segmentPath, type ShareLine } from './device-files';
+import { Hlc } from './hlc';
+import { planRound } from './round';
+import type { Contribution } from './fields';
+
+export interface ThisDevice {
+  /** The device fingerprint (stores/device-identity.ts): names its folder. */
+  fingerprint: string;
+  tag: string;
+  /** A name a person recognises ("Obsidian on laptop", "lithos on host"). */
+  name: string;
+  created: string;
+}
+
+/** What one round did. */
+export interface SyncReport {
+  at: number;
+  published: number;
+  merged: number;
+  pending: number;
+  /** Devices whose lines were taken in, with how many. */
+  from: { device: string; name: string | null; lines: number }[];
+  /** Lines skipped as damaged; a cut-off last line is only counted (it is read whole later). */
+  bad: number;
+  torn: number;
+  unknown: number;
+  compacted: boolean;
+}
+
+/** When this device's own segments hold this many times the bytes of its shares, they are compacted. */
+const COMPACT_RATIO = 4;
+const COMPACT_MIN_BYTES = 1024 * 1024;
+const PUBLISHED = 'published';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/**
+ * Keeps this device's learned state and every other device's in step through the sync folder
+ * (docs/devices.md). Local changes are noted as they apply (MemoryStore.watch); `sync` publishes them as
+ * this device's shares, takes in newer shares from the other devices' files and sets each touched row to
+ * what all shares combine to. Rounds run one at a time.
+ */
+export class Replicator {
+  private readonly hlc: Hlc;
+  private readonly nodes: NodeKeys;
+  private dirty = new Map<string, Set<string>>();
+  private readonly seen = new Map<string, number>();
+  /** Per file of this device's: the newest stamp in it. */
+  private readonly ownStamps = new Map<string, string>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private fullPass: boolean;
+  private started = false;
+  last: SyncReport | null = null;
+
+  constructor(
+    private readonly memory: MemoryStore,
+    private readonly folder: SyncFolderPort,
+    readonly device: ThisDevice,
+    clock: Clock,
+    private readonly logger: Logger,
+    private readonly onRound?: (r: SyncReport) => void | Promise<void>,
+  ) {
+    this.hlc = new Hlc(clock, device.fingerprint);
+    this.nodes = new NodeKeys(memory.nodes);
+    // A device that has published nothing yet offers all it has learned; after a crash, rows may have
+    // changed without being noted.
+    this.fullPass = memory.replayedAtOpen || memory.replica.sharesOf(device.fingerprint).length === 0;
+    for (const s of memory.replica.sharesOf(device.fingerprint).slice(-1)) this.hlc.observe(s.stamp);
+    memory.watch((op) => {
+      for (const c of CODECS) {
+        const keys = c.touched(memory.replica.db, op);
+        if (keys.length === 0) continue;
+        const set = this.dirty.get(c.t) ?? new Set<string>();
+        for (const k of keys) set.add(k);
+        this.dirty.set(c.t, set);
+      }
+    });
+  }
+
+  /** Rows changed here and not yet published. */
+  pendingChanges(): number {
+    let n = 0;
+    for (const s of this.dirty.values()) n += s.size;
+    return n;
+  }
+
+  /** One round: publish, take in, write this device's new lines. */
+  sync(): Promise<SyncReport> {
+    const run = this.chain.then(() => this.round());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  stop(): void {
+    this.memory.watch(null);
+  }
+
+  private async round(): Promise<SyncReport> {
+    const me = this.device.fingerprint;
+    if (!this.started) {
+      await this.writeDeviceInfo();
+      this.started = true;
+    }
+    const files = await this.folder.list();
+    const present = new Set(files.map((f) => f.path));
+    for (const p of [...this.ownStamps.keys()]) if (!present.has(p)) this.ownStamps.delete(p);
+    const { lines, bad, torn, names } = await this.readLines(files);
+    for (const l of lines) this.hlc.observe(l.h);
+    if (this.fullPass) {
+      for (const c of CODECS) this.dirty.set(c.t, new Set([...(this.dirty.get(c.t) ?? []), ...c.all(this.memory.replica.db)]));
+      this.fullPass = false;
+    }
+    // From here to the write, nothing awaits: no local change can come between the plan and its ops.
+    const dirty = this.dirty;
+    this.dirty = new Map();
+    let plan;
+    try {
+      plan = planRound({ replica: this.memory.replica, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines });
+    } catch (err) {
+      this.restoreDirty(dirty);
+      throw err;
+    }
+    const ops = plan.ops;
+    try {
+      await this.memory.replica.write(() => ops);
+    } catch (err) {
+      this.restoreDirty(dirty);
+      throw err;
+    }
+    const compacted = await this.publish(files);
+    const report: SyncReport = {
+      at: Date.now(),
+      published: plan.published,
+      merged: plan.merged,
+      pending: plan.pending,
+      from: [...plan.accepted].filter(([d]) => d !== me).map(([device, n]) => ({ device, name: names.get(device) ?? null, lines: n })),
+      bad,
+      torn,
+      unknown: plan.unknown,
+      compacted,
+    };
+    await this.recordDevices(report, names);
+    this.last = report;
+    if (this.onRound) await this.onRound(report);
+    return report;
+  }
+
+  private restoreDirty(dirty: Map<string, Set<string>>): void {
+    for (const [t, keys] of dirty) {
+      const set = this.dirty.get(t) ?? new Set<string>();
+      for (const k of keys) set.add(k);
+      this.dirty.set(t, set);
+    }
+  }
+
+  /** New lines of every device's segments (and conflict copies), reading only what grew since last time. */
+  private async readLines(files: { path: string; size: number }[]): Promise<{ lines: (ShareLine & { device: string })[]; bad: number; torn: number; names: Map<string, string> }> {
+    const out: (ShareLine & { device: string })[] = [];
+    const names = new Map<string, string>();
+    let bad = 0;
+    let torn = 0;
+    for (const f of files) {
+      const c = classify(f.path);
+      if (!c) continue;
+      if (f.path === deviceInfoPath(c.device)) {
+        const bytes = await this.folder.read(f.path);
+        try {
+          const info = JSON.parse(dec.decode(bytes ?? new Uint8Array())) as { name?: unknown };
+          if (typeof info.name === 'string') names.set(c.device, info.name);
+        } catch {
+          // a half-synced device.json: its name shows next time
+        }
+        continue;
+      }
+      if (!c.lines || this.seen.get(f.path) === f.size) continue;
+      const bytes = await this.folder.read(f.path);
+      if (!bytes) continue;
+      const from = this.seen.get(f.path) ?? 0;
+      // Segments only grow; a smaller file was replaced (compaction, a restored backup): read it all.
+      const start = from > 0 && from <= bytes.byteLength && bytes[from - 1] === 0x0a ? from : 0;
+      const parsed = parseLines(bytes.subarray(start));
+      bad += parsed.bad;
+      if (parsed.torn) torn++;
+      for (const l of parsed.lines) out.push({ ...l, device: c.device });
+      if (c.device === this.device.fingerprint) {
+        let best = start === 0 ? '' : (this.ownStamps.get(f.path) ?? '');
+        for (const l of parsed.lines) if (l.h > best) best = l.h;
+        this.ownStamps.set(f.path, best);
+      }
+      // Up to the last complete line: a cut-off line is read again once whole.
+      const lastNl = bytes.lastIndexOf(0x0a);
+      this.seen.set(f.path, lastNl + 1);
+    }
+    return { lines: out, bad, torn, names };
+  }
+
+  /** Appends this device's shares not yet in its files; compacts its segments when they have grown large. */
+  private async publish(files: { path: string; size: number }[]): Promise<boolean> {
+    const me = this.device.fingerprint;
+    const mark = this.memory.replica.devices().find((d) => d.device === me);
+    const through = ((mark?.info ?? {}) as { [PUBLISHED]?: string })[PUBLISHED] ?? '';
+    const own = files.map((f) => ({ ...f, c: classify(f.path) })).filter((f) => f.c?.device === me && f.c.segment !== null);
+    const newest = own.reduce((m, f) => Math.max(m, f.c?.segment ?? 0), 0);
+    // A restored (older) copy of this device's files lacks lines it had written: write them all again.
+    const ownNewest = this.ownNewestStamp();
+    const restore = through !== '' && own.length > 0 && ownNewest !== null && ownNewest < through;
+    const fresh = this.memory.replica.sharesOf(me, restore ? '' : through);
+    if (fresh.length === 0) return false;
+    const lines = fresh.map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution }));
+    const bytes = encodeLines(lines);
+    const ownBytes = own.reduce((t, f) => t + f.size, 0);
+    let compacted = false;
+    if (ownBytes > COMPACT_MIN_BYTES) {
+      const all = encodeLines(this.memory.replica.sharesOf(me).map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution })));
+      if (ownBytes > COMPACT_RATIO * all.byteLength) {
+        // The new segment holds every share this device has: removing the older ones loses nothing.
+        await this.folder.writeAtomic(segmentPath(me, newest + 1), all);
+        for (const f of own) await this.folder.remove(f.path);
+        compacted = true;
+      }
+    }
+    if (!compacted) {
+      const current = own.find((f) => f.c?.segment === newest);
+      const target = !current || current.size + bytes.byteLength > SEGMENT_BYTES ? newest + 1 : newest;
+      await this.folder.append(segmentPath(me, Math.max(1, target)), bytes);
+    }
+    const stamp = lines[lines.length - 1].h;
+    await this.memory.replica.write(() => [{ kind: 'replica_device', row: { device: me, info: { ...((mark?.info ?? {})), [PUBLISHED]: stamp } } }]);
+    return compacted;
+  }
+
+  /** The newest stamp this device's files now hold (null when it has none). */
+  private ownNewestStamp(): string | null {
+    let best: string | null = null;
+    for (const h of this.ownStamps.values()) if (best === null || h > best) best = h;
+    return best;
+  }
+
+  private async writeDeviceInfo(): Promise<void> {
+    const d = this.device;
+    const body = enc.encode(`${JSON.stringify({ tag: d.tag, name: d.name, created: d.created }, null, 2)}\n`);
+    const current = await this.folder.read(deviceInfoPath(d.fingerprint));
+    if (!current || dec.decode(current) !== dec.decode(body)) await this.folder.writeAtomic(deviceInfoPath(d.fingerprint), body);
+  }
+
+  /** Keeps, per device, its name and when its learning was last taken in (`lithos devices`). */
+  private async recordDevices(r: SyncReport, names: Map<string, string>): Promise<void> {
+    const known = new Map(this.memory.replica.devices().map((d) => [d.device, (d.info ?? {}) as Record<string, unknown>]));
+    const rows: { device: string; info: Record<string, unknown> }[] = [];
+    for (const [device, name] of names) {
+      const info = known.get(device) ?? {};
+      const merged = r.from.find((f) => f.device === device);
+      if (info.name === name && !merged) continue;
+      rows.push({ device, info: { ...info, name, ...(merged ? { merged_at: r.at, merged_lines: Number(info.merged_lines ?? 0) + merged.lines } : {}) } });
+    }
+    if (rows.length > 0) await this.memory.replica.write(() => rows.map((row) => ({ kind: 'replica_device' as const, row })));
+    if (r.from.length > 0) this.logger.info('Learning from other devices merged.', { from: r.from.map((f) => f.name ?? f.device), rows: r.merged });
+  }
+}

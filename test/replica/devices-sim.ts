@@ -1,0 +1,94 @@
+import { MemoryStore } from '../../shared/stores/memory-store';
+import { Replicator } from '../../shared/replica/replicator';
+import { NodeKeys } from '../../shared/replica/codec';
+import { CODECS } from '../../shared/replica/codecs';
+import { stableJson } from '../../shared/replica/fields';
+import { MemorySyncFolder } from '../twins/memory-sync-folder';
+import { env } from '../stores/helpers';
+import { MemoryBlobStore } from '../twins/memory-blobs';
+import { FakeClock } from '../twins/fake-clock';
+
+/** Simulated devices for the replica specs and bench: each its own memory.sqlite and its own copy of the sync folder. */
+
+export const NOTE_PATHS = ['a.md', 'notes/b.md', 'c.md', 'd.md', 'e.md'];
+/** One note carries a frontmatter id (the same on every device); the others get a registry id per device. */
+export const FRONTMATTER_ID = 'aaaaaaaa-0000-4000-8000-000000000001';
+
+export interface SimDevice {
+  clock: FakeClock;
+  name: string;
+  fp: string;
+  store: MemoryStore;
+  folder: MemorySyncFolder;
+  replicator: Replicator;
+  /** Local node id of a note path. */
+  id(path: string): string;
+}
+
+const FP_CHARS = 'abcdefghijklmnopqrstuvwxyz234567';
+
+export async function makeDevice(i: number, paths = NOTE_PATHS): Promise<SimDevice> {
+  const e = await env(new MemoryBlobStore(), new FakeClock(1_800_000_000_000 + i * 7)); // clocks that differ a little, as devices' do
+  const { store } = await MemoryStore.open(e);
+  for (const [n, p] of paths.entries()) {
+    const frontmatter = n === 0;
+    await store.nodes.register({ node_id: frontmatter ? FRONTMATTER_ID : crypto.randomUUID(), path: p, id_source: frontmatter ? 'frontmatter' : 'registry', content_hash: `h-${p}` });
+  }
+  const fp = FP_CHARS[i].repeat(16);
+  const folder = new MemorySyncFolder();
+  const replicator = new Replicator(store, folder, { fingerprint: fp, tag: fp.slice(0, 4), name: `device ${i}`, created: '2026-11-27T00:00:00.000Z' }, e.clock, e.logger);
+  return { clock: e.clock, name: `device ${i}`, fp, store, folder, replicator, id: (p) => store.nodes.byPath(p)?.node_id ?? '' };
+}
+
+/** Learned state in portable form: what must be equal on every device once all files have travelled. */
+export function learnedState(d: SimDevice): Record<string, string> {
+  const nodes = new NodeKeys(d.store.nodes);
+  const out: Record<string, string> = {};
+  for (const c of CODECS) {
+    for (const key of c.all(d.store.replica.db)) {
+      const pk = c.toPortable(key, nodes);
+      if (pk === null) continue;
+      const v = c.read(d.store.replica.db, key, nodes);
+      const { edge_id: _id, ...rest } = (v ?? {}) as Record<string, unknown>;
+      out[`${c.t}|${pk}`] = stableJson(c.t === 'edge' ? { ...rest, edge_id: v?.edge_id } : rest);
+    }
+  }
+  return out;
+}
+
+/** A deterministic random source (mulberry32), so a failing order can be replayed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Carries one random file of `from`'s folder to `to`, as a sync tool might: whole, cut off mid-way (a
+ * transfer in progress), or as a conflict copy beside the file.
+ */
+export function carryRandom(from: SimDevice, to: SimDevice, r: () => number): void {
+  const files = [...from.folder.files.keys()].filter((p) => !p.includes('conflict'));
+  if (files.length === 0) return;
+  const path = files[Math.floor(r() * files.length)];
+  const bytes = from.folder.files.get(path) as Uint8Array;
+  const roll = r();
+  if (roll < 0.2 && bytes.byteLength > 2) to.folder.files.set(path, bytes.slice(0, 1 + Math.floor(r() * (bytes.byteLength - 1))));
+  else if (roll < 0.3 && path.endsWith('.jsonl')) to.folder.files.set(path.replace('.jsonl', ' (conflict 2026-11-27 101010).jsonl'), bytes.slice());
+  else to.folder.files.set(path, bytes.slice());
+}
+
+/** Carries every device's own files, whole, to every other device. */
+export function carryAll(devices: readonly SimDevice[]): void {
+  for (const from of devices) {
+    for (const [path, bytes] of from.folder.files) {
+      if (!path.startsWith(`${from.fp}/`)) continue;
+      for (const to of devices) if (to !== from) to.folder.files.set(path, bytes.slice());
+    }
+  }
+}

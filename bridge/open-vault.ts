@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { NodeSyncFolder } from './node-sync-folder';
 import { nodePost } from './http-post';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -54,6 +56,8 @@ export interface OpenVaultOptions {
   logger: Logger;
   onProgress?: (p: { phase: 'load' | 'scan' | 'index'; done: number; total: number }) => void;
   embedders?: Embedder[];
+  /** Whether a writer exchanges learned state through the devices folder (docs/devices.md); default true. The demo does not. */
+  devices?: boolean;
   /** Who the lock file names as holder; default `cli`. `lithos mcp` runs as `bridge`. */
   lockOwner?: LockOwner;
   /** Overrides config.json's `callouts` for this run (the demo finds conflicts without editing the notes). */
@@ -134,6 +138,9 @@ async function openEngine(rootArg: string, opts: OpenVaultOptions): Promise<Vaul
       assignLedgerIds: lock !== null && (opts.write || opts.lockOwner === 'bridge'),
       // The person's briefing note is kept by the long-running writer (the MCP server), not by one-off commands.
       briefingNote: lock !== null && opts.lockOwner === 'bridge',
+      // Only the writer exchanges learned state with other devices: a read-only look writes no device files.
+      syncFolder: lock !== null && opts.devices !== false ? (folder: string) => new NodeSyncFolder(root, folder) : null,
+      deviceName: `lithos on ${hostname()}`,
     });
     return {
       root,

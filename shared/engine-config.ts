@@ -1,3 +1,7 @@
+import { DeviceSync } from './replica/device-sync';
+import { Replicator } from './replica/replicator';
+import { DeviceIdentity } from './stores/device-identity';
+import type { MemoryStore } from './stores/memory-store';
 /**
  * The small files under `.lithos/` the engine opens beside its stores (MemoryEngine.open): the audit trail,
  * the policy, agent keys and learning overrides, each noting in `warnings` what it could not read, and the
@@ -66,4 +70,21 @@ export async function reportLosses(
     warnings.push(l.message);
   }
   await recordLosses(s.audit, [...found, ...(s.audit.damage ? [s.audit.damage] : []), ...later], into);
+}
+
+/**
+ * The exchange of learned state with this person's other devices (shared/replica, docs/devices.md): on when
+ * the host reaches a devices folder and learning.json names one. Merges and compactions are audited.
+ */
+export async function openDevices(d: ResolvedDeps, memory: MemoryStore, config: ConfigStores): Promise<DeviceSync> {
+  const folder = config.learning.get().devices.folder;
+  if (!d.syncFolder || folder === null) return new DeviceSync(null, memory, folder, d.timers, d.logger);
+  const device = await DeviceIdentity.load(d.device, d.clock, d.logger);
+  const audit = config.audit;
+  const replicator = new Replicator(memory, d.syncFolder(folder), { fingerprint: device.fingerprint, tag: device.tag, name: d.deviceName, created: device.created }, d.clock, d.logger, async (r) => {
+    const actor = { kind: 'system' as const, id: null };
+    if (r.from.length > 0) await audit.append({ action: 'replica.merge', actor, target: folder, data: { from: r.from, rows: r.merged, pending: r.pending, bad: r.bad } });
+    if (r.compacted) await audit.append({ action: 'replica.compact', actor, target: folder, data: { device: device.fingerprint } });
+  });
+  return new DeviceSync(replicator, memory, folder, d.timers, d.logger);
 }

@@ -1,7 +1,7 @@
 /** What a host gives the engine (MemoryEngine.open), and the defaults of what it may leave out. */
 import type { SqlJsStatic } from 'sql.js';
 import type { HttpPost } from './governance/webhooks';
-import { silentLogger, systemClock, systemTimers, type BlobStore, type Clock, type DeviceIdentityStore, type Embedder, type Logger, type Timers, type VaultPort } from './ports';
+import { silentLogger, systemClock, systemTimers, type BlobStore, type Clock, type DeviceIdentityStore, type Embedder, type Logger, type SyncFolderPort, type Timers, type VaultPort } from './ports';
 import { ephemeralDeviceStore } from './stores/device-identity';
 
 export interface EngineDeps {
@@ -34,9 +34,17 @@ export interface EngineDeps {
    * `briefing.path`; default false, so only hosts that mean to (the plugin, `lithos mcp`) write it.
    */
   briefingNote?: boolean;
+  /**
+   * The devices folder (learning.json `devices.folder`) as this host reaches it: where this device exchanges
+   * learned state with the others (shared/replica). Absent: this process exchanges nothing (read-only looks,
+   * tests, the demo).
+   */
+  syncFolder?: ((folder: string) => SyncFolderPort) | null;
+  /** How this device is named to the others ("Obsidian on laptop"). */
+  deviceName?: string;
 }
 
-export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts' | 'post'>> & Pick<EngineDeps, 'onProgress' | 'callouts'> & { post: HttpPost | null };
+export type ResolvedDeps = Required<Omit<EngineDeps, 'onProgress' | 'embedders' | 'callouts' | 'post' | 'syncFolder'>> & Pick<EngineDeps, 'onProgress' | 'callouts'> & { post: HttpPost | null; syncFolder: ((folder: string) => SyncFolderPort) | null };
 
 export function withDefaults(deps: EngineDeps): ResolvedDeps {
   return {
@@ -54,5 +62,7 @@ export function withDefaults(deps: EngineDeps): ResolvedDeps {
     device: deps.device ?? ephemeralDeviceStore(),
     assignLedgerIds: deps.assignLedgerIds ?? true,
     briefingNote: deps.briefingNote ?? false,
+    syncFolder: deps.syncFolder ?? null,
+    deviceName: deps.deviceName ?? 'this device',
   };
 }

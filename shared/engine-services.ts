@@ -1,3 +1,4 @@
+import type { DeviceSync } from './replica/device-sync';
 /**
  * The services MemoryEngine.open builds over the opened stores, in one step and each with only the ports
  * it uses (session/services.ts names them). The order follows what each is given, not the layers: the
@@ -33,6 +34,7 @@ export interface ServiceSources {
   m: OpenedMemory;
   config: ConfigStores;
   spaces: EmbeddingSpaces;
+  devices: DeviceSync;
   /** Throws once the engine is closed. */
   guard: () => void;
 }
@@ -94,7 +96,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   learned = learning;
   const corpus = { byId: indexer.byId, byPath: indexer.byPath, index: m.index, graph, words: indexer.words, memory, embedders: () => search.embedders(), version: () => indexer.version };
   const retrieval = new RetrievalService({ corpus, receipts, memory, clock, governance, recorded: (r) => learning.retrievalRecorded(r), guard });
-  const services: Services = { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, clock };
+  const services: Services = { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, devices: s.devices, clock };
   briefing = briefingNote({ services, path: () => config.learning.get().briefing.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
   timeline = timelineNote({ services, path: () => config.learning.get().timeline.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
   return { services, sync, graph, assigner, briefing, timeline };

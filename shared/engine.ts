@@ -1,4 +1,4 @@
-import { openConfigStores, reportLosses } from './engine-config';
+import { openConfigStores, openDevices, reportLosses } from './engine-config';
 import { withDefaults, type EngineDeps, type ResolvedDeps } from './engine-deps';
 import { buildServices } from './engine-services';
 import type { Services } from './session/services';
@@ -114,13 +114,15 @@ export class MemoryEngine {
     const { warnings } = m;
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
-    const { services, sync, graph, assigner, briefing, timeline } = buildServices({ d, m, config, spaces, guard: state.assertOpen });
+    const devices = await openDevices(d, m.memory, config);
+    const { services, sync, graph, assigner, briefing, timeline } = buildServices({ d, m, config, spaces, devices, guard: state.assertOpen });
     const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
     const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, timeline, services, backfill, warnings });
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
     retrieval.prepare();
+    devices.schedule(0); // take in what other devices learned while this one was away, without delaying the open
     return engine;
   }
 
@@ -215,6 +217,7 @@ export class MemoryEngine {
 
     await this.services.conflicts.idle(); // a callout sync under way finishes before the stores close
     await this.services.learning.stop();
+    await this.services.devices.close(); // what this device learned goes out before it stops
     await this.flush();
     await this.services.governance.close(); // events of the last changes go out; no retry outlives the engine
     this.state.closed = true;

@@ -12,7 +12,7 @@ const QUERIES = ['why did ingestion latency regress', 'connection pool', 'cache 
  */
 export async function demoCommand(vault: string, o: { out: Out; logger: Logger; queries?: string[] }): Promise<number> {
   // Callouts off: the demo runs on the repository's example notes and must leave their Markdown as it is.
-  const v = await openJobVault(vault, 'demo', { write: true, logger: o.logger, callouts: false });
+  const v = await openJobVault(vault, 'demo', { write: true, logger: o.logger, callouts: false, devices: false });
   try {
     const r = await v.engine.reconcile();
     o.out(`Lithos Memory — vault ${v.root}`);

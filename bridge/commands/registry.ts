@@ -18,6 +18,7 @@ import { conflictsResolveCmd } from './conflicts-resolve-cmd';
 import { conflictsScanCmd } from './conflicts-scan-cmd';
 import { targetsCmd } from './targets-cmd';
 import { driftCmd } from './drift-cmd';
+import { devicesCmd } from './devices-cmd';
 import { auditVerifyCmd } from './audit-cmd';
 import { consolidateCmd } from './consolidate-cmd';
 import { reflectCmd } from './reflect-cmd';
@@ -48,6 +49,7 @@ export const COMMANDS: readonly CommandDef[] = [
   conflictsScanCmd,
   targetsCmd,
   driftCmd,
+  devicesCmd,
   auditVerifyCmd,
   consolidateCmd,
   reflectCmd,

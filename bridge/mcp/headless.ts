@@ -67,6 +67,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
       const report = await v.engine.reconcile();
       logger.info(`vault open${v.readOnly ? ' (read-only)' : ''}: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
       v.engine.startWatching(); // follow edits a person makes while the bridge runs
+      v.engine.services.devices.poll(); // other devices' learning arrives through the sync tool: look every minute
       if (!v.readOnly) {
         await v.engine.services.conflicts.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
         v.engine.services.learning.consolidator.start(); // scheduled consolidation and the working-memory size trigger

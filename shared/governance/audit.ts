@@ -71,6 +71,8 @@ export const AUDIT_ACTIONS = [
   'ledger.device_tag',
   'graveyard.move',
   'reflect.propose',
+  'replica.merge',
+  'replica.compact',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

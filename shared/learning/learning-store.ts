@@ -73,6 +73,7 @@ export class LearningStore {
       if (a !== b) changed[t.key] = [a, b];
     }
     if (!sameKinds(before.events.immortal_kinds, after.events.immortal_kinds)) changed['events.immortal_kinds'] = [before.events.immortal_kinds, after.events.immortal_kinds];
+    if (before.devices.folder !== after.devices.folder) changed['devices.folder'] = [before.devices.folder, after.devices.folder];
     if (before.briefing.path !== after.briefing.path) changed['briefing.path'] = [before.briefing.path, after.briefing.path];
     if (before.timeline.path !== after.timeline.path) changed['timeline.path'] = [before.timeline.path, after.timeline.path];
     // A damaged file is rewritten even when the constants in force stay the same: `set` is what fixes it.

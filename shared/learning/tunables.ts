@@ -25,11 +25,16 @@ export interface LearningConstants {
   briefing: { path: string | null };
   /** Where the person's timeline note is kept (ledger/timeline.ts); null: none is kept. */
   timeline: { path: string | null };
+  /** The vault folder where devices exchange learned state (docs/devices.md); null: this vault's learning stays on each device. */
+  devices: { folder: string | null };
 }
 
 export type LearningGroup = keyof LearningConstants;
 /** The groups of numeric constants (the briefing's and the timeline's paths are settings of their own). */
-type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline'>;
+type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline' | 'devices'>;
+
+/** Where devices exchange learned state by default: an ordinary folder, so sync tools that skip dot folders carry it. */
+export const DEVICES_FOLDER = 'Lithos/Devices';
 
 export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   feedback: { ...FEEDBACK },
@@ -39,6 +44,7 @@ export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   drift: { ...DRIFT },
   briefing: { path: BRIEFING_NOTE_PATH },
   timeline: { path: TIMELINE_NOTE_PATH },
+  devices: { folder: DEVICES_FOLDER },
 });
 
 export interface Tunable {
@@ -135,6 +141,14 @@ const briefingPath = z
   .regex(/^(?![./])(?!.*(^|\/)\.)(?!.*\.\.)(?!.*\\).+\.md$/, 'must be a vault path of a .md note, outside dot folders (e.g. "Lithos/Briefing.md")')
   .nullable();
 
+/** The devices folder: a vault folder outside dot folders; null turns the exchange off. */
+const devicesFolder = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^(?![./])(?!.*(^|\/)\.)(?!.*\.\.)(?!.*\\)[^/]+(\/[^/]+)*$/, 'must be a vault folder outside dot folders (e.g. "Lithos/Devices")')
+  .nullable();
+
 function groupSchema(group: NumberGroup) {
   const shape: Record<string, z.ZodType<number | readonly EventKind[] | undefined>> = {};
   // The one list among the constants: the event kinds kept forever (learning/event-ageing.ts).
@@ -161,6 +175,7 @@ const fileSchema = z.strictObject({
   drift: groupSchema('drift'),
   briefing: z.strictObject({ path: briefingPath.optional() }).optional(),
   timeline: z.strictObject({ path: briefingPath.optional() }).optional(),
+  devices: z.strictObject({ folder: devicesFolder.optional() }).optional(),
 });
 
 /**
@@ -185,6 +200,8 @@ export function parseLearningOverrides(raw: unknown): LearningOverrides {
   if (path !== undefined && path !== DEFAULT_LEARNING.briefing.path) out.briefing = { path };
   const timeline = r.data.timeline?.path;
   if (timeline !== undefined && timeline !== DEFAULT_LEARNING.timeline.path) out.timeline = { path: timeline };
+  const folder = r.data.devices?.folder;
+  if (folder !== undefined && folder !== DEFAULT_LEARNING.devices.folder) out.devices = { folder };
   return deepFreeze(out);
 }
 
@@ -214,6 +231,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     drift: { ...DEFAULT_LEARNING.drift, ...o.drift },
     briefing: { ...DEFAULT_LEARNING.briefing, ...o.briefing },
     timeline: { ...DEFAULT_LEARNING.timeline, ...o.timeline },
+    devices: { ...DEFAULT_LEARNING.devices, ...o.devices },
   });
 }
 

@@ -55,6 +55,7 @@ export class Replicator {
   private chain: Promise<unknown> = Promise.resolve();
   private fullPass: boolean;
   private started = false;
+  private changed: (() => void) | null = null;
   last: SyncReport | null = null;
 
   constructor(
@@ -78,8 +79,19 @@ export class Replicator {
         const set = this.dirty.get(c.t) ?? new Set<string>();
         for (const k of keys) set.add(k);
         this.dirty.set(c.t, set);
+        this.changed?.();
       }
     });
+  }
+
+  /** Called whenever a local change is noted (DeviceSync publishes a few seconds later). */
+  onDirty(fn: (() => void) | null): void {
+    this.changed = fn;
+  }
+
+  /** Resolves once the round under way (if any) is done. */
+  idle(): Promise<void> {
+    return this.chain.then(() => undefined);
   }
 
   /** Rows changed here and not yet published. */

@@ -13,6 +13,7 @@ import type { SessionCaller } from './caller';
 import { BriefingRoom } from './briefing-room';
 import { TimelineRoom } from './timeline-room';
 import { DriftRoom } from './drift-room';
+import { DevicesRoom } from './devices-room';
 import { EdgesRoom } from './edges-room';
 import { EventsRoom } from './events-room';
 import { IndexRoom } from './index-room';
@@ -49,6 +50,7 @@ export class MemorySession {
   readonly briefing: BriefingRoom;
   readonly timeline: TimelineRoom;
   readonly drift: DriftRoom;
+  readonly devices: DevicesRoom;
 
   private readonly services: Services;
 
@@ -68,6 +70,7 @@ export class MemorySession {
     this.drift = new DriftRoom(s, this.notes, this.conflicts);
     this.briefing = new BriefingRoom(s, this.notes, this.conflicts, this.drift);
     this.timeline = new TimelineRoom(s, this.notes);
+    this.devices = new DevicesRoom(s);
   }
 
   get caller(): SessionCaller {

@@ -1,3 +1,4 @@
+import type { DeviceSync } from '../replica/device-sync';
 /**
  * The engine's services, each owning one concern and built once by MemoryEngine.open: what a scoped
  * session and the composition roots work through (docs/architecture.md).
@@ -26,5 +27,7 @@ export interface Services {
   readonly governance: GovernanceService;
   /** Agents, tasks, aspect claims, findings (coordination.sqlite). */
   readonly coordination: CoordinationStore;
+  /** Learned state exchanged with this person's other devices (replica/device-sync.ts). */
+  readonly devices: DeviceSync;
   readonly clock: Clock;
 }

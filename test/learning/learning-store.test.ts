@@ -1,7 +1,7 @@
 import { BRIEFING_NOTE_PATH } from '../../shared/ledger/briefing';
 import { TIMELINE_NOTE_PATH } from '../../shared/ledger/timeline';
 import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
-import { DEFAULT_LEARNING, TUNABLES, defaultOf, parseLearningOverrides, tunable } from '../../shared/learning/tunables';
+import { DEVICES_FOLDER, DEFAULT_LEARNING, TUNABLES, defaultOf, parseLearningOverrides, tunable } from '../../shared/learning/tunables';
 import { DECAY, DRIFT, EVENTS, FEEDBACK, SUPPORT } from '../../shared/learning/constants';
 import { DEFAULT_IMMORTAL_EVENT_KINDS } from '../../shared/model/events';
 import { RELOAD_MS } from '../../shared/governance/policy';
@@ -39,6 +39,7 @@ describe('defaults', () => {
       events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
       briefing: { path: BRIEFING_NOTE_PATH },
       timeline: { path: TIMELINE_NOTE_PATH },
+      devices: { folder: DEVICES_FOLDER },
       drift: { ...DRIFT },
     });
     expect(store.overrides()).toEqual({});

@@ -30,6 +30,7 @@ const VIEWERS: Record<string, string> = {
   conflicts: 'person',
   targets: 'person',
   drift: 'person',
+  devices: 'person',
   'conflicts resolve': 'person',
   'conflicts scan': 'job:conflict-scan',
   'audit verify': 'files',

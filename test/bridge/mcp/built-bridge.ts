@@ -40,7 +40,8 @@ export function vaultFiles(vault: string): Record<string, string> {
     for (const name of readdirSync(dir)) {
       const abs = join(dir, name);
       const rel = relative(vault, abs).split('\\').join('/');
-      if (rel === '.lithos') continue;
+      // Learned state, not notes: .lithos/ and the devices folder each device writes its learning to (docs/devices.md).
+      if (rel === '.lithos' || rel === 'Lithos/Devices') continue;
       if (statSync(abs).isDirectory()) walk(abs);
       else out[rel] = readFileSync(abs, 'utf8');
     }

@@ -128,6 +128,28 @@ export function entrySection(e: BuriedEntry): string {
   ].join('\n');
 }
 
+/**
+ * The correction appended when a buried entry comes back to life (its state set back to a living one): dated, naming
+ * the section whose text went back into the note and that text's sha256. It holds no text, so reading it as an
+ * entry (readEntry) finds none; the sections before it are never edited.
+ */
+export function revivalSection(r: { heading: string; kind: LedgerKind; state: string; path: string; revived: string; restored: string; sha256: string }): string {
+  return [
+    '',
+    `## ${r.heading}`,
+    '',
+    `- revived: ${r.revived}`,
+    `- kind: ${r.kind}`,
+    `- state: ${r.state}`,
+    `- path: ${JSON.stringify(r.path)}`,
+    `- restored: ${JSON.stringify(r.restored)}`,
+    `- sha256: ${r.sha256}`,
+    '',
+    `Revived (${r.state}): the text of [[#${r.restored}]] went back into the note.`,
+    '',
+  ].join('\n');
+}
+
 /** The text a graveyard note is created with, before its first entry. */
 export function graveyardIntro(kind: LedgerKind): string {
   return [

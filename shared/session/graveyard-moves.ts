@@ -1,9 +1,9 @@
 /**
  * The graveyard's move (docs/ledger.md → Graveyard): right after a write through Lithos retires a ledger entry
  * (its own state change, or a decision it superseded, deprecated or aborted), the entry's whole file is appended to
- * its kind's graveyard note and the living note keeps a stub. It runs here, after the session's write and its
- * `ledger.state` / `ledger.intent` audit, and not on the note-changed hook: an edit a person makes in Obsidian is
- * never rewritten under their cursor, and a buried note the person edits stays as they leave it.
+ * its kind's graveyard note and the living note keeps a stub. It runs after the session's write (or an accepted
+ * proposal) and its `ledger.state` / `ledger.intent` audit; a state a person changes in Obsidian moves only once the
+ * note is quiet (graveyard-watch.ts), never under their cursor, and a buried note the person edits stays as they leave it.
  *
  * Order makes it lossless: the entry is appended first and read back (its sha256 checked), and only then is the
  * note's text replaced, and only if it is still the text that was buried. Both writes are the engine's rule writes
@@ -11,12 +11,12 @@
  */
 import type { AuditActor } from '../governance/audit';
 import { inHiddenFolder } from '../governance/gate';
-import { LEDGER_FIELDS, LEDGER_STATES } from '../model/ledger';
+import { LEDGER_FIELDS, LEDGER_STATES, type LedgerKind } from '../model/ledger';
 import { ledgerIdOf } from '../model/ledger-id';
 import { DEFAULT_NAMESPACE } from '../model/namespace';
 import { isRetired } from '../model/phases';
 import type { NoteMeta } from '../model/types';
-import { entrySection, frontmatterBlock, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, sha256, stubText } from '../ledger/graveyard';
+import { entrySection, frontmatterBlock, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, revivalSection, sha256, stubText, type BuriedEntry } from '../ledger/graveyard';
 import type { Services } from './services';
 
 export const GRAVEYARD_RULE: AuditActor = { kind: 'rule', id: 'graveyard' };
@@ -37,31 +37,48 @@ export async function buryAfterWrite(services: Services, cause: AuditActor, befo
 }
 
 /**
- * Puts a stub's buried body back (a revived entry): only while the body is still the stub the move left (managed
- * callouts aside) and the entry's sha256 holds; the frontmatter stays as it is now. The graveyard keeps the entry.
+ * Puts a stub's buried body back (a revived entry): only while the body is still a stub the move left (managed
+ * callouts aside; its state line may have followed a later state) and the entry's sha256 holds; the frontmatter stays
+ * as it is now. The graveyard keeps the entry and gets a dated `revived` correction appended (revivalSection).
  */
 export async function exhume(services: Services, cause: AuditActor, path: string): Promise<boolean> {
   const live = services.notes.noteAtPath(path);
   const text = live ? await textOf(services, live.path) : null;
   const ptr = text === null ? undefined : pointersIn(text).at(-1);
-  if (!live || text === null || !ptr) return false;
-  const graveyard = await textOf(services, `${ptr.note}.md`);
+  const ledger = live?.cached.meta.ledger;
+  if (!live || !ledger || text === null || !ptr) return false;
+  const gpath = `${ptr.note}.md`;
+  const graveyard = await textOf(services, gpath);
   const entry = graveyard === null ? null : readEntry(graveyard, ptr.heading);
   if (!entry || (await sha256(entry.text)) !== entry.sha256) return false;
   const fm = frontmatterBlock(text);
-  const wasStub = stubText(entry.text, { title: live.cached.meta.title, state: entry.state, note: ptr.note, heading: ptr.heading, successor: entry.successor }).slice(frontmatterBlock(entry.text).length);
-  if (withoutManaged(text.slice(fm.length)) !== withoutManaged(wasStub)) return false; // the person wrote there: leave it
+  if (!isStub(text, entry, { title: live.cached.meta.title, kind: ledger.kind, note: ptr.note, heading: ptr.heading, successors: [entry.successor] })) return false; // the person wrote there: leave it
   const body = entry.text.slice(frontmatterBlock(entry.text).length);
   const restored = await services.notes.editNoteText(live.path, (t) => (t === text ? fm + body : t), GRAVEYARD_RULE, MANAGED);
   if (!restored) return false;
+  let correction = '';
+  await services.notes.editNoteText(gpath, (t) => {
+    correction = nextHeading(t, entry.ledgerId);
+    const section = revivalSection({ heading: correction, kind: entry.kind, state: ledger.state, path: live.path, revived: new Date(services.clock.now()).toISOString(), restored: ptr.heading, sha256: entry.sha256 });
+    return `${t}${t.endsWith('\n') ? '' : '\n'}${section}`;
+  }, GRAVEYARD_RULE, MANAGED);
   await services.governance.audit.append({
     action: 'graveyard.move',
     actor: GRAVEYARD_RULE,
     target: live.nodeId,
-    data: { path: live.path, kind: entry.kind, ledger_id: entry.ledgerId, restored: true, graveyard: `${ptr.note}.md`, section: ptr.heading, sha256: entry.sha256, cause },
+    data: { path: live.path, kind: entry.kind, ledger_id: entry.ledgerId, state: ledger.state, restored: true, graveyard: gpath, section: ptr.heading, correction, sha256: entry.sha256, cause },
   });
   await services.conflicts.syncCallouts(live.nodeId);
   return true;
+}
+
+/** Whether a note's body is still a stub the move wrote for `entry` (any state of its kind, any of `successors`). */
+function isStub(text: string, entry: BuriedEntry, s: { title: string; kind: LedgerKind; note: string; heading: string; successors: (string | null)[] }): boolean {
+  const body = withoutManaged(text.slice(frontmatterBlock(text).length));
+  const states = LEDGER_STATES[s.kind] as readonly string[];
+  return states.some((state) =>
+    s.successors.some((successor) => withoutManaged(stubText(entry.text, { title: s.title, state, note: s.note, heading: s.heading, successor }).slice(frontmatterBlock(entry.text).length)) === body),
+  );
 }
 
 /**
@@ -78,9 +95,7 @@ async function restub(services: Services, path: string, text: string, state: str
   const successorField = (await services.notes.parse(path)).frontmatter[LEDGER_FIELDS.supersededBy];
   const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : entry.successor;
   const stubOf = (st: string, succ: string | null) => stubText(entry.text, { title: meta.title, state: st, note: ptr.note, heading: ptr.heading, successor: succ }).slice(frontmatterBlock(entry.text).length);
-  const body = withoutManaged(text.slice(fm.length));
-  const states = LEDGER_STATES[meta.ledger.kind] as readonly string[];
-  if (!states.some((st) => [entry.successor, successor].some((succ) => withoutManaged(stubOf(st, succ)) === body))) return false;
+  if (!isStub(text, entry, { title: meta.title, kind: meta.ledger.kind, note: ptr.note, heading: ptr.heading, successors: [entry.successor, successor] })) return false;
   const changed = await services.notes.editNoteText(path, (t) => (t === text ? fm + stubOf(state, successor) : t), GRAVEYARD_RULE, MANAGED);
   if (changed) await services.conflicts.syncCallouts(services.notes.noteAtPath(path)?.nodeId ?? path);
   return false;

@@ -104,3 +104,39 @@ describe('an entry retired by hand', () => {
     expect(await reconstruct(text(PATH), fromDisk)).toContain('Measured on two runs.');
   });
 });
+
+describe('a stub set back to a living state by hand', () => {
+  /** A claim refuted through Lithos: its note is a stub, its text in the graveyard. */
+  async function buried(): Promise<{ ledgerId: string; original: string; graveyard: string }> {
+    await claim();
+    const read = await h.call('lithos_read', { path: PATH }, HUMAN);
+    await h.call('lithos_write', { path: PATH, expected_version: read.version, state: 'refuted', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }] }, HUMAN);
+    const stub = text(PATH);
+    expect(stub).toContain('REFUTED.');
+    return { ledgerId: read.ledger_id as string, original: await reconstruct(stub, fromDisk), graveyard: text('Lithos/Graveyard/Claims.md') };
+  }
+
+  test('gets its last buried text back once quiet; the graveyard only grows, by a dated revival', async () => {
+    const { ledgerId, original, graveyard } = await buried();
+    await saveByHand(setState('contested'));
+    expect(text(PATH)).toContain('REFUTED.'); // not while the person may still be typing
+    await quiet();
+    const now = text(PATH);
+    expect(now.slice(frontmatterBlock(now).length)).toBe(original.slice(frontmatterBlock(original).length));
+    expect(now).toMatch(/^state: contested$/m);
+    const after = text('Lithos/Graveyard/Claims.md');
+    expect(after.startsWith(graveyard)).toBe(true);
+    expect(after.slice(graveyard.length)).toContain(`## ${ledgerId} correction 2\n\n- revived: `);
+    expect((await audited('ledger.state'))[0]).toMatchObject({ actor: { kind: 'system', id: 'outside-the-tools' }, data: { from: 'refuted', to: 'contested' } });
+    expect((await audited('graveyard.move'))[0]).toMatchObject({ data: { restored: true, state: 'contested', section: ledgerId, correction: `${ledgerId} correction 2`, cause: { kind: 'system', id: 'outside-the-tools' } } });
+  });
+
+  test('whose stub the person wrote in keeps what they wrote; nothing is restored over it', async () => {
+    const { graveyard } = await buried();
+    await saveByHand((t) => setState('contested')(t).replace(/REFUTED\..*$/m, 'Reopened: Backtest 3 disagrees with Backtest 2.'));
+    const written = text(PATH);
+    await quiet();
+    expect(text(PATH)).toBe(written);
+    expect(text('Lithos/Graveyard/Claims.md')).toBe(graveyard);
+  });
+});

@@ -16,7 +16,7 @@ import { ledgerIdOf } from '../model/ledger-id';
 import { DEFAULT_NAMESPACE } from '../model/namespace';
 import { isRetired } from '../model/phases';
 import type { NoteMeta } from '../model/types';
-import { entrySection, frontmatterBlock, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, revivalSection, sha256, stubText, type BuriedEntry } from '../ledger/graveyard';
+import { BOM, entrySection, frontmatterBlock, graveyardIntro, graveyardNote, isGraveyardPath, nextHeading, pointersIn, readEntry, revivalSection, sha256, stubText, type BuriedEntry } from '../ledger/graveyard';
 import type { Services } from './services';
 
 export const GRAVEYARD_RULE: AuditActor = { kind: 'rule', id: 'graveyard' };
@@ -54,14 +54,14 @@ export async function exhume(services: Services, cause: AuditActor, path: string
   const fm = frontmatterBlock(text);
   if (!isStub(text, entry, { title: live.cached.meta.title, kind: ledger.kind, note: ptr.note, heading: ptr.heading, successors: [entry.successor] })) return false; // the person wrote there: leave it
   const body = entry.text.slice(frontmatterBlock(entry.text).length);
-  const restored = await services.notes.editNoteText(live.path, (t) => (t === text ? fm + body : t), GRAVEYARD_RULE, MANAGED);
+  const restored = await editWhole(services, live.path, (t) => (t === text ? fm + body : t));
   if (!restored) return false;
   let correction = '';
-  await services.notes.editNoteText(gpath, (t) => {
+  await editWhole(services, gpath, (t) => {
     correction = nextHeading(t, entry.ledgerId);
     const section = revivalSection({ heading: correction, kind: entry.kind, state: ledger.state, path: live.path, revived: new Date(services.clock.now()).toISOString(), restored: ptr.heading, sha256: entry.sha256 });
     return `${t}${t.endsWith('\n') ? '' : '\n'}${section}`;
-  }, GRAVEYARD_RULE, MANAGED);
+  });
   await services.governance.audit.append({
     action: 'graveyard.move',
     actor: GRAVEYARD_RULE,
@@ -96,7 +96,7 @@ async function restub(services: Services, path: string, text: string, state: str
   const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : entry.successor;
   const stubOf = (st: string, succ: string | null) => stubText(entry.text, { title: meta.title, state: st, note: ptr.note, heading: ptr.heading, successor: succ }).slice(frontmatterBlock(entry.text).length);
   if (!isStub(text, entry, { title: meta.title, kind: meta.ledger.kind, note: ptr.note, heading: ptr.heading, successors: [entry.successor, successor] })) return false;
-  const changed = await services.notes.editNoteText(path, (t) => (t === text ? fm + stubOf(state, successor) : t), GRAVEYARD_RULE, MANAGED);
+  const changed = await editWhole(services, path, (t) => (t === text ? fm + stubOf(state, successor) : t));
   if (changed) await services.conflicts.syncCallouts(services.notes.noteAtPath(path)?.nodeId ?? path);
   return false;
 }
@@ -135,10 +135,10 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   // 1. Append the entry (the graveyard only ever grows).
   let heading = ledgerId;
   if (notes.noteAtPath(gpath)) {
-    await notes.editNoteText(gpath, (t) => {
+    await editWhole(services, gpath, (t) => {
       heading = nextHeading(t, ledgerId);
       return `${t}${t.endsWith('\n') ? '' : '\n'}${entry(heading)}`;
-    }, GRAVEYARD_RULE, MANAGED);
+    });
   } else {
     await notes.writeNote(
       { path: gpath, mode: 'create', content: graveyardIntro(kind) + entry(heading), fields: { title: note.split('/').pop()!, namespace: meta.access_scope === 'shared' ? DEFAULT_NAMESPACE : meta.namespace, access_scope: meta.access_scope, status: 'archived', tags: ['graveyard'] }, actor: meta.author },
@@ -153,15 +153,10 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   let changedMeanwhile = false;
   const stubbed =
     held &&
-    (await notes.editNoteText(
-      live.path,
-      (t) => {
-        changedMeanwhile = t !== original;
-        return changedMeanwhile ? t : stubText(original, { title: meta.title, state: meta.ledger!.state, note, heading, successor });
-      },
-      GRAVEYARD_RULE,
-      MANAGED,
-    ));
+    (await editWhole(services, live.path, (t) => {
+      changedMeanwhile = t !== original;
+      return changedMeanwhile ? t : stubText(original, { title: meta.title, state: meta.ledger!.state, note, heading, successor });
+    }));
   // Why a note kept its text: the graveyard did not read back as written, or the note changed since it was read.
   const kept = stubbed ? {} : { kept_text: held ? (changedMeanwhile ? 'changed_meanwhile' : 'unchanged') : 'not_read_back' };
   await services.governance.audit.append({
@@ -175,9 +170,27 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   return stubbed;
 }
 
-/** A note's text as it is now, read under its lock without writing (the edit returns it unchanged). */
+/**
+ * Edits a note's whole text, a byte-order mark included, as the graveyard's rule write: text-edit.ts hands the text
+ * without the mark and keeps the file's own, so the buried text and the comparisons use the file's every character.
+ */
+function editWhole(services: Services, path: string, fn: (whole: string) => string): Promise<boolean> {
+  return services.notes.editNoteText(
+    path,
+    (t, bom) => {
+      const whole = bom ? BOM + t : t;
+      const next = fn(whole);
+      if (next === whole) return t;
+      return next.startsWith(BOM) ? next.slice(1) : next;
+    },
+    GRAVEYARD_RULE,
+    MANAGED,
+  );
+}
+
+/** A note's text as it is now (a byte-order mark included), read under its lock without writing. */
 async function textOf(services: Services, path: string): Promise<string | null> {
   let text: string | null = null;
-  await services.notes.editNoteText(path, (t) => (text = t), GRAVEYARD_RULE, MANAGED);
+  await editWhole(services, path, (t) => (text = t));
   return text;
 }

@@ -1,6 +1,7 @@
 import { HUMAN, openTools, type ToolHarness } from '../tools/fixture';
 import { frontmatterBlock, reconstruct } from '../../shared/ledger/graveyard';
 import { GRAVEYARD_QUIET_MS } from '../../shared/session/graveyard-watch';
+import { contentHash } from '../../shared/model/hash';
 
 /**
  * A state a person changes by hand in Obsidian (docs/ledger.md → Graveyard): once the note has been quiet for
@@ -138,5 +139,43 @@ describe('a stub set back to a living state by hand', () => {
     await quiet();
     expect(text(PATH)).toBe(written);
     expect(text('Lithos/Graveyard/Claims.md')).toBe(graveyard);
+  });
+});
+
+describe('a note with a byte-order mark and CRLF line ends', () => {
+  const bytes = (path: string) => h.vault.readBytes(path);
+  const whole = async (path: string) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(await bytes(path));
+  const ORIGINAL = '\uFEFF---\r\nledger_id: E001-abcd\r\nnote_type: claim\r\nstate: refuted\r\nevidence:\r\n  - Backtest 1\r\n---\r\n# Pool claim\r\n\r\nA pool of 20 is enough.\r\n';
+
+  test('retired by hand: the graveyard gives back every byte, the mark and the line ends; the stub keeps both', async () => {
+    h.vault.put(PATH, ORIGINAL.replace('state: refuted', 'state: unverified'));
+    h.clock.advance(300);
+    await h.engine.services.notes.refresh(PATH);
+    const put = new TextEncoder().encode(ORIGINAL);
+    h.vault.put(PATH, put);
+    h.clock.advance(300);
+    await h.engine.services.notes.refresh(PATH);
+    await quiet();
+
+    const stub = await whole(PATH);
+    expect(stub).toContain('REFUTED.');
+    expect([...(await bytes(PATH)).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(stub.slice(1).split('\n').every((l, i, all) => i === all.length - 1 || l.endsWith('\r'))).toBe(true);
+    const back = await reconstruct(stub, (note) => h.vault.text(`${note}.md`) ?? null);
+    expect(new TextEncoder().encode(back)).toEqual(put);
+  });
+
+  test('retired through Lithos: the write and the move keep the mark, and the buried text is the file as written', async () => {
+    h.vault.put(PATH, ORIGINAL.replace('state: refuted', 'state: unverified'));
+    h.clock.advance(300);
+    await h.engine.services.notes.refresh(PATH);
+    const read = await h.call('lithos_read', { path: PATH }, HUMAN);
+    const w = await h.call('lithos_write', { path: PATH, expected_version: read.version, state: 'refuted' }, HUMAN);
+    const stub = await whole(PATH);
+    expect(stub.startsWith('\uFEFF---\r\n')).toBe(true);
+    const back = await reconstruct(stub, (note) => h.vault.text(`${note}.md`) ?? null);
+    expect(back.startsWith('\uFEFF---\r\n')).toBe(true);
+    expect(back).toContain('A pool of 20 is enough.\r\n');
+    expect(contentHash(back.slice(1))).toBe(w.version);
   });
 });

@@ -32,6 +32,7 @@ async function retireByProposal(create: Record<string, unknown>, retire: Record<
 }
 
 const cases: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  ['decision', { note_type: 'decision', target: 'session-store', content: 'Use Redis, because sessions must survive a restart.\n' }, { state: 'deprecated' }],
   ['claim', { note_type: 'claim', evidence: ['Backtest 1'], content: 'A pool of 20 is enough.\n\nMeasured twice.\n' }, { state: 'refuted', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }] }],
   ['workflow', { note_type: 'workflow', context: 'deploys', trigger: 'a release', content: 'Steps:\n\n```sh\nmake\n```\n' }, { state: 'superseded' }],
   ['construct', { note_type: 'construct', code: ['src/pool.ts'], content: '# Pool\n\nThe pool.\nSecond line.\nThird line.\nFourth line.\n' }, { state: 'dead' }],
@@ -57,7 +58,7 @@ describe('an accepted proposal that retires a ledger entry buries it, as a direc
       expect(state).toMatchObject({
         actor: { kind: 'agent', id: 'agent-a' },
         target: w.id,
-        data: { path, kind, from: kind === 'claim' ? 'unverified' : kind === 'workflow' ? 'current' : 'active', to: retire.state, proposal_id: proposalId, accepted_by: { kind: 'human', id: null } },
+        data: { path, kind, from: ({ claim: 'unverified', workflow: 'current' } as Record<string, string>)[kind] ?? 'active', to: retire.state, proposal_id: proposalId, accepted_by: { kind: 'human', id: null } },
       });
       const [move] = await audited('graveyard.move');
       expect(move).toMatchObject({ target: w.id, data: { path, kind, state: retire.state, stubbed: true, cause: { kind: 'agent', id: 'agent-a' } } });

@@ -31,7 +31,7 @@ export async function buryAfterWrite(services: Services, cause: AuditActor, befo
   const was = before?.ledger;
   const retiredNow = now !== undefined && isRetired(now.kind, now.state, false) && !(was && was.kind === now.kind && was.state === now.state);
   for (const p of retiredNow ? [path, ...replaced] : replaced) await bury(services, cause, p);
-  // A refuted claim brought back (to contested, with new evidence) gets its text back from the graveyard.
+  // An entry brought back to a living state (a refuted claim to contested, a dead construct to active) gets its text back.
   const revived = now !== undefined && was?.kind === now.kind && isRetired(was.kind, was.state, false) && !isRetired(now.kind, now.state, false);
   if (revived) await exhume(services, cause, path);
 }
@@ -52,7 +52,8 @@ export async function exhume(services: Services, cause: AuditActor, path: string
   const entry = graveyard === null ? null : readEntry(graveyard, ptr.heading);
   if (!entry || (await sha256(entry.text)) !== entry.sha256) return false;
   const fm = frontmatterBlock(text);
-  if (!isStub(text, entry, { title: live.cached.meta.title, kind: ledger.kind, note: ptr.note, heading: ptr.heading, successors: [entry.successor] })) return false; // the person wrote there: leave it
+  const successors = [entry.successor, await successorOf(services, live.path)];
+  if (!isStub(text, entry, { title: live.cached.meta.title, kind: ledger.kind, note: ptr.note, heading: ptr.heading, successors })) return false; // the person wrote there: leave it
   const body = entry.text.slice(frontmatterBlock(entry.text).length);
   const restored = await editWhole(services, live.path, (t) => (t === text ? fm + body : t));
   if (!restored) return false;
@@ -74,7 +75,8 @@ export async function exhume(services: Services, cause: AuditActor, path: string
 
 /** Whether a note's body is still a stub the move wrote for `entry` (any state of its kind, any of `successors`). */
 function isStub(text: string, entry: BuriedEntry, s: { title: string; kind: LedgerKind; note: string; heading: string; successors: (string | null)[] }): boolean {
-  const body = withoutManaged(text.slice(frontmatterBlock(text).length));
+  const own = text.startsWith(BOM) ? text.slice(1) : text; // a stub's own text never starts with the file's mark
+  const body = withoutManaged(own.slice(frontmatterBlock(own).length));
   const states = LEDGER_STATES[s.kind] as readonly string[];
   return states.some((state) =>
     s.successors.some((successor) => withoutManaged(stubText(entry.text, { title: s.title, state, note: s.note, heading: s.heading, successor }).slice(frontmatterBlock(entry.text).length)) === body),
@@ -92,13 +94,18 @@ async function restub(services: Services, path: string, text: string, state: str
   const meta = services.notes.noteAtPath(path)?.cached.meta;
   if (!entry || !meta?.ledger) return false;
   const fm = frontmatterBlock(text);
-  const successorField = (await services.notes.parse(path)).frontmatter[LEDGER_FIELDS.supersededBy];
-  const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : entry.successor;
+  const successor = (await successorOf(services, path)) ?? entry.successor;
   const stubOf = (st: string, succ: string | null) => stubText(entry.text, { title: meta.title, state: st, note: ptr.note, heading: ptr.heading, successor: succ }).slice(frontmatterBlock(entry.text).length);
   if (!isStub(text, entry, { title: meta.title, kind: meta.ledger.kind, note: ptr.note, heading: ptr.heading, successors: [entry.successor, successor] })) return false;
   const changed = await editWhole(services, path, (t) => (t === text ? fm + stubOf(state, successor) : t));
   if (changed) await services.conflicts.syncCallouts(services.notes.noteAtPath(path)?.nodeId ?? path);
   return false;
+}
+
+/** The note's `superseded_by` as it is now, or null. */
+async function successorOf(services: Services, path: string): Promise<string | null> {
+  const field = (await services.notes.parse(path)).frontmatter[LEDGER_FIELDS.supersededBy];
+  return typeof field === 'string' && field.trim() !== '' ? field.trim() : null;
 }
 
 /** A body without the engine's managed blocks (callouts) and blank lines: what a person wrote in it. */
@@ -126,8 +133,7 @@ export async function bury(services: Services, cause: AuditActor, path: string):
   const hidden = services.governance.policy.get().hidden_folders.find((f) => inHiddenFolder([f], live.path)) ?? null;
   const note = graveyardNote(kind, { namespace: meta.namespace, access_scope: meta.access_scope, author: meta.author, hidden_folder: hidden });
   const gpath = `${note}.md`;
-  const successorField = parsed.frontmatter[LEDGER_FIELDS.supersededBy];
-  const successor = typeof successorField === 'string' && successorField.trim() !== '' ? successorField.trim() : null;
+  const successor = await successorOf(services, live.path);
   const digest = await sha256(original);
   const entry = (heading: string) =>
     entrySection({ heading, ledgerId, kind, state: meta.ledger!.state, path: live.path, successor, buried: new Date(services.clock.now()).toISOString(), sha256: digest, text: original });

@@ -132,6 +132,24 @@ describe('a stub set back to a living state by hand', () => {
     expect((await audited('graveyard.move'))[0]).toMatchObject({ data: { restored: true, state: 'contested', section: ledgerId, correction: `${ledgerId} correction 2`, cause: { kind: 'system', id: 'outside-the-tools' } } });
   });
 
+  test('a superseded decision set back to active by hand gets its text back (the status callout follows its state)', async () => {
+    const decision = (title: string, extra: Record<string, unknown> = {}) => ({ title, note_type: 'decision', target: 'session-store', content: `${title}, because sessions must survive a restart.\n`, ...extra });
+    const first = await h.call('lithos_write', decision('Use Redis'), HUMAN);
+    await h.call('lithos_write', decision('Use Postgres', { intent: { type: 'supersede', replaces: [first.ledger_id] } }), HUMAN);
+    const redis = 'Use Redis.md';
+    expect(h.vault.text(redis)).toContain('SUPERSEDED.');
+    const own = (t: string) => t.split(/^---$/m).pop()!.replace(/%% lithos:begin[\s\S]*?%% lithos:end %%\n*/g, '');
+    const buriedBody = own(await reconstruct(text(redis), fromDisk));
+    h.vault.put(redis, setState('active')(text(redis)));
+    h.clock.advance(300);
+    await h.engine.services.notes.refresh(redis);
+    await quiet();
+    expect(text(redis)).toContain('Use Redis, because sessions must survive a restart.');
+    expect(text(redis)).not.toContain('SUPERSEDED.');
+    expect(own(text(redis))).toBe(buriedBody);
+    expect(text('Lithos/Graveyard/Decisions.md')).toContain(`## ${first.ledger_id} correction 2\n\n- revived: `);
+  });
+
   test('whose stub the person wrote in keeps what they wrote; nothing is restored over it', async () => {
     const { graveyard } = await buried();
     await saveByHand((t) => setState('contested')(t).replace(/REFUTED\..*$/m, 'Reopened: Backtest 3 disagrees with Backtest 2.'));

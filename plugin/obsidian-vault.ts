@@ -135,7 +135,7 @@ export class ObsidianVault implements VaultPort {
     if (!isFile(file)) {
       if (file || (await this.app.vault.adapter.stat(p))?.type !== 'file') return null;
       // On disk but not yet in Obsidian's cache (just written by the bridge): no Vault.process for it yet.
-      const before = new TextDecoder().decode(await this.app.vault.adapter.readBinary(p));
+      const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await this.app.vault.adapter.readBinary(p)); // a BOM kept (text-edit.ts)
       const after = fn(before);
       if (after !== before) await this.app.vault.adapter.write(p, after);
       return { before, after };

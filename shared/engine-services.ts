@@ -28,6 +28,7 @@ import { LedgerIds } from './vault/ledger-ids';
 import { LedgerAssigner } from './vault/ledger-assign';
 import { briefingNote, type BriefingNote } from './session/briefing-note';
 import { timelineNote, type TimelineNote } from './session/timeline-note';
+import { GraveyardWatch } from './session/graveyard-watch';
 
 export interface ServiceSources {
   d: ResolvedDeps;
@@ -40,7 +41,7 @@ export interface ServiceSources {
 }
 
 /** The services, and the sync and link graph the engine itself keeps (reconcile, events, doctor). */
-export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner; briefing: BriefingNote; timeline: TimelineNote } {
+export function buildServices(s: ServiceSources): { services: Services; sync: VaultSync; graph: LinkGraph; assigner: LedgerAssigner; briefing: BriefingNote; timeline: TimelineNote; graves: GraveyardWatch } {
   const { d, m, config, spaces, guard } = s;
   const { memory, coordination, indexer } = m;
   const { clock, timers, logger, blobs } = d;
@@ -51,6 +52,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   let assigner: LedgerAssigner | null = null;
   let briefing: BriefingNote | null = null;
   let timeline: TimelineNote | null = null;
+  let graves: GraveyardWatch | null = null;
   const editors = new NoteEditors({
     store: memory.editors,
     clock,
@@ -71,10 +73,11 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
     debounceMs: d.debounceMs,
     onProgress: d.onProgress,
     // Rule detection follows notes changed after open, never the reconcile's bulk work.
-    onChanged: (p, external) => {
+    onChanged: (p, external, before) => {
       conflicts?.noteChanged(p);
       learned?.noteChanged(p); // a ledger entry's phase (learning/ledger-phases.ts)
       if (external) learned?.externalEdit(p); // an episodic event (learning/external-edits.ts)
+      if (external) graves?.noteChanged(p, before); // a state changed by hand: the graveyard's move, once quiet
       assigner?.noteChanged(p);
       briefing?.noteChanged(p); // the person's briefing note, debounced
       timeline?.noteChanged(p); // and the timeline note
@@ -99,5 +102,6 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
   const services: Services = { notes, search, retrieval, learning, conflicts: conflictService, governance, coordination, devices: s.devices, clock };
   briefing = briefingNote({ services, path: () => config.learning.get().briefing.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
   timeline = timelineNote({ services, path: () => config.learning.get().timeline.path, timers, logger, enabled: d.briefingNote && d.assignLedgerIds });
-  return { services, sync, graph, assigner, briefing, timeline };
+  graves = new GraveyardWatch({ services, timers, logger, enabled: d.assignLedgerIds });
+  return { services, sync, graph, assigner, briefing, timeline, graves };
 }

@@ -20,6 +20,7 @@ import type { LinkGraph } from './vault/link-graph';
 import type { LedgerAssigner } from './vault/ledger-assign';
 import type { BriefingNote } from './session/briefing-note';
 import type { TimelineNote } from './session/timeline-note';
+import type { GraveyardWatch } from './session/graveyard-watch';
 import { bodyOffsetReader, ledgerIdProblems } from './vault/ledger-report';
 
 export type { IndexReport } from './vault/sync';
@@ -49,6 +50,7 @@ interface EngineParts {
   assigner: LedgerAssigner;
   briefing: BriefingNote;
   timeline: TimelineNote;
+  graves: GraveyardWatch;
   services: Services;
   /** Cached notes without vectors in the primary space (openMemory's missingPrimary). */
   backfill: string[];
@@ -85,6 +87,8 @@ export class MemoryEngine {
   private readonly briefing: BriefingNote;
   /** The person's timeline note (session/timeline-note.ts), kept alike. */
   private readonly timeline: TimelineNote;
+  /** States changed by hand: the graveyard's move once the note is quiet (session/graveyard-watch.ts). */
+  private readonly graves: GraveyardWatch;
   // The stores the engine flushes and closes; the services reach them through their own ports.
   private readonly memory: MemoryStore;
   private readonly cache: CacheStore;
@@ -102,6 +106,7 @@ export class MemoryEngine {
     this.assigner = p.assigner;
     this.briefing = p.briefing;
     this.timeline = p.timeline;
+    this.graves = p.graves;
     this.services = p.services;
     this.backfill = p.backfill;
     this.warnings = p.warnings;
@@ -115,9 +120,9 @@ export class MemoryEngine {
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
     const devices = await openDevices(d, m.memory, config);
-    const { services, sync, graph, assigner, briefing, timeline } = buildServices({ d, m, config, spaces, devices, guard: state.assertOpen });
+    const { services, sync, graph, assigner, briefing, timeline, graves } = buildServices({ d, m, config, spaces, devices, guard: state.assertOpen });
     const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
-    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, timeline, services, backfill, warnings });
+    const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, timeline, graves, services, backfill, warnings });
     const { governance, retrieval } = services;
     await reportLosses(d, { audit: governance.audit, learned: memory.learned, receipts: retrieval.receipts, proposals: governance.proposals }, m.losses, warnings, engine.losses);
     await services.learning.start();
@@ -167,6 +172,7 @@ export class MemoryEngine {
   async settle(): Promise<void> {
     await this.sync.settle();
     await this.assigner.settle();
+    await this.graves.settle();
     await this.briefing.settle();
     await this.timeline.settle();
   }
@@ -209,6 +215,8 @@ export class MemoryEngine {
     this.stopWatching();
     this.assigner.stop();
     await this.assigner.settle();
+    await this.graves.settle(); // a state changed by hand moves before the stores close
+    this.graves.stop();
     await this.briefing.settle(); // a pending regeneration is written before the stores close
     this.briefing.stop();
     await this.timeline.settle();

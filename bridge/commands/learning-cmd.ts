@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LithosError } from '../../shared/errors';
 import { AuditLog } from '../../shared/governance/audit';
 import { systemClock, type BlobStore, type Logger } from '../../shared/ports';
 import { LEARNING_FILE, LearningStore } from '../../shared/learning/learning-store';
-import { TUNABLES, defaultOf, overrideOf, rangeText, tunable, type LearningOverrides } from '../../shared/learning/tunables';
+import { DEFAULT_LEARNING, TUNABLES, defaultOf, overrideOf, rangeText, tunable, type LearningOverrides } from '../../shared/learning/tunables';
 import { acquireLock } from '../lock';
 import { checkVaultFolder } from '../open-vault';
 import { NodeBlobStore } from '../node-blob-store';
@@ -23,7 +24,7 @@ export async function learningCommand(vault: string, o: { set: readonly string[]
   const disk = new NodeBlobStore(join(root, '.lithos'));
   if (!o.reset && o.set.length === 0) {
     // No logger: a damaged file's problem is printed by report, once.
-    report(await LearningStore.open({ blobs: new ReadOnlyBlobStore(disk), clock: systemClock }), o);
+    report(await LearningStore.open({ blobs: new ReadOnlyBlobStore(disk), clock: systemClock }), root, o);
     return 0;
   }
   const changes = o.set.map(parseAssignment);
@@ -36,7 +37,7 @@ export async function learningCommand(vault: string, o: { set: readonly string[]
     }
     if (o.reset) await store.reset();
     else await store.set(applied(store.overrides(), changes));
-    report(store, o);
+    report(store, root, o);
     return 0;
   } finally {
     await lock.release();
@@ -71,10 +72,18 @@ function applied(current: LearningOverrides, changes: { key: string; value: numb
   return out;
 }
 
-function report(store: LearningStore, o: { json: boolean; out: Out }): void {
+/** The notes the engine keeps for the person (briefing, timeline): where, whether that is the default, whether one exists yet. */
+function personNotes(store: LearningStore, root: string): Record<'briefing' | 'timeline', { path: string | null; default: boolean; exists: boolean }> {
+  const c = store.get();
+  const one = (path: string | null, fallback: string | null) => ({ path, default: path === fallback, exists: path !== null && existsSync(join(root, path)) });
+  return { briefing: one(c.briefing.path, DEFAULT_LEARNING.briefing.path), timeline: one(c.timeline.path, DEFAULT_LEARNING.timeline.path) };
+}
+
+function report(store: LearningStore, root: string, o: { json: boolean; out: Out }): void {
   const overrides = store.overrides();
+  const notes = personNotes(store, root);
   if (o.json) {
-    printJson(o.out, { file: `.lithos/${LEARNING_FILE}`, problem: store.problem, overrides, constants: store.get() });
+    printJson(o.out, { file: `.lithos/${LEARNING_FILE}`, problem: store.problem, overrides, constants: store.get(), notes });
     return;
   }
   if (store.problem) o.out(`Warning: ${store.problem}`);
@@ -85,6 +94,16 @@ function report(store: LearningStore, o: { json: boolean; out: Out }): void {
   o.out(table([['constant', 'value', '', 'allowed'], ...rows]));
   const n = TUNABLES.filter((t) => overrideOf(overrides, t) !== undefined).length;
   o.out(`${n} of ${TUNABLES.length} overridden in .lithos/${LEARNING_FILE}. Change one: lithos learning <vault> --set key=value (or key=default); all: --reset.`);
+  o.out('');
+  const noteRows = (['briefing', 'timeline'] as const).map((k) => {
+    const x = notes[k];
+    const fallback = DEFAULT_LEARNING[k].path;
+    const where = x.path === null ? 'none kept' : x.path;
+    const state = x.path === null ? '' : x.exists ? 'exists' : 'not written yet (the plugin or lithos mcp writes it once there is something to say)';
+    return [`${k}.path`, where, x.default ? 'default' : `default ${fallback ?? 'none'}`, state];
+  });
+  o.out(table([['your note', 'path', '', 'state'], ...noteRows]));
+  o.out(`Move or turn off one: set its path (null: none) in .lithos/${LEARNING_FILE}.`);
 }
 
 export const learningCmd = defineCommand({

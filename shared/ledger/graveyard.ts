@@ -9,7 +9,8 @@
  * text in a fenced block whose backtick fence is longer than any backtick run inside it, so nothing in the text can
  * close it. The block holds the text verbatim; a note with CRLF line ends is stored with LF and `encoding: crlf`
  * (editors normalise a mixed file), and a text whose line ends are mixed or hold a lone CR is stored as base64 of
- * its UTF-8 bytes. The block always ends with one added newline, which reading removes.
+ * its UTF-8 bytes. A byte-order mark at the start is left out of the block and noted `bom: yes` (an invisible
+ * character inside a note is one an editor may drop). The block always ends with one added newline, which reading removes.
  */
 import { LithosError } from '../errors';
 import { LEDGER_KINDS, type LedgerKind } from '../model/ledger';
@@ -53,6 +54,9 @@ export function isGraveyardPath(path: string): boolean {
 
 export type GraveEncoding = 'verbatim' | 'crlf' | 'base64';
 
+/** A byte-order mark: a file's first character, when it has one. */
+export const BOM = '\uFEFF';
+
 /** A fence of backticks longer than any run of backticks in `text` (at least three). */
 export function fenceFor(text: string): string {
   let longest = 0;
@@ -65,7 +69,13 @@ export function fenceFor(text: string): string {
  * both, the engine's managed-block markers (`%% lithos:begin …`, callout-blocks.ts) get one backslash (`%%\ lithos:`,
  * and one more on a run already there) so the callout keeper never takes a buried callout for the graveyard's own.
  */
-export function encodeOriginal(text: string): { encoding: GraveEncoding; block: string } {
+export function encodeOriginal(original: string): { encoding: GraveEncoding; block: string; bom: boolean } {
+  const bom = original.startsWith(BOM);
+  const text = bom ? original.slice(1) : original;
+  return { ...encodeText(text), bom };
+}
+
+function encodeText(text: string): { encoding: GraveEncoding; block: string } {
   if (!text.includes('\r')) return { encoding: 'verbatim', block: escapeMarkers(text) };
   const lf = text.replace(/\r\n/g, '\n');
   const crlfOnly = !lf.includes('\r') && (text.match(/\r\n/g)?.length ?? 0) === (text.match(/\n/g)?.length ?? 0);
@@ -73,7 +83,11 @@ export function encodeOriginal(text: string): { encoding: GraveEncoding; block: 
   return { encoding: 'base64', block: base64(new TextEncoder().encode(text)).replace(/.{1,76}/g, '$&\n').replace(/\n$/, '') };
 }
 
-export function decodeOriginal(encoding: GraveEncoding, block: string): string {
+export function decodeOriginal(encoding: GraveEncoding, block: string, bom = false): string {
+  return (bom ? BOM : '') + decodeText(encoding, block);
+}
+
+function decodeText(encoding: GraveEncoding, block: string): string {
   if (encoding === 'verbatim') return unescapeMarkers(block);
   if (encoding === 'crlf') return unescapeMarkers(block).replace(/\n/g, '\r\n');
   return new TextDecoder('utf-8', { fatal: true }).decode(unbase64(block.replace(/\s+/g, '')));
@@ -107,7 +121,7 @@ export interface BuriedEntry {
 
 /** The section appended to a graveyard note for one entry (starting with a blank line, ending with a newline). */
 export function entrySection(e: BuriedEntry): string {
-  const { encoding, block } = encodeOriginal(e.text);
+  const { encoding, block, bom } = encodeOriginal(e.text);
   const fence = fenceFor(block);
   return [
     '',
@@ -120,10 +134,33 @@ export function entrySection(e: BuriedEntry): string {
     `- successor: ${e.successor === null ? 'none' : JSON.stringify(e.successor)}`,
     `- sha256: ${e.sha256}`,
     `- encoding: ${encoding}`,
+    ...(bom ? ['- bom: yes'] : []),
     '',
     `${fence}markdown`,
     block,
     fence,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The correction appended when a buried entry comes back to life (its state set back to a living one): dated, naming
+ * the section whose text went back into the note and that text's sha256. It holds no text, so reading it as an
+ * entry (readEntry) finds none; the sections before it are never edited.
+ */
+export function revivalSection(r: { heading: string; kind: LedgerKind; state: string; path: string; revived: string; restored: string; sha256: string }): string {
+  return [
+    '',
+    `## ${r.heading}`,
+    '',
+    `- revived: ${r.revived}`,
+    `- kind: ${r.kind}`,
+    `- state: ${r.state}`,
+    `- path: ${JSON.stringify(r.path)}`,
+    `- restored: ${JSON.stringify(r.restored)}`,
+    `- sha256: ${r.sha256}`,
+    '',
+    `Revived (${r.state}): the text of [[#${r.restored}]] went back into the note.`,
     '',
   ].join('\n');
 }
@@ -211,7 +248,7 @@ export function readEntry(graveyardText: string, heading: string): BuriedEntry |
     successor: unquote(s.fields.successor),
     buried: s.fields.buried ?? '',
     sha256: s.fields.sha256 ?? '',
-    text: decodeOriginal(encoding, s.block),
+    text: decodeOriginal(encoding, s.block, s.fields.bom === 'yes'),
   };
 }
 

@@ -74,12 +74,12 @@ function refuse(path: string, field: string, what: string, fix: string, data: Re
 /**
  * A write that moved a ledger entry to another state of its kind is audited `ledger.state` (after the
  * `note.write`), so each entry's history of states can be read back. A new entry's first state is in its
- * `note.write`; an edit in Obsidian is no engine write and is not audited.
+ * `note.write`. `extra` adds to the entry's data (an accepted proposal's id).
  */
-export async function auditStateChange(services: Services, actor: AuditActor, before: NoteMeta | null, path: string): Promise<void> {
+export async function auditStateChange(services: Services, actor: AuditActor, before: NoteMeta | null, path: string, extra: Record<string, unknown> = {}): Promise<void> {
   const from = before?.ledger;
   const note = services.notes.note(path);
   const to = note?.path === path ? note.cached.meta.ledger : undefined;
   if (!note || !from || !to || from.kind !== to.kind || from.state === to.state) return;
-  await services.governance.audit.append({ action: 'ledger.state', actor, target: note.nodeId, data: { path, kind: to.kind, from: from.state, to: to.state } });
+  await services.governance.audit.append({ action: 'ledger.state', actor, target: note.nodeId, data: { path, kind: to.kind, from: from.state, to: to.state, ...extra } });
 }

@@ -63,12 +63,12 @@ export class AuditedWrites {
    * The engine's own edit of a note's text (text-edit.ts), audited as a note write naming what it manages
    * (`managed`: callouts, or the graveyard's moves); false when nothing changed.
    */
-  editText(path: string, edit: (text: string) => string, actor: AuditActor, managed = 'callouts'): Promise<boolean> {
+  editText(path: string, edit: (text: string, bom: boolean) => string, actor: AuditActor, managed = 'callouts'): Promise<boolean> {
     const p = normalizeVaultPath(path);
     return this.locks.with([p], () => this.editTextNow(p, edit, actor, managed));
   }
 
-  private async editTextNow(path: string, edit: (text: string) => string, actor: AuditActor, managed: string): Promise<boolean> {
+  private async editTextNow(path: string, edit: (text: string, bom: boolean) => string, actor: AuditActor, managed: string): Promise<boolean> {
     const r = await this.recorded(path, UPKEEP, () => editNoteText(this.host, path, edit));
     if (!r.changed) return false;
     await this.audit.append({

@@ -129,7 +129,7 @@ export class NotesService {
    * The engine's own edit of a note's text (managed callouts; text-edit.ts): every byte outside the edit
    * kept, re-indexed at once, audited as a note write by `audit`; the note's version changes.
    */
-  editNoteText(path: string, edit: (text: string) => string, audit: AuditActor, managed?: string): Promise<boolean> {
+  editNoteText(path: string, edit: (text: string, bom: boolean) => string, audit: AuditActor, managed?: string): Promise<boolean> {
     this.d.guard();
     return this.writes.editText(path, edit, audit, managed);
   }

@@ -1,7 +1,7 @@
 import type { Clock, Logger, Timers, VaultEvent, VaultFileStat, VaultPort } from '../ports';
 import type { MemoryStore } from '../stores/memory-store';
 import { parseNote } from '../model/note';
-import type { ParsedNote } from '../model/types';
+import type { NoteMeta, ParsedNote } from '../model/types';
 import { LithosError, asLithosError } from '../errors';
 import { isHiddenPath, isMarkdownPath } from '../model/paths';
 import type { NodeIdentity } from './identity';
@@ -32,8 +32,9 @@ export interface SyncDeps {
   /**
    * A note (re)indexed by an event or syncPath (not by reconcile): its content changed. `external`: seen through a
    * vault event, not the engine's own write (which re-syncs its path at once, so its event finds nothing new).
+   * `before`: the note's metadata as indexed before this change (null for a new note).
    */
-  onChanged?: (path: string, external: boolean) => void;
+  onChanged?: (path: string, external: boolean, before: NoteMeta | null) => void;
   /** A note (re)indexed with new bytes, by the reconcile, an event or syncPath: whose it is (note-editors.ts). */
   onIndexed?: (nodeId: string, parsed: ParsedNote) => Promise<void>;
   /** Called for a note removed from the vault after the engine opened (its node is tombstoned, its edges kept for a restore). */
@@ -185,8 +186,9 @@ export class VaultSync {
       if (from && (await this.removeIfGone(from)) === 'removed') return 'removed';
       return outcome;
     }
+    const before = (this.d.indexer.byPath.get(path) ?? (from === undefined ? undefined : this.d.indexer.byPath.get(from)))?.cached.meta ?? null;
     const outcome = await this.syncFile(stat, from);
-    if (outcome === 'indexed' || outcome === 'renamed') this.d.onChanged?.(stat.path, external);
+    if (outcome === 'indexed' || outcome === 'renamed') this.d.onChanged?.(stat.path, external, before);
     return outcome;
   }
 

@@ -2,7 +2,9 @@ import { LithosError } from '../errors';
 import { contentHash } from '../model/hash';
 import type { NoteWriterHost } from './note-writer';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte-order mark in the text (the default drops it): the edit is then written back with it.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const BOM = '\uFEFF';
 
 export interface TextEditResult {
   path: string;
@@ -19,8 +21,16 @@ export interface TextEditResult {
  * they were. Where the host can read-modify-write in one step (Obsidian's Vault.process) the edit is applied
  * to the text as it is at that moment; elsewhere the file is re-read just before writing and the edit is
  * dropped if it changed meanwhile (the caller's next sync redoes it). A note that is not valid UTF-8 is left alone.
+ * A byte-order mark at the start is the file's, not the text's: `edit` gets the text without it (and `bom`, whether
+ * the file has one), and the file keeps it.
  */
-export async function editNoteText(host: NoteWriterHost, path: string, edit: (text: string) => string): Promise<TextEditResult> {
+export async function editNoteText(host: NoteWriterHost, path: string, editText: (text: string, bom: boolean) => string): Promise<TextEditResult> {
+  const edit = (t: string): string => {
+    const bom = t.startsWith(BOM);
+    const text = bom ? t.slice(1) : t;
+    const next = editText(text, bom);
+    return next === text ? t : bom ? BOM + next : next;
+  };
   const none: TextEditResult = { path, changed: false, previous_version: null, version: null };
   const read = async (): Promise<string | null> => {
     if (!(await host.vault.stat(path))) return null;

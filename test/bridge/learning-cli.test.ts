@@ -26,7 +26,30 @@ test('no file: every constant at its default, as a table and as JSON', async () 
   expect(text.code).toBe(0);
   expect(text.out).toMatch(/^feedback\.quarantine_at\s+3\s+default\s+a whole number from 1 to 1000$/m);
   expect(text.out).toContain('0 of 21 overridden in .lithos/learning.json.');
-  expect((await cli('learning', vault, '--json')).json()).toEqual({ file: '.lithos/learning.json', problem: null, overrides: {}, constants: DEFAULT_LEARNING });
+  expect((await cli('learning', vault, '--json')).json()).toEqual({
+    file: '.lithos/learning.json',
+    problem: null,
+    overrides: {},
+    constants: DEFAULT_LEARNING,
+    notes: { briefing: { path: 'Lithos/Briefing.md', default: true, exists: false }, timeline: { path: 'Lithos/Timeline.md', default: true, exists: false } },
+  });
+});
+
+test("the person's briefing and timeline notes: where they are kept, whether by default, whether written yet", async () => {
+  const shown = (await cli('learning', vault)).out;
+  expect(shown).toMatch(/^briefing\.path\s+Lithos\/Briefing\.md\s+default\s+not written yet \(the plugin or lithos mcp writes it once there is something to say\)$/m);
+  expect(shown).toMatch(/^timeline\.path\s+Lithos\/Timeline\.md\s+default\s+not written yet/m);
+  expect(shown).toContain('Move or turn off one: set its path (null: none) in .lithos/learning.json.');
+
+  writeFileSync(join(vault, '.lithos/learning.json'), JSON.stringify({ version: 1, briefing: { path: 'Me/Start here.md' }, timeline: { path: null } }));
+  mkdirSync(join(vault, 'Me'));
+  writeFileSync(join(vault, 'Me/Start here.md'), '# Briefing\n');
+  const moved = await cli('learning', vault);
+  expect(moved.out).toMatch(/^briefing\.path\s+Me\/Start here\.md\s+default Lithos\/Briefing\.md\s+exists$/m);
+  expect(moved.out).toMatch(/^timeline\.path\s+none kept\s+default Lithos\/Timeline\.md\s*$/m);
+  expect((await cli('learning', vault, '--json')).json()).toMatchObject({
+    notes: { briefing: { path: 'Me/Start here.md', default: false, exists: true }, timeline: { path: null, default: false, exists: false } },
+  });
 });
 
 test('--set writes the overrides (one audit entry for all), --set key=default undoes one, --reset all; the engine reads them', async () => {

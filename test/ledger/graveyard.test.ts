@@ -32,6 +32,12 @@ const ORIGINALS: Record<string, (kind: LedgerKind) => string> = {
   'no frontmatter': () => '# Just a body\n\nwith [[Links]] and E007 refs.\n',
   empty: () => '',
   'trailing blank lines': (k) => `---\nnote_type: ${k}\n---\nBody\n\n\n\n`,
+  bom: (k) => `\uFEFF---\nnote_type: ${k}\n---\n# Title\n\nBody after a byte-order mark.\n`,
+  'bom crlf': (k) => `\uFEFF---\r\nnote_type: ${k}\r\n---\r\nLine one.\r\nLine two.\r\n`,
+  'bom mixed': (k) => `\uFEFF---\nnote_type: ${k}\n---\r\nmixed\rends\n`,
+  'bom without frontmatter': () => '\uFEFF# Just a body\n',
+  'bom only': () => '\uFEFF',
+  'zero-width no-break space inside': (k) => `---\nnote_type: ${k}\n---\nword\uFEFFjoiner\n`,
   'managed blocks': (k) => `---\nnote_type: ${k}\n---\n%% lithos:begin status %%\n> [!lithos-status] Superseded\n\n%% lithos:end %%\n\nText with %%\\ lithos: and %%\\\\ lithos:begin x %% runs.\n`,
 };
 
@@ -101,12 +107,27 @@ describe('reconstruction: stub + graveyard give back every original byte for byt
 describe('encoding', () => {
   test('verbatim without CR, LF for an all-CRLF file, base64 for mixed line ends', () => {
     expect(encodeOriginal('a\nb\n').encoding).toBe('verbatim');
-    expect(encodeOriginal('a\r\nb\r\n')).toEqual({ encoding: 'crlf', block: 'a\nb\n' });
+    expect(encodeOriginal('a\r\nb\r\n')).toEqual({ encoding: 'crlf', block: 'a\nb\n', bom: false });
     for (const t of ['a\r\nb\n', 'a\rb', 'é\r\n\n']) {
       const e = encodeOriginal(t);
       expect(e.encoding).toBe('base64');
       expect(decodeOriginal(e.encoding, e.block)).toBe(t);
     }
+  });
+
+  test('a byte-order mark is left out of the block and noted, whatever the encoding; it comes back on reading', async () => {
+    for (const [t, encoding] of [['\uFEFFa\n', 'verbatim'], ['\uFEFFa\r\nb\r\n', 'crlf'], ['\uFEFFa\rb', 'base64']] as const) {
+      const e = encodeOriginal(t);
+      expect(e).toMatchObject({ encoding, bom: true });
+      expect(e.block.startsWith('\uFEFF')).toBe(false);
+      expect(decodeOriginal(e.encoding, e.block, e.bom)).toBe(t);
+      const section = entrySection({ heading: 'C001-abcd', ledgerId: 'C001-abcd', kind: 'construct', state: 'dead', path: 'A.md', successor: null, buried: '2026-11-27T10:00:00.000Z', sha256: await sha256(t), text: t });
+      expect(section).toContain('- bom: yes\n');
+      expect(section).not.toContain('\uFEFF');
+      expect(readEntry(section, 'C001-abcd')!.text).toBe(t);
+    }
+    // Without one, no field: entries written before the field existed read back as they always did.
+    expect(entrySection({ heading: 'C001-abcd', ledgerId: 'C001-abcd', kind: 'construct', state: 'dead', path: 'A.md', successor: null, buried: '', sha256: '', text: 'a\n' })).not.toContain('bom');
   });
 
   test('managed-block markers never appear in a block (the callout keeper would take them), and read back exactly', () => {

@@ -141,7 +141,7 @@ test('a project note is buried in the graveyard note of its namespace; a note in
   expect(await reconstruct(text('private/Hidden choice.md'), fromDisk)).toContain('Hidden choice, because');
 });
 
-test('a refuted claim brought back with new evidence gets its text back; the graveyard keeps the entry', async () => {
+test('a refuted claim brought back with new evidence gets its text back; the graveyard keeps the entry and appends a dated revival', async () => {
   const c = await h.call('lithos_write', { title: 'Pool claim', note_type: 'claim', evidence: ['Backtest 1'], content: 'A pool of 20 is enough.\n\nMeasured on two runs.\n' });
   const refuted = await h.call('lithos_write', { id: c.id, expected_version: c.version, state: 'refuted', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }] });
   const body = (t: string) => t.slice(frontmatterBlock(t).length);
@@ -152,9 +152,19 @@ test('a refuted claim brought back with new evidence gets its text back; the gra
   await h.call('lithos_write', { id: c.id, expected_version: read.version, state: 'contested', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }, 'Backtest 3'] });
   expect(body(text('Pool claim.md'))).toBe(buriedBody);
   expect(fm('Pool claim.md').state).toBe('contested');
-  expect(text('Lithos/Graveyard/Claims.md')).toBe(graveyard);
+  // Append-only: the earlier sections are as they were; a correction says when and what came back.
+  const after = text('Lithos/Graveyard/Claims.md');
+  expect(after.startsWith(graveyard)).toBe(true);
+  expect(after.slice(graveyard.length)).toMatch(new RegExp(`^\\n## ${c.ledger_id} correction 2\\n\\n- revived: \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\n- kind: claim\\n- state: contested\\n`));
+  expect(after.slice(graveyard.length)).toContain(`- restored: "${c.ledger_id}"`);
   const [restore] = await h.engine.services.governance.audit.recent({ action: 'graveyard.move' });
-  expect(restore.data).toMatchObject({ restored: true, ledger_id: c.ledger_id });
+  expect(restore.data).toMatchObject({ restored: true, ledger_id: c.ledger_id, state: 'contested', section: c.ledger_id, correction: `${c.ledger_id} correction 2` });
+  // Refuted again: buried again under the next heading, the revival left in between.
+  const again = await h.call('lithos_read', { id: c.id });
+  await h.call('lithos_write', { id: c.id, expected_version: again.version, state: 'refuted', evidence: ['Backtest 1', { ref: 'Backtest 2', stance: 'refutes' }, { ref: 'Backtest 4', stance: 'refutes' }] });
+  expect(text('Pool claim.md')).toContain(`[[Lithos/Graveyard/Claims#${c.ledger_id} correction 3]]`);
+  expect(text('Lithos/Graveyard/Claims.md').startsWith(after)).toBe(true);
+  expect(await reconstruct(text('Pool claim.md'), fromDisk)).toContain('Measured on two runs.');
 });
 
 test('a dead construct corrected to evolved: its stub follows, the graveyard is unchanged', async () => {
@@ -167,4 +177,9 @@ test('a dead construct corrected to evolved: its stub follows, the graveyard is 
   expect(text('Pruner.md')).not.toContain('DEAD.');
   expect(text('Lithos/Graveyard/Constructs.md')).toBe(graveyard);
   expect(await reconstruct(text('Pruner.md'), fromDisk)).toContain('Prunes swings.');
+  // Back to active: the stub, its state line followed since, still gives the text back.
+  const evolved = await h.call('lithos_read', { id: c.id }, HUMAN);
+  await h.call('lithos_write', { id: c.id, expected_version: evolved.version, state: 'active' }, HUMAN);
+  expect(text('Pruner.md')).toContain('Prunes swings.');
+  expect(text('Pruner.md')).not.toContain('EVOLVED.');
 });

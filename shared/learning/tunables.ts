@@ -25,11 +25,13 @@ export interface LearningConstants {
   briefing: { path: string | null };
   /** Where the person's timeline note is kept (ledger/timeline.ts); null: none is kept. */
   timeline: { path: string | null };
+  /** The repository whose commits become events (git-repository.ts): a directory, absolute or relative to the vault folder; null: the one holding the vault. */
+  git: { repository: string | null };
 }
 
 export type LearningGroup = keyof LearningConstants;
-/** The groups of numeric constants (the briefing's and the timeline's paths are settings of their own). */
-type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline'>;
+/** The groups of numeric constants (the briefing's and the timeline's paths, the git repository are settings of their own). */
+type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline' | 'git'>;
 
 export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   feedback: { ...FEEDBACK },
@@ -39,6 +41,7 @@ export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   drift: { ...DRIFT },
   briefing: { path: BRIEFING_NOTE_PATH },
   timeline: { path: TIMELINE_NOTE_PATH },
+  git: { repository: null },
 });
 
 export interface Tunable {
@@ -135,6 +138,9 @@ const briefingPath = z
   .regex(/^(?![./])(?!.*(^|\/)\.)(?!.*\.\.)(?!.*\\).+\.md$/, 'must be a vault path of a .md note, outside dot folders (e.g. "Lithos/Briefing.md")')
   .nullable();
 
+/** A directory on the machine (whether it is a repository is checked when it is read: git-repository.ts). */
+const repositoryDir = z.string().trim().min(1, 'must name a directory').max(1000).nullable();
+
 function groupSchema(group: NumberGroup) {
   const shape: Record<string, z.ZodType<number | readonly EventKind[] | undefined>> = {};
   // The one list among the constants: the event kinds kept forever (learning/event-ageing.ts).
@@ -161,6 +167,7 @@ const fileSchema = z.strictObject({
   drift: groupSchema('drift'),
   briefing: z.strictObject({ path: briefingPath.optional() }).optional(),
   timeline: z.strictObject({ path: briefingPath.optional() }).optional(),
+  git: z.strictObject({ repository: repositoryDir.optional() }).optional(),
 });
 
 /**
@@ -185,6 +192,8 @@ export function parseLearningOverrides(raw: unknown): LearningOverrides {
   if (path !== undefined && path !== DEFAULT_LEARNING.briefing.path) out.briefing = { path };
   const timeline = r.data.timeline?.path;
   if (timeline !== undefined && timeline !== DEFAULT_LEARNING.timeline.path) out.timeline = { path: timeline };
+  const repository = r.data.git?.repository;
+  if (repository !== undefined && repository !== null) out.git = { repository };
   return deepFreeze(out);
 }
 
@@ -214,6 +223,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     drift: { ...DEFAULT_LEARNING.drift, ...o.drift },
     briefing: { ...DEFAULT_LEARNING.briefing, ...o.briefing },
     timeline: { ...DEFAULT_LEARNING.timeline, ...o.timeline },
+    git: { ...DEFAULT_LEARNING.git, ...o.git },
   });
 }
 

@@ -39,6 +39,7 @@ describe('defaults', () => {
       events: { ttl_days: EVENTS.ttl_days, archive_days: EVENTS.archive_days, immortal_kinds: DEFAULT_IMMORTAL_EVENT_KINDS },
       briefing: { path: BRIEFING_NOTE_PATH },
       timeline: { path: TIMELINE_NOTE_PATH },
+      git: { repository: null }, // the repository holding the vault
       drift: { ...DRIFT },
     });
     expect(store.overrides()).toEqual({});

@@ -23,7 +23,7 @@ import type { MemorySession } from '../shared/session/memory-session';
  * The internal jobs a command may run over the whole vault, unscoped: each is named where the command opens the
  * vault (openJobVault). Every other command acts as the person, through a session (openVault).
  */
-export const JOBS = ['index', 'reembed', 'migrate', 'doctor', 'stats', 'consolidate', 'conflict-scan', 'demo', 'mcp'] as const;
+export const JOBS = ['index', 'reembed', 'migrate', 'doctor', 'stats', 'consolidate', 'conflict-scan', 'demo', 'mcp', 'git'] as const;
 export type JobName = (typeof JOBS)[number];
 
 interface VaultHandle {

@@ -15,13 +15,16 @@ import type { LearningStore } from '../shared/learning/learning-store';
 import type { Embedder } from '../shared/ports';
 import type { Services } from '../shared/session/services';
 import type { LiveNote } from '../shared/vault/note-indexer';
+import type { GitHistoryControl } from './obsidian-git-log';
 
 export interface EngineControls {
   /** The vault policy (.lithos/policy.json): write policy, hidden folders, agents' tools; `set` is audited. */
   readonly policy: Pick<PolicyStore, 'get' | 'set'>;
   readonly agentKeys: Pick<AgentKeys, 'problem' | 'list' | 'issue' | 'revoke'>;
   /** The vault's learning constants (.lithos/learning.json); changes are audited. */
-  readonly learning: Pick<LearningStore, 'problem' | 'overrides' | 'update' | 'reset'>;
+  readonly learning: Pick<LearningStore, 'problem' | 'get' | 'overrides' | 'update' | 'reset' | 'set'>;
+  /** Git history as events (obsidian-git-log.ts); set by the engine session once the engine is open. */
+  readonly git?: GitHistoryControl;
   readonly consolidator: Pick<Consolidator, 'start' | 'reschedule' | 'run'>;
   readonly conflicts: Pick<ConflictService, 'setCallouts'>;
   /** The audit log ("Verify the audit log"). */

@@ -14,6 +14,7 @@ import { ObsidianDeviceStore } from './obsidian-device-store';
 import { loadSql } from './sql-loader';
 import type { LithosStatus } from './status-bar';
 import { engineControls, type EngineControls } from './engine-controls';
+import { startGitHistory, type ObsidianGitSource } from './obsidian-git-log';
 
 export interface EngineSessionDeps {
   app: App;
@@ -30,6 +31,8 @@ export interface EngineSessionDeps {
   callouts(): boolean;
   /** HTTP POST for the policy's webhooks (Obsidian's requestUrl); absent: webhooks are not sent. */
   post?: HttpPost;
+  /** How this platform reads git repositories (obsidian-git-log.ts): a source on desktop, the reason there is none on mobile. */
+  git?(): ObsidianGitSource;
   /** Runs once the engine is open, before the first scan (schedules, bridge). */
   opened(controls: EngineControls): void;
   /** The crash-loop guard: called before the engine opens and after the first scan ends. */
@@ -125,7 +128,9 @@ export class EngineSession {
       }
       this.current = engine;
       this.person = memory;
-      const controls = (this.openControls = engineControls(engine.services));
+      // Git history: the source is set now, the first index runs after the first scan (a commit links notes).
+      const git = this.deps.git ? startGitHistory(engine.services.learning, this.deps.git(), this.deps.logger) : undefined;
+      const controls = (this.openControls = { ...engineControls(engine.services), git });
       this.error = null;
       // Learned data lost to a damaged file is said out loud, not only in the console (also audited).
       for (const loss of engine.losses) this.deps.notify(`Lithos: ${loss.message}`);
@@ -135,6 +140,7 @@ export class EngineSession {
       this.deps.changed('engine');
       await this.reconcile();
       if (!this.closed) await engine.services.conflicts.followPolicy();
+      if (!this.closed) void git?.indexNow();
     } catch (err) {
       this.error = this.fail('Lithos could not open its memory', err);
     } finally {

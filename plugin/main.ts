@@ -26,6 +26,7 @@ import { moveLegacyAgentTools } from './legacy-migration';
 import { bridgeStatusClick, followClick, indexStatusClick } from './status-clicks';
 import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
 import type { EngineControls } from './engine-controls';
+import { obsidianGitSource, type GitAdapter } from './obsidian-git-log';
 
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
 const METADATA_FALLBACK_MS = 10_000;
@@ -160,6 +161,7 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       callouts: () => this.currentSettings().callouts,
       // requestUrl: no page CORS rules, on desktop and mobile alike.
       post: async (url, body, headers) => ({ status: (await requestUrl({ url, method: 'POST', body, headers, throw: false })).status }),
+      git: () => obsidianGitSource(this.app.vault.adapter as GitAdapter, Platform.isDesktopApp),
       opened: (controls) => this.engineOpened(controls),
       indexingStarted: () => this.file?.markIndexing(new Date()) ?? Promise.resolve(),
       indexingEnded: () => this.file?.clearIndexing() ?? Promise.resolve(),

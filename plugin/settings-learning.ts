@@ -6,6 +6,7 @@ import type { LithosSettings } from './settings';
 import type { SettingsTabHost } from './settings-tab';
 import { flag, onCommit } from './settings-commit';
 import type { EngineControls } from './engine-controls';
+import { gitSection } from './settings-git';
 
 /**
  * Settings → Learning: the schedules of consolidation and decay (this device's data.json), and the learning
@@ -30,7 +31,7 @@ export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'se
   constantsSection(el, host.controls());
 }
 
-function constantsSection(el: HTMLElement, controls: Pick<EngineControls, 'learning'> | null): void {
+function constantsSection(el: HTMLElement, controls: Pick<EngineControls, 'learning' | 'git'> | null): void {
   const heading = new Setting(el).setName('Learning constants').setHeading();
   if (!controls) {
     heading.setDesc(`Open the memory first: the learning constants live in the vault (.lithos/${LEARNING_FILE}).`);
@@ -74,6 +75,7 @@ function constantsSection(el: HTMLElement, controls: Pick<EngineControls, 'learn
         ),
       ),
     );
+  gitSection(el, controls);
 }
 
 

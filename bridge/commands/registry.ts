@@ -13,6 +13,7 @@ import { demoCmd } from './demo-cmd';
 import { mcpCmd } from './mcp-cmd';
 import { receiptsCmd } from './receipts-cmd';
 import { eventsCmd } from './events-cmd';
+import { gitCmd } from './git-cmd';
 import { conflictsCmd } from './conflicts-cmd';
 import { conflictsResolveCmd } from './conflicts-resolve-cmd';
 import { conflictsScanCmd } from './conflicts-scan-cmd';
@@ -44,6 +45,7 @@ export const COMMANDS: readonly CommandDef[] = [
   mcpCmd,
   receiptsCmd,
   eventsCmd,
+  gitCmd,
   conflictsCmd,
   conflictsResolveCmd,
   conflictsScanCmd,

@@ -7,7 +7,7 @@ import { LithosError, asLithosError } from '../../shared/errors';
 import { lockLooksFree, readLock } from '../lock';
 import { join } from 'node:path';
 import type { LearningService } from '../../shared/learning/learning-service';
-import { nodeGitLog } from '../git-log';
+import { nodeGitSource } from '../git-log';
 
 /** Tools a read-only session runs: those that only read, and retrieval (its receipt is not saved). */
 function readsOnly(def: ToolDef): boolean {
@@ -71,7 +71,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
       if (!v.readOnly) {
         await v.engine.services.conflicts.followPolicy(); // callouts in line with the policy (changed by `lithos policy` meanwhile?)
         v.engine.services.learning.consolidator.start(); // scheduled consolidation and the working-memory size trigger
-        await indexGitHistory(v.engine.services.learning, v.root, logger); // commits as episodic events, then with each decay run
+        indexGitHistory(v.engine.services.learning, v.root, logger); // commits as episodic events, then with each decay run
       }
     } catch (err) {
       await v.close();
@@ -179,11 +179,12 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   };
 }
 
-/** Sets the vault's git repository, when it is in one, and starts indexing its commits (logged, never failing the open). */
-async function indexGitHistory(learning: LearningService, root: string, logger: Logger): Promise<void> {
-  const gitLog = await nodeGitLog(root).catch(() => null);
-  if (!gitLog) return;
-  learning.setGitLog(gitLog);
+/**
+ * Reads git repositories from here on (the setting `git.repository`, or the one holding the vault) and starts
+ * indexing their commits (logged, never failing the open; a vault in no repository is said once in the log).
+ */
+function indexGitHistory(learning: LearningService, root: string, logger: Logger): void {
+  learning.setGitSource(nodeGitSource(root));
   void learning.indexGit().then(
     (r) => r.indexed > 0 && logger.info(`indexed ${r.indexed} git commit${r.indexed === 1 ? '' : 's'} as events`),
     (err: unknown) => logger.warn(`lithos mcp: git history not indexed: ${String(err)}`),

@@ -2,7 +2,8 @@
  * Git history as episodic events (issue 21 item 7): each commit of the repository holding the vault becomes a
  * `commit` event (message, author, time, changed notes), indexed incrementally from the last commit seen (the
  * learning mark GIT_MARK). The repository is read through the GitLog port, which the hosts implement with a
- * pure-JS library (bridge/git-log.ts: isomorphic-git), so nothing shells out.
+ * pure-JS library (git-repository.ts: isomorphic-git), so nothing shells out. It is the repository holding
+ * the vault, or another one named by the setting `git.repository` (a code repository the notes are about).
  *
  * Who may read a commit: its changed notes are its links, so the events room shows it to an agent only when the
  * agent may see every one of them; a commit that changed anything else (a deleted note, an attachment, a file
@@ -23,10 +24,16 @@ export interface GitCommit {
   at: number;
   /** Changed paths, relative to the vault (null: outside it). */
   paths: (string | null)[];
+  /** The same paths, relative to the repository's top folder. */
+  files: string[];
 }
 
-/** The repository holding the vault, as the git indexer reads it (hosts: bridge/git-log.ts). */
+/** The repository to index, as the git indexer reads it (git-repository.ts). */
 export interface GitLog {
+  /** Its top folder, on the host's file system. */
+  readonly dir: string;
+  /** Whether the vault lies in it; otherwise it is another repository, named by the setting `git.repository`. */
+  readonly holdsVault: boolean;
   /** The commit HEAD points at; null in a repository without commits. */
   head(): Promise<string | null>;
   /** Commits reachable from HEAD, newest first, stopping before `since` (exclusive; null: from the first), at most `limit`. */
@@ -43,6 +50,10 @@ const PATHS_CHARS = 1_000;
 export interface GitIndexReport {
   indexed: number;
   head: string | null;
+  /** The repository's top folder; null: there is none to index (git-indexer.ts). */
+  repository: string | null;
+  /** The commits this run added, oldest first (a commit already an event is not listed). */
+  added: Array<{ event_id: string; oid: string; summary: string; author: string; at: number; links: number }>;
 }
 
 export async function indexGitHistory(
@@ -52,36 +63,40 @@ export async function indexGitHistory(
   const head = await git.head();
   const last = (d.memory.learned.mark(GIT_MARK) as { oid?: unknown } | null)?.oid;
   const since = typeof last === 'string' ? last : null;
-  if (head === null || head === since) return { indexed: 0, head };
+  const report: GitIndexReport = { indexed: 0, head, repository: git.dir, added: [] };
+  if (head === null || head === since) return report;
   // Newest first from the port; indexed oldest first so the mark always names a commit whose past is indexed.
   const commits = (await git.commits(since, GIT_BATCH)).reverse();
-  let indexed = 0;
   // One durable write for the run (a first run may bring hundreds of commits), each commit's mark after its event.
   await d.memory.batch(async () => {
     for (const c of commits) {
       const id = `git-${c.oid}`;
       if (d.memory.events.get(id) === null) {
-        await d.events.record(commitEvent(c, id, d.notes));
-        indexed++;
+        const e = commitEvent(c, id, git, d.notes);
+        await d.events.record(e);
+        report.added.push({ event_id: id, oid: c.oid, summary: e.summary, author: e.actor, at: e.at, links: e.links.length });
       }
       await d.memory.learned.setMark(GIT_MARK, { oid: c.oid });
     }
   });
-  if (indexed > 0) await d.audit.append({ action: 'events.git', actor: { kind: 'system', id: null }, target: null, data: { indexed, head, since } });
-  return { indexed, head };
+  report.indexed = report.added.length;
+  const other = git.holdsVault ? {} : { repository: git.dir };
+  if (report.indexed > 0) await d.audit.append({ action: 'events.git', actor: { kind: 'system', id: null }, target: null, data: { indexed: report.indexed, head, since, ...other } });
+  return report;
 }
 
-function commitEvent(c: GitCommit, id: string, notes: Pick<NotesService, 'note'>) {
+function commitEvent(c: GitCommit, id: string, git: GitLog, notes: Pick<NotesService, 'note'>) {
   const links: string[] = [];
   let onlyNotes = true;
-  for (const p of c.paths) {
+  for (const p of git.holdsVault ? c.paths : []) {
     const n = p === null || !/\.md$/i.test(p) ? null : notes.note(p);
     if (n && n.path === p) links.push(n.nodeId);
     else onlyNotes = false;
   }
   const [subject, ...rest] = c.message.trim().split('\n');
   const body = rest.join('\n').trim();
-  const shared = onlyNotes && links.length > 0 && links.length <= EVENT_LIMITS.links;
+  // Another repository's commit names none of the vault's notes: its paths are the person's to read.
+  const shared = git.holdsVault && onlyNotes && links.length > 0 && links.length <= EVENT_LIMITS.links;
   return {
     event_id: id,
     kind: 'commit' as const,
@@ -95,7 +110,8 @@ function commitEvent(c: GitCommit, id: string, notes: Pick<NotesService, 'note'>
     data: {
       oid: c.oid,
       ...(body ? { body: body.length > BODY_CHARS ? `${body.slice(0, BODY_CHARS - 1)}…` : body } : {}),
-      ...(shared ? {} : { paths: keptPaths(c.paths) }),
+      ...(git.holdsVault ? {} : { repository: git.dir }),
+      ...(shared ? {} : { paths: keptPaths(git.holdsVault ? c.paths : c.files) }),
       changed: c.paths.length,
     },
     links: links.slice(0, EVENT_LIMITS.links),

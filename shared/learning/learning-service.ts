@@ -14,7 +14,8 @@ import { runDecay, type DecayReport } from './decay';
 import { ageEvents } from './event-ageing';
 import { EventLog } from './event-log';
 import { ExternalEdits } from './external-edits';
-import { indexGitHistory, type GitIndexReport, type GitLog } from './git-history';
+import type { GitIndexReport } from './git-history';
+import { GitIndexer, type GitSource } from './git-indexer';
 import { applyFeedbackOnce, type FeedbackInput, type FeedbackResult } from './feedback';
 import type { LearningStore } from './learning-store';
 import type { LearningPorts } from './learning-ports';
@@ -45,9 +46,8 @@ export class LearningService {
   /** Decay at open, then every DECAY.interval_ms. */
   private readonly decayRuns: Periodic;
   private readonly externalEdits: ExternalEdits;
-  /** The repository holding the vault, when a host can read it (git-history.ts). */
-  private git: GitLog | null = null;
-  private gitChain: Promise<unknown> = Promise.resolve();
+  /** Git history as events, when a host can read repositories (git-indexer.ts). */
+  private readonly git: GitIndexer;
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
   private reflectChain: Promise<unknown> = Promise.resolve();
@@ -57,6 +57,7 @@ export class LearningService {
     this.tunables = d.tunables;
     this.ledger = new LedgerPhases(d);
     this.events = new EventLog(d);
+    this.git = new GitIndexer(d, this.events);
     this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock, audit: d.audit });
     // Every ledger entry is evaluated after each consolidation, then reflection proposes repeated procedures.
     this.consolidator = new Consolidator(d, d.timers, d.logger, async (actor) => {
@@ -124,20 +125,17 @@ export class LearningService {
   }
 
   /**
-   * The repository holding the vault (a host that can read it sets it, e.g. `lithos mcp` headless): its commits
-   * are indexed as `commit` events by indexGit() and after each decay run.
+   * How this host reads git repositories (`lithos mcp` headless, `lithos git`, the plugin on desktop): the
+   * commits of the one the setting `git.repository` names, or of the one holding the vault, are indexed as
+   * `commit` events by indexGit() and after each decay run.
    */
-  setGitLog(git: GitLog | null): void {
-    this.git = git;
+  setGitSource(source: GitSource | null): void {
+    this.git.setSource(source);
   }
 
-  /** Indexes the commits made since the last run (one run at a time); unsupported when no repository is set. */
+  /** Indexes the commits made since the last run (git-indexer.ts); unsupported when the host set no source. */
   indexGit(): Promise<GitIndexReport> {
-    const git = this.git;
-    if (!git) return Promise.reject(new LithosError('unsupported', 'No git repository is known for this vault: the host did not set one.'));
-    const run = this.gitChain.catch(() => undefined).then(() => indexGitHistory({ events: this.events, memory: this.d.memory, notes: this.d.notes, audit: this.d.audit }, git));
-    this.gitChain = run;
-    return run;
+    return this.git.run();
   }
 
   /** Decays now, then every interval until stop(). */
@@ -157,7 +155,7 @@ export class LearningService {
     await this.decayRuns.stop();
     await this.consolidator.stop();
     await this.feedbackChain.catch(() => undefined);
-    await this.gitChain.catch(() => undefined);
+    await this.git.stop();
     await this.events.stop();
   }
 
@@ -189,6 +187,6 @@ export class LearningService {
       () => undefined,
       (err: unknown) => this.d.logger.warn('decay failed', { error: String(err) }),
     );
-    if (this.git) await this.indexGit().catch((err: unknown) => this.d.logger.warn('git history not indexed', { error: String(err) }));
+    if (this.git.available) await this.indexGit().catch((err: unknown) => this.d.logger.warn('git history not indexed', { error: String(err) }));
   }
 }

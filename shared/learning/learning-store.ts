@@ -76,6 +76,7 @@ export class LearningStore {
     if (before.devices.folder !== after.devices.folder) changed['devices.folder'] = [before.devices.folder, after.devices.folder];
     if (before.briefing.path !== after.briefing.path) changed['briefing.path'] = [before.briefing.path, after.briefing.path];
     if (before.timeline.path !== after.timeline.path) changed['timeline.path'] = [before.timeline.path, after.timeline.path];
+    if (before.git.repository !== after.git.repository) changed['git.repository'] = [before.git.repository, after.git.repository];
     // A damaged file is rewritten even when the constants in force stay the same: `set` is what fixes it.
     if (Object.keys(changed).length === 0 && this.problem === null) return before;
     await this.file.write(next, { version: 1, ...next });

@@ -27,11 +27,13 @@ export interface LearningConstants {
   timeline: { path: string | null };
   /** The vault folder where devices exchange learned state (docs/devices.md); null: this vault's learning stays on each device. */
   devices: { folder: string | null };
+  /** The repository whose commits become events (git-repository.ts): a directory, absolute or relative to the vault folder; null: the one holding the vault. */
+  git: { repository: string | null };
 }
 
 export type LearningGroup = keyof LearningConstants;
-/** The groups of numeric constants (the briefing's and the timeline's paths are settings of their own). */
-type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline' | 'devices'>;
+/** The groups of numeric constants (the briefing's and the timeline's paths, the devices folder, the git repository are settings of their own). */
+type NumberGroup = Exclude<LearningGroup, 'briefing' | 'timeline' | 'devices' | 'git'>;
 
 /** Where devices exchange learned state by default: an ordinary folder, so sync tools that skip dot folders carry it. */
 export const DEVICES_FOLDER = 'Lithos/Devices';
@@ -45,6 +47,7 @@ export const DEFAULT_LEARNING: Readonly<LearningConstants> = deepFreeze({
   briefing: { path: BRIEFING_NOTE_PATH },
   timeline: { path: TIMELINE_NOTE_PATH },
   devices: { folder: DEVICES_FOLDER },
+  git: { repository: null },
 });
 
 export interface Tunable {
@@ -148,6 +151,8 @@ const devicesFolder = z
   .max(200)
   .regex(/^(?![./])(?!.*(^|\/)\.)(?!.*\.\.)(?!.*\\)[^/]+(\/[^/]+)*$/, 'must be a vault folder outside dot folders (e.g. "Lithos/Devices")')
   .nullable();
+/** A directory on the machine (whether it is a repository is checked when it is read: git-repository.ts). */
+const repositoryDir = z.string().trim().min(1, 'must name a directory').max(1000).nullable();
 
 function groupSchema(group: NumberGroup) {
   const shape: Record<string, z.ZodType<number | readonly EventKind[] | undefined>> = {};
@@ -176,6 +181,7 @@ const fileSchema = z.strictObject({
   briefing: z.strictObject({ path: briefingPath.optional() }).optional(),
   timeline: z.strictObject({ path: briefingPath.optional() }).optional(),
   devices: z.strictObject({ folder: devicesFolder.optional() }).optional(),
+  git: z.strictObject({ repository: repositoryDir.optional() }).optional(),
 });
 
 /**
@@ -202,6 +208,8 @@ export function parseLearningOverrides(raw: unknown): LearningOverrides {
   if (timeline !== undefined && timeline !== DEFAULT_LEARNING.timeline.path) out.timeline = { path: timeline };
   const folder = r.data.devices?.folder;
   if (folder !== undefined && folder !== DEFAULT_LEARNING.devices.folder) out.devices = { folder };
+  const repository = r.data.git?.repository;
+  if (repository !== undefined && repository !== null) out.git = { repository };
   return deepFreeze(out);
 }
 
@@ -232,6 +240,7 @@ export function effectiveLearning(o: LearningOverrides): LearningConstants {
     briefing: { ...DEFAULT_LEARNING.briefing, ...o.briefing },
     timeline: { ...DEFAULT_LEARNING.timeline, ...o.timeline },
     devices: { ...DEFAULT_LEARNING.devices, ...o.devices },
+    git: { ...DEFAULT_LEARNING.git, ...o.git },
   });
 }
 

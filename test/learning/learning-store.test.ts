@@ -40,6 +40,7 @@ describe('defaults', () => {
       briefing: { path: BRIEFING_NOTE_PATH },
       timeline: { path: TIMELINE_NOTE_PATH },
       devices: { folder: DEVICES_FOLDER },
+      git: { repository: null }, // the repository holding the vault
       drift: { ...DRIFT },
     });
     expect(store.overrides()).toEqual({});

@@ -31,6 +31,7 @@ const VIEWERS: Record<string, string> = {
   targets: 'person',
   drift: 'person',
   devices: 'person',
+  git: 'job:git',
   'conflicts resolve': 'person',
   'conflicts scan': 'job:conflict-scan',
   'audit verify': 'files',

@@ -209,7 +209,7 @@ export const phasesCodec: Codec = {
   },
 };
 
-/** Who created a note and last changed it (the trust boundary): an edit on another device is still that editor's. */
+/** Who created a note and last changed it (the trust boundary): an agent's edit on another device is still the agent's. */
 export const editorsCodec: Codec = {
   t: 'editor',
   fields: { creator_kind: { t: 'lww' }, editor_kind: { t: 'lww' }, editor: { t: 'lww' }, fingerprint: { t: 'lww' }, at: { t: 'max' } },
@@ -219,10 +219,12 @@ export const editorsCodec: Codec = {
   toLocal: (k, n) => n.local(k),
   read(db, key) {
     const r = db.one('SELECT creator_kind, editor_kind, editor, fingerprint, at FROM note_editors WHERE node_id = ?', [key]);
+    // A note only the person ever wrote: every device reads that from the note itself, so it does not travel.
+    if (r && r[0] === 'person' && r[1] === 'person') return null;
     return r ? { creator_kind: String(r[0]), editor_kind: String(r[1]), editor: r[2] === null ? null : String(r[2]), fingerprint: String(r[3]), at: Number(r[4]) } : null;
   },
   write(_db, key, v) {
-    if (v === null) return [];
+    if (v === null) return []; // back to the person's: this device records that itself when the note arrives
     const kind = (x: unknown): 'person' | 'agent' => (x === 'agent' ? 'agent' : 'person');
     return [{ kind: 'editor', row: { node_id: key, creator_kind: kind(v.creator_kind), editor_kind: kind(v.editor_kind), editor: typeof v.editor === 'string' ? v.editor : null, fingerprint: text(v.fingerprint), at: num(v.at) } }];
   },

@@ -84,3 +84,16 @@ describe('a note not synced to a device yet', () => {
     expect(b.store.stats.get(b.id('a.md')).use_count).toBe(1);
   });
 });
+
+describe('the trust boundary', () => {
+  it('an agent\'s edit on one device is the agent\'s on the others; a note only the person wrote does not travel', async () => {
+    const [a, b] = [await makeDevice(0), await makeDevice(1)];
+    await a.store.editors.set({ node_id: a.id('c.md'), creator_kind: 'person', editor_kind: 'agent', editor: 'scout-7', fingerprint: 'f1', at: 1 });
+    await a.store.editors.set({ node_id: a.id('d.md'), creator_kind: 'person', editor_kind: 'person', editor: null, fingerprint: 'f2', at: 1 });
+    await a.replicator.sync();
+    carryAll([a, b]);
+    await b.replicator.sync();
+    expect(b.store.editors.get(b.id('c.md'))).toEqual(expect.objectContaining({ editor_kind: 'agent', editor: 'scout-7', fingerprint: 'f1' }));
+    expect(b.store.editors.get(b.id('d.md'))).toBeNull();
+  });
+});

@@ -81,10 +81,11 @@ export async function openDevices(d: ResolvedDeps, memory: MemoryStore, config: 
   if (!d.syncFolder || folder === null) return new DeviceSync(null, memory, folder, d.timers, d.logger);
   const device = await DeviceIdentity.load(d.device, d.clock, d.logger);
   const audit = config.audit;
-  const replicator = new Replicator(memory, d.syncFolder(folder), { fingerprint: device.fingerprint, tag: device.tag, name: d.deviceName, created: device.created }, d.clock, d.logger, async (r) => {
+  const files = d.syncFolder(folder);
+  const replicator = new Replicator(memory, files, { fingerprint: device.fingerprint, tag: device.tag, name: d.deviceName, created: device.created }, d.clock, d.logger, async (r) => {
     const actor = { kind: 'system' as const, id: null };
     if (r.from.length > 0) await audit.append({ action: 'replica.merge', actor, target: folder, data: { from: r.from, rows: r.merged, pending: r.pending, bad: r.bad } });
     if (r.compacted) await audit.append({ action: 'replica.compact', actor, target: folder, data: { device: device.fingerprint } });
   });
-  return new DeviceSync(replicator, memory, folder, d.timers, d.logger);
+  return new DeviceSync(replicator, memory, folder, d.timers, d.logger, files);
 }

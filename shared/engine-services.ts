@@ -86,7 +86,7 @@ export function buildServices(s: ServiceSources): { services: Services; sync: Va
     onIndexed: (id, parsed) => editors.seen(id, parsed),
   });
   const graph = m.graph;
-  const ledger = new LedgerIds({ blobs, device: d.device, clock, logger, audit, marks: memory.learned, live: indexer });
+  const ledger = new LedgerIds({ blobs, device: d.device, clock, logger, audit, marks: memory.learned, live: indexer, shared: s.devices.files });
   const notes = new NotesService({ vault: d.vault, clock, audit, live: indexer, resolver: m.resolver, graph, syncPath: (p) => sync.syncPath(p), guard, ledger, editors });
   assigner = new LedgerAssigner({ live: indexer, ledger, updateFrontmatter: (p, fn) => notes.updateFrontmatter(p, fn), timers, logger, enabled: d.assignLedgerIds });
   const search = new SearchService({ index: m.index, indexer, spaces, cache: m.cache, guard });

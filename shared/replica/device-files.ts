@@ -24,6 +24,11 @@ export function segmentPath(device: string, n: number): string {
   return `${device}/${String(n).padStart(6, '0')}.jsonl`;
 }
 
+/** This device's ledger ID allocations, mirrored from `.lithos/ledger/` so other devices count them (vault/ledger-ids.ts). */
+export function ledgerMirrorPath(device: string): string {
+  return `${device}/ledger.jsonl`;
+}
+
 export function deviceInfoPath(device: string): string {
   return `${device}/device.json`;
 }
@@ -33,7 +38,8 @@ export function classify(path: string): { device: string; segment: number | null
   const [device, name, ...rest] = path.split('/');
   if (rest.length > 0 || !name || !DEVICE_DIR_RE.test(device)) return null;
   const m = SEGMENT_RE.exec(name);
-  return { device, segment: m ? Number(m[1]) : null, lines: name.endsWith('.jsonl') };
+  // Segments and their conflict copies start with the segment number; other files (ledger.jsonl) are not shares.
+  return { device, segment: m ? Number(m[1]) : null, lines: /^\d{6}/.test(name) && name.endsWith('.jsonl') };
 }
 
 const dec = new TextDecoder();

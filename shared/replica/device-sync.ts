@@ -1,4 +1,4 @@
-import type { Logger, Timers } from '../ports';
+import type { Logger, SyncFolderPort, Timers } from '../ports';
 import type { MemoryStore } from '../stores/memory-store';
 import { stampTime } from './hlc';
 import type { Replicator, SyncReport } from './replicator';
@@ -49,6 +49,8 @@ export class DeviceSync {
     readonly folder: string | null,
     private readonly timers: Timers,
     private readonly logger: Logger,
+    /** The devices folder itself (null when off): the ledger's allocations are mirrored there too. */
+    readonly files: SyncFolderPort | null = null,
   ) {
     replicator?.onDirty(() => this.schedule());
   }

@@ -16,7 +16,8 @@ import type { AuditActor, AuditLog } from '../governance/audit';
 import { AUDIT_FILE } from '../governance/audit';
 import { LEDGER_PREFIX, type LedgerKind } from '../model/ledger';
 import { formatLedgerId, parseLedgerId } from '../model/ledger-id';
-import type { BlobStore, Clock, DeviceIdentityStore, Logger } from '../ports';
+import type { BlobStore, Clock, DeviceIdentityStore, Logger, SyncFolderPort } from '../ports';
+import { classify, ledgerMirrorPath } from '../replica/device-files';
 import { DeviceIdentity } from '../stores/device-identity';
 import { Journal, parseJournal } from '../stores/journal';
 import type { MemoryLearned } from '../stores/memory-learned';
@@ -41,6 +42,8 @@ export interface LedgerIdsDeps {
   audit: AuditLog;
   marks: Pick<MemoryLearned, 'mark' | 'setMark'>;
   live: { readonly byPath: ReadonlyMap<string, LiveNote> };
+  /** The devices folder (docs/devices.md), when on: each device mirrors its journal there, so the others count its IDs. */
+  shared?: SyncFolderPort | null;
 }
 
 /** What another device's journal says of it. */
@@ -113,6 +116,7 @@ export class LedgerIds {
     const at = new Date(this.d.clock.now()).toISOString();
     // Durable before anyone sees it: a crash after this line leaves a gap, never a second E007.
     await o.journal.append(++o.lines, { kind: 'allocate', id, at, path });
+    await this.mirror(o, [{ seq: o.lines, op: { kind: 'allocate', id, at, path } }]);
     o.mine.add(id);
     o.high.set(prefix, seq);
     const stored = storedHigh(this.d.marks.mark(LEDGER_HIGH_MARK));
@@ -163,6 +167,7 @@ export class LedgerIds {
     }
     // The journal's header says which tag this device uses, so other devices can tell who is newer.
     if (!headed) await journal.append(++o.lines, { kind: 'device', tag: device.tag, created: device.created });
+    await this.mirrorAll(o, name);
     for (const e of await this.auditedAllocations()) {
       raise(o.high, e.id);
       if (e.device === device.fingerprint) o.mine.add(e.id);
@@ -170,14 +175,58 @@ export class LedgerIds {
     return o;
   }
 
+  /**
+   * Appends to this device's mirror in the devices folder. A failure is logged, not thrown: the journal in
+   * `.lithos/` is the record; the mirror is written again whole at the next open.
+   */
+  private async mirror(o: Opened, lines: { seq: number; op: LedgerJournalOp }[]): Promise<void> {
+    if (!this.d.shared || lines.length === 0) return;
+    const text = lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+    await this.d.shared.append(ledgerMirrorPath(o.device.fingerprint), new TextEncoder().encode(text)).catch((err: unknown) => {
+      this.d.logger.warn('The ledger\'s allocation could not be copied to the devices folder; it is copied at the next open.', { error: String(err) });
+    });
+  }
+
+  /** Makes the mirror hold the whole journal when it lacks lines (first use of the devices folder, a lost file). */
+  private async mirrorAll(o: Opened, name: string): Promise<void> {
+    if (!this.d.shared) return;
+    const path = ledgerMirrorPath(o.device.fingerprint);
+    const have = parseJournal<LedgerJournalOp>(await this.d.shared.read(path).catch(() => null)).entries.length;
+    const all = parseJournal<LedgerJournalOp>(await this.d.blobs.read(name)).entries;
+    if (have >= all.length) return;
+    const text = all.map((e) => `${JSON.stringify(e)}\n`).join('');
+    await this.d.shared.writeAtomic(path, new TextEncoder().encode(text)).catch((err: unknown) => {
+      this.d.logger.warn('The ledger\'s allocations could not be copied to the devices folder.', { error: String(err) });
+    });
+  }
+
+  /** The other devices' journals: in `.lithos/ledger/` (a synced `.lithos/`) and mirrored in the devices folder. */
+  private async otherJournals(own: string): Promise<{ fingerprint: string; bytes: Uint8Array | null }[]> {
+    const out = new Map<string, Uint8Array | null>();
+    for (const name of await this.d.blobs.list(LEDGER_JOURNAL_DIR)) {
+      if (name === journalName(own) || !name.endsWith('.jsonl')) continue;
+      out.set(name.slice(LEDGER_JOURNAL_DIR.length, -'.jsonl'.length), await this.d.blobs.read(name));
+    }
+    if (this.d.shared) {
+      const files = await this.d.shared.list().catch(() => []);
+      for (const f of files) {
+        const c = classify(f.path);
+        if (!c || c.device === own || f.path !== ledgerMirrorPath(c.device)) continue;
+        const bytes = await this.d.shared.read(f.path).catch(() => null);
+        const prev = out.get(c.device);
+        // Both copies may exist (a synced .lithos/ too): the longer holds every allocation of the shorter.
+        if (!prev || (bytes && bytes.byteLength > prev.byteLength)) out.set(c.device, bytes);
+      }
+    }
+    return [...out].map(([fingerprint, bytes]) => ({ fingerprint, bytes }));
+  }
+
   /** Every other device's journal: its allocations raise the marks; its header names its tag and age. */
   private async readOtherJournals(o: Opened): Promise<OtherDevice[]> {
     const out: OtherDevice[] = [];
-    const own = journalName(o.device.fingerprint);
-    for (const name of await this.d.blobs.list(LEDGER_JOURNAL_DIR)) {
-      if (name === own || !name.endsWith('.jsonl')) continue;
-      const other: OtherDevice = { fingerprint: name.slice(LEDGER_JOURNAL_DIR.length, -'.jsonl'.length), tag: null, created: null };
-      for (const e of parseJournal<LedgerJournalOp>(await this.d.blobs.read(name)).entries) {
+    for (const j of await this.otherJournals(o.device.fingerprint)) {
+      const other: OtherDevice = { fingerprint: j.fingerprint, tag: null, created: null };
+      for (const e of parseJournal<LedgerJournalOp>(j.bytes).entries) {
         if (e.op.kind === 'allocate' && typeof e.op.id === 'string') raise(o.high, e.op.id);
         else if (e.op.kind === 'device' && typeof e.op.tag === 'string') {
           other.tag = e.op.tag;
@@ -208,6 +257,7 @@ export class LedgerIds {
     if (!clash) return;
     const next = await o.device.reroll(taken);
     await o.journal.append(++o.lines, { kind: 'device', tag: next, created: o.device.created });
+    await this.mirror(o, [{ seq: o.lines, op: { kind: 'device', tag: next, created: o.device.created } }]);
     await this.d.audit.append({ action: TAG_REROLL_ACTION, actor: { kind: 'system', id: null }, target: o.device.fingerprint, data: { from: tag, to: next } });
     this.d.logger.info(`Another device in this vault used ledger tag "${tag}"; this device now tags its IDs "${next}".`);
   }

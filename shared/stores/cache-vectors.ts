@@ -46,6 +46,7 @@ export abstract class CacheVectors {
       }
       t.setVectors(nodeId, spaceId, dims === undefined ? undefined : packRows(vectors, dims, String(contentHash)));
     });
+    if (dims !== undefined) this.byContent?.set(`${spaceId}\u0000${contentHash}`, nodeId);
     this.changed();
   }
 
@@ -64,6 +65,24 @@ export abstract class CacheVectors {
     const v = this.tables.vectors.get(nodeId)?.get(spaceId);
     return !v || (contentHash !== undefined && v.contentHash !== contentHash) ? null : v;
   }
+
+  /**
+   * Vectors some node holds in `spaceId` for this exact content (any node id), or null: a note another device
+   * embedded (its cache carried by the sync tool, under that device's node ids) or a copy of a note is not
+   * embedded again. The lookup table is built at the first call and kept by putVectors.
+   */
+  vectorsByContent(spaceId: string, contentHash: string, count: number): Float32Array[] | null {
+    if (!this.byContent) {
+      this.byContent = new Map();
+      for (const [nodeId, bySpace] of this.tables.vectors) for (const [s, v] of bySpace) this.byContent.set(`${s}\u0000${v.contentHash}`, nodeId);
+    }
+    const nodeId = this.byContent.get(`${spaceId}\u0000${contentHash}`);
+    const v = nodeId === undefined ? undefined : this.tables.vectors.get(nodeId)?.get(spaceId);
+    // The node may have changed or gone since: only rows computed from this content, chunk for chunk, count.
+    return v && v.contentHash === contentHash && v.count === count ? unpackRows(v) : null;
+  }
+
+  private byContent: Map<string, string> | null = null;
 
   /** Every vector of a space, ordered by node id then chunk index. */
   *allVectors(spaceId: string): Iterable<{ node_id: string; chunk_index: number; vector: Float32Array }> {

@@ -228,7 +228,7 @@ export class NoteIndexer {
     for (const note of notes) {
       const chunks = this.cache.chunks(note.nodeId).map((c) => ({ index: c.chunk_index, text: c.text, heading: c.heading }));
       if (chunks.length && !this.cache.vectors(note.nodeId, embedder.spaceId, note.contentHash)) {
-        const vecs = (await embedder.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
+        const vecs = this.cache.vectorsByContent(embedder.spaceId, note.contentHash, chunks.length) ?? (await embedder.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
         this.cache.putVectors(note.nodeId, embedder.spaceId, note.contentHash, vecs);
         await this.index.upsert(toIndexDoc(note, chunks), this.cachedVectors(note));
       } else if (chunks.length && !this.index.noteVector(note.nodeId, embedder.spaceId)) {
@@ -311,7 +311,7 @@ export class NoteIndexer {
     for (const e of this.embedders()) {
       let v = this.cache.vectors(note.nodeId, e.spaceId, note.contentHash);
       if (!v || v.length !== chunks.length) {
-        v = (await e.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
+        v = this.cache.vectorsByContent(e.spaceId, note.contentHash, chunks.length) ?? (await e.embed(chunks.map((c) => embeddingText(note.cached.meta.title, c)))).map(storedForm);
         this.cache.putVectors(note.nodeId, e.spaceId, note.contentHash, v);
       }
       out.set(e.spaceId, v);

@@ -1,5 +1,9 @@
 import { DeviceSync } from './replica/device-sync';
-import { Replicator } from './replica/replicator';
+import { Replicator, type SyncReport } from './replica/replicator';
+import { NodeKeys } from './replica/codec';
+import { CODECS } from './replica/codecs';
+import { COORDINATION_CODECS } from './coordination/coordination-codecs';
+import type { CoordinationStore } from './coordination/coordination-store';
 import { DeviceIdentity } from './stores/device-identity';
 import type { MemoryStore } from './stores/memory-store';
 /**
@@ -76,16 +80,22 @@ export async function reportLosses(
  * The exchange of learned state with this person's other devices (shared/replica, docs/devices.md): on when
  * the host reaches a devices folder and learning.json names one. Merges and compactions are audited.
  */
-export async function openDevices(d: ResolvedDeps, memory: MemoryStore, config: ConfigStores): Promise<DeviceSync> {
+export async function openDevices(d: ResolvedDeps, stores: { memory: MemoryStore; coordination: CoordinationStore }, config: ConfigStores): Promise<DeviceSync> {
+  const { memory, coordination } = stores;
   const folder = config.learning.get().devices.folder;
-  if (!d.syncFolder || folder === null) return new DeviceSync(null, memory, folder, d.timers, d.logger);
-  const device = await DeviceIdentity.load(d.device, d.clock, d.logger);
+  if (!d.syncFolder || folder === null) return new DeviceSync([], memory, folder, d.timers, d.logger);
+  const identity = await DeviceIdentity.load(d.device, d.clock, d.logger);
+  const device = { fingerprint: identity.fingerprint, tag: identity.tag, name: d.deviceName, created: identity.created };
   const audit = config.audit;
   const files = d.syncFolder(folder);
-  const replicator = new Replicator(memory, files, { fingerprint: device.fingerprint, tag: device.tag, name: d.deviceName, created: device.created }, d.clock, d.logger, async (r) => {
+  const onRound = async (r: SyncReport): Promise<void> => {
     const actor = { kind: 'system' as const, id: null };
     if (r.from.length > 0) await audit.append({ action: 'replica.merge', actor, target: folder, data: { from: r.from, rows: r.merged, pending: r.pending, bad: r.bad } });
     if (r.compacted) await audit.append({ action: 'replica.compact', actor, target: folder, data: { device: device.fingerprint } });
-  });
-  return new DeviceSync(replicator, memory, folder, d.timers, d.logger, files);
+  };
+  const nodes = new NodeKeys(memory.nodes);
+  const common = { nodes, folder: files, device, clock: d.clock, logger: d.logger, onRound };
+  const learned = new Replicator({ ...common, host: memory, codecs: CODECS });
+  const tasks = new Replicator({ ...common, host: coordination, codecs: COORDINATION_CODECS, stream: 'tasks' });
+  return new DeviceSync([learned, tasks], memory, folder, d.timers, d.logger, files);
 }

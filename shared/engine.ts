@@ -119,7 +119,7 @@ export class MemoryEngine {
     const { warnings } = m;
     const config = await openConfigStores(d, warnings);
     const state = new OpenState();
-    const devices = await openDevices(d, m.memory, config);
+    const devices = await openDevices(d, m, config);
     const { services, sync, graph, assigner, briefing, timeline, graves } = buildServices({ d, m, config, spaces, devices, guard: state.assertOpen });
     const { memory, cache, coordination, indexer, missingPrimary: backfill } = m;
     const engine = new MemoryEngine({ deps: d, state, memory, cache, coordination, indexer, sync, graph, assigner, briefing, timeline, graves, services, backfill, warnings });

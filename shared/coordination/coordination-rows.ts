@@ -1,5 +1,6 @@
 import type { SqlValue } from 'sql.js';
 import type { SqlDb } from '../stores/sql-db';
+import { applyReplicaOp } from '../stores/replica-rows';
 import type { AgentRow, ClaimRow, CoordinationOp, FindingRow, TaskOutcomeRow, TaskRow } from './coordination-types';
 
 /** SQL and row mapping of coordination.sqlite, shared by live mutations and journal replay. */
@@ -119,6 +120,7 @@ export function applyCoordinationOp(db: SqlDb, op: CoordinationOp): void {
       putOutcome(db, op.row);
       return;
     default:
+      if (applyReplicaOp(db, op)) return;
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }
 }

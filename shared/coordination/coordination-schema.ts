@@ -1,3 +1,4 @@
+import { REPLICA_DDL } from '../stores/replica-rows';
 import type { StoreSchema } from '../stores/schema';
 
 /**
@@ -62,7 +63,8 @@ CREATE TABLE IF NOT EXISTS task_outcomes (
   recorded_at INTEGER NOT NULL,
   learned_at INTEGER
 );
-CREATE INDEX IF NOT EXISTS task_outcomes_pending ON task_outcomes(learned_at, recorded_at);`,
+CREATE INDEX IF NOT EXISTS task_outcomes_pending ON task_outcomes(learned_at, recorded_at);
+${REPLICA_DDL}`,
 };
 
 export const COORDINATION_JOURNAL = 'coordination.journal';

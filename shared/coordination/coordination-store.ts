@@ -1,3 +1,4 @@
+import { MemoryReplica } from '../stores/memory-replica';
 import type { BindParams } from 'sql.js';
 import { LithosError } from '../errors';
 import { newId } from '../model/ids';
@@ -52,8 +53,14 @@ export interface TaskOutcomeInput {
 const OPEN_TASK = "task_id IN (SELECT id FROM tasks WHERE status = 'open')";
 
 export class CoordinationStore extends JournaledStore<CoordinationOp> {
+  /** The devices' shares of tasks, claims, findings and agents (shared/replica); its writes are not watched. */
+  readonly replica: MemoryReplica<CoordinationOp>;
+  readonly replayedAtOpen: boolean;
+
   private constructor(db: SqlDb, recovered: RecoveredStore<CoordinationOp>, deps: StoreDeps) {
     super(db, recovered, deps, COORDINATION_FILES, 'coordination store');
+    this.replayedAtOpen = recovered.replayed > 0;
+    this.replica = new MemoryReplica<CoordinationOp>({ db, clock: deps.clock, mutate: (plan) => this.mutateQuietly(plan) });
   }
 
   static async open(deps: StoreDeps): Promise<{ store: CoordinationStore; warnings: string[]; losses: StoreLoss[] }> {

@@ -1,4 +1,5 @@
 /** Row shapes and journal ops of coordination.sqlite (re-exported by coordination-store.ts). Times are ms. */
+import type { ReplicaOp } from '../stores/replica-rows';
 
 export const TASK_STATUSES = ['open', 'completed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -83,4 +84,6 @@ export type CoordinationOp =
   | { kind: 'finding'; row: FindingRow }
   /** Completion: the task's final row, all its claims dropped, the outcome recorded. */
   | { kind: 'complete'; task: TaskRow; outcome: TaskOutcomeRow }
-  | { kind: 'outcome'; row: TaskOutcomeRow };
+  | { kind: 'outcome'; row: TaskOutcomeRow }
+  /** The replica's shares and devices (tasks, claims, findings and agents travel between devices: docs/devices.md). */
+  | ReplicaOp;

@@ -43,12 +43,12 @@ export class NodeKeys {
  * How one memory.sqlite table travels: the merge type of each field, the rows a local op touches, and the
  * translation of keys and values between this device and the portable form.
  */
-export interface Codec {
+export interface Codec<Op = MemoryOp> {
   /** The table's short name in the device files. */
   readonly t: string;
   readonly fields: Fields;
   /** Keys of the rows this local op is about to change (called before it applies). */
-  touched(db: SqlDb, op: MemoryOp): string[];
+  touched(db: SqlDb, op: Op): string[];
   /** Every key the table holds (a full pass: the first share of a device, or after a crash). */
   all(db: SqlDb): string[];
   /** The portable key of a local key; null when the row cannot travel now. */
@@ -58,7 +58,7 @@ export interface Codec {
   /** The row's replicated values, node ids in them made portable; null when absent. */
   read(db: SqlDb, key: string, n: NodeKeys): RowValues | null;
   /** The ops that make the local row hold `values` (null: delete it). */
-  write(db: SqlDb, key: string, values: RowValues | null, n: NodeKeys): MemoryOp[];
+  write(db: SqlDb, key: string, values: RowValues | null, n: NodeKeys): Op[];
 }
 
 /** Splits a composite key into exactly `n` parts, or null. */

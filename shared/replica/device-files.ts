@@ -20,8 +20,9 @@ export const DEVICE_DIR_RE = /^[a-z2-7]{16}$/;
 const SEGMENT_RE = /^(\d{6})\.jsonl$/;
 export const SEGMENT_BYTES = 512 * 1024;
 
-export function segmentPath(device: string, n: number): string {
-  return `${device}/${String(n).padStart(6, '0')}.jsonl`;
+/** A segment of one of the device's streams: '' for memory.sqlite's rows, `tasks` for coordination.sqlite's. */
+export function segmentPath(device: string, n: number, stream = ''): string {
+  return `${device}/${stream ? `${stream}/` : ''}${String(n).padStart(6, '0')}.jsonl`;
 }
 
 /** This device's ledger ID allocations, mirrored from `.lithos/ledger/` so other devices count them (vault/ledger-ids.ts). */
@@ -33,13 +34,17 @@ export function deviceInfoPath(device: string): string {
   return `${device}/device.json`;
 }
 
-/** The device folder and segment number of a path; `segment` null for a conflict copy or another file. */
-export function classify(path: string): { device: string; segment: number | null; lines: boolean } | null {
-  const [device, name, ...rest] = path.split('/');
-  if (rest.length > 0 || !name || !DEVICE_DIR_RE.test(device)) return null;
+/** The device folder, stream and segment number of a path; `segment` null for a conflict copy or another file. */
+export function classify(path: string): { device: string; stream: string; segment: number | null; lines: boolean } | null {
+  const parts = path.split('/');
+  if (parts.length < 2 || parts.length > 3 || !DEVICE_DIR_RE.test(parts[0])) return null;
+  const device = parts[0];
+  const stream = parts.length === 3 ? parts[1] : '';
+  const name = parts[parts.length - 1];
+  if (!name || !/^[a-z]*$/.test(stream)) return null;
   const m = SEGMENT_RE.exec(name);
   // Segments and their conflict copies start with the segment number; other files (ledger.jsonl) are not shares.
-  return { device, segment: m ? Number(m[1]) : null, lines: /^\d{6}/.test(name) && name.endsWith('.jsonl') };
+  return { device, stream, segment: m ? Number(m[1]) : null, lines: /^\d{6}/.test(name) && name.endsWith('.jsonl') };
 }
 
 const dec = new TextDecoder();

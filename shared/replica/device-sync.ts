@@ -1,7 +1,7 @@
 import type { Logger, SyncFolderPort, Timers } from '../ports';
 import type { MemoryStore } from '../stores/memory-store';
 import { stampTime } from './hlc';
-import type { Replicator, SyncReport } from './replicator';
+import type { SyncReport, ThisDevice } from './replicator';
 
 /** A device as `lithos devices` and the plugin's status show it. */
 export interface DeviceEntry {
@@ -28,6 +28,26 @@ export interface DevicesReport {
   unpublished: number;
 }
 
+/** What DeviceSync drives: one Replicator per store whose rows travel. */
+export interface Exchange {
+  readonly device: ThisDevice;
+  readonly last: SyncReport | null;
+  sync(): Promise<SyncReport>;
+  idle(): Promise<void>;
+  pendingChanges(): number;
+  onDirty(fn: (() => void) | null): void;
+  stop(): void;
+}
+
+/** One report of several stores' rounds (memory.sqlite's and coordination.sqlite's). */
+export function sumReports(rs: readonly SyncReport[]): SyncReport | null {
+  if (rs.length === 0) return null;
+  const from = new Map<string, { device: string; name: string | null; lines: number }>();
+  for (const r of rs) for (const f of r.from) from.set(f.device, { ...f, lines: (from.get(f.device)?.lines ?? 0) + f.lines });
+  const sum = (k: 'published' | 'merged' | 'pending' | 'bad' | 'torn' | 'unknown'): number => rs.reduce((t, r) => t + r[k], 0);
+  return { at: Math.max(...rs.map((r) => r.at)), published: sum('published'), merged: sum('merged'), pending: sum('pending'), from: [...from.values()], bad: sum('bad'), torn: sum('torn'), unknown: sum('unknown'), compacted: rs.some((r) => r.compacted) };
+}
+
 /** How long after a local change this device publishes it (changes come in bursts: one feedback, many rows). */
 export const PUBLISH_QUIET_MS = 5_000;
 /** How often a long-running host looks for other devices' files when its host tells it nothing. */
@@ -43,8 +63,11 @@ export class DeviceSync {
   private pollTimer: unknown = null;
   private closed = false;
 
+  private readonly replicator: Exchange | null;
+  private last: SyncReport | null = null;
+
   constructor(
-    private readonly replicator: Replicator | null,
+    private readonly exchanges: readonly Exchange[],
     private readonly memory: MemoryStore,
     readonly folder: string | null,
     private readonly timers: Timers,
@@ -52,14 +75,18 @@ export class DeviceSync {
     /** The devices folder itself (null when off): the ledger's allocations are mirrored there too. */
     readonly files: SyncFolderPort | null = null,
   ) {
-    replicator?.onDirty(() => this.schedule());
+    this.replicator = exchanges[0] ?? null;
+    for (const x of exchanges) x.onDirty(() => this.schedule());
   }
 
   /** One round now; null when the exchange is off. A failed round is logged and retried at the next trigger. */
   async sync(): Promise<SyncReport | null> {
     if (!this.replicator || this.closed) return null;
     try {
-      return await this.replicator.sync();
+      const reports: SyncReport[] = [];
+      for (const x of this.exchanges) reports.push(await x.sync());
+      this.last = sumReports(reports);
+      return this.last;
     } catch (err) {
       this.logger.warn('Exchanging learned state with other devices failed; it is tried again later.', { error: String(err) });
       return null;
@@ -111,7 +138,7 @@ export class DeviceSync {
         merged_at: typeof info.merged_at === 'number' ? iso(info.merged_at) : null,
       });
     }
-    return { folder: this.replicator ? this.folder : null, devices, last: this.replicator?.last ?? null, unpublished: this.replicator?.pendingChanges() ?? 0 };
+    return { folder: this.replicator ? this.folder : null, devices, last: this.last, unpublished: this.exchanges.reduce((t, x) => t + x.pendingChanges(), 0) };
   }
 
   /** Stops the timers and publishes what is left. */
@@ -120,9 +147,9 @@ export class DeviceSync {
     if (this.pollTimer !== null) this.timers.clearTimeout(this.pollTimer);
     this.timer = null;
     this.pollTimer = null;
-    await this.replicator?.idle();
-    if (this.replicator && this.replicator.pendingChanges() > 0) await this.sync();
+    for (const x of this.exchanges) await x.idle();
+    if (this.exchanges.some((x) => x.pendingChanges() > 0)) await this.sync();
     this.closed = true;
-    this.replicator?.stop();
+    for (const x of this.exchanges) x.stop();
   }
 }

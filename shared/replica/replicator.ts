@@ -1,7 +1,6 @@
 import type { Clock, Logger, SyncFolderPort } from '../ports';
-import type { MemoryStore } from '../stores/memory-store';
-import { NodeKeys } from './codec';
-import { CODECS } from './codecs';
+import type { MemoryReplica } from '../stores/memory-replica';
+import type { Codec, NodeKeys } from './codec';
 import { classify, deviceInfoPath, encodeLines, parseLines, SEGMENT_BYTES, segmentPath, type ShareLine } from './device-files';
 import { Hlc } from './hlc';
 import { planRound } from './round';
@@ -14,6 +13,28 @@ export interface ThisDevice {
   /** A name a person recognises ("Obsidian on laptop", "lithos on host"). */
   name: string;
   created: string;
+}
+
+/** A store whose rows travel: memory.sqlite (learned signals) or coordination.sqlite (tasks, claims, findings). */
+export interface ReplicaHost<Op extends { kind: string }> {
+  readonly replica: MemoryReplica<Op>;
+  watch(fn: ((op: Op) => void) | null): void;
+  /** Changes were replayed from its journal at open: rows may have changed without being noted. */
+  readonly replayedAtOpen: boolean;
+}
+
+export interface ReplicatorOptions<Op extends { kind: string }> {
+  host: ReplicaHost<Op>;
+  codecs: readonly Codec<Op>[];
+  /** Node ids ↔ portable names (memory.sqlite's node registry). */
+  nodes: NodeKeys;
+  /** The stream's subfolder in the device's folder: '' for memory.sqlite, `tasks` for coordination.sqlite. */
+  stream?: string;
+  folder: SyncFolderPort;
+  device: ThisDevice;
+  clock: Clock;
+  logger: Logger;
+  onRound?: (r: SyncReport) => void | Promise<void>;
 }
 
 /** What one round did. */
@@ -45,9 +66,16 @@ const dec = new TextDecoder();
  * this device's shares, takes in newer shares from the other devices' files and sets each touched row to
  * what all shares combine to. Rounds run one at a time.
  */
-export class Replicator {
+export class Replicator<Op extends { kind: string }> {
   private readonly hlc: Hlc;
   private readonly nodes: NodeKeys;
+  private readonly host: ReplicaHost<Op>;
+  private readonly codecs: ReadonlyMap<string, Codec<Op>>;
+  private readonly stream: string;
+  private readonly folder: SyncFolderPort;
+  readonly device: ThisDevice;
+  private readonly logger: Logger;
+  private readonly onRound?: (r: SyncReport) => void | Promise<void>;
   private dirty = new Map<string, Set<string>>();
   private readonly seen = new Map<string, number>();
   /** Per file of this device's: the newest stamp in it. */
@@ -58,23 +86,24 @@ export class Replicator {
   private changed: (() => void) | null = null;
   last: SyncReport | null = null;
 
-  constructor(
-    private readonly memory: MemoryStore,
-    private readonly folder: SyncFolderPort,
-    readonly device: ThisDevice,
-    clock: Clock,
-    private readonly logger: Logger,
-    private readonly onRound?: (r: SyncReport) => void | Promise<void>,
-  ) {
-    this.hlc = new Hlc(clock, device.fingerprint);
-    this.nodes = new NodeKeys(memory.nodes);
+  constructor(o: ReplicatorOptions<Op>) {
+    this.host = o.host;
+    this.codecs = new Map(o.codecs.map((c) => [c.t, c]));
+    this.stream = o.stream ?? '';
+    this.folder = o.folder;
+    this.device = o.device;
+    this.logger = o.logger;
+    this.onRound = o.onRound;
+    this.nodes = o.nodes;
+    this.hlc = new Hlc(o.clock, o.device.fingerprint);
+    const mine = o.host.replica.sharesOf(o.device.fingerprint);
     // A device that has published nothing yet offers all it has learned; after a crash, rows may have
     // changed without being noted.
-    this.fullPass = memory.replayedAtOpen || memory.replica.sharesOf(device.fingerprint).length === 0;
-    for (const s of memory.replica.sharesOf(device.fingerprint).slice(-1)) this.hlc.observe(s.stamp);
-    memory.watch((op) => {
-      for (const c of CODECS) {
-        const keys = c.touched(memory.replica.db, op);
+    this.fullPass = o.host.replayedAtOpen || mine.length === 0;
+    for (const s of mine.slice(-1)) this.hlc.observe(s.stamp);
+    o.host.watch((op) => {
+      for (const c of this.codecs.values()) {
+        const keys = c.touched(o.host.replica.db, op);
         if (keys.length === 0) continue;
         const set = this.dirty.get(c.t) ?? new Set<string>();
         for (const k of keys) set.add(k);
@@ -109,7 +138,7 @@ export class Replicator {
   }
 
   stop(): void {
-    this.memory.watch(null);
+    this.host.watch(null);
   }
 
   private async round(): Promise<SyncReport> {
@@ -124,7 +153,7 @@ export class Replicator {
     const { lines, bad, torn, names } = await this.readLines(files);
     for (const l of lines) this.hlc.observe(l.h);
     if (this.fullPass) {
-      for (const c of CODECS) this.dirty.set(c.t, new Set([...(this.dirty.get(c.t) ?? []), ...c.all(this.memory.replica.db)]));
+      for (const c of this.codecs.values()) this.dirty.set(c.t, new Set([...(this.dirty.get(c.t) ?? []), ...c.all(this.host.replica.db)]));
       this.fullPass = false;
     }
     // From here to the write, nothing awaits: no local change can come between the plan and its ops.
@@ -132,14 +161,14 @@ export class Replicator {
     this.dirty = new Map();
     let plan;
     try {
-      plan = planRound({ replica: this.memory.replica, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines });
+      plan = planRound({ replica: this.host.replica, codecs: this.codecs, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines });
     } catch (err) {
       this.restoreDirty(dirty);
       throw err;
     }
     const ops = plan.ops;
     try {
-      await this.memory.replica.write(() => ops);
+      await this.host.replica.write(() => ops);
     } catch (err) {
       this.restoreDirty(dirty);
       throw err;
@@ -189,7 +218,7 @@ export class Replicator {
         }
         continue;
       }
-      if (!c.lines || this.seen.get(f.path) === f.size) continue;
+      if (!c.lines || c.stream !== this.stream || this.seen.get(f.path) === f.size) continue;
       const bytes = await this.folder.read(f.path);
       if (!bytes) continue;
       const from = this.seen.get(f.path) ?? 0;
@@ -214,24 +243,24 @@ export class Replicator {
   /** Appends this device's shares not yet in its files; compacts its segments when they have grown large. */
   private async publish(files: { path: string; size: number }[]): Promise<boolean> {
     const me = this.device.fingerprint;
-    const mark = this.memory.replica.devices().find((d) => d.device === me);
+    const mark = this.host.replica.devices().find((d) => d.device === me);
     const through = ((mark?.info ?? {}) as { [PUBLISHED]?: string })[PUBLISHED] ?? '';
-    const own = files.map((f) => ({ ...f, c: classify(f.path) })).filter((f) => f.c?.device === me && f.c.segment !== null);
+    const own = files.map((f) => ({ ...f, c: classify(f.path) })).filter((f) => f.c?.device === me && f.c.stream === this.stream && f.c.segment !== null);
     const newest = own.reduce((m, f) => Math.max(m, f.c?.segment ?? 0), 0);
     // A restored (older) copy of this device's files lacks lines it had written: write them all again.
     const ownNewest = this.ownNewestStamp();
     const restore = through !== '' && own.length > 0 && ownNewest !== null && ownNewest < through;
-    const fresh = this.memory.replica.sharesOf(me, restore ? '' : through);
+    const fresh = this.host.replica.sharesOf(me, restore ? '' : through);
     if (fresh.length === 0) return false;
     const lines = fresh.map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution }));
     const bytes = encodeLines(lines);
     const ownBytes = own.reduce((t, f) => t + f.size, 0);
     let compacted = false;
     if (ownBytes > COMPACT_MIN_BYTES) {
-      const all = encodeLines(this.memory.replica.sharesOf(me).map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution })));
+      const all = encodeLines(this.host.replica.sharesOf(me).map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution })));
       if (ownBytes > COMPACT_RATIO * all.byteLength) {
         // The new segment holds every share this device has: removing the older ones loses nothing.
-        await this.folder.writeAtomic(segmentPath(me, newest + 1), all);
+        await this.folder.writeAtomic(segmentPath(me, newest + 1, this.stream), all);
         for (const f of own) await this.folder.remove(f.path);
         compacted = true;
       }
@@ -239,10 +268,10 @@ export class Replicator {
     if (!compacted) {
       const current = own.find((f) => f.c?.segment === newest);
       const target = !current || current.size + bytes.byteLength > SEGMENT_BYTES ? newest + 1 : newest;
-      await this.folder.append(segmentPath(me, Math.max(1, target)), bytes);
+      await this.folder.append(segmentPath(me, Math.max(1, target), this.stream), bytes);
     }
     const stamp = lines[lines.length - 1].h;
-    await this.memory.replica.write(() => [{ kind: 'replica_device', row: { device: me, info: { ...((mark?.info ?? {})), [PUBLISHED]: stamp } } }]);
+    await this.host.replica.write(() => [{ kind: 'replica_device', row: { device: me, info: { ...((mark?.info ?? {})), [PUBLISHED]: stamp } } }]);
     return compacted;
   }
 
@@ -262,7 +291,7 @@ export class Replicator {
 
   /** Keeps, per device, its name and when its learning was last taken in (`lithos devices`). */
   private async recordDevices(r: SyncReport, names: Map<string, string>): Promise<void> {
-    const known = new Map(this.memory.replica.devices().map((d) => [d.device, (d.info ?? {}) as Record<string, unknown>]));
+    const known = new Map(this.host.replica.devices().map((d) => [d.device, (d.info ?? {}) as Record<string, unknown>]));
     const rows: { device: string; info: Record<string, unknown> }[] = [];
     for (const [device, name] of names) {
       const info = known.get(device) ?? {};
@@ -270,7 +299,7 @@ export class Replicator {
       if (info.name === name && !merged) continue;
       rows.push({ device, info: { ...info, name, ...(merged ? { merged_at: r.at, merged_lines: Number(info.merged_lines ?? 0) + merged.lines } : {}) } });
     }
-    if (rows.length > 0) await this.memory.replica.write(() => rows.map((row) => ({ kind: 'replica_device' as const, row })));
+    if (rows.length > 0) await this.host.replica.write(() => rows.map((row) => ({ kind: 'replica_device' as const, row })));
     if (r.from.length > 0) this.logger.info('Learning from other devices merged.', { from: r.from.map((f) => f.name ?? f.device), rows: r.merged });
   }
 }

@@ -1,13 +1,14 @@
-import type { MemoryOp, ShareRow } from '../stores/memory-types';
+import type { ReplicaOp, ShareRow } from '../stores/replica-rows';
 import type { MemoryReplica } from '../stores/memory-replica';
 import type { Codec, NodeKeys } from './codec';
 import { SEP } from './codec';
-import { CODEC_BY_TABLE } from './codecs';
 import type { ShareLine } from './device-files';
 import { combine, diffShare, sameValue, type Contribution, type RowValues, type Shares } from './fields';
 
-export interface RoundInput {
-  replica: MemoryReplica;
+export interface RoundInput<Op extends { kind: string }> {
+  replica: MemoryReplica<Op>;
+  /** The tables that travel, by their name in the files. */
+  codecs: ReadonlyMap<string, Codec<Op>>;
   nodes: NodeKeys;
   me: string;
   stamp: () => string;
@@ -17,8 +18,8 @@ export interface RoundInput {
   lines: readonly (ShareLine & { device: string })[];
 }
 
-export interface RoundPlan {
-  ops: MemoryOp[];
+export interface RoundPlan<Op> {
+  ops: (Op | ReplicaOp)[];
   /** This device's shares that changed (to append to its files). */
   published: number;
   /** Rows whose value changed here because of another device's share. */
@@ -39,14 +40,14 @@ const rowId = (t: string, k: string): string => `${t}${SEP}${k}`;
  * what the others' shares already put in it"), then newer shares from other devices are taken in, then every
  * touched row is set to what all shares combine to — the same value on every device that holds the same shares.
  */
-export function planRound(inp: RoundInput): RoundPlan {
+export function planRound<Op extends { kind: string }>(inp: RoundInput<Op>): RoundPlan<Op> {
   const { replica, nodes, me } = inp;
-  const plan: RoundPlan = { ops: [], published: 0, merged: 0, pending: 0, unknown: 0, accepted: new Map() };
-  const touched = new Map<string, { codec: Codec; key: string; local: string | null; dirty: boolean }>();
+  const plan: RoundPlan<Op> = { ops: [], published: 0, merged: 0, pending: 0, unknown: 0, accepted: new Map() };
+  const touched = new Map<string, { codec: Codec<Op>; key: string; local: string | null; dirty: boolean }>();
   const incoming = new Map<string, Map<string, ShareLine>>();
 
   for (const [t, keys] of inp.dirty) {
-    const codec = CODEC_BY_TABLE.get(t);
+    const codec = inp.codecs.get(t);
     if (!codec) continue;
     for (const local of keys) {
       const key = codec.toPortable(local, nodes);
@@ -54,7 +55,7 @@ export function planRound(inp: RoundInput): RoundPlan {
     }
   }
   for (const line of inp.lines) {
-    const codec = CODEC_BY_TABLE.get(line.t);
+    const codec = inp.codecs.get(line.t);
     if (!codec) {
       plan.unknown++;
       continue;
@@ -70,7 +71,7 @@ export function planRound(inp: RoundInput): RoundPlan {
     if (!touched.has(id)) touched.set(id, { codec, key: line.k, local: null, dirty: false });
   }
   for (const p of replica.pending()) {
-    const codec = CODEC_BY_TABLE.get(p.tbl);
+    const codec = inp.codecs.get(p.tbl);
     const id = rowId(p.tbl, p.key);
     if (codec && !touched.has(id)) touched.set(id, { codec, key: p.key, local: null, dirty: false });
   }
@@ -121,7 +122,7 @@ export function planRound(inp: RoundInput): RoundPlan {
   return plan;
 }
 
-function sameRows(codec: Codec, a: RowValues | null, b: RowValues | null): boolean {
+function sameRows<Op>(codec: Codec<Op>, a: RowValues | null, b: RowValues | null): boolean {
   if (a === null || b === null) return a === b;
   return Object.keys(codec.fields).every((f) => sameValue(a[f], b[f]));
 }

@@ -64,6 +64,25 @@ export abstract class JournaledStore<Op> {
   /** Writes one op into the database (also used by recovery, so it must be idempotent). */
   protected abstract apply(op: Op): void;
 
+  /** Sees every op a local change makes, before it applies (shared/replica marks the rows it touches). */
+  private watcher: ((op: Op) => void) | null = null;
+  private quiet = false;
+
+  /** Calls `fn` with each op of every later change (not those made through `mutateQuietly`), before it applies. */
+  watch(fn: ((op: Op) => void) | null): void {
+    this.watcher = fn;
+  }
+
+  /** A mutation `watch` does not see: the replica's own writes (what other devices learned is not this one's change). */
+  protected mutateQuietly(plan: () => Op[]): Promise<void> {
+    this.quiet = true;
+    try {
+      return this.mutate(plan);
+    } finally {
+      this.quiet = false;
+    }
+  }
+
   /**
    * Bulk mode (first index, reconcile): while `fn` runs, mutations resolve as soon as they are applied
    * instead of waiting for their own journal append, so N sequential awaits cost a few coalesced appends
@@ -115,7 +134,10 @@ export abstract class JournaledStore<Op> {
       this.assertOpen();
       const ops = this.db.transaction(() => {
         const planned = plan();
-        for (const op of planned) this.apply(op);
+        for (const op of planned) {
+          if (this.watcher && !this.quiet) this.watcher(op);
+          this.apply(op);
+        }
         return planned;
       });
       if (ops.length === 0) return Promise.resolve();

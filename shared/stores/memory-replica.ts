@@ -1,6 +1,6 @@
 import type { SqlDb } from './sql-db';
-import type { MemoryTables } from './memory-tables';
-import type { MemoryOp, ReplicaDeviceRow, ShareRow } from './memory-types';
+import type { Clock } from '../ports';
+import type { ReplicaDeviceRow, ReplicaOp, ShareRow } from './replica-rows';
 
 const toShare = (r: unknown[]): ShareRow => ({
   tbl: String(r[0]),
@@ -13,12 +13,12 @@ const toShare = (r: unknown[]): ShareRow => ({
 const SHARE_COLS = 'tbl, key, device, stamp, share, applied';
 
 /**
- * The devices' shares of learned rows and what is known of each device (shared/replica gives them their
+ * A store's devices' shares of learned rows and what is known of each device (shared/replica gives them their
  * meaning). Changes to shares and to the rows they materialise go through `mutate` together, so a crash never
  * leaves a row that disagrees with its shares.
  */
-export class MemoryReplica {
-  constructor(private readonly t: MemoryTables) {}
+export class MemoryReplica<Op extends { kind: string } = ReplicaOp> {
+  constructor(private readonly t: { readonly db: SqlDb; readonly clock: Clock; mutate(plan: () => (Op | ReplicaOp)[]): Promise<void> }) {}
 
   /** Read access for the replica's row codecs (the learned tables are theirs to read by key). */
   get db(): SqlDb {
@@ -56,7 +56,7 @@ export class MemoryReplica {
   }
 
   /** Applies `plan`'s ops (shares, devices and the learned rows they change) in one journaled mutation. */
-  write(plan: () => MemoryOp[]): Promise<void> {
+  write(plan: () => (Op | ReplicaOp)[]): Promise<void> {
     return this.t.mutate(plan);
   }
 }

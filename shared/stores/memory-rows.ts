@@ -1,6 +1,7 @@
 import type { SqlValue } from 'sql.js';
 import { LithosError } from '../errors';
 import type { SqlDb } from './sql-db';
+import { applyReplicaOp } from './replica-rows';
 import type { EdgeRow, EventRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, PrecedentRow } from './memory-types';
 
 /** SQL and row mapping of memory.sqlite, shared by live mutations and journal replay. */
@@ -247,20 +248,8 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
     case 'affinity_del':
       db.run('DELETE FROM tag_affinity WHERE term = ? AND tag = ?', [op.term, op.tag]);
       return;
-    case 'shares':
-      for (const r of op.rows) {
-        db.run('INSERT OR REPLACE INTO replica_shares (tbl, key, device, stamp, share, applied) VALUES (?, ?, ?, ?, ?, ?)', [
-          r.tbl, r.key, r.device, r.stamp, JSON.stringify(r.share), r.applied ? 1 : 0,
-        ]);
-      }
-      return;
-    case 'shares_applied':
-      for (const k of op.keys) db.run('UPDATE replica_shares SET applied = 1 WHERE tbl = ? AND key = ? AND applied = 0', [k.tbl, k.key]);
-      return;
-    case 'replica_device':
-      db.run('INSERT OR REPLACE INTO replica_devices (device, info) VALUES (?, ?)', [op.row.device, JSON.stringify(op.row.info ?? null)]);
-      return;
     default:
+      if (applyReplicaOp(db, op)) return;
       throw new Error(`unknown journal op ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }
 }

@@ -18,7 +18,7 @@ import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
 import type { MemoryOp } from './memory-types';
 
-export type { Coactivation, EdgeRow, ReplicaDeviceRow, ShareRow, EventRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow, TermAssocRow } from './memory-types';
+export type { Coactivation, EdgeRow, ReplicaDeviceRow, ReplicaOp, ShareRow, EventRow, ExpansionRow, LedgerPhaseRow, MemoryOp, NodeRow, NodeStats, NoteEditorRow, PrecedentRow, TagAffinityRow, TargetAliasRow, TermAssocRow } from './memory-types';
 export { DEFAULT_NODE_STATS, TOMBSTONE_RETENTION_MS } from './memory-types';
 export { MEMORY_JOURNAL, MEMORY_PREVIOUS };
 
@@ -58,10 +58,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
   /** Who last changed each note's title or body (the trust boundary). */
   readonly editors: MemoryEditors;
   /** The devices' shares of learned rows (shared/replica); its writes are not seen by `watch`. */
-  readonly replica: MemoryReplica;
-  /** Sees every op a local change makes, before it applies (shared/replica marks the rows it touches). */
-  private watcher: ((op: MemoryOp) => void) | null = null;
-  private quiet = false;
+  readonly replica: MemoryReplica<MemoryOp>;
   /** Changes were replayed from the journal at open (the last run did not close cleanly). */
   readonly replayedAtOpen: boolean;
 
@@ -78,13 +75,9 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.events = new MemoryEvents(tables);
     this.targets = new MemoryTargets(tables);
     this.editors = new MemoryEditors(tables);
-    this.replica = new MemoryReplica({ ...tables, mutate: (plan) => this.mutateQuietly(plan) });
+    this.replica = new MemoryReplica<MemoryOp>({ ...tables, mutate: (plan) => this.mutateQuietly(plan) });
   }
 
-  /** Calls `fn` with each op of every later local change (not the replica's own writes), before it applies. */
-  watch(fn: ((op: MemoryOp) => void) | null): void {
-    this.watcher = fn;
-  }
 
   static async open(deps: StoreDeps): Promise<{ store: MemoryStore; warnings: string[]; losses: StoreLoss[] }> {
     const r = await recoverMemory(deps);
@@ -107,17 +100,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
 
   // ── internals ───────────────────────────────────────────────────────────
 
-  private mutateQuietly(plan: () => MemoryOp[]): Promise<void> {
-    this.quiet = true;
-    try {
-      return this.mutate(plan);
-    } finally {
-      this.quiet = false;
-    }
-  }
-
   protected override apply(op: MemoryOp): void {
-    if (this.watcher && !this.quiet) this.watcher(op);
     applyOp(this.db, op);
     this.precedentLog.record(op);
     this.expansionLog.record(op);

@@ -2,6 +2,9 @@
 import { SPACED_REPETITION } from '../model/spaced-repetition';
 import type { EventActorKind, EventKind, EventStatus } from '../model/events';
 import type { Phase, Vitality } from '../model/ledger';
+import type { ReplicaOp } from './replica-rows';
+
+export type { ReplicaDeviceRow, ReplicaOp, ShareRow } from './replica-rows';
 
 export interface NodeRow {
   node_id: string;
@@ -200,27 +203,6 @@ export interface TermAssocRow {
 }
 
 /**
- * One device's share of one learned row (shared/replica/fields.ts gives `share` its meaning), keyed by the
- * row's portable key. `applied` is false while the row it belongs to cannot be resolved here yet (a note not
- * synced to this device): the local row does not hold it.
- */
-export interface ShareRow {
-  device: string;
-  tbl: string;
-  key: string;
-  stamp: string;
-  share: unknown;
-  applied: boolean;
-}
-
-/** A device that has written learned state to this vault (shared/replica/devices.ts). */
-export interface ReplicaDeviceRow {
-  device: string;
-  /** Small JSON: its tag, name, when first and last seen, what it has contributed. */
-  info: unknown;
-}
-
-/**
  * A journaled mutation. Each op carries the row's final state (not a delta), so replaying it twice,
  * or onto a snapshot that already holds it, gives the same result.
  */
@@ -265,9 +247,5 @@ export type MemoryOp =
   | { kind: 'coact_del'; a: string; b: string; namespace: string }
   /** One term–tag affinity row deleted (a merge from another device). */
   | { kind: 'affinity_del'; term: string; tag: string }
-  /** Devices' shares of learned rows, final state (stores/memory-replica.ts). */
-  | { kind: 'shares'; rows: ShareRow[] }
-  /** Shares now reflected in the local rows. */
-  | { kind: 'shares_applied'; keys: { tbl: string; key: string }[] }
-  /** What is known of a device that writes to this vault, final state. */
-  | { kind: 'replica_device'; row: ReplicaDeviceRow };
+  /** The replica's shares and devices (stores/replica-rows.ts). */
+  | ReplicaOp;

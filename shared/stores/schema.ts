@@ -5,6 +5,7 @@
  * with a migration.
  */
 import type { Database } from 'sql.js';
+import { REPLICA_DDL } from './replica-rows';
 
 export interface StoreSchema {
   /** File name under `.lithos/`. */
@@ -179,19 +180,7 @@ CREATE TABLE IF NOT EXISTS term_assoc (
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, term)
 );
--- each device's share of each learned row (shared/replica), by the row's portable key; applied 0: not in the local row yet
-CREATE TABLE IF NOT EXISTS replica_shares (
-  tbl TEXT NOT NULL,
-  key TEXT NOT NULL,
-  device TEXT NOT NULL,
-  stamp TEXT NOT NULL,
-  share TEXT NOT NULL,
-  applied INTEGER NOT NULL,
-  PRIMARY KEY (tbl, key, device)
-);
-CREATE INDEX IF NOT EXISTS replica_shares_device ON replica_shares(device, stamp);
-CREATE INDEX IF NOT EXISTS replica_shares_pending ON replica_shares(applied);
-CREATE TABLE IF NOT EXISTS replica_devices (device TEXT PRIMARY KEY, info TEXT NOT NULL);`,
+${REPLICA_DDL}`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

@@ -1,6 +1,10 @@
 import { MemoryStore } from '../../shared/stores/memory-store';
 import { Replicator } from '../../shared/replica/replicator';
 import { NodeKeys } from '../../shared/replica/codec';
+import { CoordinationStore } from '../../shared/coordination/coordination-store';
+import { COORDINATION_CODECS } from '../../shared/coordination/coordination-codecs';
+import type { CoordinationOp } from '../../shared/coordination/coordination-types';
+import type { MemoryOp } from '../../shared/stores/memory-types';
 import { CODECS } from '../../shared/replica/codecs';
 import { stableJson } from '../../shared/replica/fields';
 import { MemorySyncFolder } from '../twins/memory-sync-folder';
@@ -20,7 +24,9 @@ export interface SimDevice {
   fp: string;
   store: MemoryStore;
   folder: MemorySyncFolder;
-  replicator: Replicator;
+  replicator: Replicator<MemoryOp>;
+  coordination: CoordinationStore;
+  tasks: Replicator<CoordinationOp>;
   /** Local node id of a note path. */
   id(path: string): string;
 }
@@ -36,8 +42,12 @@ export async function makeDevice(i: number, paths = NOTE_PATHS): Promise<SimDevi
   }
   const fp = FP_CHARS[i].repeat(16);
   const folder = new MemorySyncFolder();
-  const replicator = new Replicator(store, folder, { fingerprint: fp, tag: fp.slice(0, 4), name: `device ${i}`, created: '2026-11-27T00:00:00.000Z' }, e.clock, e.logger);
-  return { clock: e.clock, name: `device ${i}`, fp, store, folder, replicator, id: (p) => store.nodes.byPath(p)?.node_id ?? '' };
+  const device = { fingerprint: fp, tag: fp.slice(0, 4), name: `device ${i}`, created: '2026-11-27T00:00:00.000Z' };
+  const common = { nodes: new NodeKeys(store.nodes), folder, device, clock: e.clock, logger: e.logger };
+  const replicator = new Replicator({ ...common, host: store, codecs: CODECS });
+  const { store: coordination } = await CoordinationStore.open({ ...e, blobs: new MemoryBlobStore() });
+  const tasks = new Replicator({ ...common, host: coordination, codecs: COORDINATION_CODECS, stream: 'tasks' });
+  return { clock: e.clock, name: `device ${i}`, fp, store, folder, replicator, coordination, tasks, id: (p) => store.nodes.byPath(p)?.node_id ?? '' };
 }
 
 /** Learned state in portable form: what must be equal on every device once all files have travelled. */

@@ -42,6 +42,7 @@ export class DeviceSync {
   private timer: unknown = null;
   private pollTimer: unknown = null;
   private closed = false;
+  private synced: ((r: SyncReport) => void) | null = null;
 
   constructor(
     private readonly replicator: Replicator | null,
@@ -57,11 +58,18 @@ export class DeviceSync {
   async sync(): Promise<SyncReport | null> {
     if (!this.replicator || this.closed) return null;
     try {
-      return await this.replicator.sync();
+      const r = await this.replicator.sync();
+      this.synced?.(r);
+      return r;
     } catch (err) {
       this.logger.warn('Exchanging learned state with other devices failed; it is tried again later.', { error: String(err) });
       return null;
     }
+  }
+
+  /** Told after every round that ran (the plugin's status shows the last merge); one listener, null removes it. */
+  onSynced(fn: ((r: SyncReport) => void) | null): void {
+    this.synced = fn;
   }
 
   /** A round soon (after `ms` of quiet): local learning happened, or the host saw the folder change. */

@@ -6,6 +6,7 @@ import type { EngineControls } from './engine-controls';
 import { mcpClientConfig, type McpClient } from './mcp-config';
 import type { LithosSettings } from './settings';
 import type { LithosStatus } from './status-bar';
+import { syncNoticeText } from './devices-status';
 
 /** What the commands need from the plugin (main.ts implements it). */
 export interface CommandHost {
@@ -91,6 +92,16 @@ export const CORE_COMMANDS: readonly CoreCommand[] = [
       if (r.ok) return h.notify(`Lithos audit log intact: ${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}${r.head ? `, newest #${r.head.seq}` : ''}.`);
       const first = r.problems[0];
       h.notify(`Lithos audit log BROKEN (${r.problems.length} ${r.problems.length === 1 ? 'problem' : 'problems'}): ${first ? `${first.kind}${first.line ? ` at line ${first.line}` : ''}: ${first.message}` : ''}`);
+    },
+  },
+  {
+    id: 'sync-devices',
+    name: 'Sync learning with other devices now',
+    run: async (h) => {
+      const controls = h.requireControls();
+      if (!controls) return;
+      const round = await controls.devices.sync();
+      h.notify(syncNoticeText(round, controls.devices.report()));
     },
   },
   { id: 'copy-mcp-config-claude-desktop', name: 'Copy MCP config for Claude Desktop', run: (h) => copyConfig(h, 'claude-desktop', 'Claude Desktop') },

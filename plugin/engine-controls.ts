@@ -13,6 +13,7 @@ import type { ConflictService } from '../shared/conflicts/conflicts';
 import type { Consolidator } from '../shared/learning/consolidator';
 import type { LearningStore } from '../shared/learning/learning-store';
 import type { Embedder } from '../shared/ports';
+import type { DeviceSync } from '../shared/replica/device-sync';
 import type { Services } from '../shared/session/services';
 import type { LiveNote } from '../shared/vault/note-indexer';
 import type { GitHistoryControl } from './obsidian-git-log';
@@ -27,6 +28,8 @@ export interface EngineControls {
   readonly git?: GitHistoryControl;
   readonly consolidator: Pick<Consolidator, 'start' | 'reschedule' | 'run'>;
   readonly conflicts: Pick<ConflictService, 'setCallouts'>;
+  /** The exchange of learned state with this person's other devices (docs/devices.md): a round now, the list. */
+  readonly devices: Pick<DeviceSync, 'sync' | 'report'>;
   /** The audit log ("Verify the audit log"). */
   readonly audit: Pick<AuditLog, 'verify'>;
   /** The public event stream other plugins receive through the plugin's `api` (public-api.ts). */
@@ -49,6 +52,7 @@ export function engineControls(s: Services): EngineControls {
     consolidator: learning.consolidator,
     conflicts: s.conflicts,
     audit: governance.audit,
+    devices: s.devices,
     events: governance.events,
     setDecayInterval: (ms) => learning.setDecayInterval(ms),
     activeSpaces: () => search.activeSpaces(),

@@ -11,6 +11,8 @@ import type { MemorySession } from '../shared/session/memory-session';
 import { ObsidianVault } from './obsidian-vault';
 import { ObsidianBlobStore } from './obsidian-blob-store';
 import { ObsidianDeviceStore } from './obsidian-device-store';
+import { ObsidianSyncFolder } from './obsidian-sync-folder';
+import { followDevices } from './follow-devices';
 import { loadSql } from './sql-loader';
 import type { LithosStatus } from './status-bar';
 import { engineControls, type EngineControls } from './engine-controls';
@@ -29,6 +31,10 @@ export interface EngineSessionDeps {
   notify(message: string): void;
   /** Engine options taken from the settings when it opens. */
   callouts(): boolean;
+  /** How this device is named to the person's other devices (device-name.ts). */
+  deviceName?: string;
+  /** After every exchange with the other devices: the status line about the last merge, or null (devices-status.ts). */
+  devicesStatus?(line: string | null): void;
   /** HTTP POST for the policy's webhooks (Obsidian's requestUrl); absent: webhooks are not sent. */
   post?: HttpPost;
   /** How this platform reads git repositories (obsidian-git-log.ts): a source on desktop, the reason there is none on mobile. */
@@ -55,6 +61,7 @@ export class EngineSession {
   private stale = false;
   private reconciling: Promise<void> | null = null;
   private starting: Promise<void> | null = null;
+  private unfollowDevices: (() => void) | null = null;
   /** Why the engine could not be opened; shown by commands instead of "still opening". */
   error: string | null = null;
 
@@ -112,6 +119,9 @@ export class EngineSession {
         callouts: this.deps.callouts(),
         post: this.deps.post ?? null,
         device: new ObsidianDeviceStore(this.deps.app),
+        // Learned state travels with the vault through the devices folder (docs/devices.md); this process holds the lock.
+        syncFolder: (folder) => new ObsidianSyncFolder(this.deps.app.vault.adapter, folder),
+        ...(this.deps.deviceName ? { deviceName: this.deps.deviceName } : {}),
         briefingNote: true, // the person's briefing note (docs/ledger.md → Briefing)
         onProgress: (p) => this.deps.status({ state: 'progress', ...p }),
       });
@@ -137,6 +147,7 @@ export class EngineSession {
       this.deps.opened(controls);
       // Follow the vault before the first scan, so an edit made while it runs is not missed.
       vault.watch((e) => this.onVaultEvent(engine, e));
+      this.unfollowDevices = followDevices(engine.services.devices, this.deps.app.vault, (ref) => this.deps.registerEvent(ref), (line) => this.deps.devicesStatus?.(line));
       this.deps.changed('engine');
       await this.reconcile();
       if (!this.closed) await engine.services.conflicts.followPolicy();
@@ -175,6 +186,8 @@ export class EngineSession {
     this.current = null;
     this.person = null;
     this.openControls = null;
+    this.unfollowDevices?.();
+    this.unfollowDevices = null;
     // Still opening: start() sees `closed`, closes the engine and releases the lock itself.
     if (!engine) return;
     this.deps.changed('engine');

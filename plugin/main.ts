@@ -27,6 +27,7 @@ import { bridgeStatusClick, followClick, indexStatusClick } from './status-click
 import { applyOpeningSettings, applySettingsActions, settingsActions } from './settings-apply';
 import type { EngineControls } from './engine-controls';
 import { obsidianGitSource, type GitAdapter } from './obsidian-git-log';
+import { desktopHostname, obsidianDeviceName } from './device-name';
 
 /** Start indexing anyway if Obsidian never says its metadata cache resolved (it may have, before we listened). */
 const METADATA_FALLBACK_MS = 10_000;
@@ -159,6 +160,8 @@ export default class LithosMemoryPlugin extends Plugin implements CommandHost {
       changed: (what) => this.changes.emit(what),
       notify: (m) => this.notify(m),
       callouts: () => this.currentSettings().callouts,
+      deviceName: obsidianDeviceName(Platform, desktopHostname(Platform.isDesktopApp)),
+      devicesStatus: (line) => this.indexStatus?.showDevices(line),
       // requestUrl: no page CORS rules, on desktop and mobile alike.
       post: async (url, body, headers) => ({ status: (await requestUrl({ url, method: 'POST', body, headers, throw: false })).status }),
       git: () => obsidianGitSource(this.app.vault.adapter as GitAdapter, Platform.isDesktopApp),

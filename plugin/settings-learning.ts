@@ -7,6 +7,7 @@ import type { SettingsTabHost } from './settings-tab';
 import { flag, onCommit } from './settings-commit';
 import type { EngineControls } from './engine-controls';
 import { gitSection } from './settings-git';
+import { devicesSection } from './settings-devices';
 
 /**
  * Settings → Learning: the schedules of consolidation and decay (this device's data.json), and the learning
@@ -29,6 +30,7 @@ export function learningSection(el: HTMLElement, host: Pick<SettingsTabHost, 'se
   hours('Consolidation every (hours)', 'Reinforce, promote, maintain concepts and summaries on this schedule.', l.consolidationIntervalHours, (x, h) => void (x.learning.consolidationIntervalHours = h));
   hours('Decay every (hours)', 'Fade unused strengths and weak rule/agent edges on this schedule.', l.decayIntervalHours, (x, h) => void (x.learning.decayIntervalHours = h));
   constantsSection(el, host.controls());
+  devicesSection(el, host.controls());
 }
 
 function constantsSection(el: HTMLElement, controls: Pick<EngineControls, 'learning' | 'git'> | null): void {

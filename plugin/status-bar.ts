@@ -72,13 +72,26 @@ export type StatusElement = Pick<HTMLElement, 'setAttribute' | 'removeAttribute'
   classList: Pick<DOMTokenList, 'add' | 'toggle'>;
 };
 
-/** Renders a status into the status bar item; the error message goes to the hover tooltip. */
+/**
+ * Renders a status into the status bar item; the error message goes to the hover tooltip, and while the memory
+ * is ready the tooltip says when another device's learning was last merged (devices-status.ts).
+ */
 export class StatusBar {
+  private last: LithosStatus | null = null;
+  private devices: string | null = null;
+
   constructor(private readonly el: StatusElement) {
     el.classList.add('lithos-status');
   }
 
+  /** The line about other devices ("Learning from … merged 2 min ago"), or null for none. */
+  showDevices(line: string | null): void {
+    this.devices = line;
+    if (this.last) this.show(this.last);
+  }
+
   show(s: LithosStatus): void {
+    this.last = s;
     this.el.textContent = statusText(s);
     this.el.classList.toggle('is-indexing', s.state === 'progress' || s.state === 'starting');
     this.el.classList.toggle('is-error', s.state === 'error');
@@ -87,6 +100,7 @@ export class StatusBar {
     else if (s.state === 'safe')
       this.el.setAttribute('aria-label', 'The last start stopped while indexing, so Lithos has not opened its memory. Click for what to do, or run "Leave safe mode".');
     else if (s.state === 'waiting') this.el.setAttribute('aria-label', `Another Lithos process (${s.holder}) is writing this vault's memory; Lithos starts when it finishes.`);
+    else if (this.devices !== null && (s.state === 'ready' || s.state === 'stale')) this.el.setAttribute('aria-label', this.devices);
     else this.el.removeAttribute('aria-label');
   }
 }

@@ -62,6 +62,7 @@ export class DeviceSync {
   private timer: unknown = null;
   private pollTimer: unknown = null;
   private closed = false;
+  private synced: ((r: SyncReport) => void) | null = null;
 
   private readonly replicator: Exchange | null;
   private last: SyncReport | null = null;
@@ -86,11 +87,17 @@ export class DeviceSync {
       const reports: SyncReport[] = [];
       for (const x of this.exchanges) reports.push(await x.sync());
       this.last = sumReports(reports);
+      if (this.last) this.synced?.(this.last);
       return this.last;
     } catch (err) {
       this.logger.warn('Exchanging learned state with other devices failed; it is tried again later.', { error: String(err) });
       return null;
     }
+  }
+
+  /** Told after every round that ran (the plugin's status shows the last merge); one listener, null removes it. */
+  onSynced(fn: ((r: SyncReport) => void) | null): void {
+    this.synced = fn;
   }
 
   /** A round soon (after `ms` of quiet): local learning happened, or the host saw the folder change. */

@@ -395,6 +395,17 @@ export class FakeApp {
   readonly fileManager = new FakeFileManager(this.vault);
   readonly workspace = new FakeWorkspace();
   readonly metadataCache = new FakeMetadataCache();
+  /** App.loadLocalStorage / saveLocalStorage: this device's storage, never in the vault (a device's identity lives here). */
+  readonly localStorage = new Map<string, unknown>();
+
+  loadLocalStorage(key: string): unknown {
+    return this.localStorage.get(key) ?? null;
+  }
+
+  saveLocalStorage(key: string, data: unknown): void {
+    if (data === null || data === undefined) this.localStorage.delete(key);
+    else this.localStorage.set(key, data);
+  }
 
   /** A vault with these notes already on disk and known to Obsidian. */
   static with(files: Record<string, string>): FakeApp {

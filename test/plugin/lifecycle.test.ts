@@ -76,7 +76,7 @@ describe('plugin lifecycle', () => {
     app.metadataCache.resolve();
     await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 3 notes', () => indexItem(plugin).textContent);
     expect(app.metadataCache.listenerCount()).toBe(0);
-    expect(app.vault.listenerCount()).toBe(4); // create/modify/delete/rename
+    expect(app.vault.listenerCount()).toBe(7); // notes: create/modify/delete/rename; the devices folder: create/modify/rename
 
     await app.vault.create('late.md', '# Late\nZebra crossings are striped.\n');
     await eventually(() => indexItem(plugin).textContent === 'Lithos: ready · 4 notes', () => indexItem(plugin).textContent);

@@ -59,7 +59,7 @@ function enter(i: HTMLInputElement, value: string): void {
 test('memory not open: says so instead of showing the constants', () => {
   const el = render(null);
   expect(heading(el)).toBe('Open the memory first: the learning constants live in the vault (.lithos/learning.json).');
-  expect(el.querySelectorAll('.setting-item')).toHaveLength(4); // heading, two schedules, constants heading
+  expect(el.querySelectorAll('.setting-item')).toHaveLength(5); // heading, two schedules, constants heading, devices heading
 });
 
 test('one field per tunable constant: its default as placeholder, its override (if any) as value', async () => {

@@ -62,4 +62,24 @@ describe('status bar', () => {
     expect(el.attrs.has('aria-label')).toBe(false);
     expect(el.classes.has('is-error')).toBe(false);
   });
+
+  test("while the memory is ready, hovering says whose learning was merged last; an error's reason comes first", () => {
+    const el = new FakeElement();
+    const bar = new StatusBar(el);
+    bar.showDevices('Learning from Obsidian on iPhone merged 2 min ago'); // before any status: kept for later
+    bar.show({ state: 'progress', phase: 'scan', done: 1, total: 2 });
+    expect(el.attrs.has('aria-label')).toBe(false);
+    bar.show({ state: 'ready', notes: 2 });
+    expect(el.attrs.get('aria-label')).toBe('Learning from Obsidian on iPhone merged 2 min ago');
+    bar.showDevices('Learning from Obsidian on iPhone merged 3 min ago');
+    expect(el.attrs.get('aria-label')).toBe('Learning from Obsidian on iPhone merged 3 min ago');
+    expect(el.textContent).toBe('Lithos: ready · 2 notes');
+    bar.show({ state: 'stale', notes: 3 });
+    expect(el.attrs.get('aria-label')).toBe('Learning from Obsidian on iPhone merged 3 min ago');
+    bar.show({ state: 'error', message: 'disk full' });
+    expect(el.attrs.get('aria-label')).toBe('disk full');
+    bar.show({ state: 'ready', notes: 3 });
+    bar.showDevices(null);
+    expect(el.attrs.has('aria-label')).toBe(false);
+  });
 });

@@ -86,11 +86,13 @@ export function planRound<Op extends { kind: string }>(inp: RoundInput<Op>): Rou
     const shares = new Map<string, { share: Contribution; applied: boolean }>(stored.map((s) => [s.device, { share: s.share as Contribution, applied: s.applied }]));
     let value: RowValues | null = null;
     if (local !== null) value = codec.read(replica.db, local, nodes);
+    let publishedNow = false;
     if (row.dirty && local !== null) {
       const others: Shares = stored.filter((s) => s.device !== me && s.applied).map((s) => [s.device, s.share as Contribution] as const);
       const mine = shares.get(me)?.share;
       const next = diffShare(codec.fields, value, others, mine, inp.stamp);
       if (next) {
+        publishedNow = true;
         shares.set(me, { share: next, applied: true });
         shareRows.push({ device: me, tbl: t, key, stamp: next.a[1], share: next, applied: true });
         plan.published++;
@@ -98,7 +100,9 @@ export function planRound<Op extends { kind: string }>(inp: RoundInput<Op>): Rou
     }
     let fromOthers = false;
     for (const [device, line] of incoming.get(id) ?? []) {
-      if (device === me && shares.has(me)) continue; // this device's own newer share is already here
+      // This device's own line newer than its stored share (a memory.sqlite restored or carried from elsewhere) is
+      // taken back, unless this round just wrote a newer share from the row itself.
+      if (device === me && publishedNow) continue;
       shares.set(device, { share: line.c, applied: false });
       shareRows.push({ device, tbl: t, key, stamp: line.h, share: line.c, applied: false });
       plan.accepted.set(device, (plan.accepted.get(device) ?? 0) + 1);

@@ -33,10 +33,11 @@ export interface SimDevice {
 
 const FP_CHARS = 'abcdefghijklmnopqrstuvwxyz234567';
 
-export async function makeDevice(i: number, paths = NOTE_PATHS): Promise<SimDevice> {
-  const e = await env(new MemoryBlobStore(), new FakeClock(1_800_000_000_000 + i * 7)); // clocks that differ a little, as devices' do
+/** Device `i`: a new memory.sqlite, or the one in `blobs` (a backup restored), and its own copy of the devices folder. */
+export async function makeDevice(i: number, paths = NOTE_PATHS, blobs?: MemoryBlobStore): Promise<SimDevice & { blobs: MemoryBlobStore }> {
+  const e = await env(blobs ?? new MemoryBlobStore(), new FakeClock(1_800_000_000_000 + i * 7)); // clocks that differ a little, as devices' do
   const { store } = await MemoryStore.open(e);
-  for (const [n, p] of paths.entries()) {
+  if (!blobs) for (const [n, p] of paths.entries()) {
     const frontmatter = n === 0;
     await store.nodes.register({ node_id: frontmatter ? FRONTMATTER_ID : crypto.randomUUID(), path: p, id_source: frontmatter ? 'frontmatter' : 'registry', content_hash: `h-${p}` });
   }
@@ -47,7 +48,7 @@ export async function makeDevice(i: number, paths = NOTE_PATHS): Promise<SimDevi
   const replicator = new Replicator({ ...common, host: store, codecs: CODECS });
   const { store: coordination } = await CoordinationStore.open({ ...e, blobs: new MemoryBlobStore() });
   const tasks = new Replicator({ ...common, host: coordination, codecs: COORDINATION_CODECS, stream: 'tasks' });
-  return { clock: e.clock, name: `device ${i}`, fp, store, folder, replicator, coordination, tasks, id: (p) => store.nodes.byPath(p)?.node_id ?? '' };
+  return { blobs: e.blobs, clock: e.clock, name: `device ${i}`, fp, store, folder, replicator, coordination, tasks, id: (p) => store.nodes.byPath(p)?.node_id ?? '' };
 }
 
 /** Learned state in portable form: what must be equal on every device once all files have travelled. */

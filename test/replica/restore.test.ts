@@ -97,3 +97,22 @@ describe('the trust boundary', () => {
     expect(b.store.editors.get(b.id('d.md'))).toBeNull();
   });
 });
+
+describe('a memory.sqlite restored from an older backup', () => {
+  it('takes this device\'s newer shares back from its own files', async () => {
+    const a = await makeDevice(0);
+    await use(a, 'a.md', 2);
+    await a.replicator.sync();
+    await a.store.flush();
+    const backup = new Map([...a.blobs.files].map(([p, v]) => [p, v.slice()]));
+    await use(a, 'a.md', 3);
+    await a.replicator.sync();
+    const restoredBlobs = new (a.blobs.constructor as new () => typeof a.blobs)();
+    for (const [p, v] of backup) restoredBlobs.files.set(p, v);
+    const restored = await makeDevice(0, NOTE_PATHS, restoredBlobs);
+    expect(restored.store.stats.get(restored.id('a.md')).use_count).toBe(2);
+    for (const [p, v] of a.folder.files) restored.folder.files.set(p, v.slice());
+    await restored.replicator.sync();
+    expect(restored.store.stats.get(restored.id('a.md')).use_count).toBe(5);
+  });
+});

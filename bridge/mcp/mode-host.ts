@@ -1,7 +1,7 @@
 import { LithosError } from '../../shared/errors';
 import type { Logger } from '../../shared/ports';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
-import type { ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import type { CallOptions, ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { BridgeFile } from '../../shared/protocol/bridge-file';
 import { discoverHost } from '../relay/host-discovery';
 import { RelayClient, type RelayClientOptions } from '../relay/relay-client';
@@ -195,11 +195,11 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   const dispatcher: ToolDispatcher = {
     list: () => opts.catalog,
-    async call(name: string, args: unknown, caller: ToolCaller): Promise<unknown> {
+    async call(name: string, args: unknown, caller: ToolCaller, callOpts?: CallOptions): Promise<unknown> {
       const r = await route();
-      if (r.kind === 'relay') return r.host.dispatcher.call(name, args, caller);
+      if (r.kind === 'relay') return r.host.dispatcher.call(name, args, caller, callOpts);
       try {
-        return await r.host.dispatcher.call(name, args, caller);
+        return await r.host.dispatcher.call(name, args, caller, callOpts);
       } catch (err) {
         throw explainLocked(err, failedHost?.why);
       } finally {

@@ -146,7 +146,7 @@ export class RelayClient extends EventEmitter<RelayEvents> {
    * connection drops mid-call, `timeout` at the deadline, `payload_too_large` for arguments over 1 MB
    * (nothing is sent), or the tool's own error.
    */
-  call(tool: string, args: unknown, caller?: ToolCaller, opts: { deadlineMs?: number } = {}): Promise<unknown> {
+  call(tool: string, args: unknown, caller?: ToolCaller, opts: { deadlineMs?: number; sessionRecord?: boolean } = {}): Promise<unknown> {
     const ws = this.ws;
     if (this.stateNow !== 'connected' || !ws) {
       const why = this.lastErr ? `: ${this.lastErr.message}` : '.';
@@ -157,7 +157,7 @@ export class RelayClient extends EventEmitter<RelayEvents> {
     let text: string;
     try {
       text = encodeMessage(
-        { type: 'call', id, tool, args: args ?? {}, caller: caller ? { kind: caller.kind, agent_id: caller.agent_id } : { kind: 'agent', agent_id: this.opts.agentId }, deadline_ms: deadlineMs },
+        { type: 'call', id, tool, args: args ?? {}, caller: caller ? { kind: caller.kind, agent_id: caller.agent_id } : { kind: 'agent', agent_id: this.opts.agentId }, deadline_ms: deadlineMs, ...(opts.sessionRecord ? { session_record: true } : {}) },
         `The call to "${tool}"`,
       );
     } catch (err) {

@@ -217,7 +217,8 @@ export class HostSession {
     };
     this.inFlight.set(call.id, entry);
     // Only a bridge whose MCP client samples can interpret, and only for its own call.
-    const opts: CallOptions | undefined = this.hello?.sampling ? { interpreter: this.interpreterFor(call.id) } : undefined;
+    const opts: CallOptions | undefined =
+      this.hello?.sampling || call.session_record ? { ...(this.hello?.sampling ? { interpreter: this.interpreterFor(call.id) } : {}), ...(call.session_record ? { sessionRecord: true } : {}) } : undefined;
     // Not awaited: calls on one connection run concurrently; each answers when it is done.
     this.running++;
     Promise.resolve()

@@ -47,6 +47,11 @@ export interface CallHost {
 /** What a call may carry besides its arguments and caller. */
 export interface CallOptions {
   interpreter?: Interpreter;
+  /**
+   * The bridge's own record of an MCP session (lithos_event_record of kind `session`, bridge/mcp/session-record.ts):
+   * not a call the agent made, so no `tool_call` event. Honoured for that call only.
+   */
+  sessionRecord?: boolean;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

@@ -1,6 +1,7 @@
 import { LithosError } from '../../shared/errors';
 import type { Logger } from '../../shared/ports';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
+import type { Sampler } from '../../shared/learning/reflection-wording';
 import type { CallOptions, ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { BridgeFile } from '../../shared/protocol/bridge-file';
 import { discoverHost } from '../relay/host-discovery';
@@ -58,6 +59,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
   let headlessInFlight = 0;
   let drained: (() => void) | null = null;
   let interpreter: Interpreter | null = null;
+  let sampler: Sampler | null = null;
   let failedHost: { pid: number; port: number; at: number; why: string } | null = null;
   let closed = false;
   let mismatchLogged = false;
@@ -77,6 +79,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
     if (!headless) {
       headless = headlessHost(opts.vault, opts.catalog, logger);
       headless.setInterpreter?.(interpreter);
+      headless.setSampler?.(sampler);
     }
     headlessInFlight++;
     let released = false;
@@ -216,6 +219,11 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       // the client initializes before its first tool call, so it is known before any connection is made.
       interpreter = next;
       headless?.setInterpreter?.(next);
+    },
+    setSampler(next) {
+      // Headless only: in relay the plugin's engine reflects, and words its candidates by rule.
+      sampler = next;
+      headless?.setSampler?.(next);
     },
     async close() {
       closed = true;

@@ -71,6 +71,7 @@ export const AUDIT_ACTIONS = [
   'ledger.device_tag',
   'graveyard.move',
   'reflect.propose',
+  'reflect.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -22,6 +22,7 @@ import type { LearningPorts } from './learning-ports';
 import { LedgerPhases } from './ledger-phases';
 import { Periodic } from './periodic';
 import { reflect, type ReflectReport } from './reflection';
+import type { Sampler } from './reflection-wording';
 import type { AuditActor } from '../governance/audit';
 import { listQuarantined, type QuarantinedNote } from './quarantine';
 import { workingMemory, type WorkingMemory, type WorkingMemoryQuery } from './working-memory';
@@ -51,6 +52,8 @@ export class LearningService {
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
   private reflectChain: Promise<unknown> = Promise.resolve();
+  /** The MCP client's sampling, where one offers it: reflection's model wording (reflection-wording.ts). */
+  private sampler: Sampler | null = null;
 
   constructor(private readonly d: LearningDeps) {
     this.memory = d.memory;
@@ -175,10 +178,15 @@ export class LearningService {
   reflect(actor: AuditActor = { kind: 'rule', id: 'reflection' }): Promise<ReflectReport> {
     const run = this.reflectChain.catch(() => undefined).then(async () => {
       await this.events.flush();
-      return reflect(this.d, { actor });
+      return reflect(this.d, { actor, sampler: this.sampler, timers: this.d.timers });
     });
     this.reflectChain = run;
     return run;
+  }
+
+  /** Sampling of the connected MCP client (headless `lithos mcp`), or null: reflection then words candidates by rule. */
+  setSampler(sampler: Sampler | null): void {
+    this.sampler = sampler;
   }
 
   /** A failed run is logged, never thrown at the host. */

@@ -96,7 +96,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   /** A connected relay to the host bridge.json names, or null (the reason logged). */
   const tryConnect = async (file: BridgeFile): Promise<{ client: RelayClient; host: ToolHost } | null> => {
-    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, agentKey: opts.agentKey ?? null, bridgeVersion: opts.version, logger, interpreter: () => interpreter });
+    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, agentKey: opts.agentKey ?? null, bridgeVersion: opts.version, logger, interpreter: () => interpreter, sampler: () => sampler });
     client.start();
     try {
       await client.waitConnected(connectWaitMs);
@@ -221,7 +221,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       headless?.setInterpreter?.(next);
     },
     setSampler(next) {
-      // Headless only: in relay the plugin's engine reflects, and words its candidates by rule.
+      // Headless: the engine takes it. Relay: the host asks during this bridge's calls (a completion that reflects).
       sampler = next;
       headless?.setSampler?.(next);
     },

@@ -63,9 +63,9 @@ export class LearningService {
     this.git = new GitIndexer(d, this.events);
     this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock, audit: d.audit });
     // Every ledger entry is evaluated after each consolidation, then reflection proposes repeated procedures.
-    this.consolidator = new Consolidator(d, d.timers, d.logger, async (actor) => {
+    this.consolidator = new Consolidator(d, d.timers, d.logger, async (actor, sampler) => {
       await this.ledgerLogged(() => this.ledger.evaluate('all', actor));
-      await this.reflect(actor).catch((err: unknown) => this.d.logger.warn('reflection failed', { error: String(err) }));
+      await this.reflect(actor, sampler).catch((err: unknown) => this.d.logger.warn('reflection failed', { error: String(err) }));
     });
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
   }
@@ -175,10 +175,11 @@ export class LearningService {
    * One reflection pass (reflection.ts): repeated procedures of completed tasks proposed as workflow notes.
    * Queued tool calls are written first so the trajectories are whole; runs one at a time.
    */
-  reflect(actor: AuditActor = { kind: 'rule', id: 'reflection' }): Promise<ReflectReport> {
+  reflect(actor: AuditActor = { kind: 'rule', id: 'reflection' }, sampler?: Sampler): Promise<ReflectReport> {
     const run = this.reflectChain.catch(() => undefined).then(async () => {
       await this.events.flush();
-      return reflect(this.d, { actor, sampler: this.sampler, timers: this.d.timers });
+      // The calling bridge's (relay: a completion's own), else the engine's (headless lithos mcp), else none.
+      return reflect(this.d, { actor, sampler: sampler ?? this.sampler, timers: this.d.timers });
     });
     this.reflectChain = run;
     return run;

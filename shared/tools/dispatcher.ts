@@ -37,7 +37,7 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
         const toolCall: typeof memory.events.toolCall = quiet ? () => undefined : (c) => memory.events.toolCall(c);
         try {
           memory.checkTool(def);
-          const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}) };
+          const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}), ...(opts?.sampler ? { sampler: opts.sampler } : {}) };
           const result = await def.handler(parsed.data, ctx);
           toolCall(toolCallRecord(def.name, parsed.data, { result }));
           return result;

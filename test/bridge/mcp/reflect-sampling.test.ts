@@ -6,6 +6,7 @@ import type { CallToolResult, CreateMessageRequest } from '@modelcontextprotocol
 import { cli } from '../run-cli';
 import { buildBridge, connect, samplingClient } from './built-bridge';
 import { eventually } from '../../eventually';
+import { startCatalogHost } from './catalog-host';
 
 /**
  * Reflection's sampling pass end to end (shared/learning/reflection-wording.ts over
@@ -13,6 +14,7 @@ import { eventually } from '../../eventually';
  * An agent completes three tasks the same way; the third completion's consolidation reflects, and a client
  * that declared sampling is asked to word the procedure its rules found. A client without sampling, or one
  * answering garbage, gets the rule-based proposal. Either way it waits in the proposal flow for the person.
+ * Relayed to Obsidian, the plugin's engine asks the bridge (`sample` during the completing call) the same way.
  */
 let build: ReturnType<typeof buildBridge>;
 let root: string;
@@ -48,7 +50,7 @@ const WORDED = {
 };
 
 /** Three tasks done the same way, then the client hangs up; the proposals as the person lists them. */
-async function threeDeploys(client: Client | undefined): Promise<Array<{ request: { fields: Record<string, unknown>; content: string } }>> {
+async function threeDeploys(client: Client | undefined, relayed = false): Promise<Array<{ request: { fields: Record<string, unknown>; content: string } }>> {
   const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full', client });
   try {
     for (const title of ['Deploy api', 'Deploy web', 'Deploy docs']) {
@@ -60,7 +62,7 @@ async function threeDeploys(client: Client | undefined): Promise<Array<{ request
   } finally {
     await s.client.close();
   }
-  await eventually(() => !existsSync(join(vault, '.lithos/lock.json')), () => 'the bridge still holds the vault');
+  if (!relayed) await eventually(() => !existsSync(join(vault, '.lithos/lock.json')), () => 'the bridge still holds the vault');
   return (await cli('proposals', vault, '--json')).json().proposals;
 }
 
@@ -93,3 +95,16 @@ test('a client without sampling, or one answering garbage: the rule-based propos
   expect(garbled.request.fields).toMatchObject({ title: 'deploys: 4-step procedure' });
   expect(garbled.request.content).toContain('a rule-based pass, no model');
 }, 90_000);
+
+test('relayed to the plugin: its engine asks the bridge\'s client to word the procedure, during the completing call', async () => {
+  const host = await startCatalogHost(vault);
+  try {
+    const asked: CreateMessageRequest['params'][] = [];
+    const [p] = await threeDeploys(samplingClient(() => JSON.stringify(WORDED), asked), true);
+    expect(host.calls.filter((c) => c.tool === 'lithos_task_complete')).toHaveLength(3); // relayed, not headless
+    expect(asked).toHaveLength(1);
+    expect(p.request.fields).toMatchObject({ title: 'Deploy behind a canary', method: WORDED.steps.map((s, i) => `${i + 1}. ${s} (${STEPS[i]})`).join('\n') });
+  } finally {
+    await host.stop();
+  }
+}, 60_000);

@@ -2,6 +2,7 @@ import type { Logger } from '../../shared/ports';
 import { createDispatcher } from '../../shared/tools/dispatcher';
 import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
+import type { Sampler } from '../../shared/learning/reflection-wording';
 import { openJobVault, type JobVault } from '../open-vault';
 import { LithosError, asLithosError } from '../../shared/errors';
 import { lockLooksFree, readLock } from '../lock';
@@ -29,6 +30,8 @@ export interface ToolHost {
    * Optional: a host whose engine lives elsewhere (relay) has no way to take one.
    */
   setInterpreter?(interpreter: Interpreter | null): void;
+  /** Reflection's wording by the MCP client's model (bridge/mcp/reflection-sampler.ts); null: none. Headless only. */
+  setSampler?(sampler: Sampler | null): void;
 }
 
 export interface HeadlessHost extends ToolHost {
@@ -54,6 +57,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
   let opened: JobVault | null = null;
   let closed = false;
   let interpreter: Interpreter | null = null;
+  let sampler: Sampler | null = null;
 
   let inFlight = 0;
   let lastWriterTry = 0;
@@ -63,6 +67,7 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     const v = await openJobVault(vaultPath, 'mcp', { write: false, logger, lockOwner: 'bridge' });
     if (v.readOnly) logger.warn('lithos mcp: another process holds the vault\'s writer lock; this session reads only (tools that write answer vault_locked).');
     v.engine.services.retrieval.setInterpreter(interpreter);
+    v.engine.services.learning.setSampler(sampler);
     try {
       const report = await v.engine.reconcile();
       logger.info(`vault open${v.readOnly ? ' (read-only)' : ''}: ${report.notes} notes (${report.indexed} indexed) in ${report.duration_ms} ms`);
@@ -167,6 +172,10 @@ export function headlessHost(vaultPath: string, catalog: readonly ToolDef[], log
     setInterpreter(next) {
       interpreter = next;
       opened?.engine.services.retrieval.setInterpreter(next);
+    },
+    setSampler(next) {
+      sampler = next;
+      opened?.engine.services.learning.setSampler(next);
     },
     async close() {
       closed = true;

@@ -1,7 +1,8 @@
 import { LithosError } from '../../shared/errors';
 import type { Logger } from '../../shared/ports';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
-import type { ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import type { Sampler } from '../../shared/learning/reflection-wording';
+import type { CallOptions, ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import type { BridgeFile } from '../../shared/protocol/bridge-file';
 import { discoverHost } from '../relay/host-discovery';
 import { RelayClient, type RelayClientOptions } from '../relay/relay-client';
@@ -58,6 +59,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
   let headlessInFlight = 0;
   let drained: (() => void) | null = null;
   let interpreter: Interpreter | null = null;
+  let sampler: Sampler | null = null;
   let failedHost: { pid: number; port: number; at: number; why: string } | null = null;
   let closed = false;
   let mismatchLogged = false;
@@ -77,6 +79,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
     if (!headless) {
       headless = headlessHost(opts.vault, opts.catalog, logger);
       headless.setInterpreter?.(interpreter);
+      headless.setSampler?.(sampler);
     }
     headlessInFlight++;
     let released = false;
@@ -93,7 +96,7 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   /** A connected relay to the host bridge.json names, or null (the reason logged). */
   const tryConnect = async (file: BridgeFile): Promise<{ client: RelayClient; host: ToolHost } | null> => {
-    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, agentKey: opts.agentKey ?? null, bridgeVersion: opts.version, logger, interpreter: () => interpreter });
+    const client = new RelayClient({ ...opts.relay, vaultRoot: opts.vault, agentId: opts.agent, agentKey: opts.agentKey ?? null, bridgeVersion: opts.version, logger, interpreter: () => interpreter, sampler: () => sampler });
     client.start();
     try {
       await client.waitConnected(connectWaitMs);
@@ -195,11 +198,11 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
 
   const dispatcher: ToolDispatcher = {
     list: () => opts.catalog,
-    async call(name: string, args: unknown, caller: ToolCaller): Promise<unknown> {
+    async call(name: string, args: unknown, caller: ToolCaller, callOpts?: CallOptions): Promise<unknown> {
       const r = await route();
-      if (r.kind === 'relay') return r.host.dispatcher.call(name, args, caller);
+      if (r.kind === 'relay') return r.host.dispatcher.call(name, args, caller, callOpts);
       try {
-        return await r.host.dispatcher.call(name, args, caller);
+        return await r.host.dispatcher.call(name, args, caller, callOpts);
       } catch (err) {
         throw explainLocked(err, failedHost?.why);
       } finally {
@@ -216,6 +219,11 @@ export function modeHost(opts: ModeHostOptions): ModeHost {
       // the client initializes before its first tool call, so it is known before any connection is made.
       interpreter = next;
       headless?.setInterpreter?.(next);
+    },
+    setSampler(next) {
+      // Headless: the engine takes it. Relay: the host asks during this bridge's calls (a completion that reflects).
+      sampler = next;
+      headless?.setSampler?.(next);
     },
     async close() {
       closed = true;

@@ -12,7 +12,7 @@ export function relayHost(client: RelayClient, catalog: readonly ToolDef[]): Too
   const list = Object.freeze([...catalog]);
   const dispatcher: ToolDispatcher = {
     list: () => list,
-    call: (name, args, caller) => client.call(name, args ?? {}, caller),
+    call: (name, args, caller, opts) => client.call(name, args ?? {}, caller, opts?.sessionRecord ? { sessionRecord: true } : {}),
   };
   return { dispatcher, close: () => client.close() };
 }

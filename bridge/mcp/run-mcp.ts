@@ -5,6 +5,7 @@ import { checkVaultFolder } from '../open-vault';
 import { createMcpServer } from './server';
 import type { ToolHost } from './headless';
 import { modeHost } from './mode-host';
+import { SessionRecorder } from './session-record';
 import { wireSampling } from './sampling-interpreter';
 import { vaultToolRules, watchToolRules } from './agent-tool-rules';
 import { parseProfileSpec, resolveProfile } from '../../shared/governance/tool-profiles';
@@ -56,7 +57,9 @@ export async function runMcp(opts: McpOptions): Promise<number> {
     inflight.add(call);
     void call.finally(() => inflight.delete(call));
   };
-  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, agentKey: opts.agentKey ?? null, logger, rules, track, profile });
+  // The session as episodic events: started at its first tool call, ended at shutdown (session-record.ts).
+  const session = new SessionRecorder(host.dispatcher, () => server.getClientVersion() ?? null, logger);
+  const server = createMcpServer(host.dispatcher, { version: opts.version, defaultAgent: opts.agent, agentKey: opts.agentKey ?? null, logger, rules, track, profile, beforeCall: (c) => session.beforeCall(c) });
   wireSampling(server, host, logger);
   const stdin = opts.stdin ?? process.stdin;
   const transport = new BoundedStdioTransport(stdin, opts.stdout ?? process.stdout);
@@ -79,6 +82,7 @@ export async function runMcp(opts: McpOptions): Promise<number> {
         clearTimeout(timer);
         await new Promise((r) => setImmediate(r)); // the SDK sends each answer a tick after its handler resolves
       }
+      await session.end(why);
       try {
         await server.close();
       } catch {

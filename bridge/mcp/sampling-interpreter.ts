@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { LithosError } from '../../shared/errors';
 import type { Logger } from '../../shared/ports';
 import type { InterpretRequest, Interpretation, Interpreter } from '../../shared/retrieval/terrace2';
+import type { Sampler } from '../../shared/learning/reflection-wording';
+import { mcpSampler } from './reflection-sampler';
 
 /**
  * Below the 45 s call deadline even when the interpreter is asked twice (a follow-up round), with time
@@ -173,6 +175,8 @@ function samplingFailure(err: unknown, timeoutMs: number): LithosError {
 /** Where an interpreter goes: the tool host hands it to the engine (now, or when the vault opens). */
 export interface InterpreterSink {
   setInterpreter?(interpreter: Interpreter | null): void;
+  /** Reflection's sampling (reflection-sampler.ts); a host whose engine lives elsewhere (relay) has none. */
+  setSampler?(sampler: Sampler | null): void;
 }
 
 /**
@@ -188,9 +192,12 @@ export function wireSampling(server: Server, host: InterpreterSink, logger: Logg
       logger.info(`terrace 2 of retrieval is off: this tool host cannot take an interpreter`);
     } else if (server.getClientCapabilities()?.sampling) {
       host.setInterpreter(new SamplingInterpreter((params, options) => server.createMessage(params, options), { ...opts, logger }));
+      // Reflection words the procedures it finds with the same model (headless: the engine is here).
+      host.setSampler?.(mcpSampler((params, options) => server.createMessage(params, options)));
       logger.info(`${client} supports sampling: terrace 2 of retrieval asks its model`);
     } else {
       host.setInterpreter(null);
+      host.setSampler?.(null);
       logger.info(`${client} does not support sampling: terrace 2 of retrieval is skipped`);
     }
   };

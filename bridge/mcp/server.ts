@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/ports';
-import type { ToolDef, ToolDispatcher } from '../../shared/tools/types';
+import type { ToolCaller, ToolDef, ToolDispatcher } from '../../shared/tools/types';
 import { compactJsonSchema, inputJsonSchema } from '../../shared/tools/json-schema';
 import { toToolError } from '../../shared/tools/errors';
 import { SessionIdentity, splitCaller, withAgentArg } from './caller';
@@ -26,6 +26,8 @@ export interface McpServerOptions {
   track?: (call: Promise<unknown>) => void;
   /** `--tools`: the tools this bridge offers, whatever the vault policy's agent_tools.profile says. */
   profile?: ToolProfileSpec;
+  /** Awaited before each tool call runs, with its caller (the session's record: session-record.ts). */
+  beforeCall?: (caller: ToolCaller) => Promise<void>;
 }
 
 const INSTRUCTIONS = [
@@ -89,6 +91,7 @@ export function createMcpServer(dispatcher: ToolDispatcher, opts: McpServerOptio
         if (!profile.tools.has(name)) throw notInProfile(name, profile, fixed !== null);
       }
       const { caller, args } = splitCaller(def, fromOriginalArgs(def, rawArgs), identity);
+      await opts.beforeCall?.(caller);
       const result = await dispatcher.call(name, args, caller);
       // The result once, as JSON text, and no structuredContent: clients differ in which of the two they give
       // the model (some both, some only structuredContent when present), so a second copy would either double

@@ -7,7 +7,10 @@ import { protocolMismatch, type Welcome } from '../../shared/protocol/handshake'
 import { DEFAULT_CALL_DEADLINE_MS, HARD_FRAME_BYTES } from '../../shared/protocol/limits';
 import { decodeMessage, encodeMessage, type Message } from '../../shared/protocol/messages';
 import type { Interpret } from '../../shared/protocol/interpret';
-import { fromWireError, toWireError } from '../../shared/protocol/wire-error';
+import type { Sample } from '../../shared/protocol/sample';
+import { answerHostRequest, failedAnswer } from './host-requests';
+import type { Sampler } from '../../shared/learning/reflection-wording';
+import { fromWireError } from '../../shared/protocol/wire-error';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import type { Interpreter } from '../../shared/retrieval/terrace2';
 import type { ToolCaller } from '../../shared/tools/types';
@@ -39,6 +42,8 @@ export interface RelayClientOptions {
    * says `sampling: true` and the host's `interpret` requests during this bridge's calls are answered with it.
    */
   interpreter?: () => Interpreter | null;
+  /** Reflection's wording with the same client's sampling: answers the host's `sample` during this bridge's calls. */
+  sampler?: () => Sampler | null;
 }
 
 export type RelayState = 'idle' | 'connecting' | 'connected' | 'closed';
@@ -146,7 +151,7 @@ export class RelayClient extends EventEmitter<RelayEvents> {
    * connection drops mid-call, `timeout` at the deadline, `payload_too_large` for arguments over 1 MB
    * (nothing is sent), or the tool's own error.
    */
-  call(tool: string, args: unknown, caller?: ToolCaller, opts: { deadlineMs?: number } = {}): Promise<unknown> {
+  call(tool: string, args: unknown, caller?: ToolCaller, opts: { deadlineMs?: number; sessionRecord?: boolean } = {}): Promise<unknown> {
     const ws = this.ws;
     if (this.stateNow !== 'connected' || !ws) {
       const why = this.lastErr ? `: ${this.lastErr.message}` : '.';
@@ -157,7 +162,7 @@ export class RelayClient extends EventEmitter<RelayEvents> {
     let text: string;
     try {
       text = encodeMessage(
-        { type: 'call', id, tool, args: args ?? {}, caller: caller ? { kind: caller.kind, agent_id: caller.agent_id } : { kind: 'agent', agent_id: this.opts.agentId }, deadline_ms: deadlineMs },
+        { type: 'call', id, tool, args: args ?? {}, caller: caller ? { kind: caller.kind, agent_id: caller.agent_id } : { kind: 'agent', agent_id: this.opts.agentId }, deadline_ms: deadlineMs, ...(opts.sessionRecord ? { session_record: true } : {}) },
         `The call to "${tool}"`,
       );
     } catch (err) {
@@ -274,7 +279,8 @@ export class RelayClient extends EventEmitter<RelayEvents> {
       ws.on('close', (code) => fail(new LithosError('unavailable', `The Lithos host closed the connection during the handshake (code ${code}).`, { retryable: true })));
       ws.on('open', () => {
         const sampling = (this.opts.interpreter?.() ?? null) !== null;
-        ws.send(encodeMessage({ type: 'hello', protocol_version: PROTOCOL_VERSION, bridge_version: this.opts.bridgeVersion, agent_id: this.opts.agentId, ...(this.opts.agentKey ? { agent_key: this.opts.agentKey } : {}), sampling }));
+        const sample = (this.opts.sampler?.() ?? null) !== null;
+        ws.send(encodeMessage({ type: 'hello', protocol_version: PROTOCOL_VERSION, bridge_version: this.opts.bridgeVersion, agent_id: this.opts.agentId, ...(this.opts.agentKey ? { agent_key: this.opts.agentKey } : {}), sampling, ...(sample ? { sample } : {}) }));
       });
       ws.on('message', (data: RawData, isBinary: boolean) => {
         const decoded = isBinary ? null : decodeMessage(rawText(data));
@@ -343,29 +349,21 @@ export class RelayClient extends EventEmitter<RelayEvents> {
         if (msg.nonce === this.pendingPong) this.pendingPong = null;
         return;
       case 'interpret':
-        void this.interpret(msg);
+      case 'sample':
+        void this.answerHost(msg);
         return;
       default:
         this.logger.warn(`relay: ignored an unexpected "${msg.type}" message from the host`);
     }
   }
 
-  /** Answers the host's `interpret` with the MCP client's sampling; any failure is an ok:false answer. */
-  private async interpret(msg: Interpret): Promise<void> {
-    let answer: Message;
-    try {
-      const interpreter = this.opts.interpreter?.() ?? null;
-      if (!interpreter) throw new LithosError('unavailable', "this bridge's MCP client does not support sampling", { retryable: false });
-      // Sampling spends the person's model: only for a call this bridge made and still waits for.
-      if (this.pending.tool(msg.call_id) === undefined) throw new LithosError('invalid_argument', `no call "${msg.call_id}" of this bridge is in flight`, { retryable: false });
-      answer = { type: 'interpreted', id: msg.id, ok: true, interpretation: await interpreter.interpret(msg.request) };
-    } catch (err) {
-      answer = { type: 'interpreted', id: msg.id, ok: false, error: toWireError(err) };
-    }
+  /** Answers the host's `interpret` or `sample` with the MCP client's sampling (host-requests.ts). */
+  private async answerHost(msg: Interpret | Sample): Promise<void> {
+    const answer = await answerHostRequest(msg, { interpreter: this.opts.interpreter?.() ?? null, sampler: this.opts.sampler?.() ?? null, inFlight: (id) => this.pending.tool(id) !== undefined });
     try {
       this.send(answer);
     } catch (err) {
-      this.send({ type: 'interpreted', id: msg.id, ok: false, error: toWireError(err) });
+      this.send(failedAnswer(msg, err));
     }
   }
 

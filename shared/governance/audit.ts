@@ -73,6 +73,7 @@ export const AUDIT_ACTIONS = [
   'reflect.propose',
   'replica.merge',
   'replica.compact',
+  'reflect.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

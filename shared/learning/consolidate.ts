@@ -12,6 +12,7 @@
  * 4. Concepts are maintained (concepts.ts), then summaries refreshed where material changed (summaries.ts).
  * Idempotent: a second run over the same material changes nothing. Audited `consolidate` with counts.
  */
+import type { Sampler } from './reflection-wording';
 import type { LearningPorts } from './learning-ports';
 import { LithosError } from '../errors';
 import type { AuditActor } from '../governance/audit';
@@ -44,6 +45,8 @@ export interface ConsolidateOptions {
   /** Who asked (the audit entry's actor); default the system. */
   actor?: AuditActor;
   summarizer: Summarizer;
+  /** The calling bridge's sampling (relay), for the reflection that follows (reflection-wording.ts). */
+  sampler?: Sampler;
 }
 
 export interface ConsolidationReport {

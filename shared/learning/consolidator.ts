@@ -26,7 +26,7 @@ export class Consolidator {
     timers: Timers,
     private readonly logger: Logger,
     /** Runs after each consolidation, as its actor (the ledger's phases). */
-    private readonly after: (actor: ConsolidateOptions['actor']) => Promise<void> = async () => undefined,
+    private readonly after: (actor: ConsolidateOptions['actor'], sampler?: ConsolidateOptions['sampler']) => Promise<void> = async () => undefined,
   ) {
     this.schedule = new Periodic(
       timers,
@@ -39,7 +39,7 @@ export class Consolidator {
   run(opts: Omit<ConsolidateOptions, 'summarizer'> = {}): Promise<ConsolidationReport> {
     const next = this.chain.then(async () => {
       const report = await consolidate(this.d, { ...opts, summarizer: this.summarizer });
-      await this.after(opts.actor);
+      await this.after(opts.actor, opts.sampler);
       return report;
     });
     this.chain = next.catch(() => undefined);

@@ -54,6 +54,7 @@ export class GitIndexer {
         throw err;
       });
       if (!log) {
+        this.opened = null; // a repository made later (git init) is found at the next run
         if (this.saidNone !== setting) this.d.logger.info('git history: the vault is in no git repository, so no commits are indexed (git.repository in .lithos/learning.json names another one).');
         this.saidNone = setting;
         return { indexed: 0, head: null, repository: null, added: [] };

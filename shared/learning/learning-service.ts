@@ -22,6 +22,7 @@ import type { LearningPorts } from './learning-ports';
 import { LedgerPhases } from './ledger-phases';
 import { Periodic } from './periodic';
 import { reflect, type ReflectReport } from './reflection';
+import type { Sampler } from './reflection-wording';
 import type { AuditActor } from '../governance/audit';
 import { listQuarantined, type QuarantinedNote } from './quarantine';
 import { workingMemory, type WorkingMemory, type WorkingMemoryQuery } from './working-memory';
@@ -51,6 +52,8 @@ export class LearningService {
   /** Feedback applies one call at a time, so two calls for one receipt cannot both pass the applied-once check. */
   private feedbackChain: Promise<unknown> = Promise.resolve();
   private reflectChain: Promise<unknown> = Promise.resolve();
+  /** The MCP client's sampling, where one offers it: reflection's model wording (reflection-wording.ts). */
+  private sampler: Sampler | null = null;
 
   constructor(private readonly d: LearningDeps) {
     this.memory = d.memory;
@@ -60,9 +63,9 @@ export class LearningService {
     this.git = new GitIndexer(d, this.events);
     this.externalEdits = new ExternalEdits({ events: this.events, notes: d.notes, clock: d.clock, audit: d.audit });
     // Every ledger entry is evaluated after each consolidation, then reflection proposes repeated procedures.
-    this.consolidator = new Consolidator(d, d.timers, d.logger, async (actor) => {
+    this.consolidator = new Consolidator(d, d.timers, d.logger, async (actor, sampler) => {
       await this.ledgerLogged(() => this.ledger.evaluate('all', actor));
-      await this.reflect(actor).catch((err: unknown) => this.d.logger.warn('reflection failed', { error: String(err) }));
+      await this.reflect(actor, sampler).catch((err: unknown) => this.d.logger.warn('reflection failed', { error: String(err) }));
     });
     this.decayRuns = new Periodic(d.timers, () => this.decayLogged(), DECAY.interval_ms);
   }
@@ -172,13 +175,19 @@ export class LearningService {
    * One reflection pass (reflection.ts): repeated procedures of completed tasks proposed as workflow notes.
    * Queued tool calls are written first so the trajectories are whole; runs one at a time.
    */
-  reflect(actor: AuditActor = { kind: 'rule', id: 'reflection' }): Promise<ReflectReport> {
+  reflect(actor: AuditActor = { kind: 'rule', id: 'reflection' }, sampler?: Sampler): Promise<ReflectReport> {
     const run = this.reflectChain.catch(() => undefined).then(async () => {
       await this.events.flush();
-      return reflect(this.d, { actor });
+      // The calling bridge's (relay: a completion's own), else the engine's (headless lithos mcp), else none.
+      return reflect(this.d, { actor, sampler: sampler ?? this.sampler, timers: this.d.timers });
     });
     this.reflectChain = run;
     return run;
+  }
+
+  /** Sampling of the connected MCP client (headless `lithos mcp`), or null: reflection then words candidates by rule. */
+  setSampler(sampler: Sampler | null): void {
+    this.sampler = sampler;
   }
 
   /** A failed run is logged, never thrown at the host. */

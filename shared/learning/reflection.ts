@@ -1,7 +1,8 @@
 /**
  * Reflection (docs/ledger.md, "Reflection"): a deterministic, rule-based pass that finds procedures agents
- * repeat and proposes each as a `workflow` note for the person to accept. No model is asked (no MCP
- * sampling): the same trajectories always give the same proposals, and each one can be explained.
+ * repeat and proposes each as a `workflow` note for the person to accept: the same trajectories always give
+ * the same candidates, and each one can be explained. Where an MCP client offers sampling, its model words
+ * each new candidate or rejects it (reflection-wording.ts); without it, the rule-based text.
  *
  * A completed task's trajectory is its agents' (creator, completer, finding posters) successful tool calls
  * between its creation and its completion that name it (`task_id`) or no task (a read, a write), oldest
@@ -22,7 +23,9 @@ import type { AuditActor } from '../governance/audit';
 import { canSee, gatedNote, type Viewer } from '../governance/gate';
 import { contentHash } from '../model/hash';
 import type { EventRow } from '../stores/memory-store';
+import type { Timers } from '../ports';
 import type { LearningPorts } from './learning-ports';
+import { PROMPT, wordProcedure, type Sampler, type Wording, type WordingOutcome } from './reflection-wording';
 
 export const REFLECTION = {
   /** Completed tasks of one group that must share a signature before it is proposed. */
@@ -47,9 +50,14 @@ export interface ReflectedProcedure {
   /** The completed tasks showing it, oldest first. */
   tasks: string[];
   path: string;
-  /** The proposal made now; null when it was covered or proposed before (`status`). */
+  /** The proposal made now; null when it was covered, proposed before or rejected (`status`). */
   proposal_id: string | null;
-  status: 'proposed' | 'covered' | 'already_proposed';
+  /** `rejected`: the client's model said it is no workflow worth keeping (now or in an earlier pass). */
+  status: 'proposed' | 'covered' | 'already_proposed' | 'rejected';
+  /** Who worded a proposal made now: the client's model (sampling) or the rule-based text. */
+  wording?: 'model' | 'rule';
+  /** Why the rule-based text was used although sampling is offered, or why the model rejected it. */
+  note?: string;
 }
 
 export interface ReflectReport {
@@ -182,19 +190,24 @@ function trajectory(d: ReflectPorts, task: TaskRow, audience: Viewer): Trajector
   return { task, group: groupOf(task), steps, notes };
 }
 
-function noteText(d: ReflectPorts, group: string, steps: readonly string[], members: readonly Trajectory[]): { content: string; context: string; trigger: string } {
+function noteText(d: ReflectPorts, group: string, steps: readonly string[], members: readonly Trajectory[], w: Wording | null): Wording & { content: string } {
   const titles = members.map((m) => m.task.title);
-  const context = `Completed tasks on ${group}: ${titles.slice(0, 5).join('; ')}${titles.length > 5 ? ` (and ${titles.length - 5} more)` : ''}`;
-  const trigger = `A new task on ${group}, like ${titles[0]}`;
+  const context = w?.context ?? `Completed tasks on ${group}: ${titles.slice(0, 5).join('; ')}${titles.length > 5 ? ` (and ${titles.length - 5} more)` : ''}`;
+  const trigger = w?.trigger ?? `A new task on ${group}, like ${titles[0]}`;
+  const title = w?.title ?? `${group}: ${steps.length}-step procedure`;
+  const method = w?.method ?? methodOf(steps);
   const cited = [...new Set(members.flatMap((m) => m.notes))].map((id) => d.notes.note(id)).filter((n) => n !== null);
   const lines = [
-    `# ${group}: ${steps.length}-step procedure`,
+    `# ${title}`,
     '',
-    `Proposed by reflection (a rule-based pass, no model): these ${members.length} completed tasks on \`${group}\` took the same steps in the same order.`,
+    w
+      ? `Proposed by reflection: these ${members.length} completed tasks on \`${group}\` took the same steps in the same order (found by the rule-based pass); the MCP client's model worded it.`
+      : `Proposed by reflection (a rule-based pass, no model): these ${members.length} completed tasks on \`${group}\` took the same steps in the same order.`,
     '',
+    ...(w ? [`When: ${context}`, '', `Starts with: ${trigger}`, ''] : []),
     '## Method',
     '',
-    methodOf(steps),
+    method,
     '',
     '## Evidence',
     '',
@@ -202,11 +215,14 @@ function noteText(d: ReflectPorts, group: string, steps: readonly string[], memb
     ...cited.map((n) => `- cited: [[${n.path.replace(/\.md$/, '')}]]`),
     '',
   ];
-  return { content: lines.join('\n'), context, trigger };
+  return { content: lines.join('\n'), title, context, trigger, method };
 }
 
+/** The learned mark of a candidate the client's model rejected: it is not asked about again. */
+const rejectedMark = (path: string): string => `reflect:rejected:${path}`;
+
 /** One reflection pass (see the module comment); audited `reflect.propose` per proposal made. */
-export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Promise<ReflectReport> {
+export async function reflect(d: ReflectPorts, opts: { actor: AuditActor; sampler?: Sampler | null; timers?: Timers }): Promise<ReflectReport> {
   const proposals = d.governance.proposals;
   const audience = anyAgent(d);
   const tasks = d.coordination.tasks({ status: 'completed', limit: REFLECTION.tasks_scanned });
@@ -222,6 +238,7 @@ export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Pro
   const workflows = d.notes.notes().filter((n) => n.cached.meta.ledger?.kind === 'workflow' && n.cached.meta.ledger.state === 'current');
   const proposed = new Set((await proposals.list()).proposals.map((p) => p.path));
   const out: ReflectedProcedure[] = [];
+  let asked = 0;
   for (const p of repeatedProcedures(trajectories)) {
     const path = pathOf(p.group, p.steps);
     const base = { group: p.group, steps: p.steps, tasks: p.members.map((m) => m.task.id), path, proposal_id: null };
@@ -233,20 +250,41 @@ export async function reflect(d: ReflectPorts, opts: { actor: AuditActor }): Pro
       out.push({ ...base, status: 'already_proposed' });
       continue;
     }
-    const text = noteText(d, p.group, p.steps, p.members);
-    const title = `${p.group}: ${p.steps.length}-step procedure`;
+    const earlier = d.memory.learned.mark(rejectedMark(path)) as { why?: unknown } | null;
+    if (earlier) {
+      out.push({ ...base, status: 'rejected', note: typeof earlier.why === 'string' ? earlier.why : 'rejected by the MCP client\'s model' });
+      continue;
+    }
+    const worded = await wording(opts, asked, p.group, p.steps, p.members);
+    if (opts.sampler && asked < PROMPT.per_run) asked++;
+    if (worded.kind === 'rejected') {
+      await d.memory.learned.setMark(rejectedMark(path), { why: worded.why });
+      await d.audit.append({ action: 'reflect.reject', actor: opts.actor, target: path, data: { path, group: p.group, steps: p.steps, tasks: base.tasks, why: worded.why } });
+      out.push({ ...base, status: 'rejected', note: worded.why });
+      continue;
+    }
+    const text = noteText(d, p.group, p.steps, p.members, worded.kind === 'model' ? worded.wording : null);
+    const title = text.title;
     const made = await proposals.create(
       REFLECTION.agent,
       {
         path,
         mode: 'create',
         content: text.content,
-        fields: { title, note_type: 'workflow', state: 'current', access_scope: 'shared', context: text.context, trigger: text.trigger, method: methodOf(p.steps), tags: ['reflection'] },
+        fields: { title, note_type: 'workflow', state: 'current', access_scope: 'shared', context: text.context, trigger: text.trigger, method: text.method, tags: ['reflection'] },
       },
       { namespace: REFLECTION.folder, title },
     );
-    await d.audit.append({ action: 'reflect.propose', actor: opts.actor, target: made.proposal_id, data: { path, group: p.group, steps: p.steps, tasks: base.tasks } });
-    out.push({ ...base, proposal_id: made.proposal_id, status: 'proposed' });
+    const wordedBy = worded.kind === 'model' ? 'model' : 'rule';
+    await d.audit.append({ action: 'reflect.propose', actor: opts.actor, target: made.proposal_id, data: { path, group: p.group, steps: p.steps, tasks: base.tasks, wording: wordedBy } });
+    out.push({ ...base, proposal_id: made.proposal_id, status: 'proposed', wording: wordedBy, ...(worded.kind === 'rule' && worded.why ? { note: worded.why } : {}) });
   }
   return { tasks_read: tasks.length, tasks_withheld: withheld, tasks_by_person: byPerson, procedures: out };
+}
+
+/** The model's wording of a candidate, while the pass's request budget lasts; the rule-based text otherwise. */
+function wording(opts: { sampler?: Sampler | null; timers?: Timers }, asked: number, group: string, steps: readonly string[], members: readonly Trajectory[]): Promise<WordingOutcome> | WordingOutcome {
+  if (!opts.sampler || !opts.timers) return { kind: 'rule', why: null };
+  if (asked >= PROMPT.per_run) return { kind: 'rule', why: `at most ${PROMPT.per_run} candidates are worded by the model per pass` };
+  return wordProcedure(opts.sampler, opts.timers, group, steps, members.map((m) => m.task.title));
 }

@@ -18,6 +18,8 @@ export const CallSchema = z.object({
   args: z.unknown(),
   caller: CallerSchema,
   deadline_ms: z.number().int().positive().max(24 * 60 * 60 * 1000),
+  /** The bridge's record of its MCP session (CallOptions.sessionRecord); absent: an agent's call. */
+  session_record: z.boolean().optional(),
 });
 export type Call = z.infer<typeof CallSchema>;
 

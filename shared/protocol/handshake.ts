@@ -15,6 +15,11 @@ export const HelloSchema = z.object({
    * (terrace 2 of retrieval). Absent (older bridges) means false.
    */
   sampling: z.boolean().optional(),
+  /**
+   * The bridge answers `sample` (reflection's wording, sample.ts) with that sampling. Absent (older bridges, which
+   * would leave the request unanswered until its deadline) means false.
+   */
+  sample: z.boolean().optional(),
 });
 export type Hello = z.infer<typeof HelloSchema>;
 

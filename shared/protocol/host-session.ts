@@ -5,6 +5,8 @@ import type { CallOptions, ToolCaller, ToolDispatcher } from '../tools/types';
 import type { Call } from './call';
 import { CLOSE_CODES, HelloVersionProbe, protocolMismatch, type Hello } from './handshake';
 import type { Interpreted } from './interpret';
+import type { Sampled } from './sample';
+import type { Sampler } from '../learning/reflection-wording';
 import { DEFAULT_CALL_DEADLINE_MS, INTERPRET_DEADLINE_MS } from './limits';
 import { decodeMessage, encodeMessage, type Message } from './messages';
 import { fromWireError, toWireError } from './wire-error';
@@ -34,9 +36,12 @@ interface InFlight {
   timer: unknown;
 }
 
+/** An `interpret` or a `sample` request sent to the bridge, waiting for its answer. */
 interface AskedInterpret {
   callId: string;
-  resolve(i: Interpretation): void;
+  /** The answer's message type: an `interpreted` never answers a `sample`, nor the reverse. */
+  answer: 'interpreted' | 'sampled';
+  resolve(answer: unknown): void;
   reject(err: LithosError): void;
   timer: unknown;
 }
@@ -117,6 +122,7 @@ export class HostSession {
       case 'pong':
         return;
       case 'interpreted':
+      case 'sampled':
         this.answered(msg);
         return;
       default:
@@ -217,7 +223,8 @@ export class HostSession {
     };
     this.inFlight.set(call.id, entry);
     // Only a bridge whose MCP client samples can interpret, and only for its own call.
-    const opts: CallOptions | undefined = this.hello?.sampling ? { interpreter: this.interpreterFor(call.id) } : undefined;
+    const sampling = this.hello?.sampling ? { interpreter: this.interpreterFor(call.id), ...(this.hello.sample ? { sampler: this.samplerFor(call.id) } : {}) } : {};
+    const opts: CallOptions | undefined = this.hello?.sampling || call.session_record ? { ...sampling, ...(call.session_record ? { sessionRecord: true } : {}) } : undefined;
     // Not awaited: calls on one connection run concurrently; each answers when it is done.
     this.running++;
     Promise.resolve()
@@ -270,27 +277,35 @@ export class HostSession {
 
   /** An Interpreter that asks the bridge, on behalf of call `callId`. */
   private interpreterFor(callId: string): Interpreter {
-    return { interpret: (req) => this.askBridge(callId, req) };
+    return { interpret: (request: InterpretRequest) => this.askBridge<Interpretation>(callId, 'interpret', (id) => ({ type: 'interpret', id, call_id: callId, request })) };
   }
 
-  private askBridge(callId: string, request: InterpretRequest): Promise<Interpretation> {
+  /** A Sampler that asks the bridge, on behalf of call `callId` (reflection's wording, during a completion). */
+  private samplerFor(callId: string): Sampler {
+    return {
+      sample: (r) =>
+        this.askBridge<string>(callId, 'sample', (id) => ({ type: 'sample', id, call_id: callId, request: { system: r.system, prompt: r.prompt, max_tokens: r.maxTokens, timeout_ms: r.timeoutMs } })),
+    };
+  }
+
+  private askBridge<T>(callId: string, what: 'interpret' | 'sample', message: (id: string) => Message): Promise<T> {
     if (this.state !== 'open' || !this.inFlight.has(callId)) {
       return Promise.reject(new LithosError('unavailable', 'the bridge is no longer waiting for this call', { retryable: true }));
     }
     const id = `i${(++this.interpretSeq).toString(36)}`;
     let text: string;
     try {
-      text = encodeMessage({ type: 'interpret', id, call_id: callId, request }, 'The interpret request');
+      text = encodeMessage(message(id), `The ${what} request`);
     } catch (err) {
       return Promise.reject(asLithosError(err));
     }
     const deadline = this.opts.interpretDeadlineMs ?? INTERPRET_DEADLINE_MS;
-    return new Promise<Interpretation>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const timer = this.timers.setTimeout(() => {
         if (!this.asked.delete(id)) return;
-        reject(new LithosError('timeout', `the bridge did not answer the interpret request within ${deadline} ms`, { deadline_ms: deadline, retryable: true }));
+        reject(new LithosError('timeout', `the bridge did not answer the ${what} request within ${deadline} ms`, { deadline_ms: deadline, retryable: true }));
       }, deadline);
-      this.asked.set(id, { callId, resolve, reject, timer });
+      this.asked.set(id, { callId, answer: what === 'interpret' ? 'interpreted' : 'sampled', resolve: (v) => resolve(v as T), reject, timer });
       try {
         this.opts.send(text);
       } catch {
@@ -299,12 +314,12 @@ export class HostSession {
     });
   }
 
-  private answered(msg: Interpreted): void {
+  private answered(msg: Interpreted | Sampled): void {
     const a = this.asked.get(msg.id);
-    if (!a) return; // timed out, or its call ended: the late answer has no taker
+    if (!a || a.answer !== msg.type) return; // timed out, its call ended, or not an answer to it: no taker
     this.asked.delete(msg.id);
     this.timers.clearTimeout(a.timer);
-    if (msg.ok) a.resolve(msg.interpretation);
+    if (msg.ok) a.resolve(msg.type === 'sampled' ? msg.text : msg.interpretation);
     else a.reject(fromWireError(msg.error));
   }
 

@@ -5,6 +5,7 @@ import { HelloSchema, WelcomeSchema } from './handshake';
 import { InterpretedSchema, InterpretSchema } from './interpret';
 import { MAX_MESSAGE_BYTES, utf8ByteLength } from './limits';
 import { PingSchema, PongSchema } from './ping';
+import { SampledSchema, SampleSchema } from './sample';
 import { ProtocolErrorSchema } from './protocol-error';
 
 /** Every message of the bridge protocol, one JSON text frame each, discriminated by `type`. */
@@ -19,10 +20,12 @@ export const MessageSchema = z.discriminatedUnion('type', [
   ProtocolErrorSchema,
   InterpretSchema,
   InterpretedSchema,
+  SampleSchema,
+  SampledSchema,
 ]);
 export type Message = z.infer<typeof MessageSchema>;
 
-const TYPES: ReadonlySet<string> = new Set(['hello', 'welcome', 'call', 'result', 'cancel', 'ping', 'pong', 'error', 'interpret', 'interpreted']);
+const TYPES: ReadonlySet<string> = new Set(['hello', 'welcome', 'call', 'result', 'cancel', 'ping', 'pong', 'error', 'interpret', 'interpreted', 'sample', 'sampled']);
 
 export type Decoded =
   | { ok: true; message: Message }

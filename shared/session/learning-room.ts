@@ -3,6 +3,7 @@
  * the learned signals of notes it may see, the quarantine list, working memory and consolidation, each with
  * the notes it may not see left out (counts included, so none reveals a hidden note).
  */
+import type { Sampler } from '../learning/reflection-wording';
 import { LithosError } from '../errors';
 import type { ConsolidationReport } from '../learning/consolidate';
 import { checkFeedbackNodes, feedbackMark, type FeedbackResult } from '../learning/feedback';
@@ -229,9 +230,9 @@ export class LearningRoom {
    * completed it (`human`: the person). The task is complete whatever happens here, so a failure is logged,
    * not thrown.
    */
-  async afterTask(taskId: string, agent: string): Promise<void> {
+  async afterTask(taskId: string, agent: string, sampler?: Sampler): Promise<void> {
     try {
-      await this.services.learning.consolidator.run({ task: taskId, actor: agent === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: agent } });
+      await this.services.learning.consolidator.run({ task: taskId, actor: agent === 'human' ? { kind: 'human', id: null } : { kind: 'agent', id: agent }, ...(sampler ? { sampler } : {}) });
     } catch (err) {
       this.logger.warn('consolidation after task completion failed', { task_id: taskId, error: String(err) });
     }

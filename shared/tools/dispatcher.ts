@@ -31,15 +31,18 @@ export function createDispatcher(catalog: readonly ToolDef[], makeContext: Conte
         const host = await makeContext(caller);
         // The session checks the key and reads the policy in force, for every front door that dispatches.
         const memory = await host.gateway.as(caller);
-        // Every call the session let through or refused is an episodic event (batched, never failing the call).
+        // Every call the session let through or refused is an episodic event (batched, never failing the call),
+        // but the bridge's own record of the session (the one call sessionRecord may name).
+        const quiet = opts?.sessionRecord === true && def.name === 'lithos_event_record' && (parsed.data as { kind?: unknown }).kind === 'session';
+        const toolCall: typeof memory.events.toolCall = quiet ? () => undefined : (c) => memory.events.toolCall(c);
         try {
           memory.checkTool(def);
-          const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}) };
+          const ctx: ToolContext = { memory, caller: memory.caller, ...(host.deleteTo ? { deleteTo: host.deleteTo } : {}), ...(opts?.interpreter ? { interpreter: opts.interpreter } : {}), ...(opts?.sampler ? { sampler: opts.sampler } : {}) };
           const result = await def.handler(parsed.data, ctx);
-          memory.events.toolCall(toolCallRecord(def.name, parsed.data, { result }));
+          toolCall(toolCallRecord(def.name, parsed.data, { result }));
           return result;
         } catch (err) {
-          memory.events.toolCall(toolCallRecord(def.name, parsed.data, { code: asLithosError(err, 'internal').code }));
+          toolCall(toolCallRecord(def.name, parsed.data, { code: asLithosError(err, 'internal').code }));
           throw err;
         }
       } catch (err) {

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Interpreter } from '../retrieval/terrace2';
+import type { Sampler } from '../learning/reflection-wording';
 import type { SessionCaller } from '../session/caller';
 import type { MemoryGateway, MemorySession } from '../session/memory-session';
 
@@ -33,6 +34,8 @@ export interface ToolContext {
    * the engine's own, if any. Per call, so one agent's model never serves another agent's retrieval.
    */
   interpreter?: Interpreter;
+  /** Reflection's wording by the calling bridge's MCP client, for this call only (relay); absent: the engine's own, if any. */
+  sampler?: Sampler;
 }
 
 /**
@@ -47,6 +50,13 @@ export interface CallHost {
 /** What a call may carry besides its arguments and caller. */
 export interface CallOptions {
   interpreter?: Interpreter;
+  /** Reflection's wording by the calling bridge's MCP client, for this call only (relay; learning/reflection-wording.ts). */
+  sampler?: Sampler;
+  /**
+   * The bridge's own record of an MCP session (lithos_event_record of kind `session`, bridge/mcp/session-record.ts):
+   * not a call the agent made, so no `tool_call` event. Honoured for that call only.
+   */
+  sessionRecord?: boolean;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

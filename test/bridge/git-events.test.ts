@@ -179,3 +179,19 @@ test('a vault in no repository indexes nothing: the report names no repository a
     rmSync(bare, { recursive: true, force: true });
   }
 });
+
+test('a repository made after the vault opened is found at the next run', async () => {
+  const later = mkdtempSync(join(tmpdir(), 'lithos-later-'));
+  try {
+    const learning = h.engine.services.learning;
+    learning.setGitSource(nodeGitSource(later));
+    expect(await learning.indexGit()).toMatchObject({ repository: null });
+    await git.init({ fs, dir: later, defaultBranch: 'main' });
+    writeFileSync(join(later, 'a.md'), 'a\n');
+    await git.add({ fs, dir: later, filepath: 'a.md' });
+    const oid = await git.commit({ fs, dir: later, message: 'First', author });
+    expect(await learning.indexGit()).toMatchObject({ indexed: 1, head: oid, repository: later });
+  } finally {
+    rmSync(later, { recursive: true, force: true });
+  }
+});

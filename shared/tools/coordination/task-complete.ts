@@ -88,7 +88,7 @@ export const lithosTaskComplete = defineTool({
     const r = await room.complete(a.task_id, agent, { cited_nodes: cited, misleading_nodes: misleading, receipt_id: ids[0], output_text: output });
     const feedback = await plan.apply();
     const outcome = feedback.length > 0 ? await room.markOutcomeLearned(a.task_id) : r.outcome;
-    await ctx.memory.learning.afterTask(a.task_id, agent);
+    await ctx.memory.learning.afterTask(a.task_id, agent, ctx.sampler);
     const now = room.now();
     // One feedback per receipt of the task: a long task's list is cut like its released claims, with the count.
     const learned = boundedList(feedback.map(feedbackJson), LIST_MAX_CHARS / 4);

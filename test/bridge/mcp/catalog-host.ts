@@ -19,8 +19,10 @@ export interface CatalogHost {
   engine: MemoryEngine;
   host: BridgeHost;
   port: number;
-  /** Every call the host ran, in order. */
+  /** Every call the host ran for the agents, in order. */
   calls: { tool: string; caller: ToolCaller }[];
+  /** The bridges' own records of their MCP sessions (CallOptions.sessionRecord), apart from the agents' calls. */
+  sessionRecords: { tool: string; caller: ToolCaller }[];
   /** Resolves once a `test_hold` call is running on the host. */
   held(): Promise<void>;
   /** Removes bridge.json, drops the connections (calls in flight fail at the bridge), closes the engine. */
@@ -50,10 +52,11 @@ export async function startCatalogHost(root: string): Promise<CatalogHost> {
   };
   const real = createDispatcher([...TOOL_CATALOG, hold], async () => ({ gateway: engine, deleteTo: "trash_folder" }));
   const calls: CatalogHost['calls'] = [];
+  const sessionRecords: CatalogHost['sessionRecords'] = [];
   const dispatcher: ToolDispatcher = {
     list: () => real.list(),
     call: (tool, args, caller, opts) => {
-      calls.push({ tool, caller });
+      (opts?.sessionRecord ? sessionRecords : calls).push({ tool, caller });
       return real.call(tool, args, caller, opts);
     },
   };
@@ -65,6 +68,7 @@ export async function startCatalogHost(root: string): Promise<CatalogHost> {
       host,
       port,
       calls,
+      sessionRecords,
       held: () => heldNow,
       stop: async () => {
         await host.stop();

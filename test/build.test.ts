@@ -133,7 +133,7 @@ describe('build (node esbuild.config.mjs)', () => {
     app.workspace.finishLayout();
     app.metadataCache.resolve();
     await eventually(() => status.textContent === 'Lithos: ready · 3 notes', () => [status.textContent, record.notices]);
-    expect(app.vault.listenerCount()).toBe(4); // create/modify/delete/rename (each through registerEvent)
+    expect(app.vault.listenerCount()).toBe(7); // create/modify/delete/rename, and create/modify/rename of the devices folder (each through registerEvent)
 
     plugin.runCommand('search');
     const modal = record.modals[0] as SearchModal;

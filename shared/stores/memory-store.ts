@@ -11,7 +11,7 @@ import { MemoryEditors } from './memory-editors';
 import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
 import { MemoryPhases } from './memory-phases';
-import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
+import { ExpansionLog, IgnoredTermsLog, PrecedentLog } from './memory-precedent-log';
 import { MemoryStats } from './memory-stats';
 import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
@@ -25,7 +25,7 @@ export type { StoreDeps } from './journaled-store';
 
 export type { EdgeInput } from './memory-edges';
 export type { EventQuery } from './memory-events';
-export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
+export type { ExpansionChange, IgnoredTermsChange, PrecedentChange } from './memory-precedent-log';
 
 /**
  * memory.sqlite: what the engine learns and cannot re-derive from Markdown. This class owns the database,
@@ -37,6 +37,7 @@ export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
 export class MemoryStore extends JournaledStore<MemoryOp> {
   private readonly precedentLog = new PrecedentLog();
   private readonly expansionLog = new ExpansionLog();
+  private readonly ignoredLog = new IgnoredTermsLog();
 
   /** The node registry: ids, paths, tombstones. */
   readonly nodes: MemoryNodes;
@@ -64,7 +65,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.edges = new MemoryEdges(tables);
     this.stats = new MemoryStats(tables);
     this.coactivation = new MemoryCoactivation(tables);
-    this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
+    this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog, this.ignoredLog);
     this.phases = new MemoryPhases(tables);
     this.events = new MemoryEvents(tables);
     this.targets = new MemoryTargets(tables);
@@ -96,5 +97,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     applyOp(this.db, op);
     this.precedentLog.record(op);
     this.expansionLog.record(op);
+    this.ignoredLog.record(op);
   }
 }

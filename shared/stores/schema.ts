@@ -178,7 +178,17 @@ CREATE TABLE IF NOT EXISTS term_assoc (
   words TEXT NOT NULL,
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, term)
-);`,
+);
+-- words of the questions a note was ignored for, per scope (its ignored penalty counts for questions like them)
+CREATE TABLE IF NOT EXISTS ignored_terms (
+  scope TEXT NOT NULL,
+  node_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  weight REAL NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (scope, node_id, term)
+);
+CREATE INDEX IF NOT EXISTS ignored_terms_node ON ignored_terms(node_id);`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [
     // 2: node_stats.decay_rate went: nothing ever read it (salience decays by the note type's half-life).

@@ -153,3 +153,12 @@ test('the ignored-terms rows survive a reopen through the journal and keep max_t
   expect(reopened.store.learned.ignored.rows()).toEqual(rows);
   await reopened.store.close();
 });
+
+test('the cross-validation harness may vary the unrelated share; it acts on learned state only (shares the baseline)', async () => {
+  const { baselineKey, splitPoint, withRetrievalOverrides } = await import('../../bridge/eval/constant-overrides');
+  const before = IGNORED_TERMS.unrelated;
+  const { retrieval } = splitPoint({ 'ignored_terms.unrelated': 0.3 });
+  await withRetrievalOverrides(retrieval, async () => expect(IGNORED_TERMS.unrelated).toBe(0.3));
+  expect(IGNORED_TERMS.unrelated).toBe(before);
+  expect(baselineKey({ 'ignored_terms.unrelated': 0, 'rerank.ignored_penalty': 1.2 })).toBe('defaults');
+});

@@ -66,7 +66,10 @@ describe('feedback remembers what a note was ignored for, and the re-rank reads 
     const partly = (await penaltyOf('outside tap roof', SHED))!;
     expect(partly).toBeGreaterThan(0);
     expect(partly).toBeLessThan(full);
-    // At the unrelated share 1 every ignore counts against every question alike, as before.
+    // As shipped, an unrelated question keeps the unrelated share of the penalty; at 1 every ignore counts
+    // against every question alike, as before the penalty was query-conditional.
+    IGNORED_TERMS.unrelated = shipped;
+    expect(await penaltyOf('shed roof felt', SHED)).toBeCloseTo(shipped * full, 3);
     IGNORED_TERMS.unrelated = 1;
     expect(await penaltyOf('shed roof felt', SHED)).toBeCloseTo(full, 3);
   });
@@ -108,16 +111,21 @@ describe('feedback remembers what a note was ignored for, and the re-rank reads 
   });
 });
 
-test('as shipped with the unrelated share 1, feedback records no ignored words: nothing reads them', async () => {
-  expect(IGNORED_TERMS.unrelated).toBe(1);
+test('at the unrelated share 1, feedback records no ignored words: nothing reads them', async () => {
+  const shipped = IGNORED_TERMS.unrelated;
+  IGNORED_TERMS.unrelated = 1;
   const h = await openHarness(FILES);
-  await h.engine.reconcile();
-  const r = await h.engine.services.retrieval.retrieve({ query_text: 'kitchen tap washer', agent_id: 'agent-b' }, { jitter: false, seed: 1 });
-  const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [KITCHEN], agent: 'agent-b' });
-  expect(out.ignored.length).toBeGreaterThan(0);
-  expect(out.ignored_terms).toBe(false);
-  expect(h.engine.services.learning.memory.learned.ignored.rows()).toEqual([]);
-  await h.engine.close();
+  try {
+    await h.engine.reconcile();
+    const r = await h.engine.services.retrieval.retrieve({ query_text: 'kitchen tap washer', agent_id: 'agent-b' }, { jitter: false, seed: 1 });
+    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [KITCHEN], agent: 'agent-b' });
+    expect(out.ignored.length).toBeGreaterThan(0);
+    expect(out.ignored_terms).toBe(false);
+    expect(h.engine.services.learning.memory.learned.ignored.rows()).toEqual([]);
+  } finally {
+    IGNORED_TERMS.unrelated = shipped;
+    await h.engine.close();
+  }
 });
 
 describe('the overlap (IgnoredTermsIndex)', () => {

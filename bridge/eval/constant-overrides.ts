@@ -3,7 +3,7 @@
  * - a vault tunable (`feedback.used_salience`, `decay.…`, `support.…`; learning/tunables.ts): written into the
  *   eval vault's `.lithos/learning.json`, exactly as a person would set it;
  * - a retrieval constant (`rerank.ignored_penalty`, `tag_affinity.pseudo_count`, `precedent_match.min_similarity`,
- *   `query_expansion.weight`, `scout.precedent`): not a vault setting, so the eval process patches the constant
+ *   `query_expansion.weight`, `ignored_terms.unrelated`, `scout.precedent`): not a vault setting, so the eval process patches the constant
  *   table in memory for the run and puts it back afterwards (withRetrievalOverrides).
  * Every key and value is checked before anything runs.
  */
@@ -12,6 +12,7 @@ import { parseLearningOverrides, type LearningOverrides, TUNABLES } from '../../
 import { PRECEDENT_MATCH, RERANK, TAG_AFFINITY } from '../../shared/retrieval/constants';
 import { QUERY_EXPANSION } from '../../shared/retrieval/query-expansion';
 import { TERM_ASSOC } from '../../shared/retrieval/term-assoc';
+import { IGNORED_TERMS } from '../../shared/retrieval/ignored-terms';
 import { SCOUT_WEIGHTS } from '../../shared/retrieval/scouts';
 
 /** A point of a grid: `group.name` → value. */
@@ -24,6 +25,7 @@ const TABLES: Record<string, Record<string, number>> = {
   precedent_match: PRECEDENT_MATCH,
   query_expansion: QUERY_EXPANSION,
   term_assoc: TERM_ASSOC,
+  ignored_terms: IGNORED_TERMS,
   scout: SCOUT_WEIGHTS,
 };
 
@@ -88,7 +90,7 @@ const SILENT_BEFORE_FEEDBACK = new Set([
   'scout.association',
   'scout.coactivation',
 ]);
-const SILENT_TABLES = new Set(['tag_affinity', 'precedent_match', 'query_expansion', 'term_assoc']);
+const SILENT_TABLES = new Set(['tag_affinity', 'precedent_match', 'query_expansion', 'term_assoc', 'ignored_terms']);
 
 /** What a point's baseline depends on: its retrieval constants that act before any feedback. */
 export function baselineKey(point: ConstantPoint): string {

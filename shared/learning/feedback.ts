@@ -13,6 +13,8 @@ import { recordPrecedent } from './precedents';
 import { recordTagAffinity } from './tag-affinity';
 import { recordQueryExpansion } from './query-expansion';
 import { recordTermAssoc } from './term-assoc';
+import { recordIgnoredTerms } from './ignored-terms';
+import { IGNORED_TERMS } from '../retrieval/ignored-terms';
 import { SCOUT_WEIGHTS } from '../retrieval/scouts';
 import { everyAgentReads } from '../governance/audience';
 import { gatedNote } from '../governance/gate';
@@ -57,6 +59,8 @@ export interface FeedbackResult {
   tag_affinity: boolean;
   /** Whether the query's words × the shown notes' words were counted (learned term associations). */
   term_assoc: boolean;
+  /** Whether the query's words were recorded for the ignored notes (query-conditional ignored penalty). */
+  ignored_terms: boolean;
 }
 
 export const FEEDBACK_MARK_PREFIX = 'feedback:';
@@ -113,7 +117,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
   const finals = [...new Set(receipt.final_nodes.map((n) => n.id))].filter((id) => d.notes.note(id) !== null);
   const empty: FeedbackResult = {
     receipt_id: receipt.receipt_id, applied: false, query_class: cls, used: [], supported: [], ignored: [], exploration: [], misleading: [], quarantined: [],
-    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false, term_assoc: false,
+    edges_reinforced: 0, edges_weakened: 0, coactivation_pairs: 0, precedent: false, tag_affinity: false, term_assoc: false, ignored_terms: false,
   };
   if (d.memory.learned.mark(feedbackMark(receipt.receipt_id)) !== null) return empty;
   await d.tunables.refresh();
@@ -158,6 +162,8 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
         ...(chronic && { salience: round(clamp(s.salience + k.ignored_salience, 0, 1)) }),
       });
     }
+    // Which questions the ignores were for (the re-rank weighs them by a later question's likeness); only read below 1.
+    if (IGNORED_TERMS.unrelated < 1) out.ignored_terms = await recordIgnoredTerms(mem.learned, receipt, ignored, now, everyAgentReadsReceipt(d, receipt));
     for (const id of misleading) {
       const s = mem.stats.get(id);
       const count = s.misleading_count + 1;
@@ -234,6 +240,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
       precedent: out.precedent,
       tag_affinity: out.tag_affinity,
       term_assoc: out.term_assoc,
+      ignored_terms: out.ignored_terms,
     },
   });
   for (const id of toQuarantine) {

@@ -19,6 +19,7 @@ import { PrecedentIndex } from './precedent-index';
 import { CONCEPT_USES_MARK, conceptUsesIn } from './concept-uses';
 import { pairBackground, type Contrast, type Spread } from './background';
 import { ExpansionIndex, type ExpansionHit } from './query-expansion';
+import { IgnoredTermsIndex } from './ignored-terms';
 
 export interface EngineCorpusDeps {
   byId: ReadonlyMap<string, LiveNote>;
@@ -62,6 +63,7 @@ export class EngineCorpus implements RetrievalCorpus {
   private precedentIndex: { version: number; index: PrecedentIndex } | null = null;
   private backgroundCache: { space: string; version: number; value: Spread | null } | null = null;
   private expansionIndex: { version: number; index: ExpansionIndex } | null = null;
+  private ignoredIndex: { version: number; index: IgnoredTermsIndex } | null = null;
 
   constructor(private readonly d: EngineCorpusDeps) {}
 
@@ -304,6 +306,28 @@ export class EngineCorpus implements RetrievalCorpus {
       cached.version = version;
     }
     return this.expansionIndex!.index;
+  }
+
+  /** As expansion(): the ignored-terms index, read once, then kept up to date from the store's change log. */
+  ignoredOverlap(terms: readonly string[], agentId: string | null, now: number): (id: string) => number {
+    return this.ignoredTermsIndexNow().overlap(terms, agentId, now);
+  }
+
+  /** The ignored-terms index as the store holds it now (exposed for the incremental == rebuild test). */
+  ignoredTermsIndexNow(): IgnoredTermsIndex {
+    const ignored = this.d.memory.learned.ignored;
+    const cached = this.ignoredIndex;
+    const changes = cached ? ignored.changesSince(cached.version) : null;
+    if (!cached || !changes) {
+      this.ignoredIndex = { version: ignored.version, index: new IgnoredTermsIndex(ignored.rows()) };
+    } else if (changes.length > 0) {
+      for (const c of changes) {
+        if (c.kind === 'ignored_terms') for (const r of c.rows) cached.index.set(r);
+        else for (const id of c.node_ids) cached.index.purge(id);
+      }
+      cached.version = ignored.version;
+    }
+    return this.ignoredIndex!.index;
   }
 
   ledgerPhase(id: string): Phase {

@@ -9,7 +9,7 @@
  * time gives the same index as building it from the table. Weights decay at query time (exponential, half
  * life QUERY_EXPANSION.half_life_days), so an old question's words fade without any rewrite.
  */
-import type { ExpansionRow } from '../stores/memory-types';
+import { decayedWeight, TermFieldIndex, type Posting } from './term-field-index';
 
 /** The signal's constants, chosen by cross-validation (`lithos eval --feedback-split 0.5 --cv`, docs/learning.md). */
 export const QUERY_EXPANSION = {
@@ -37,74 +37,9 @@ export interface ExpansionHit {
   terms: string[];
 }
 
-interface Posting {
-  weight: number;
-  at: number;
-}
+const decayed = (p: Posting, now: number): number => decayedWeight(p, now, QUERY_EXPANSION.half_life_days);
 
-class ScopeField {
-  /** term → note → posting */
-  readonly postings = new Map<string, Map<string, Posting>>();
-  /** note → term → posting */
-  readonly docs = new Map<string, Map<string, Posting>>();
-
-  set(row: ExpansionRow): void {
-    this.drop(row.node_id, row.term);
-    if (!(row.weight > 0)) return;
-    const p = { weight: row.weight, at: row.at };
-    let byNote = this.postings.get(row.term);
-    if (!byNote) this.postings.set(row.term, (byNote = new Map<string, Posting>()));
-    byNote.set(row.node_id, p);
-    let doc = this.docs.get(row.node_id);
-    if (!doc) this.docs.set(row.node_id, (doc = new Map<string, Posting>()));
-    doc.set(row.term, p);
-  }
-
-  drop(node: string, term: string): void {
-    const byNote = this.postings.get(term);
-    if (byNote?.delete(node) && byNote.size === 0) this.postings.delete(term);
-    const doc = this.docs.get(node);
-    if (doc?.delete(term) && doc.size === 0) this.docs.delete(node);
-  }
-
-  purge(node: string): void {
-    for (const term of [...(this.docs.get(node)?.keys() ?? [])]) this.drop(node, term);
-  }
-}
-
-const decayed = (p: Posting, now: number): number => p.weight * Math.pow(0.5, Math.max(0, now - p.at) / (QUERY_EXPANSION.half_life_days * 86_400_000));
-
-export class ExpansionIndex {
-  private readonly scopes = new Map<string, ScopeField>();
-
-  constructor(rows: readonly ExpansionRow[] = []) {
-    for (const r of rows) this.set(r);
-  }
-
-  /** Sets one row (weight 0: removes it). */
-  set(row: ExpansionRow): void {
-    let f = this.scopes.get(row.scope);
-    if (!f) this.scopes.set(row.scope, (f = new ScopeField()));
-    f.set(row);
-    if (f.docs.size === 0) this.scopes.delete(row.scope);
-  }
-
-  /** Forgets a purged note in every scope. */
-  purge(node: string): void {
-    for (const [scope, f] of this.scopes) {
-      f.purge(node);
-      if (f.docs.size === 0) this.scopes.delete(scope);
-    }
-  }
-
-  /** Every row it holds, in key order (tests compare an incremental index with a rebuilt one). */
-  rows(): ExpansionRow[] {
-    const out: ExpansionRow[] = [];
-    for (const [scope, f] of this.scopes) for (const [node_id, doc] of f.docs) for (const [term, p] of doc) out.push({ scope, node_id, term, weight: p.weight, at: p.at });
-    const key = (r: ExpansionRow): string => JSON.stringify([r.scope, r.node_id, r.term]);
-    return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  }
-
+export class ExpansionIndex extends TermFieldIndex {
   /**
    * Notes whose expansion field matches the query's terms, best first. Only the shared scope and the
    * reader's own (`agentId`) are read: another agent's questions never reach this reader. Per scope, BM25

@@ -20,6 +20,7 @@ import type { CorpusNote, Intent, ResolvedQuery, RetrievalCorpus, ScoreTerms } f
 import type { NodeStats } from '../stores/memory-types';
 import { recallStrength } from '../model/spaced-repetition';
 import { rankStanding, scaled } from './ledger-rank';
+import { IGNORED_TERMS } from './ignored-terms';
 
 const clamp01 = (x: number): number => (x > 1 ? 1 : x > 0 ? x : 0);
 const HOUR = 3600 * 1000;
@@ -127,6 +128,18 @@ export function ignoredPenalty(stats: NodeStats): number {
   return share * (r / (r + IGNORED_CONFIDENCE_COUNT));
 }
 
+/**
+ * The query-conditional ignored penalty: a note's penalty × (IGNORED_TERMS.unrelated + the rest × how much of
+ * this query the words of the questions it was ignored for cover). At `unrelated` 1, or on a corpus
+ * that keeps no such words, the penalty counts in full, as before.
+ */
+export function queryIgnoredShare(corpus: RetrievalCorpus, q: Pick<ResolvedQuery, 'terms' | 'agent_id'>, now: number): (id: string, penalty: number) => number {
+  const keep = IGNORED_TERMS.unrelated;
+  const overlap = keep < 1 ? (corpus.ignoredOverlap?.(q.terms, q.agent_id, now) ?? null) : null;
+  if (!overlap) return (_id, penalty) => penalty;
+  return (id, penalty) => (penalty > 0 ? penalty * (keep + (1 - keep) * overlap(id)) : 0);
+}
+
 export interface Ranked {
   id: string;
   score: number;
@@ -150,6 +163,7 @@ export function rerank(
   const maxBase = Math.max(0, ...candidates.map((c) => c.base));
   const affinity = seedNeighbourhood(corpus, seeds);
   const tagAffinity = corpus.tagAffinity?.(q.terms) ?? null;
+  const ignoredFor = queryIgnoredShare(corpus, q, now);
   const phaseOf = corpus.ledgerPhase ? (id: string) => corpus.ledgerPhase!(id) : undefined;
   const out: Ranked[] = [];
   for (const c of candidates) {
@@ -167,7 +181,7 @@ export function rerank(
       scope_affinity: scopeAffinity(note, q),
       graph_affinity: affinity(c.id),
       spaced_repetition: recallStrength(stats, now),
-      ignored_penalty: ignoredPenalty(stats),
+      ignored_penalty: ignoredFor(c.id, ignoredPenalty(stats)),
       misleading_penalty: clamp01(stats.misleading_count / MISLEADING_SATURATION),
       concept_damping: note.note_type === 'concept' ? conceptDamping(corpus.conceptUses?.(c.id, now) ?? 0) : 0,
       tag_affinity: learned?.value ?? 0,

@@ -117,6 +117,12 @@ export interface RetrievalCorpus {
   precedents?(terms: readonly string[], queryClass: string): PrecedentMatch[];
   /** Notes whose query-expansion field matches the terms, in the shared scope and `agentId`'s own (expansion scout). */
   expansion?(terms: readonly string[], agentId: string | null, now: number): ExpansionHit[];
+  /**
+   * How much of the query the words of the questions each note was ignored for cover, in [0, 1], in the
+   * shared scope and `agentId`'s own (re-rank: the query-conditional ignored penalty); absent: not known, the
+   * penalty counts in full.
+   */
+  ignoredOverlap?(terms: readonly string[], agentId: string | null, now: number): (id: string) => number;
   /** Learned term-association rows of the query terms, in the shared scope and `agentId`'s own (association scout). */
   termAssoc?(terms: readonly string[], agentId: string | null): TermAssocRow[];
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */

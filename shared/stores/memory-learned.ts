@@ -1,25 +1,31 @@
 import { LithosError } from '../errors';
 import { PRECEDENT_COLS, toPrecedent } from './memory-rows';
-import type { ExpansionChange, ExpansionLog, PrecedentChange, PrecedentLog } from './memory-precedent-log';
+import type { ExpansionChange, ExpansionLog, IgnoredTermsLog, PrecedentChange, PrecedentLog } from './memory-precedent-log';
 import type { MemoryTables } from './memory-tables';
 import type { ExpansionRow, MemoryOp, PrecedentRow, TagAffinityRow } from './memory-types';
 import { checkPrecedent, nonEmpty } from './memory-validate';
 import { MemoryTermAssoc } from './memory-term-assoc';
+import { MemoryIgnoredTerms } from './memory-ignored-terms';
+import { allTermRows, decayedTermRows } from './decayed-terms';
 
 /**
  * What the learning layer keeps in memory.sqlite beside the node signals: its bookmarks (marks), the
- * precedents of past retrievals, term–tag affinity, query expansion and term associations.
+ * precedents of past retrievals, term–tag affinity, query expansion, term associations and ignored terms.
  */
 export class MemoryLearned {
   /** Learned term associations (memory-term-assoc.ts). */
   readonly assoc: MemoryTermAssoc;
+  /** Words of the questions each note was ignored for (memory-ignored-terms.ts). */
+  readonly ignored: MemoryIgnoredTerms;
 
   constructor(
     private readonly t: MemoryTables,
     private readonly log: PrecedentLog,
     private readonly expansionLog: ExpansionLog,
+    ignoredLog: IgnoredTermsLog,
   ) {
     this.assoc = new MemoryTermAssoc(t);
+    this.ignored = new MemoryIgnoredTerms(t, ignoredLog);
   }
 
   // ── learning marks ──────────────────────────────────────────────────────
@@ -128,38 +134,17 @@ export class MemoryLearned {
 
   /** Every query-expansion row, in key order. */
   expansionRows(): ExpansionRow[] {
-    return this.t.db
-      .all('SELECT scope, node_id, term, weight, at FROM query_expansion ORDER BY scope, node_id, term')
-      .map((r) => ({ scope: String(r[0]), node_id: String(r[1]), term: String(r[2]), weight: Number(r[3]), at: Number(r[4]) }));
+    return allTermRows(this.t.db, 'query_expansion');
   }
 
   /**
    * Adds 1 to each (scope, note, term) at `at`, in one mutation. A note's rows in that scope are first decayed
-   * to `at` (halving every `halfLifeDays`; exact, as exponential decay does not depend on when it is applied)
-   * and re-stamped; beyond `maxTerms` per note and scope the weakest are dropped.
+   * to `at` (halving every `halfLifeDays`) and re-stamped; beyond `maxTerms` per note and scope the weakest
+   * are dropped (stores/decayed-terms.ts).
    */
   addExpansion(adds: readonly { scope: string; node_id: string; term: string }[], at: number, halfLifeDays: number, maxTerms: number): Promise<void> {
     return this.t.mutate(() => {
-      if (!(halfLifeDays > 0) || !Number.isInteger(maxTerms) || maxTerms < 1) throw new LithosError('invalid_argument', 'Expansion needs a positive half-life and term bound.', { halfLifeDays, maxTerms });
-      const groups = new Map<string, { scope: string; node_id: string; terms: string[] }>();
-      for (const a of adds) {
-        nonEmpty('node_id', a.node_id);
-        nonEmpty('term', a.term);
-        const key = JSON.stringify([a.scope, a.node_id]);
-        const g = groups.get(key) ?? { scope: a.scope, node_id: a.node_id, terms: [] };
-        g.terms.push(a.term);
-        groups.set(key, g);
-      }
-      const rows: ExpansionRow[] = [];
-      for (const g of groups.values()) {
-        const weights = new Map<string, number>();
-        for (const r of this.t.db.all('SELECT term, weight, at FROM query_expansion WHERE scope = ? AND node_id = ?', [g.scope, g.node_id])) {
-          weights.set(String(r[0]), Number(r[1]) * Math.pow(0.5, Math.max(0, at - Number(r[2])) / (halfLifeDays * 86_400_000)));
-        }
-        for (const t of g.terms) weights.set(t, (weights.get(t) ?? 0) + 1);
-        const ranked = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-        ranked.forEach(([term, w], i) => rows.push({ scope: g.scope, node_id: g.node_id, term, weight: i < maxTerms ? Math.round(w * 1e6) / 1e6 : 0, at }));
-      }
+      const rows = decayedTermRows(this.t.db, 'query_expansion', adds, at, halfLifeDays, maxTerms);
       return rows.length ? [{ kind: 'expansion', rows }] : [];
     });
   }

@@ -4,6 +4,8 @@ import type { MemoryOp } from './memory-types';
 export type PrecedentChange = Extract<MemoryOp, { kind: 'precedent' | 'precedent_del' }>;
 /** A change to the query-expansion rows (a purged node loses its rows), as readers of expansionChangesSince see it. */
 export type ExpansionChange = Extract<MemoryOp, { kind: 'expansion' | 'purge' }>;
+/** A change to the ignored-terms rows (a purged node loses its rows), as readers of ignored.changesSince see it. */
+export type IgnoredTermsChange = Extract<MemoryOp, { kind: 'ignored_terms' | 'purge' }>;
 /** Changes kept in memory for incremental readers; one further behind rebuilds from the table. */
 const LOG_KEEP = 1000;
 
@@ -46,5 +48,12 @@ export class PrecedentLog extends ChangeLog<PrecedentChange> {
 export class ExpansionLog extends ChangeLog<ExpansionChange> {
   constructor() {
     super((op): op is ExpansionChange => op.kind === 'expansion' || op.kind === 'purge');
+  }
+}
+
+/** The ignored-terms changes (the re-rank's query-conditional ignored penalty). */
+export class IgnoredTermsLog extends ChangeLog<IgnoredTermsChange> {
+  constructor() {
+    super((op): op is IgnoredTermsChange => op.kind === 'ignored_terms' || op.kind === 'purge');
   }
 }

@@ -129,6 +129,7 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
         db.run('DELETE FROM node_stats WHERE node_id = ?', [id]);
         db.run('DELETE FROM coactivation WHERE node_id_a = ? OR node_id_b = ?', [id, id]);
         db.run('DELETE FROM query_expansion WHERE node_id = ?', [id]);
+        db.run('DELETE FROM ignored_terms WHERE node_id = ?', [id]);
         db.run('DELETE FROM ledger_phases WHERE node_id = ?', [id]);
         db.run('DELETE FROM note_editors WHERE node_id = ?', [id]);
         db.run('DELETE FROM nodes WHERE node_id = ?', [id]);
@@ -191,6 +192,12 @@ export function applyOp(db: SqlDb, op: MemoryOp): void {
       for (const r of op.rows) {
         if (r.weight > 0) db.run('INSERT OR REPLACE INTO query_expansion (scope, node_id, term, weight, at) VALUES (?, ?, ?, ?, ?)', [r.scope, r.node_id, r.term, r.weight, r.at]);
         else db.run('DELETE FROM query_expansion WHERE scope = ? AND node_id = ? AND term = ?', [r.scope, r.node_id, r.term]);
+      }
+      return;
+    case 'ignored_terms':
+      for (const r of op.rows) {
+        if (r.weight > 0) db.run('INSERT OR REPLACE INTO ignored_terms (scope, node_id, term, weight, at) VALUES (?, ?, ?, ?, ?)', [r.scope, r.node_id, r.term, r.weight, r.at]);
+        else db.run('DELETE FROM ignored_terms WHERE scope = ? AND node_id = ? AND term = ?', [r.scope, r.node_id, r.term]);
       }
       return;
     case 'phase': {

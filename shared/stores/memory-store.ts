@@ -12,7 +12,7 @@ import { MemoryLearned } from './memory-learned';
 import { MemoryNodes } from './memory-nodes';
 import { MemoryPhases } from './memory-phases';
 import { MemoryReplica } from './memory-replica';
-import { ExpansionLog, PrecedentLog } from './memory-precedent-log';
+import { ExpansionLog, IgnoredTermsLog, PrecedentLog } from './memory-precedent-log';
 import { MemoryStats } from './memory-stats';
 import { MemoryTargets } from './memory-targets';
 import type { MemoryTables } from './memory-tables';
@@ -26,7 +26,7 @@ export type { StoreDeps } from './journaled-store';
 
 export type { EdgeInput } from './memory-edges';
 export type { EventQuery } from './memory-events';
-export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
+export type { ExpansionChange, IgnoredTermsChange, PrecedentChange } from './memory-precedent-log';
 
 /**
  * memory.sqlite: what the engine learns and cannot re-derive from Markdown. This class owns the database,
@@ -38,6 +38,7 @@ export type { ExpansionChange, PrecedentChange } from './memory-precedent-log';
 export class MemoryStore extends JournaledStore<MemoryOp> {
   private readonly precedentLog = new PrecedentLog();
   private readonly expansionLog = new ExpansionLog();
+  private readonly ignoredLog = new IgnoredTermsLog();
 
   /** The node registry: ids, paths, tombstones. */
   readonly nodes: MemoryNodes;
@@ -70,7 +71,7 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     this.edges = new MemoryEdges(tables);
     this.stats = new MemoryStats(tables);
     this.coactivation = new MemoryCoactivation(tables);
-    this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog);
+    this.learned = new MemoryLearned(tables, this.precedentLog, this.expansionLog, this.ignoredLog);
     this.phases = new MemoryPhases(tables);
     this.events = new MemoryEvents(tables);
     this.targets = new MemoryTargets(tables);
@@ -104,5 +105,6 @@ export class MemoryStore extends JournaledStore<MemoryOp> {
     applyOp(this.db, op);
     this.precedentLog.record(op);
     this.expansionLog.record(op);
+    this.ignoredLog.record(op);
   }
 }

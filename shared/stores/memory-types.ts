@@ -227,6 +227,8 @@ export type MemoryOp =
   | { kind: 'affinity_prune'; before: number; below: number }
   /** Query-expansion rows, final weights; a row with weight 0 is deleted. */
   | { kind: 'expansion'; rows: ExpansionRow[] }
+  /** Words of the questions a note was ignored for (rows shaped as expansion rows), final weights; weight 0 deletes. */
+  | { kind: 'ignored_terms'; rows: ExpansionRow[] }
   /** A ledger entry's phase and vitality, final state. */
   | { kind: 'phase'; row: LedgerPhaseRow }
   /** Episodic events, final state (with their links). */

@@ -180,6 +180,16 @@ CREATE TABLE IF NOT EXISTS term_assoc (
   at INTEGER NOT NULL,
   PRIMARY KEY (scope, term)
 );
+-- words of the questions a note was ignored for, per scope (its ignored penalty counts for questions like them)
+CREATE TABLE IF NOT EXISTS ignored_terms (
+  scope TEXT NOT NULL,
+  node_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  weight REAL NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (scope, node_id, term)
+);
+CREATE INDEX IF NOT EXISTS ignored_terms_node ON ignored_terms(node_id);
 ${REPLICA_DDL}`,
   addedColumns: [{ table: 'node_stats', column: 'use_count', ddl: 'ALTER TABLE node_stats ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0' }],
   migrations: [

@@ -130,15 +130,20 @@ describe('feedback fills the expansion field, and retrieval reads it (the scout 
   });
 });
 
-test('with the scout off (as shipped), feedback records no expansion rows: nothing reads them', async () => {
-  expect(SCOUT_WEIGHTS.expansion).toBe(0);
+test('with the scout off, feedback records no expansion rows: nothing reads them', async () => {
+  const shipped = SCOUT_WEIGHTS.expansion;
+  SCOUT_WEIGHTS.expansion = 0;
   const h = await openHarness(FILES);
-  await h.engine.reconcile();
-  const r = await h.engine.services.retrieval.retrieve({ query_text: 'raised garden beds', agent_id: 'agent-a' }, { jitter: false, seed: 1 });
-  const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [r.nodes[0].id], agent: 'agent-a' });
-  expect(out.used).toEqual([r.nodes[0].id]);
-  expect(h.engine.services.learning.memory.learned.expansionRows()).toEqual([]);
-  await h.engine.close();
+  try {
+    await h.engine.reconcile();
+    const r = await h.engine.services.retrieval.retrieve({ query_text: 'raised garden beds', agent_id: 'agent-a' }, { jitter: false, seed: 1 });
+    const out = await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [r.nodes[0].id], agent: 'agent-a' });
+    expect(out.used).toEqual([r.nodes[0].id]);
+    expect(h.engine.services.learning.memory.learned.expansionRows()).toEqual([]);
+  } finally {
+    SCOUT_WEIGHTS.expansion = shipped;
+    await h.engine.close();
+  }
 });
 
 describe('the expansion rows (memory.sqlite)', () => {

@@ -9,9 +9,9 @@ import { defineScout } from './define';
 export const expansionScout = defineScout({
   name: 'expansion',
   wave: 1,
-  // Off by default (a scout of weight 0 does not run): cross-validated on the dev data, no weight tried
-  // (0.1–0.4) lifted the held-out LoCoMo conversations (docs/learning.md); a vault or eval grid sets it.
-  weight: 0,
+  // 0.2: the point the cross-validation objective picks on all dev data since the ignored penalty became
+  // query-conditional (docs/evaluation.md); before, it picked 0 (a scout of weight 0 does not run).
+  weight: 0.2,
   run({ query, corpus, visible, limit, now }) {
     const hits = corpus.expansion?.(query.terms, query.agent_id, now) ?? [];
     const out = [];

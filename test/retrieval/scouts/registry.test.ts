@@ -9,8 +9,8 @@ test('every registered scout has its own name, a wave and a positive weight — 
     expect(s.weight).toBeGreaterThanOrEqual(0);
     expect(s.weight).toBeLessThanOrEqual(1);
   }
-  // Only the query-expansion and association scouts ship switched off (cross-validation did not keep them; docs/learning.md).
-  expect(ALL_SCOUTS.filter((s) => s.weight === 0).map((s) => s.name)).toEqual(['expansion', 'association']);
+  // Only the association scout ships switched off (cross-validation did not keep it; docs/learning.md).
+  expect(ALL_SCOUTS.filter((s) => s.weight === 0).map((s) => s.name)).toEqual(['association']);
 });
 
 test('SCOUT_NAMES and SCOUT_WEIGHTS are read from the registry, in its order', () => {

@@ -1,0 +1,65 @@
+/**
+ * The query-conditional ignored penalty, the reading side: the words of the questions a note was ignored
+ * for (learning/ignored-terms.ts records them from feedback) say for which questions its ignores are
+ * evidence. A note passed over for "card processor outage" has told us nothing about "raised garden beds":
+ * the re-rank scales the note's ignored penalty by how much of the current question those words cover
+ * (IGNORED_TERMS.unrelated is the share it keeps for a question sharing none of them).
+ *
+ * Fields per scope, as query expansion keeps them ('' = words every reader may learn from; an agent id = that
+ * agent's own questions), kept up to date from the store's change log; weights decay at read time.
+ */
+import { decayedWeight, TermFieldIndex } from './term-field-index';
+
+export const IGNORED_TERMS = {
+  /**
+   * The share of a note's ignored penalty kept for a question sharing none of the words of the questions it
+   * was ignored for: the penalty is × (unrelated + (1 − unrelated) × overlap). 1: every ignore counts against
+   * every question alike (the penalty as it was before it was query-conditional), and nothing is recorded.
+   * 0.3: the point the cross-validation objective picks on all dev data, with RERANK.ignored_penalty 1.2
+   * (scripts/feedback-cv-grid-2.json; docs/evaluation.md).
+   */
+  unrelated: 0.3,
+  // Bounds and decay of the recorded words: judgement, as query expansion's (the eval's clock is fixed).
+  /** Query terms recorded per feedback (a pasted paragraph does not flood a note's field). */
+  max_query_terms: 16,
+  /** Terms kept per note and scope (the weakest are dropped). */
+  max_terms: 64,
+  /** A term's weight halves over this many days without another ignore for it. */
+  half_life_days: 90,
+};
+
+export class IgnoredTermsIndex extends TermFieldIndex {
+  /**
+   * A scorer of how much of the query the note's ignored-for words cover, in [0, 1]: the IDF-weighted share
+   * of the query's distinct terms found in the note's field (a term counts up to weight 1, decayed), over the
+   * shared scope and the reader's own. IDF over the fields read, so a word of every question (a person's
+   * name in a conversation) counts little and a word no note was ignored for weighs in the denominator.
+   * 0 for every note when the query has no terms or nothing was recorded.
+   */
+  overlap(terms: readonly string[], agentId: string | null, now: number): (id: string) => number {
+    const q = [...new Set(terms)];
+    const fields = (agentId ? ['', agentId] : ['']).map((s) => this.scopes.get(s)).filter((f) => f !== undefined);
+    if (q.length === 0 || fields.length === 0) return () => 0;
+    let n = 0;
+    for (const f of fields) n += f.docs.size;
+    const idf = q.map((t) => {
+      let df = 0;
+      for (const f of fields) df += f.postings.get(t)?.size ?? 0;
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    const total = idf.reduce((a, b) => a + b, 0);
+    const { half_life_days } = IGNORED_TERMS;
+    return (id) => {
+      let covered = 0;
+      q.forEach((t, i) => {
+        let w = 0;
+        for (const f of fields) {
+          const p = f.docs.get(id)?.get(t);
+          if (p) w = Math.max(w, decayedWeight(p, now, half_life_days));
+        }
+        covered += idf[i] * Math.min(1, w);
+      });
+      return total > 0 ? covered / total : 0;
+    };
+  }
+}

@@ -52,6 +52,8 @@ export class Replicator {
   private readonly seen = new Map<string, number>();
   /** Per file of this device's: the newest stamp in it. */
   private readonly ownStamps = new Map<string, string>();
+  /** The bytes this device's shares took when last encoded for the compaction check (0: not yet). */
+  private sharesBytes = 0;
   private chain: Promise<unknown> = Promise.resolve();
   private fullPass: boolean;
   private started = false;
@@ -227,8 +229,11 @@ export class Replicator {
     const bytes = encodeLines(lines);
     const ownBytes = own.reduce((t, f) => t + f.size, 0);
     let compacted = false;
-    if (ownBytes > COMPACT_MIN_BYTES) {
+    // Encoding every share is the cost of a check (O(rows), not O(lines) of this round): done only once the files
+    // have grown past the ratio of the size last measured, so not on every round of a busy device.
+    if (ownBytes > COMPACT_MIN_BYTES && ownBytes > COMPACT_RATIO * this.sharesBytes) {
       const all = encodeLines(this.memory.replica.sharesOf(me).map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution })));
+      this.sharesBytes = all.byteLength;
       if (ownBytes > COMPACT_RATIO * all.byteLength) {
         // The new segment holds every share this device has: removing the older ones loses nothing.
         await this.folder.writeAtomic(segmentPath(me, newest + 1), all);

@@ -205,7 +205,7 @@ export class Replicator {
 
   /** New lines of every device's segments (and conflict copies), reading only what grew since last time. */
   private async readLines(files: { path: string; size: number }[]): Promise<{ lines: (ShareLine & { device: string })[]; bad: number; torn: number; names: Map<string, string> }> {
-    const out: (ShareLine & { device: string })[] = [];
+    const newest = new Map<string, ShareLine & { device: string }>();
     const names = new Map<string, string>();
     let bad = 0;
     let torn = 0;
@@ -231,7 +231,12 @@ export class Replicator {
       const parsed = parseLines(bytes.subarray(start));
       bad += parsed.bad;
       if (parsed.torn) torn++;
-      for (const l of parsed.lines) out.push({ ...l, device: c.device });
+      // Only the newest line per row and device counts (planRound): a month of lines is held as its rows.
+      for (const l of parsed.lines) {
+        const id = `${c.device}\u0000${l.t}\u0000${l.k}`;
+        const prev = newest.get(id);
+        if (!prev || l.h > prev.h) newest.set(id, { ...l, device: c.device });
+      }
       if (c.device === this.device.fingerprint) {
         let best = start === 0 ? '' : (this.ownStamps.get(f.path) ?? '');
         for (const l of parsed.lines) if (l.h > best) best = l.h;
@@ -241,7 +246,7 @@ export class Replicator {
       const lastNl = bytes.lastIndexOf(0x0a);
       this.seen.set(f.path, lastNl + 1);
     }
-    return { lines: out, bad, torn, names };
+    return { lines: [...newest.values()], bad, torn, names };
   }
 
   /** Appends this device's shares not yet in its files; compacts its segments when they have grown large. */

@@ -58,6 +58,8 @@ export interface BenchReport {
   devices_decays_per_day: number;
   /** What the other device wrote in the month: rounds, lines, bytes and files of its folder, rows it has a share in. */
   devices_month_rounds: number;
+  /** Lines it wrote over the month; its files hold `devices_month_lines` at the end (compaction drops superseded ones). */
+  devices_month_published_lines: number;
   devices_month_lines: number;
   devices_month_lines_by_table: Record<string, number>;
   devices_month_mb: number;
@@ -71,6 +73,8 @@ export interface BenchReport {
   devices_first_publish_rows: number;
   /** The round that takes in the month: lines accepted, rows whose value changed, rows waiting for their notes. */
   devices_merge_ms: number;
+  /** The longest the event loop went without a turn during that round (its plan is synchronous). */
+  devices_merge_max_stall_ms: number;
   devices_merge_lines: number;
   devices_merged_rows: number;
   devices_merge_pending: number;
@@ -78,6 +82,13 @@ export interface BenchReport {
   devices_reopen_round_ms: number;
   /** The whole devices folder after the merge (both devices' files). */
   devices_folder_mb: number;
+  /** memory.sqlite's files before the exchange was turned on and after the merge (shares are kept per device). */
+  devices_memory_mb_before: number;
+  devices_memory_mb_after: number;
+  /** After the merge: rows of replica_shares and the bytes of their columns; term–tag affinity rows (the most numerous). */
+  devices_share_rows: number;
+  devices_shares_mb: number;
+  devices_affinity_rows: number;
   devices_off_warm_start_s: number;
   devices_on_warm_start_s: number;
   devices_off_retrieve_p50_ms: number;
@@ -128,6 +139,7 @@ export const TARGETS: readonly Target[] = [
   { key: 'relay_retrieve_p95_ms', label: 'lithos_retrieve p95 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'inprocess_retrieve_p95_ms', label: 'lithos_retrieve p95 (in-process)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'devices_merge_ms', label: 'merge a month of another device', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_merge_max_stall_ms', label: 'longest stall while merging', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'devices_reopen_round_ms', label: 'first devices round after reopen', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'devices_first_publish_ms', label: 'first publish (devices folder turned on)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'devices_month_mb', label: 'one device\'s files after a month', unit: 'MB', kind: 'max', value: Infinity },
@@ -185,7 +197,8 @@ export function formatBenchTable(r: BenchReport): string {
   lines.push(
     `devices: another device's ${r.devices_days} days at ${r.devices_retrievals_per_day} retrievals with feedback, ${r.devices_edits_per_day} edits and ${r.devices_decays_per_day} decay runs a day: ` +
       `${r.devices_month_lines} lines, ${round(r.devices_month_mb, 1)} MB in ${r.devices_month_files} files (${r.devices_month_rows} rows, ${r.devices_month_compactions} compactions); ` +
-      `merged ${r.devices_merge_lines} lines into ${r.devices_merged_rows} rows (${r.devices_merge_pending} pending)`,
+      `merged ${r.devices_merge_lines} lines into ${r.devices_merged_rows} rows (${r.devices_merge_pending} pending); ` +
+      `memory.sqlite ${round(r.devices_memory_mb_before, 1)} -> ${round(r.devices_memory_mb_after, 1)} MB; off/on figures are both after the merge`,
     `load average (1 min): ${round(r.load_1m_start, 2)} at the start, ${round(r.devices_load_1m, 2)} at the devices phase, ${round(r.load_1m_end, 2)} at the end`,
   );
   if (r.warm_reindexed > 0) lines.push(`warning: warm start re-indexed ${r.warm_reindexed} unchanged notes`);

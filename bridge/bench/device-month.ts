@@ -42,6 +42,9 @@ export interface MonthResult {
   fingerprint: string;
   files: [string, Uint8Array][];
   rounds: number;
+  /** Lines written over the month (before compactions dropped superseded ones). */
+  published: number;
+  /** Lines in its files at the end of the month. */
   lines: number;
   /** Lines per learned table. */
   tables: Record<string, number>;
@@ -114,10 +117,12 @@ export async function simulateMonth(root: string, paths: readonly string[], quer
   } as unknown as Parameters<typeof runDecay>[0];
   let rounds = 0;
   let compactions = 0;
+  let published = 0;
   let receipt = 0;
   const sync = async (): Promise<void> => {
     const r = await replicator.sync();
     rounds++;
+    published += r.published;
     if (r.compacted) compactions++;
   };
 
@@ -213,5 +218,5 @@ export async function simulateMonth(root: string, paths: readonly string[], quer
   const rows = store.replica.sharesOf(fingerprint).length;
   replicator.stop();
   await store.close();
-  return { fingerprint, files, rounds, lines, tables, bytes, rows, compactions, simulate_s: (performance.now() - began) / 1000 };
+  return { fingerprint, files, rounds, published, lines, tables, bytes, rows, compactions, simulate_s: (performance.now() - began) / 1000 };
 }

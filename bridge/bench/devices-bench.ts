@@ -3,7 +3,7 @@
  * of learning (device-month.ts) lands in the devices folder and this device merges it; then warm start and
  * retrieval are measured with the exchange off and on, so "no regression" is a figure.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DECAY } from '../../shared/learning/constants';
@@ -20,6 +20,7 @@ import type { BenchReport } from './bench-report';
 import { simulateMonth, WORK_DAY_MS, type MonthRates } from './device-month';
 import { MemoryDeviceRecord } from './memory-ports';
 import { percentile, timed } from './stats';
+import { startStallProbe } from './stall-probe';
 
 export type DevicesFigures = Pick<BenchReport, Extract<keyof BenchReport, `devices_${string}`>>;
 
@@ -52,6 +53,11 @@ async function warmAndRetrieve(root: string, queries: readonly string[], devices
   }
 }
 
+/** memory.sqlite's current snapshot (its previous generation, a copy kept beside it, is not counted). */
+async function memoryBytes(root: string): Promise<number> {
+  return (await stat(join(root, '.lithos', 'memory.sqlite')).catch(() => ({ size: NaN }))).size;
+}
+
 const otherLines = (r: SyncReport, me: string): number => r.from.filter((f) => f.device !== me).reduce((n, f) => n + f.lines, 0);
 
 export async function measureDevices(job: DevicesJob): Promise<DevicesFigures> {
@@ -66,9 +72,7 @@ export async function measureDevices(job: DevicesJob): Promise<DevicesFigures> {
     decaysPerDay: Math.ceil(WORK_DAY_MS / DECAY.interval_ms),
   };
   const month = await simulateMonth(root, job.paths, job.queries, rates, job.seed, Date.now() - (job.days + 1) * DAY_MS);
-
-  // Exchange off: the bench's warm start and retrieval as they are without a devices folder.
-  const off = await warmAndRetrieve(root, job.queries);
+  const storeBefore = await memoryBytes(root);
 
   // This device, as every engine the bench opens with the exchange on (one identity).
   const record = new MemoryDeviceRecord();
@@ -79,6 +83,10 @@ export async function measureDevices(job: DevicesJob): Promise<DevicesFigures> {
   let first: { value: SyncReport; ms: number };
   let merge: { value: SyncReport; ms: number };
   let reopen: { value: SyncReport; ms: number };
+  let mergeStall: number;
+  let sharesBytes = 0;
+  let shareRows = 0;
+  let affinityRows = 0;
   try {
     // The first round with the exchange on publishes everything this device learned (its whole share).
     const replicator = new Replicator(store, folder, me, systemClock, silentLogger);
@@ -88,18 +96,30 @@ export async function measureDevices(job: DevicesJob): Promise<DevicesFigures> {
       await mkdir(dirname(to), { recursive: true });
       await writeFile(to, bytes);
     }
-    // The month's files have arrived (a sync tool carried them): the round that merges them.
+    // The month's files have arrived (a sync tool carried them): the round that merges them. Its plan is
+    // synchronous (no local change may slip in), so the probe sees how long it holds the event loop.
+    const probe = startStallProbe();
     merge = await timed(() => replicator.sync());
+    mergeStall = probe.stop();
     replicator.stop();
     // Reopened with nothing new: what the first round of every later open costs.
     const again = new Replicator(store, folder, me, systemClock, silentLogger);
     reopen = await timed(() => again.sync());
     again.stop();
+    // What of memory.sqlite the exchange itself adds: the shares (every device's, per row).
+    const one = (sql: string): number => Number(store.replica.db.one(sql)?.[0] ?? 0);
+    sharesBytes = one('SELECT SUM(LENGTH(tbl) + LENGTH(key) + LENGTH(device) + LENGTH(stamp) + LENGTH(share)) FROM replica_shares');
+    shareRows = one('SELECT COUNT(*) FROM replica_shares');
+    affinityRows = one('SELECT COUNT(*) FROM tag_affinity');
   } finally {
     await store.close();
   }
 
-  // Exchange on: the open round runs in the background while the engine opens and serves retrievals.
+  const storeAfter = await memoryBytes(root);
+
+  // Off and on over the same memory.sqlite (the merged month in it): what the exchange itself costs. With it on,
+  // the open round runs in the background while the engine opens and serves retrievals.
+  const off = await warmAndRetrieve(root, job.queries);
   const on = await warmAndRetrieve(root, job.queries, { record, name: me.name });
 
   return {
@@ -109,6 +129,7 @@ export async function measureDevices(job: DevicesJob): Promise<DevicesFigures> {
     devices_edits_per_day: rates.editsPerDay,
     devices_decays_per_day: rates.decaysPerDay,
     devices_month_rounds: month.rounds,
+    devices_month_published_lines: month.published,
     devices_month_lines: month.lines,
     devices_month_lines_by_table: month.tables,
     devices_month_mb: month.bytes / 1048576,
@@ -119,11 +140,17 @@ export async function measureDevices(job: DevicesJob): Promise<DevicesFigures> {
     devices_first_publish_ms: first.ms,
     devices_first_publish_rows: first.value.published,
     devices_merge_ms: merge.ms,
+    devices_merge_max_stall_ms: mergeStall,
     devices_merge_lines: otherLines(merge.value, me.fingerprint),
     devices_merged_rows: merge.value.merged,
     devices_merge_pending: merge.value.pending,
     devices_reopen_round_ms: reopen.ms,
     devices_folder_mb: (await folder.list()).reduce((n, f) => n + f.size, 0) / 1048576,
+    devices_memory_mb_before: storeBefore / 1048576,
+    devices_memory_mb_after: storeAfter / 1048576,
+    devices_share_rows: shareRows,
+    devices_shares_mb: sharesBytes / 1048576,
+    devices_affinity_rows: affinityRows,
     devices_off_warm_start_s: off.warm_s,
     devices_on_warm_start_s: on.warm_s,
     devices_off_retrieve_p50_ms: off.p50,

@@ -10,9 +10,9 @@ const report: BenchReport = {
   relay_read_p50_ms: 0.61, relay_read_p95_ms: 1.234, inprocess_read_p95_ms: 0.456, relay_overhead_p95_ms: 0.778, relay_retrieve_p95_ms: 45.6, inprocess_retrieve_p95_ms: 44.1,
   index_max_stall_ms: 12.345, onload_ms: 4.567,
   devices_load_1m: 3.5, devices_days: 30, devices_retrievals_per_day: 300, devices_edits_per_day: 200, devices_decays_per_day: 2,
-  devices_month_rounds: 15060, devices_month_lines: 600_000, devices_month_lines_by_table: { affinity: 400_000, stats: 200_000 }, devices_month_mb: 150.25, devices_month_files: 300, devices_month_rows: 90_000,
+  devices_month_rounds: 15060, devices_month_published_lines: 700_000, devices_month_lines: 600_000, devices_month_lines_by_table: { affinity: 400_000, stats: 200_000 }, devices_month_mb: 150.25, devices_month_files: 300, devices_month_rows: 90_000,
   devices_month_compactions: 1, devices_simulate_s: 200, devices_first_publish_ms: 900, devices_first_publish_rows: 10_500,
-  devices_merge_ms: 30_000, devices_merge_lines: 90_000, devices_merged_rows: 85_000, devices_merge_pending: 0, devices_reopen_round_ms: 9000,
+  devices_merge_ms: 30_000, devices_merge_max_stall_ms: 25_000, devices_memory_mb_before: 20, devices_memory_mb_after: 80, devices_share_rows: 160_000, devices_shares_mb: 40, devices_affinity_rows: 120_000, devices_merge_lines: 90_000, devices_merged_rows: 85_000, devices_merge_pending: 0, devices_reopen_round_ms: 9000,
   devices_folder_mb: 160, devices_off_warm_start_s: 1.1, devices_on_warm_start_s: 1.6, devices_off_retrieve_p50_ms: 20, devices_off_retrieve_p95_ms: 40,
   devices_on_retrieve_p50_ms: 21, devices_on_retrieve_p95_ms: 42, load_1m_start: 2.5, load_1m_end: 4.25,
 };

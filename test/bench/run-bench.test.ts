@@ -31,6 +31,7 @@ describe('runBench', () => {
     expect(r.devices_retrievals_per_day).toBe(10);
     expect(r.devices_edits_per_day).toBe(5);
     expect(r.devices_month_lines).toBeGreaterThan(0);
+    expect(r.devices_month_published_lines).toBeGreaterThanOrEqual(r.devices_month_lines);
     expect(r.devices_merge_lines).toBeGreaterThan(0);
     expect(r.devices_merged_rows).toBeGreaterThan(0);
     expect(r.devices_merge_pending).toBe(0);

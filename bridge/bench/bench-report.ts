@@ -46,6 +46,58 @@ export interface BenchReport {
   /** lithos_retrieve through the real catalog, over the relay and in-process (NaN when not measured). */
   relay_retrieve_p95_ms: number;
   inprocess_retrieve_p95_ms: number;
+  /**
+   * The devices phase (devices-bench.ts): another device's month of learning at the bench's rates (a day is the
+   * warm phase's retrievals, each with feedback, its edits, and decay at open and every 6 hours of an 8-hour day),
+   * merged here; then warm start and retrieval with the devices folder off and on, in the bench's main process.
+   */
+  devices_load_1m: number;
+  devices_days: number;
+  devices_retrievals_per_day: number;
+  devices_edits_per_day: number;
+  devices_decays_per_day: number;
+  /** What the other device wrote in the month: rounds, lines, bytes and files of its folder, rows it has a share in. */
+  devices_month_rounds: number;
+  /** Lines it wrote over the month; its files hold `devices_month_lines` at the end (compaction drops superseded ones). */
+  devices_month_published_lines: number;
+  devices_month_lines: number;
+  devices_month_lines_by_table: Record<string, number>;
+  devices_month_mb: number;
+  devices_month_files: number;
+  devices_month_rows: number;
+  devices_month_compactions: number;
+  /** Seconds the simulated month took to produce (the bench's own cost, not the engine's). */
+  devices_simulate_s: number;
+  /** This device's first round with the exchange on: it publishes every row it has learned. */
+  devices_first_publish_ms: number;
+  devices_first_publish_rows: number;
+  /** The round that takes in the month: lines accepted, rows whose value changed, rows waiting for their notes. */
+  devices_merge_ms: number;
+  /** The longest the event loop went without a turn during that round (its plan is synchronous). */
+  devices_merge_max_stall_ms: number;
+  devices_merge_lines: number;
+  devices_merged_rows: number;
+  devices_merge_pending: number;
+  /** The first round after a reopen with nothing new (it reads every file of the folder again). */
+  devices_reopen_round_ms: number;
+  /** The whole devices folder after the merge (both devices' files). */
+  devices_folder_mb: number;
+  /** memory.sqlite's files before the exchange was turned on and after the merge (shares are kept per device). */
+  devices_memory_mb_before: number;
+  devices_memory_mb_after: number;
+  /** After the merge: rows of replica_shares and the bytes of their columns; term–tag affinity rows (the most numerous). */
+  devices_share_rows: number;
+  devices_shares_mb: number;
+  devices_affinity_rows: number;
+  devices_off_warm_start_s: number;
+  devices_on_warm_start_s: number;
+  devices_off_retrieve_p50_ms: number;
+  devices_off_retrieve_p95_ms: number;
+  devices_on_retrieve_p50_ms: number;
+  devices_on_retrieve_p95_ms: number;
+  /** One-minute load average when the bench started and when it ended (2 cores are shared). */
+  load_1m_start: number;
+  load_1m_end: number;
   /** `separate`: the two processes above are distinct (the CLI); `same`: one process did everything. */
   warm_process: 'separate' | 'same';
   cores: number;
@@ -86,6 +138,16 @@ export const TARGETS: readonly Target[] = [
   { key: 'relay_overhead_p95_ms', label: 'relay overhead p95', unit: 'ms', kind: 'max', value: 2 },
   { key: 'relay_retrieve_p95_ms', label: 'lithos_retrieve p95 (relay over ws)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'inprocess_retrieve_p95_ms', label: 'lithos_retrieve p95 (in-process)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_merge_ms', label: 'merge a month of another device', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_merge_max_stall_ms', label: 'longest stall while merging', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_reopen_round_ms', label: 'first devices round after reopen', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_first_publish_ms', label: 'first publish (devices folder turned on)', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_month_mb', label: 'one device\'s files after a month', unit: 'MB', kind: 'max', value: Infinity },
+  // With the devices folder on, the same budgets as warm start and retrieval: the exchange must not cost them.
+  { key: 'devices_off_warm_start_s', label: 'warm start, devices folder off', unit: 's', kind: 'max', value: Infinity },
+  { key: 'devices_on_warm_start_s', label: 'warm start, devices folder on', unit: 's', kind: 'max', value: 1.5 },
+  { key: 'devices_off_retrieve_p95_ms', label: 'retrieve p95, devices folder off', unit: 'ms', kind: 'max', value: Infinity },
+  { key: 'devices_on_retrieve_p95_ms', label: 'retrieve p95, devices folder on', unit: 'ms', kind: 'max', value: 80 },
 ];
 
 const round = (x: number, digits: number): number => {
@@ -131,6 +193,13 @@ export function formatBenchTable(r: BenchReport): string {
     r.warm_process === 'separate'
       ? 'the warm phase ran in a process of its own: its peak RSS is read after persist (the engine\'s phases) and again at its end (with the retrievals and the relay)'
       : 'one process generated, indexed cold and ran the warm phase: every peak RSS figure is that process\'s high-water mark so far',
+  );
+  lines.push(
+    `devices: another device's ${r.devices_days} days at ${r.devices_retrievals_per_day} retrievals with feedback, ${r.devices_edits_per_day} edits and ${r.devices_decays_per_day} decay runs a day: ` +
+      `${r.devices_month_lines} lines, ${round(r.devices_month_mb, 1)} MB in ${r.devices_month_files} files (${r.devices_month_rows} rows, ${r.devices_month_compactions} compactions); ` +
+      `merged ${r.devices_merge_lines} lines into ${r.devices_merged_rows} rows (${r.devices_merge_pending} pending); ` +
+      `memory.sqlite ${round(r.devices_memory_mb_before, 1)} -> ${round(r.devices_memory_mb_after, 1)} MB; off/on figures are both after the merge`,
+    `load average (1 min): ${round(r.load_1m_start, 2)} at the start, ${round(r.devices_load_1m, 2)} at the devices phase, ${round(r.load_1m_end, 2)} at the end`,
   );
   if (r.warm_reindexed > 0) lines.push(`warning: warm start re-indexed ${r.warm_reindexed} unchanged notes`);
   if (r.incremental_not_searchable > 0) lines.push(`warning: ${r.incremental_not_searchable} edited notes were not found by search after settle()`);

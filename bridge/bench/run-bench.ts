@@ -5,12 +5,13 @@
 import { writeFailure } from '../log';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asLithosError, LithosError } from '../../shared/errors';
 import { openHeadlessEngine } from '../eval/headless-engine';
 import { formatBenchTable, roundReport, type BenchReport } from './bench-report';
 import { measureRelayRead, type RelayFigures } from './relay-bench';
+import { measureDevices } from './devices-bench';
 import { pluginOnloadFigure } from './plugin-onload';
 import { startStallProbe } from './stall-probe';
 import { Rng } from './rng';
@@ -25,6 +26,7 @@ export interface BenchArgs {
   out: (s: string) => void;
   /** Run the warm phase in a separate process; by default only from the built CLI. */
   warmInChild?: boolean;
+  devicesDays?: number;
 }
 
 export interface BenchOptions {
@@ -32,6 +34,8 @@ export interface BenchOptions {
   seed: number;
   incrementalSamples?: number;
   searchQueries?: number;
+  /** Days of the other device's learning the devices phase merges (devices-bench.ts); 30 by default. */
+  devicesDays?: number;
 }
 
 /** Letters only, so no tokenizer splits it; "qx" never occurs in the generated lexicon. */
@@ -120,6 +124,7 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
   const { notes, seed } = opts;
   if (!Number.isInteger(notes) || notes < 1) throw new LithosError('invalid_argument', '--notes must be a positive integer.', { notes });
   if (!Number.isInteger(seed)) throw new LithosError('invalid_argument', '--seed must be an integer.', { seed });
+  const loadStart = loadavg()[0];
   const root = await mkdtemp(join(tmpdir(), 'lithos-bench-'));
   try {
     const base = { root, notes, seed, incrementalSamples: opts.incrementalSamples ?? 200, searchQueries: opts.searchQueries ?? 300 };
@@ -150,6 +155,9 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
     const warm = opts.warmInChild ? await inChild<WarmFigures>(job) : await measureWarm(job);
     const firstJob: WarmJob = { ...job, phase: 'first-retrieve' };
     const first = opts.warmInChild ? await inChild<FirstRetrieveFigures>(firstJob) : await measureFirstRetrieve(firstJob);
+    // Last: it adds another device's learning to the vault the phases above measured.
+    const work = JSON.parse(await readFile(workFile, 'utf8')) as WarmWork;
+    const devices = await measureDevices({ root, seed, paths: work.paths, queries: work.queries, retrievalsPerDay: base.searchQueries, editsPerDay: base.incrementalSamples, days: opts.devicesDays ?? 30 });
     const coldS = coldMs / 1000;
     return {
       notes,
@@ -163,7 +171,10 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
       onload_ms: await pluginOnloadFigure(),
       ...warm,
       ...first,
+      ...devices,
       cold_peak_rss_mb: coldPeak,
+      load_1m_start: loadStart,
+      load_1m_end: loadavg()[0],
       warm_process: opts.warmInChild ? 'separate' : 'same',
       cores: availableParallelism(),
       node: process.versions.node,
@@ -305,7 +316,7 @@ export async function runBench(args: BenchArgs): Promise<number> {
     // From the built CLI (a .js file Node can run again), the warm phase gets a process of its own, so its
     // peak RSS is what a user's `lithos` process reaches on an indexed vault, not the generator's and cold index's.
     const warmInChild = args.warmInChild ?? __filename.endsWith('.js');
-    const report = roundReport(await measureBench({ notes: args.notes, seed: args.seed, warmInChild }));
+    const report = roundReport(await measureBench({ notes: args.notes, seed: args.seed, warmInChild, devicesDays: args.devicesDays }));
     args.out(args.json ? JSON.stringify(report) : formatBenchTable(report));
     return 0;
   } catch (err) {

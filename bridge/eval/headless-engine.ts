@@ -1,8 +1,9 @@
 /** Opening the engine over a folder on disk, with no Obsidian and no watcher, for eval and bench. */
 import { join } from 'node:path';
 import { MemoryEngine } from '../../shared/engine';
-import { silentLogger, type Clock, type Embedder, type Timers } from '../../shared/ports';
+import { silentLogger, type Clock, type DeviceIdentityStore, type Embedder, type Timers } from '../../shared/ports';
 import { NodeBlobStore } from '../node-blob-store';
+import { NodeSyncFolder } from '../node-sync-folder';
 import { NodeVault } from '../node-vault';
 import { loadSqlJs } from '../sql';
 
@@ -29,7 +30,8 @@ const NO_AUTO_PERSIST_MS = 24 * 60 * 60 * 1000;
 export const EVAL_NOW_MS = Date.UTC(2026, 10, 1);
 export const evalClock: Clock = { now: () => EVAL_NOW_MS };
 
-export async function openHeadlessEngine(root: string, opts: { clock?: Clock; embedders?: Embedder[] } = {}): Promise<MemoryEngine> {
+/** `devices`: exchange learned state through the vault's devices folder as this device (docs/devices.md); off by default. */
+export async function openHeadlessEngine(root: string, opts: { clock?: Clock; embedders?: Embedder[]; devices?: { record: DeviceIdentityStore; name: string } } = {}): Promise<MemoryEngine> {
   return MemoryEngine.open({
     clock: opts.clock,
     embedders: opts.embedders,
@@ -40,5 +42,6 @@ export async function openHeadlessEngine(root: string, opts: { clock?: Clock; em
     timers: cliTimers,
     debounceMs: 0,
     persistDebounceMs: NO_AUTO_PERSIST_MS,
+    ...(opts.devices && { syncFolder: (folder: string) => new NodeSyncFolder(root, folder), device: opts.devices.record, deviceName: opts.devices.name }),
   });
 }

@@ -4,6 +4,7 @@ import type { Codec, NodeKeys } from './codec';
 import { classify, deviceInfoPath, encodeLines, parseLines, SEGMENT_BYTES, segmentPath, type ShareLine } from './device-files';
 import { Hlc } from './hlc';
 import { planRound } from './round';
+import { loadReadMarks, READ_KEY, saveReadMarks } from './read-marks';
 import type { Contribution } from './fields';
 
 export interface ThisDevice {
@@ -80,6 +81,10 @@ export class Replicator<Op extends { kind: string }> {
   private readonly seen = new Map<string, number>();
   /** Per file of this device's: the newest stamp in it. */
   private readonly ownStamps = new Map<string, string>();
+  /** The bytes this device's shares took when last encoded for the compaction check (0: not yet). */
+  private sharesBytes = 0;
+  /** The read marks (read-marks.ts) as last saved, serialised: saved again only when they changed. */
+  private savedMarks = '';
   private chain: Promise<unknown> = Promise.resolve();
   private fullPass: boolean;
   private started = false;
@@ -96,11 +101,17 @@ export class Replicator<Op extends { kind: string }> {
     this.onRound = o.onRound;
     this.nodes = o.nodes;
     this.hlc = new Hlc(o.clock, o.device.fingerprint);
-    const mine = o.host.replica.sharesOf(o.device.fingerprint);
     // A device that has published nothing yet offers all it has learned; after a crash, rows may have
     // changed without being noted.
-    this.fullPass = o.host.replayedAtOpen || mine.length === 0;
-    for (const s of mine.slice(-1)) this.hlc.observe(s.stamp);
+    // (totals, not sharesOf: opening must not decode every share this device has.)
+    const mine = o.host.replica.totals().find((t) => t.device === o.device.fingerprint);
+    this.fullPass = o.host.replayedAtOpen || !mine;
+    if (mine) this.hlc.observe(mine.newest);
+    // Where the last run stopped reading each file: an open reads only what grew since.
+    const marks = loadReadMarks(this.ownInfo());
+    for (const [p, n] of marks.seen) this.seen.set(p, n);
+    for (const [p, h] of marks.own) this.ownStamps.set(p, h);
+    this.savedMarks = JSON.stringify(saveReadMarks(marks));
     o.host.watch((op) => {
       for (const c of this.codecs.values()) {
         const keys = c.touched(o.host.replica.db, op);
@@ -150,7 +161,23 @@ export class Replicator<Op extends { kind: string }> {
     const files = await this.folder.list();
     const present = new Set(files.map((f) => f.path));
     for (const p of [...this.ownStamps.keys()]) if (!present.has(p)) this.ownStamps.delete(p);
-    const { lines, bad, torn, names } = await this.readLines(files);
+    for (const p of [...this.seen.keys()]) if (!present.has(p)) this.seen.delete(p);
+    const readBefore = { seen: new Map(this.seen), own: new Map(this.ownStamps) };
+    const unread = (): void => {
+      // Lines read but not taken in: read again next round.
+      this.seen.clear();
+      this.ownStamps.clear();
+      for (const [p, n] of readBefore.seen) this.seen.set(p, n);
+      for (const [p, h] of readBefore.own) this.ownStamps.set(p, h);
+    };
+    let read;
+    try {
+      read = await this.readLines(files);
+    } catch (err) {
+      unread();
+      throw err;
+    }
+    const { lines, bad, torn, names } = read;
     for (const l of lines) this.hlc.observe(l.h);
     if (this.fullPass) {
       for (const c of this.codecs.values()) this.dirty.set(c.t, new Set([...(this.dirty.get(c.t) ?? []), ...c.all(this.host.replica.db)]));
@@ -164,15 +191,20 @@ export class Replicator<Op extends { kind: string }> {
       plan = planRound({ replica: this.host.replica, codecs: this.codecs, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines });
     } catch (err) {
       this.restoreDirty(dirty);
+      unread();
       throw err;
     }
-    const ops = plan.ops;
+    // The read marks go in the same write as the shares those lines brought.
+    const marks = this.marksRow();
+    const ops = marks ? [...plan.ops, { kind: 'replica_device' as const, row: marks.row }] : plan.ops;
     try {
       await this.host.replica.write(() => ops);
     } catch (err) {
       this.restoreDirty(dirty);
+      unread();
       throw err;
     }
+    if (marks) this.savedMarks = marks.saved;
     const compacted = await this.publish(files);
     const report: SyncReport = {
       at: Date.now(),
@@ -201,7 +233,7 @@ export class Replicator<Op extends { kind: string }> {
 
   /** New lines of every device's segments (and conflict copies), reading only what grew since last time. */
   private async readLines(files: { path: string; size: number }[]): Promise<{ lines: (ShareLine & { device: string })[]; bad: number; torn: number; names: Map<string, string> }> {
-    const out: (ShareLine & { device: string })[] = [];
+    const newest = new Map<string, ShareLine & { device: string }>();
     const names = new Map<string, string>();
     let bad = 0;
     let torn = 0;
@@ -227,7 +259,12 @@ export class Replicator<Op extends { kind: string }> {
       const parsed = parseLines(bytes.subarray(start));
       bad += parsed.bad;
       if (parsed.torn) torn++;
-      for (const l of parsed.lines) out.push({ ...l, device: c.device });
+      // Only the newest line per row and device counts (planRound): a month of lines is held as its rows.
+      for (const l of parsed.lines) {
+        const id = `${c.device}\u0000${l.t}\u0000${l.k}`;
+        const prev = newest.get(id);
+        if (!prev || l.h > prev.h) newest.set(id, { ...l, device: c.device });
+      }
       if (c.device === this.device.fingerprint) {
         let best = start === 0 ? '' : (this.ownStamps.get(f.path) ?? '');
         for (const l of parsed.lines) if (l.h > best) best = l.h;
@@ -237,7 +274,7 @@ export class Replicator<Op extends { kind: string }> {
       const lastNl = bytes.lastIndexOf(0x0a);
       this.seen.set(f.path, lastNl + 1);
     }
-    return { lines: out, bad, torn, names };
+    return { lines: [...newest.values()], bad, torn, names };
   }
 
   /** Appends this device's shares not yet in its files; compacts its segments when they have grown large. */
@@ -256,23 +293,59 @@ export class Replicator<Op extends { kind: string }> {
     const bytes = encodeLines(lines);
     const ownBytes = own.reduce((t, f) => t + f.size, 0);
     let compacted = false;
-    if (ownBytes > COMPACT_MIN_BYTES) {
-      const all = encodeLines(this.host.replica.sharesOf(me).map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution })));
+    // Encoding every share is the cost of a check (O(rows), not O(lines) of this round): done only once the files
+    // have grown past the ratio of the size last measured, so not on every round of a busy device.
+    const stamp = lines[lines.length - 1].h;
+    if (ownBytes > COMPACT_MIN_BYTES && ownBytes > COMPACT_RATIO * this.sharesBytes) {
+      const shares = this.host.replica.sharesOf(me);
+      const all = encodeLines(shares.map((s) => ({ h: s.stamp, t: s.tbl, k: s.key, c: s.share as Contribution })));
+      this.sharesBytes = all.byteLength;
       if (ownBytes > COMPACT_RATIO * all.byteLength) {
         // The new segment holds every share this device has: removing the older ones loses nothing.
-        await this.folder.writeAtomic(segmentPath(me, newest + 1, this.stream), all);
-        for (const f of own) await this.folder.remove(f.path);
+        const path = segmentPath(me, newest + 1, this.stream);
+        await this.folder.writeAtomic(path, all);
+        for (const f of own) {
+          await this.folder.remove(f.path);
+          this.seen.delete(f.path);
+          this.ownStamps.delete(f.path);
+        }
+        this.wrote(path, 0, all.byteLength, shares[shares.length - 1]?.stamp ?? stamp);
         compacted = true;
       }
     }
     if (!compacted) {
       const current = own.find((f) => f.c?.segment === newest);
       const target = !current || current.size + bytes.byteLength > SEGMENT_BYTES ? newest + 1 : newest;
-      await this.folder.append(segmentPath(me, Math.max(1, target), this.stream), bytes);
+      const path = segmentPath(me, Math.max(1, target), this.stream);
+      await this.folder.append(path, bytes);
+      this.wrote(path, target === newest ? (current?.size ?? 0) : 0, bytes.byteLength, stamp);
     }
-    const stamp = lines[lines.length - 1].h;
-    await this.host.replica.write(() => [{ kind: 'replica_device', row: { device: me, info: { ...((mark?.info ?? {})), [PUBLISHED]: stamp } } }]);
+    const saved = JSON.stringify(saveReadMarks({ seen: this.seen, own: this.ownStamps }));
+    await this.host.replica.write(() => [{ kind: 'replica_device', row: { device: me, info: { ...((mark?.info ?? {}) as Record<string, unknown>), [PUBLISHED]: stamp, [READ_KEY]: JSON.parse(saved) as unknown } } }]);
+    this.savedMarks = saved;
     return compacted;
+  }
+
+  /**
+   * This device wrote `added` bytes at `from` of its file `path`: when it had read that file up to there, its
+   * own lines need no reading back (their shares are here); otherwise the next round reads the file.
+   */
+  private wrote(path: string, from: number, added: number, stamp: string): void {
+    if ((this.seen.get(path) ?? 0) !== from) return;
+    this.seen.set(path, from + added);
+    const h = this.ownStamps.get(path);
+    if (h === undefined || stamp > h) this.ownStamps.set(path, stamp);
+  }
+
+  private ownInfo(): Record<string, unknown> {
+    return (this.host.replica.devices().find((d) => d.device === this.device.fingerprint)?.info ?? {}) as Record<string, unknown>;
+  }
+
+  /** This device's row with its read marks, when they changed since they were last saved. */
+  private marksRow(): { row: { device: string; info: Record<string, unknown> }; saved: string } | null {
+    const saved = JSON.stringify(saveReadMarks({ seen: this.seen, own: this.ownStamps }));
+    if (saved === this.savedMarks) return null;
+    return { row: { device: this.device.fingerprint, info: { ...this.ownInfo(), [READ_KEY]: JSON.parse(saved) as unknown } }, saved };
   }
 
   /** The newest stamp this device's files now hold (null when it has none). */

@@ -7,7 +7,7 @@ const KEYS = ['notes', 'cold_index_notes_per_s', 'warm_start_s', 'incremental_p5
 describe('runBench', () => {
   it('prints one JSON object with every figure a finite number on a tiny vault', async () => {
     const lines: string[] = [];
-    const code = await runBench({ notes: 30, seed: 3, json: true, out: (s) => lines.push(s) });
+    const code = await runBench({ notes: 30, seed: 3, json: true, out: (s) => lines.push(s), devicesDays: 1 });
     expect(code).toBe(0);
     expect(lines).toHaveLength(1);
     const report = JSON.parse(lines[0]) as Record<string, unknown>;
@@ -23,10 +23,18 @@ describe('runBench', () => {
   }, 120_000);
 
   it('takes smaller sample counts and its figures fill the human table', async () => {
-    const r = await measureBench({ notes: 20, seed: 1, incrementalSamples: 5, searchQueries: 10 });
+    const r = await measureBench({ notes: 20, seed: 1, incrementalSamples: 5, searchQueries: 10, devicesDays: 2 });
     expect(r.incremental_samples).toBe(5);
     expect(r.search_queries).toBe(10);
     expect(r.words).toBeGreaterThan(20 * 50);
+    // The devices phase: another device's days at the bench's own rates, its lines merged here.
+    expect(r.devices_retrievals_per_day).toBe(10);
+    expect(r.devices_edits_per_day).toBe(5);
+    expect(r.devices_month_lines).toBeGreaterThan(0);
+    expect(r.devices_month_published_lines).toBeGreaterThanOrEqual(r.devices_month_lines);
+    expect(r.devices_merge_lines).toBeGreaterThan(0);
+    expect(r.devices_merged_rows).toBeGreaterThan(0);
+    expect(r.devices_merge_pending).toBe(0);
     expect(formatBenchTable(roundReport(r))).toMatch(/cold index\s+[\d.]+ notes\/s\s+>= 500 notes\/s\s+n\/a/);
   });
 

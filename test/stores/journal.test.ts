@@ -29,6 +29,14 @@ describe('parseJournal', () => {
 });
 
 describe('Journal', () => {
+  it('commits one batch of hundreds of thousands of entries (a merge of a month of another device)', async () => {
+    const blobs = new MemoryBlobStore();
+    const j = new Journal<Op>(blobs, 'j', silentLogger);
+    await Promise.all(Array.from({ length: 300_000 }, (_, i) => j.append(i + 1, { kind: 'a' })));
+    expect(j.size()).toBe(300_000);
+    expect(parseJournal<Op>(await blobs.read('j')).entries).toHaveLength(300_000);
+  });
+
   it('appends made while another append is in flight are committed together', async () => {
     const blobs = new GatedBlobStore();
     const j = new Journal<Op>(blobs, 'j', silentLogger);

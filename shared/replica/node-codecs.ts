@@ -159,26 +159,34 @@ export const coactCodec: Codec = {
   },
 };
 
-/** Query-log expansion: the words of the questions a note answered (scope '' or one agent). */
-export const expansionCodec: Codec = {
-  t: 'qexp',
-  fields: { weight: { t: 'sum', min: 0 }, at: { t: 'max' } },
-  touched: (_db, op) => (op.kind === 'expansion' ? op.rows.map((r) => [r.scope, r.node_id, r.term].join(SEP)) : []),
-  all: (db) => db.all('SELECT scope, node_id, term FROM query_expansion').map((r) => r.map(String).join(SEP)),
-  toPortable: (k, n) => mapNodeParts(k, 3, [1], (x) => n.portable(x)),
-  toLocal: (k, n) => mapNodeParts(k, 3, [1], (x) => n.local(x)),
-  read(db, key) {
-    const p = parts(key, 3);
-    const r = p ? db.one('SELECT weight, at FROM query_expansion WHERE scope = ? AND node_id = ? AND term = ?', p) : null;
-    return r ? { weight: Number(r[0]), at: Number(r[1]) } : null;
-  },
-  write(_db, key, v) {
-    const p = parts(key, 3);
-    if (!p) return [];
-    const [scope, node_id, term] = p;
-    return [{ kind: 'expansion', rows: [{ scope, node_id, term, weight: v === null ? 0 : num(v.weight), at: v === null ? 0 : num(v.at) }] }];
-  },
-};
+/**
+ * A note's decayed term field: query-log expansion (the words of the questions a note answered) or the words
+ * of the questions it was ignored for; scope '' or one agent. Weights add up across devices.
+ */
+function termFieldCodec(t: string, table: 'query_expansion' | 'ignored_terms', kind: 'expansion' | 'ignored_terms'): Codec {
+  return {
+    t,
+    fields: { weight: { t: 'sum', min: 0 }, at: { t: 'max' } },
+    touched: (_db, op) => (op.kind === kind ? op.rows.map((r) => [r.scope, r.node_id, r.term].join(SEP)) : []),
+    all: (db) => db.all(`SELECT scope, node_id, term FROM ${table}`).map((r) => r.map(String).join(SEP)),
+    toPortable: (k, n) => mapNodeParts(k, 3, [1], (x) => n.portable(x)),
+    toLocal: (k, n) => mapNodeParts(k, 3, [1], (x) => n.local(x)),
+    read(db, key) {
+      const p = parts(key, 3);
+      const r = p ? db.one(`SELECT weight, at FROM ${table} WHERE scope = ? AND node_id = ? AND term = ?`, p) : null;
+      return r ? { weight: Number(r[0]), at: Number(r[1]) } : null;
+    },
+    write(_db, key, v) {
+      const p = parts(key, 3);
+      if (!p) return [];
+      const [scope, node_id, term] = p;
+      return [{ kind, rows: [{ scope, node_id, term, weight: v === null ? 0 : num(v.weight), at: v === null ? 0 : num(v.at) }] }];
+    },
+  };
+}
+
+export const expansionCodec = termFieldCodec('qexp', 'query_expansion', 'expansion');
+export const ignoredTermsCodec = termFieldCodec('ignored', 'ignored_terms', 'ignored_terms');
 
 /** A ledger entry's phase and vitality. */
 export const phasesCodec: Codec = {

@@ -3,7 +3,8 @@ import type { MemoryReplica } from '../stores/memory-replica';
 import type { Codec, NodeKeys } from './codec';
 import { classify, deviceInfoPath, encodeLines, parseLines, SEGMENT_BYTES, segmentPath, type ShareLine } from './device-files';
 import { Hlc } from './hlc';
-import { planRound } from './round';
+import { planRound, type RoundPlan } from './round';
+import { macrotask } from '../stores/yield-to-host';
 import { loadReadMarks, READ_KEY, saveReadMarks } from './read-marks';
 import type { Contribution } from './fields';
 
@@ -56,6 +57,8 @@ export interface SyncReport {
 /** When this device's own segments hold this many times the bytes of its shares, they are compacted. */
 const COMPACT_RATIO = 4;
 const COMPACT_MIN_BYTES = 1024 * 1024;
+/** Lines taken in per chunk of a round (about half a second of a busy 2-core machine: docs/scaling.md). */
+export const ROUND_CHUNK_LINES = 5_000;
 const PUBLISHED = 'published';
 
 const enc = new TextEncoder();
@@ -183,28 +186,44 @@ export class Replicator<Op extends { kind: string }> {
       for (const c of this.codecs.values()) this.dirty.set(c.t, new Set([...(this.dirty.get(c.t) ?? []), ...c.all(this.host.replica.db)]));
       this.fullPass = false;
     }
-    // From here to the write, nothing awaits: no local change can come between the plan and its ops.
-    const dirty = this.dirty;
-    this.dirty = new Map();
-    let plan;
-    try {
-      plan = planRound({ replica: this.host.replica, codecs: this.codecs, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines });
-    } catch (err) {
-      this.restoreDirty(dirty);
-      unread();
-      throw err;
+    // Lines are taken in a chunk at a time, the host getting a turn between chunks: a long absence does not hold
+    // the event loop for the whole merge. Within a chunk, from plan to write, nothing awaits, so no local change
+    // comes between them; each chunk first publishes what changed here meanwhile.
+    const total: RoundPlan<Op> = { ops: [], published: 0, merged: 0, pending: 0, unknown: 0, accepted: new Map() };
+    for (let from = 0; ; from += ROUND_CHUNK_LINES) {
+      const chunk = lines.slice(from, from + ROUND_CHUNK_LINES);
+      const last = from + ROUND_CHUNK_LINES >= lines.length;
+      const dirty = this.dirty;
+      this.dirty = new Map();
+      let plan;
+      try {
+        plan = planRound({ replica: this.host.replica, codecs: this.codecs, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines: chunk });
+      } catch (err) {
+        this.restoreDirty(dirty);
+        unread();
+        throw err;
+      }
+      // The read marks go in the same write as the last of the shares those lines brought (a crash before it
+      // reads them all again: taking a share in twice changes nothing).
+      const marks = last ? this.marksRow() : null;
+      const ops = marks ? [...plan.ops, { kind: 'replica_device' as const, row: marks.row }] : plan.ops;
+      try {
+        await this.host.replica.write(() => ops);
+      } catch (err) {
+        this.restoreDirty(dirty);
+        unread();
+        throw err;
+      }
+      if (marks) this.savedMarks = marks.saved;
+      total.published += plan.published;
+      total.merged += plan.merged;
+      total.pending += plan.pending;
+      total.unknown += plan.unknown;
+      for (const [d, n] of plan.accepted) total.accepted.set(d, (total.accepted.get(d) ?? 0) + n);
+      if (last) break;
+      await macrotask();
     }
-    // The read marks go in the same write as the shares those lines brought.
-    const marks = this.marksRow();
-    const ops = marks ? [...plan.ops, { kind: 'replica_device' as const, row: marks.row }] : plan.ops;
-    try {
-      await this.host.replica.write(() => ops);
-    } catch (err) {
-      this.restoreDirty(dirty);
-      unread();
-      throw err;
-    }
-    if (marks) this.savedMarks = marks.saved;
+    const plan = total;
     const compacted = await this.publish(files);
     const report: SyncReport = {
       at: Date.now(),

@@ -95,6 +95,15 @@ export interface BenchReport {
   devices_off_retrieve_p95_ms: number;
   devices_on_retrieve_p50_ms: number;
   devices_on_retrieve_p95_ms: number;
+  /**
+   * 2 and 5 devices learning different things and exchanging files in a random order (devices-converge.ts): all
+   * rounds' time summed, lines written, and 1 when every device ended with the same learned state.
+   */
+  converge_2_ms: number;
+  converge_5_ms: number;
+  converge_5_rounds: number;
+  converge_5_lines: number;
+  converge_ok: number;
   /** One-minute load average when the bench started and when it ended (2 cores are shared). */
   load_1m_start: number;
   load_1m_end: number;
@@ -144,6 +153,8 @@ export const TARGETS: readonly Target[] = [
   { key: 'devices_first_publish_ms', label: 'first publish (devices folder turned on)', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'devices_month_mb', label: 'one device\'s files after a month', unit: 'MB', kind: 'max', value: Infinity },
   // With the devices folder on, the same budgets as warm start and retrieval: the exchange must not cost them.
+  { key: 'converge_ok', label: '2 and 5 devices end with the same learned state (1 = yes)', unit: '', kind: 'min', value: 1 },
+  { key: 'converge_5_ms', label: '5 devices: every round of the exchange, summed', unit: 'ms', kind: 'max', value: Infinity },
   { key: 'devices_off_warm_start_s', label: 'warm start, devices folder off', unit: 's', kind: 'max', value: Infinity },
   { key: 'devices_on_warm_start_s', label: 'warm start, devices folder on', unit: 's', kind: 'max', value: 1.5 },
   { key: 'devices_off_retrieve_p95_ms', label: 'retrieve p95, devices folder off', unit: 'ms', kind: 'max', value: Infinity },

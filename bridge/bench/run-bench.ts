@@ -12,6 +12,7 @@ import { openHeadlessEngine } from '../eval/headless-engine';
 import { formatBenchTable, roundReport, type BenchReport } from './bench-report';
 import { measureRelayRead, type RelayFigures } from './relay-bench';
 import { measureDevices } from './devices-bench';
+import { measureConvergence } from './devices-converge';
 import { pluginOnloadFigure } from './plugin-onload';
 import { startStallProbe } from './stall-probe';
 import { Rng } from './rng';
@@ -158,6 +159,8 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
     // Last: it adds another device's learning to the vault the phases above measured.
     const work = JSON.parse(await readFile(workFile, 'utf8')) as WarmWork;
     const devices = await measureDevices({ root, seed, paths: work.paths, queries: work.queries, retrievalsPerDay: base.searchQueries, editsPerDay: base.incrementalSamples, days: opts.devicesDays ?? 30 });
+    const [two, five] = [await measureConvergence(2, seed), await measureConvergence(5, seed)];
+    const converge = { converge_2_ms: two.rounds_ms, converge_5_ms: five.rounds_ms, converge_5_rounds: five.rounds, converge_5_lines: five.lines, converge_ok: Math.min(two.converged, five.converged) };
     const coldS = coldMs / 1000;
     return {
       notes,
@@ -172,6 +175,7 @@ export async function measureBench(opts: BenchOptions & { warmInChild?: boolean 
       ...warm,
       ...first,
       ...devices,
+      ...converge,
       cold_peak_rss_mb: coldPeak,
       load_1m_start: loadStart,
       load_1m_end: loadavg()[0],

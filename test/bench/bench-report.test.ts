@@ -14,7 +14,7 @@ const report: BenchReport = {
   devices_month_compactions: 1, devices_simulate_s: 200, devices_first_publish_ms: 900, devices_first_publish_rows: 10_500,
   devices_merge_ms: 30_000, devices_merge_max_stall_ms: 25_000, devices_memory_mb_before: 20, devices_memory_mb_after: 80, devices_share_rows: 160_000, devices_shares_mb: 40, devices_affinity_rows: 120_000, devices_merge_lines: 90_000, devices_merged_rows: 85_000, devices_merge_pending: 0, devices_reopen_round_ms: 9000,
   devices_folder_mb: 160, devices_off_warm_start_s: 1.1, devices_on_warm_start_s: 1.6, devices_off_retrieve_p50_ms: 20, devices_off_retrieve_p95_ms: 40,
-  devices_on_retrieve_p50_ms: 21, devices_on_retrieve_p95_ms: 42, load_1m_start: 2.5, load_1m_end: 4.25,
+  devices_on_retrieve_p50_ms: 21, devices_on_retrieve_p95_ms: 42, converge_2_ms: 90, converge_5_ms: 600, converge_5_rounds: 120, converge_5_lines: 4000, converge_ok: 1, load_1m_start: 2.5, load_1m_end: 4.25,
 };
 
 describe('roundReport', () => {

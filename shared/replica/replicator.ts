@@ -192,9 +192,9 @@ export class Replicator<Op extends { kind: string }> {
     const total: RoundPlan<Op> = { ops: [], published: 0, merged: 0, pending: 0, unknown: 0, accepted: new Map() };
     for (let from = 0; ; from += ROUND_CHUNK_LINES) {
       const chunk = lines.slice(from, from + ROUND_CHUNK_LINES);
-      const last = from + ROUND_CHUNK_LINES >= lines.length;
-      const dirty = this.dirty;
-      this.dirty = new Map();
+      // Local changes too, at most a chunk's worth at a time (a first round offers everything learned so far).
+      const dirty = this.takeDirty(ROUND_CHUNK_LINES);
+      const last = from + ROUND_CHUNK_LINES >= lines.length && this.pendingChanges() === 0;
       let plan;
       try {
         plan = planRound({ replica: this.host.replica, codecs: this.codecs, nodes: this.nodes, me, stamp: () => this.hlc.now(), dirty, lines: chunk });
@@ -240,6 +240,30 @@ export class Replicator<Op extends { kind: string }> {
     this.last = report;
     if (this.onRound) await this.onRound(report);
     return report;
+  }
+
+  /** Up to `max` of the rows changed here, taken out of `dirty` (the rest wait for the next chunk). */
+  private takeDirty(max: number): Map<string, Set<string>> {
+    if (this.pendingChanges() <= max) {
+      const all = this.dirty;
+      this.dirty = new Map();
+      return all;
+    }
+    const out = new Map<string, Set<string>>();
+    let n = 0;
+    for (const [t, keys] of this.dirty) {
+      const take = new Set<string>();
+      for (const k of keys) {
+        if (n >= max) break;
+        take.add(k);
+        n++;
+      }
+      for (const k of take) keys.delete(k);
+      if (keys.size === 0) this.dirty.delete(t);
+      if (take.size > 0) out.set(t, take);
+      if (n >= max) break;
+    }
+    return out;
   }
 
   private restoreDirty(dirty: Map<string, Set<string>>): void {

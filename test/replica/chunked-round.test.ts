@@ -30,3 +30,15 @@ test('a merge larger than a chunk takes every line in and keeps a local change m
   await a.replicator.sync();
   expect(a.store.learned.tagAffinity(['term0']).find((r) => r.tag === 'garden')).toEqual(expect.objectContaining({ shown: 3, used: 2 }));
 });
+
+test('a first round offering more rows than a chunk publishes them all, a chunk at a time', async () => {
+  const [a, b] = [await makeDevice(0), await makeDevice(1)];
+  const rows = Math.round(ROUND_CHUNK_LINES * 1.5);
+  await a.store.learned.addTagAffinity(Array.from({ length: rows }, (_, i) => ({ term: `t${i}`, tag: 'shed', shown: 1, used: 0 })), 1);
+  const first = await a.replicator.sync();
+  expect(first.published).toBe(rows);
+  expect(a.replicator.pendingChanges()).toBe(0);
+  carryAll([a, b]);
+  await b.replicator.sync();
+  expect(Number(b.store.replica.db.one("SELECT COUNT(*) FROM tag_affinity WHERE tag = 'shed'")?.[0])).toBe(rows);
+});

@@ -4,15 +4,14 @@
  * ignored_terms), which the re-rank reads to weigh the note's ignores by how much a later question is like
  * the ones it was ignored for (retrieval/ignored-terms.ts says why).
  *
- * Scope as query expansion's (learning/query-expansion.ts expansionScope): the shared field only when every
+ * Scope as query expansion's (learning/query-expansion.ts termFieldAdds): the shared field only when every
  * agent could read the receipt, else the asking agent's own; a person's receipt that not every agent could
  * read records nothing (its ignores then count at the `unrelated` share for every question).
  */
-import { tokenize } from '../index/tokenizer';
 import type { Receipt } from '../retrieval/types';
 import { IGNORED_TERMS } from '../retrieval/ignored-terms';
 import type { MemoryLearned } from '../stores/memory-learned';
-import { expansionScope } from './query-expansion';
+import { termFieldAdds } from './query-expansion';
 
 /** Adds the receipt's query words to each ignored note's field; false when nothing was recorded. */
 export async function recordIgnoredTerms(
@@ -22,10 +21,8 @@ export async function recordIgnoredTerms(
   at: number,
   everyAgentReads: boolean,
 ): Promise<boolean> {
-  const scope = expansionScope(receipt, everyAgentReads);
-  const terms = [...new Set(tokenize(receipt.query_text))].slice(0, IGNORED_TERMS.max_query_terms);
-  if (scope === null || terms.length === 0 || ignored.length === 0) return false;
-  const adds = [...new Set(ignored)].flatMap((node_id) => terms.map((term) => ({ scope, node_id, term })));
+  const adds = termFieldAdds(receipt, ignored, everyAgentReads, IGNORED_TERMS.max_query_terms);
+  if (adds.length === 0) return false;
   await learned.ignored.add(adds, at, IGNORED_TERMS.half_life_days, IGNORED_TERMS.max_terms);
   return true;
 }

@@ -21,6 +21,22 @@ export function expansionScope(receipt: Pick<Receipt, 'agent_id'>, everyAgentRea
   return receipt.agent_id ? receipt.agent_id : null;
 }
 
+/**
+ * The (scope, note, term) rows a receipt's query words add to a term field of `notes` (query expansion, the
+ * ignored-for field): at most `maxQueryTerms` distinct words; empty when they may be kept nowhere.
+ */
+export function termFieldAdds(
+  receipt: Pick<Receipt, 'agent_id' | 'query_text'>,
+  notes: readonly string[],
+  everyAgentReads: boolean,
+  maxQueryTerms: number,
+): { scope: string; node_id: string; term: string }[] {
+  const scope = expansionScope(receipt, everyAgentReads);
+  const terms = [...new Set(tokenize(receipt.query_text))].slice(0, maxQueryTerms);
+  if (scope === null) return [];
+  return [...new Set(notes)].flatMap((node_id) => terms.map((term) => ({ scope, node_id, term })));
+}
+
 /** Adds the receipt's query words to each used note's field; false when nothing was recorded. */
 export async function recordQueryExpansion(
   learned: MemoryLearned,
@@ -29,10 +45,8 @@ export async function recordQueryExpansion(
   at: number,
   everyAgentReads: boolean,
 ): Promise<boolean> {
-  const scope = expansionScope(receipt, everyAgentReads);
-  const terms = [...new Set(tokenize(receipt.query_text))].slice(0, QUERY_EXPANSION.max_query_terms);
-  if (scope === null || terms.length === 0 || used.length === 0) return false;
-  const adds = [...new Set(used)].flatMap((node_id) => terms.map((term) => ({ scope, node_id, term })));
+  const adds = termFieldAdds(receipt, used, everyAgentReads, QUERY_EXPANSION.max_query_terms);
+  if (adds.length === 0) return false;
   await learned.addExpansion(adds, at, QUERY_EXPANSION.half_life_days, QUERY_EXPANSION.max_terms);
   return true;
 }

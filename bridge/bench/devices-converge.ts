@@ -5,8 +5,7 @@
  * sync-tool conflict copies, until every file has travelled. Says how long the rounds took and whether every
  * device ended with the same learned state (it must: the specs in test/replica hold it).
  */
-import { CODECS } from '../../shared/replica/codecs';
-import { NodeKeys } from '../../shared/replica/codec';
+import { learnedState } from '../../shared/replica/learned-state';
 import { stableJson } from '../../shared/replica/fields';
 import { learnedReplicator } from '../../shared/replica/learned-replicator';
 import type { Replicator } from '../../shared/replica/replicator';
@@ -42,18 +41,6 @@ interface Sim {
 }
 
 const FP = 'abcdefghijklmnopqrstuvwxyz234567';
-
-function learnedState(d: Sim): string {
-  const nodes = new NodeKeys(d.store.nodes);
-  const out: string[] = [];
-  for (const c of CODECS) {
-    for (const key of c.all(d.store.replica.db)) {
-      const pk = c.toPortable(key, nodes);
-      if (pk !== null) out.push(`${c.t}|${pk}|${stableJson(c.read(d.store.replica.db, key, nodes))}`);
-    }
-  }
-  return out.sort().join('\n');
-}
 
 async function learn(d: Sim, i: number, rng: Rng, steps: number, now: () => number): Promise<void> {
   const pick = (): string => d.ids[Math.floor(rng.next() * d.ids.length)];
@@ -128,7 +115,7 @@ export async function measureConvergence(n: number, seed: number, notes = 500, s
     carryAll();
     for (const d of sims) await sync(d);
   }
-  const states = sims.map(learnedState);
+  const states = sims.map((d) => stableJson(learnedState(d.store)));
   let lines = 0;
   for (const d of sims) for (const [p, bytes] of d.folder.entries()) if (p.startsWith(`${d.fp}/`) && p.endsWith('.jsonl')) lines += bytes.reduce((c, b) => c + (b === 0x0a ? 1 : 0), 0);
   for (const d of sims) await d.store.close();

@@ -79,6 +79,7 @@ export class Replicator<Op extends { kind: string }> {
   private readonly folder: SyncFolderPort;
   readonly device: ThisDevice;
   private readonly logger: Logger;
+  private readonly clock: Clock;
   private readonly onRound?: (r: SyncReport) => void | Promise<void>;
   private dirty = new Map<string, Set<string>>();
   private readonly seen = new Map<string, number>();
@@ -101,6 +102,7 @@ export class Replicator<Op extends { kind: string }> {
     this.folder = o.folder;
     this.device = o.device;
     this.logger = o.logger;
+    this.clock = o.clock;
     this.onRound = o.onRound;
     this.nodes = o.nodes;
     this.hlc = new Hlc(o.clock, o.device.fingerprint);
@@ -226,7 +228,7 @@ export class Replicator<Op extends { kind: string }> {
     const plan = total;
     const compacted = await this.publish(files);
     const report: SyncReport = {
-      at: Date.now(),
+      at: this.clock.now(),
       published: plan.published,
       merged: plan.merged,
       pending: plan.pending,

@@ -1,3 +1,4 @@
+import { learnedState as sharedLearnedState } from '../../shared/replica/learned-state';
 import { MemoryStore } from '../../shared/stores/memory-store';
 import { Replicator } from '../../shared/replica/replicator';
 import { NodeKeys } from '../../shared/replica/codec';
@@ -6,7 +7,6 @@ import { COORDINATION_CODECS } from '../../shared/coordination/coordination-code
 import type { CoordinationOp } from '../../shared/coordination/coordination-types';
 import type { MemoryOp } from '../../shared/stores/memory-types';
 import { CODECS } from '../../shared/replica/codecs';
-import { stableJson } from '../../shared/replica/fields';
 import { MemorySyncFolder } from '../twins/memory-sync-folder';
 import { env } from '../stores/helpers';
 import { MemoryBlobStore } from '../twins/memory-blobs';
@@ -53,18 +53,7 @@ export async function makeDevice(i: number, paths = NOTE_PATHS, blobs?: MemoryBl
 
 /** Learned state in portable form: what must be equal on every device once all files have travelled. */
 export function learnedState(d: SimDevice): Record<string, string> {
-  const nodes = new NodeKeys(d.store.nodes);
-  const out: Record<string, string> = {};
-  for (const c of CODECS) {
-    for (const key of c.all(d.store.replica.db)) {
-      const pk = c.toPortable(key, nodes);
-      if (pk === null) continue;
-      const v = c.read(d.store.replica.db, key, nodes);
-      const { edge_id: _id, ...rest } = (v ?? {}) as Record<string, unknown>;
-      out[`${c.t}|${pk}`] = stableJson(c.t === 'edge' ? { ...rest, edge_id: v?.edge_id } : rest);
-    }
-  }
-  return out;
+  return sharedLearnedState(d.store);
 }
 
 /** A deterministic random source (mulberry32), so a failing order can be replayed. */

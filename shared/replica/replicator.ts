@@ -108,10 +108,10 @@ export class Replicator<Op extends { kind: string }> {
     this.hlc = new Hlc(o.clock, o.device.fingerprint);
     // A device that has published nothing yet offers all it has learned; after a crash, rows may have
     // changed without being noted.
-    // (totals, not sharesOf: opening must not decode every share this device has.)
-    const mine = o.host.replica.totals().find((t) => t.device === o.device.fingerprint);
-    this.fullPass = o.host.replayedAtOpen || !mine;
-    if (mine) this.hlc.observe(mine.newest);
+    // One indexed look-up: opening must neither decode nor count every share.
+    const newest = o.host.replica.newestOf(o.device.fingerprint);
+    this.fullPass = o.host.replayedAtOpen || newest === null;
+    if (newest !== null) this.hlc.observe(newest);
     // Where the last run stopped reading each file: an open reads only what grew since.
     const marks = loadReadMarks(this.ownInfo());
     for (const [p, n] of marks.seen) this.seen.set(p, n);

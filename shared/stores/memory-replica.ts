@@ -44,6 +44,12 @@ export class MemoryReplica<Op extends { kind: string } = ReplicaOp> {
     return this.t.db.all('SELECT DISTINCT tbl, key FROM replica_shares WHERE applied = 0 ORDER BY tbl, key').map((r) => ({ tbl: String(r[0]), key: String(r[1]) }));
   }
 
+  /** One device's newest stamp, or null when it has no share (the index on (device, stamp) answers it). */
+  newestOf(device: string): string | null {
+    const r = this.t.db.one('SELECT MAX(stamp) FROM replica_shares WHERE device = ?', [device]);
+    return r && r[0] !== null ? String(r[0]) : null;
+  }
+
   /** Per device: how many rows it has a share in, and its newest stamp. */
   totals(): { device: string; rows: number; newest: string }[] {
     return this.t.db

@@ -166,8 +166,13 @@ export class LedgerIds {
       } else if (e.op.kind === 'device' && e.op.tag === device.tag) headed = true;
     }
     // The journal's header says which tag this device uses, so other devices can tell who is newer.
-    if (!headed) await journal.append(++o.lines, { kind: 'device', tag: device.tag, created: device.created });
-    await this.mirrorAll(o, name);
+    const entries = [...parsed.entries];
+    if (!headed) {
+      const header: LedgerJournalOp = { kind: 'device', tag: device.tag, created: device.created };
+      await journal.append(++o.lines, header);
+      entries.push({ seq: o.lines, op: header });
+    }
+    await this.mirrorAll(o, entries);
     for (const e of await this.auditedAllocations()) {
       raise(o.high, e.id);
       if (e.device === device.fingerprint) o.mine.add(e.id);
@@ -188,11 +193,10 @@ export class LedgerIds {
   }
 
   /** Makes the mirror hold the whole journal when it lacks lines (first use of the devices folder, a lost file). */
-  private async mirrorAll(o: Opened, name: string): Promise<void> {
+  private async mirrorAll(o: Opened, all: readonly { seq: number; op: LedgerJournalOp }[]): Promise<void> {
     if (!this.d.shared) return;
     const path = ledgerMirrorPath(o.device.fingerprint);
     const have = parseJournal<LedgerJournalOp>(await this.d.shared.read(path).catch(() => null)).entries.length;
-    const all = parseJournal<LedgerJournalOp>(await this.d.blobs.read(name)).entries;
     if (have >= all.length) return;
     const text = all.map((e) => `${JSON.stringify(e)}\n`).join('');
     await this.d.shared.writeAtomic(path, new TextEncoder().encode(text)).catch((err: unknown) => {

@@ -51,3 +51,43 @@ export function formatRates(r: HistoryRates): string {
   const label: Record<HistoryBucket, string> = { used: 'used', ignored_1: 'ignored 1×', ignored_2: 'ignored 2×', ignored_3_plus: 'ignored 3×+', not_shown: 'never shown' };
   return HISTORY_BUCKETS.map((b) => `${label[b]} ${r[b].notes ? ((100 * r[b].relevant) / r[b].notes).toFixed(1) + '%' : '–'} (n=${r[b].notes})`).join(' · ');
 }
+
+/**
+ * How much of the held-out answers feedback could have taught at all: of the held-out queries' relevant
+ * notes (one per query and note), how many the qrels also call relevant to a training query, and how many
+ * feedback actually saw used (a training query returned them in its top ten). A learned per-note prior can
+ * only lift the second; signals that carry over to other notes are needed for the rest.
+ */
+export interface Reach {
+  relevant: number;
+  relevant_in_training: number;
+  used_in_training: number;
+}
+
+export function reachOf(heldOut: readonly (readonly string[])[], relevantInTraining: ReadonlySet<string>, used: (id: string) => boolean): Reach {
+  const out: Reach = { relevant: 0, relevant_in_training: 0, used_in_training: 0 };
+  for (const ids of heldOut) {
+    for (const id of ids) {
+      out.relevant++;
+      if (relevantInTraining.has(id)) out.relevant_in_training++;
+      if (used(id)) out.used_in_training++;
+    }
+  }
+  return out;
+}
+
+export function sumReach(all: readonly Reach[]): Reach {
+  const out: Reach = { relevant: 0, relevant_in_training: 0, used_in_training: 0 };
+  for (const r of all) {
+    out.relevant += r.relevant;
+    out.relevant_in_training += r.relevant_in_training;
+    out.used_in_training += r.used_in_training;
+  }
+  return out;
+}
+
+/** "412 relevant · 43.2% relevant to a training query · 21.1% used by feedback", for the text report. */
+export function formatReach(r: Reach): string {
+  const pct = (n: number): string => (r.relevant ? `${((100 * n) / r.relevant).toFixed(1)}%` : '–');
+  return `${r.relevant} relevant · ${pct(r.relevant_in_training)} relevant to a training query · ${pct(r.used_in_training)} used by feedback`;
+}

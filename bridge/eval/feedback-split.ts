@@ -15,7 +15,7 @@ import { corpusIdOf, writeCorpusVault, type CorpusMap } from './corpus-vault';
 import type { DatasetResult } from './eval-report';
 import { evalClock, openHeadlessEngine } from './headless-engine';
 import { BOOTSTRAP, gainInterval, type PairedScores } from './bootstrap';
-import { formatRates, historyRates, sumRates, type HistoryRates } from './feedback-history';
+import { formatRates, formatReach, historyRates, reachOf, sumRates, sumReach, type HistoryRates, type Reach } from './feedback-history';
 import { hasRelevant, ScoreAccumulator, scoreQuery, type Judgements, type QueryScores } from './metrics';
 
 const K = 10;
@@ -32,6 +32,8 @@ export interface FeedbackSplitRun extends DatasetResult {
   paired: PairedScores;
   /** The notes the baseline returned, by the history feedback gave them (feedback-history.ts). */
   history: HistoryRates;
+  /** How many of the held-out answers feedback could have taught (feedback-history.ts). */
+  reach: Reach;
 }
 
 interface Judged {
@@ -115,7 +117,14 @@ export async function evaluateWithFeedback(
       if (cacheKey) reuse.cache.set(cacheKey, before);
       await train(engine, map, judged.slice(0, cut));
       const after = await score(engine, map, heldOut);
+      const noteIdOf = new Map([...map.byNoteId].map(([noteId, corpusId]) => [corpusId, noteId]));
+      const relevantIds = (q: Judged): string[] => [...q.judged].filter(([, g]) => g > 0).map(([id]) => id);
+      const reach = reachOf(heldOut.map(relevantIds), new Set(judged.slice(0, cut).flatMap(relevantIds)), (id) => {
+        const noteId = noteIdOf.get(id);
+        return noteId !== undefined && engine.services.learning.memory.stats.get(noteId).use_count > 0;
+      });
       return {
+        reach,
         name: ref.name,
         paired: { before: before.ndcgs, after: after.ndcgs },
         history: historyRates(before.returned, (id) => engine.services.learning.memory.stats.get(id)),
@@ -145,6 +154,8 @@ export interface FeedbackRow {
   gain_ci95: [number, number];
   /** The baseline's returned notes by the history feedback gave them, and how many are relevant. */
   history: HistoryRates;
+  /** The held-out queries' relevant notes: how many were relevant to a training query, how many feedback saw used. */
+  reach: Reach;
   'recall@10': number;
   'baseline_recall@10': number;
   'mrr@10': number;
@@ -157,7 +168,7 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 const gainOf = (after: number, before: number): number => (before > 0 ? after / before - 1 : 0);
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
-function feedbackRow(after: QueryScores, before: QueryScores, queries: number, trained: number, paired: readonly PairedScores[], history: HistoryRates): FeedbackRow {
+function feedbackRow(after: QueryScores, before: QueryScores, queries: number, trained: number, paired: readonly PairedScores[], history: HistoryRates, reach: Reach): FeedbackRow {
   const [low, high] = gainInterval(paired);
   return {
     'ndcg@10': round4(after.ndcg),
@@ -165,6 +176,7 @@ function feedbackRow(after: QueryScores, before: QueryScores, queries: number, t
     gain: round4(gainOf(after.ndcg, before.ndcg)),
     gain_ci95: [round4(low), round4(high)],
     history,
+    reach,
     'recall@10': round4(after.recall),
     'baseline_recall@10': round4(before.recall),
     'mrr@10': round4(after.mrr),
@@ -185,12 +197,13 @@ function macroRow(runs: readonly FeedbackSplitRun[]): FeedbackRow {
     r.reduce((s, x) => s + x.trained, 0),
     r.map((x) => x.paired),
     sumRates(r.map((x) => x.history)),
+    sumReach(r.map((x) => x.reach)),
   );
 }
 
 export function toFeedbackJson(runs: readonly FeedbackSplitRun[], split: number): { feedback_split: number; datasets: Record<string, FeedbackRow>; macro: FeedbackRow } {
   const datasets: Record<string, FeedbackRow> = {};
-  for (const r of runs) datasets[r.name] = feedbackRow(r.scores, r.baseline, r.queries, r.trained, [r.paired], r.history);
+  for (const r of runs) datasets[r.name] = feedbackRow(r.scores, r.baseline, r.queries, r.trained, [r.paired], r.history, r.reach);
   return { feedback_split: split, datasets, macro: macroRow(runs) };
 }
 
@@ -213,5 +226,6 @@ export function formatFeedbackTable(runs: readonly FeedbackSplitRun[], split: nu
     fmt(header), rule, ...body.map(fmt), rule, fmt(macro),
     `95% CI: paired bootstrap over the held-out queries (${BOOTSTRAP.resamples} resamples).`,
     `The baseline's top ${K} for the held-out queries, share relevant by what feedback did with each note: ${formatRates(json.macro.history)}`,
+    `What feedback could teach — the held-out queries' relevant notes: ${formatReach(json.macro.reach)}`,
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-import { bucketOf, formatRates, historyRates, sumRates } from '../../bridge/eval/feedback-history';
+import { bucketOf, formatRates, formatReach, historyRates, reachOf, sumRates, sumReach } from '../../bridge/eval/feedback-history';
 
 /** The baseline's returned notes grouped by what feedback later did with them. */
 
@@ -28,4 +28,12 @@ test('each returned note counts once per query that returned it, relevant ones s
   expect(r.ignored_1).toEqual({ notes: 0, relevant: 0 });
   expect(sumRates([r, r]).used).toEqual({ notes: 4, relevant: 2 });
   expect(formatRates(r)).toBe('used 50.0% (n=2) · ignored 1× – (n=0) · ignored 2× – (n=0) · ignored 3×+ 50.0% (n=2) · never shown 0.0% (n=1)');
+});
+
+test('reach: of the held-out answers, those relevant to a training query and those feedback saw used', () => {
+  const r = reachOf([['a', 'b'], ['b', 'c', 'd']], new Set(['b', 'c']), (id) => id === 'b');
+  expect(r).toEqual({ relevant: 5, relevant_in_training: 3, used_in_training: 2 });
+  expect(sumReach([r, r])).toEqual({ relevant: 10, relevant_in_training: 6, used_in_training: 4 });
+  expect(formatReach(r)).toBe('5 relevant · 60.0% relevant to a training query · 40.0% used by feedback');
+  expect(formatReach(reachOf([], new Set(), () => false))).toBe('0 relevant · – relevant to a training query · – used by feedback');
 });

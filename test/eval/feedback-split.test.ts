@@ -44,6 +44,15 @@ test('--json adds the gain\'s 95% bootstrap interval and the baseline notes by t
   expect(relevant).toBeLessThanOrEqual(notes);
 });
 
+test('--json says how many held-out answers were relevant to a training query and how many feedback saw used', async () => {
+  const json = JSON.parse((await run({ feedbackSplit: 0.5 })).out) as { datasets: Record<string, { reach: { relevant: number; relevant_in_training: number; used_in_training: number } }> };
+  const { reach } = json.datasets['feedback-mini'];
+  // h1 → pool and h2 → index were answers to t1 and t2 too; h3 → queue was never asked before.
+  expect(reach).toMatchObject({ relevant: 3, relevant_in_training: 2 });
+  // A note only a training query's top ten held can have been used; used ⊆ relevant to training here.
+  expect(reach.used_in_training).toBeLessThanOrEqual(reach.relevant_in_training);
+});
+
 test('the text table prints the before/after figures and the gain', async () => {
   const { code, out } = await run({ feedbackSplit: 0.5, json: false });
   expect(code).toBe(0);
@@ -52,6 +61,7 @@ test('the text table prints the before/after figures and the gain', async () => 
   expect(out).toMatch(/^macro\s/m);
   expect(out).toMatch(/[+-]\d+\.\d%…[+-]\d+\.\d%/); // the 95% interval
   expect(out).toMatch(/share relevant by what feedback did with each note: used /);
+  expect(out).toMatch(/What feedback could teach — the held-out queries' relevant notes: \d+ relevant · /);
 });
 
 test('a split outside (0, 1) or outside pts mode is a usage error (exit 2)', async () => {

@@ -22,22 +22,17 @@ export const RERANK = {
   graph_affinity: 0.15,
   spaced_repetition: 0.1,
   /**
-   * Design: 0.2. Raised to 0.5 when the ignores were the only strong learned signal; back to 0.3 since
-   * the term–tag affinity says query by query much of what a note's ignores said for every query
-   * (`--feedback-split 0.5`: scifact-dev −0.04% → +0.1%, vmm-general +1.8% → +2.5%, LoCoMo +4.1% → +3.8%).
-   * 0.5 since the cross-validation (`--cv`, docs/evaluation.md): the point its objective picks on all dev
-   * datasets, with tag_affinity 0.3; 0.8 lifts held-out LoCoMo further but costs scifact-dev. 1.2 since the
-   * penalty is query-conditional (ignored-terms.ts, IGNORED_TERMS.unrelated 0.3): the point the objective
-   * picks on all dev datasets (scripts/feedback-cv-grid-2.json; docs/evaluation.md).
+   * Design: 0.2. 3.6, with IGNORED_TERMS.unrelated 0.05 and tag_affinity 0.2: the point the cross-validation
+   * objective picks on all dev datasets over scripts/feedback-cv-grid*.json (history and figures:
+   * docs/evaluation.md#does-feedback-help).
    */
-  ignored_penalty: 1.2,
+  ignored_penalty: 3.6,
   misleading_penalty: 0.3,
   /**
-   * Learned term–tag affinity, a mean log-lift in [−1, 1] (learning/tag-affinity.ts). 0.3 (was 0.1): the
-   * point the cross-validation objective picks on all dev datasets once retrieval stopped teaching
-   * (`--cv`, docs/evaluation.md).
+   * Learned term–tag affinity, a mean log-lift in [−1, 1] (learning/tag-affinity.ts). 0.2: cross-validated
+   * with ignored_penalty (above).
    */
-  tag_affinity: 0.3,
+  tag_affinity: 0.2,
   /** The concept repeated-retrieval penalty is already an amount of score: subtracted as it is. */
   concept_damping: 1,
 } as const;

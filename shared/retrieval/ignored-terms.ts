@@ -15,10 +15,9 @@ export const IGNORED_TERMS = {
    * The share of a note's ignored penalty kept for a question sharing none of the words of the questions it
    * was ignored for: the penalty is × (unrelated + (1 − unrelated) × overlap). 1: every ignore counts against
    * every question alike (the penalty as it was before it was query-conditional), and nothing is recorded.
-   * 0.3: the point the cross-validation objective picks on all dev data, with RERANK.ignored_penalty 1.2
-   * (scripts/feedback-cv-grid-2.json; docs/evaluation.md).
+   * 0.05: cross-validated with RERANK.ignored_penalty (retrieval/constants.ts; docs/evaluation.md).
    */
-  unrelated: 0.3,
+  unrelated: 0.05,
   // Bounds and decay of the recorded words: judgement, as query expansion's (the eval's clock is fixed).
   /** Query terms recorded per feedback (a pasted paragraph does not flood a note's field). */
   max_query_terms: 16,

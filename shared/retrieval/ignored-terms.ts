@@ -8,7 +8,7 @@
  * Fields per scope, as query expansion keeps them ('' = words every reader may learn from; an agent id = that
  * agent's own questions), kept up to date from the store's change log; weights decay at read time.
  */
-import { decayedWeight, TermFieldIndex } from './term-field-index';
+import { TermFieldIndex } from './term-field-index';
 
 export const IGNORED_TERMS = {
   /**
@@ -18,6 +18,13 @@ export const IGNORED_TERMS = {
    * 0.05: cross-validated with RERANK.ignored_penalty (retrieval/constants.ts; docs/evaluation.md).
    */
   unrelated: 0.05,
+  /**
+   * How much the words of the questions the note was *used* for (query expansion's field) take back from that
+   * overlap: × (unrelated + (1 − unrelated) × max(0, ignored overlap − used_offset × used overlap)). A note
+   * both used and passed over for questions like this one is not pushed down as one only ever passed over.
+   * 0: not read. The used-for words are recorded only while the expansion scout runs.
+   */
+  used_offset: 0,
   // Bounds and decay of the recorded words: judgement, as query expansion's (the eval's clock is fixed).
   /** Query terms recorded per feedback (a pasted paragraph does not flood a note's field). */
   max_query_terms: 16,
@@ -28,37 +35,8 @@ export const IGNORED_TERMS = {
 };
 
 export class IgnoredTermsIndex extends TermFieldIndex {
-  /**
-   * A scorer of how much of the query the note's ignored-for words cover, in [0, 1]: the IDF-weighted share
-   * of the query's distinct terms found in the note's field (a term counts up to weight 1, decayed), over the
-   * shared scope and the reader's own. IDF over the fields read, so a word of every question (a person's
-   * name in a conversation) counts little and a word no note was ignored for weighs in the denominator.
-   * 0 for every note when the query has no terms or nothing was recorded.
-   */
+  /** How much of the query the note's ignored-for words cover, in [0, 1] (TermFieldIndex.coverage). */
   overlap(terms: readonly string[], agentId: string | null, now: number): (id: string) => number {
-    const q = [...new Set(terms)];
-    const fields = (agentId ? ['', agentId] : ['']).map((s) => this.scopes.get(s)).filter((f) => f !== undefined);
-    if (q.length === 0 || fields.length === 0) return () => 0;
-    let n = 0;
-    for (const f of fields) n += f.docs.size;
-    const idf = q.map((t) => {
-      let df = 0;
-      for (const f of fields) df += f.postings.get(t)?.size ?? 0;
-      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    });
-    const total = idf.reduce((a, b) => a + b, 0);
-    const { half_life_days } = IGNORED_TERMS;
-    return (id) => {
-      let covered = 0;
-      q.forEach((t, i) => {
-        let w = 0;
-        for (const f of fields) {
-          const p = f.docs.get(id)?.get(t);
-          if (p) w = Math.max(w, decayedWeight(p, now, half_life_days));
-        }
-        covered += idf[i] * Math.min(1, w);
-      });
-      return total > 0 ? covered / total : 0;
-    };
+    return this.coverage(terms, agentId, now, IGNORED_TERMS.half_life_days);
   }
 }

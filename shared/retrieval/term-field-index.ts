@@ -67,6 +67,39 @@ export class TermFieldIndex {
     }
   }
 
+  /**
+   * How much of the query a note's field covers, in [0, 1]: the IDF-weighted share of the query's distinct
+   * terms found in it (a term counts up to weight 1, decayed), over the shared scope and the reader's own.
+   * IDF over the fields read, so a word of every question (a person's name in a conversation) counts little
+   * and a word no note holds weighs in the denominator. 0 for every note when the query has no terms or the
+   * fields are empty.
+   */
+  coverage(terms: readonly string[], agentId: string | null, now: number, halfLifeDays: number): (id: string) => number {
+    const q = [...new Set(terms)];
+    const fields = (agentId ? ['', agentId] : ['']).map((s) => this.scopes.get(s)).filter((f) => f !== undefined);
+    if (q.length === 0 || fields.length === 0) return () => 0;
+    let n = 0;
+    for (const f of fields) n += f.docs.size;
+    const idf = q.map((t) => {
+      let df = 0;
+      for (const f of fields) df += f.postings.get(t)?.size ?? 0;
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    const total = idf.reduce((a, b) => a + b, 0);
+    return (id) => {
+      let covered = 0;
+      q.forEach((t, i) => {
+        let w = 0;
+        for (const f of fields) {
+          const p = f.docs.get(id)?.get(t);
+          if (p) w = Math.max(w, decayedWeight(p, now, halfLifeDays));
+        }
+        covered += idf[i] * Math.min(1, w);
+      });
+      return total > 0 ? covered / total : 0;
+    };
+  }
+
   /** Every row it holds, in key order (tests compare an incremental index with a rebuilt one). */
   rows(): ExpansionRow[] {
     const out: ExpansionRow[] = [];

@@ -74,27 +74,6 @@ describe('feedback remembers what a note was ignored for, and the re-rank reads 
     expect(await penaltyOf('shed roof felt', SHED)).toBeCloseTo(full, 3);
   });
 
-  test('with used_offset, uses for like questions take back part of the penalty', async () => {
-    await passOverShed('kitchen tap washer', 'agent-b', 5);
-    const r = await ask('outside tap by the shed', 'agent-b');
-    expect((await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [SHED], agent: 'agent-b' })).used).toContain(SHED);
-    const full = ignoredPenalty(h.engine.services.learning.memory.stats.get(SHED));
-    expect(full).toBeGreaterThan(0);
-    const shippedOffset = IGNORED_TERMS.used_offset;
-    try {
-      IGNORED_TERMS.used_offset = 0; // not read: the ignored-for words alone
-      expect(await penaltyOf('kitchen tap washer', SHED)).toBeCloseTo(full, 3);
-      IGNORED_TERMS.used_offset = 1; // "tap" was also a word of a question it was used for
-      const taken = (await penaltyOf('kitchen tap washer', SHED))!;
-      expect(taken).toBeGreaterThan(0);
-      expect(taken).toBeLessThan(full);
-      // A question only like the one it was used for keeps nothing of the penalty (unrelated share 0 here).
-      expect(await penaltyOf('outside tap by the shed', SHED)).toBe(0);
-    } finally {
-      IGNORED_TERMS.used_offset = shippedOffset;
-    }
-  });
-
   test('retrieving and trying write no ignored words; only feedback that counts ignores does', async () => {
     for (let i = 0; i < 3; i++) await ask('kitchen tap washer', 'agent-b');
     await ask('kitchen tap washer', 'agent-b', false);

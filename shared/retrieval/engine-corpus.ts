@@ -308,10 +308,6 @@ export class EngineCorpus implements RetrievalCorpus {
     return this.expansionIndex!.index;
   }
 
-  usedOverlap(terms: readonly string[], agentId: string | null, now: number): (id: string) => number {
-    return this.expansionIndexNow().usedOverlap(terms, agentId, now);
-  }
-
   /** As expansion(): the ignored-terms index, read once, then kept up to date from the store's change log. */
   ignoredOverlap(terms: readonly string[], agentId: string | null, now: number): (id: string) => number {
     return this.ignoredTermsIndexNow().overlap(terms, agentId, now);

@@ -18,13 +18,6 @@ export const IGNORED_TERMS = {
    * 0.05: cross-validated with RERANK.ignored_penalty (retrieval/constants.ts; docs/evaluation.md).
    */
   unrelated: 0.05,
-  /**
-   * How much the words of the questions the note was *used* for (query expansion's field) take back from that
-   * overlap: × (unrelated + (1 − unrelated) × max(0, ignored overlap − used_offset × used overlap)). A note
-   * both used and passed over for questions like this one is not pushed down as one only ever passed over.
-   * 0: not read. The used-for words are recorded only while the expansion scout runs.
-   */
-  used_offset: 0,
   // Bounds and decay of the recorded words: judgement, as query expansion's (the eval's clock is fixed).
   /** Query terms recorded per feedback (a pasted paragraph does not flood a note's field). */
   max_query_terms: 16,

@@ -40,11 +40,6 @@ export interface ExpansionHit {
 const decayed = (p: Posting, now: number): number => decayedWeight(p, now, QUERY_EXPANSION.half_life_days);
 
 export class ExpansionIndex extends TermFieldIndex {
-  /** How much of the query the words of the questions a note was used for cover, in [0, 1]. */
-  usedOverlap(terms: readonly string[], agentId: string | null, now: number): (id: string) => number {
-    return this.coverage(terms, agentId, now, QUERY_EXPANSION.half_life_days);
-  }
-
   /**
    * Notes whose expansion field matches the query's terms, best first. Only the shared scope and the
    * reader's own (`agentId`) are read: another agent's questions never reach this reader. Per scope, BM25

@@ -130,16 +130,13 @@ export function ignoredPenalty(stats: NodeStats): number {
 
 /**
  * The query-conditional ignored penalty: a note's penalty × (IGNORED_TERMS.unrelated + the rest × how much of
- * this query the words of the questions it was ignored for cover, less used_offset × how much the words of the
- * questions it was used for cover). At `unrelated` 1, or on a corpus
+ * this query the words of the questions it was ignored for cover). At `unrelated` 1, or on a corpus
  * that keeps no such words, the penalty counts in full, as before.
  */
 export function queryIgnoredShare(corpus: RetrievalCorpus, q: Pick<ResolvedQuery, 'terms' | 'agent_id'>, now: number): (id: string, penalty: number) => number {
-  const { unrelated: keep, used_offset: offset } = IGNORED_TERMS;
-  const ignored = keep < 1 ? (corpus.ignoredOverlap?.(q.terms, q.agent_id, now) ?? null) : null;
-  if (!ignored) return (_id, penalty) => penalty;
-  const used = offset > 0 ? (corpus.usedOverlap?.(q.terms, q.agent_id, now) ?? null) : null;
-  const overlap = used ? (id: string) => Math.max(0, ignored(id) - offset * used(id)) : ignored;
+  const keep = IGNORED_TERMS.unrelated;
+  const overlap = keep < 1 ? (corpus.ignoredOverlap?.(q.terms, q.agent_id, now) ?? null) : null;
+  if (!overlap) return (_id, penalty) => penalty;
   return (id, penalty) => (penalty > 0 ? penalty * (keep + (1 - keep) * overlap(id)) : 0);
 }
 

@@ -123,8 +123,6 @@ export interface RetrievalCorpus {
    * penalty counts in full.
    */
   ignoredOverlap?(terms: readonly string[], agentId: string | null, now: number): (id: string) => number;
-  /** As ignoredOverlap, over the words of the questions each note was used for (query expansion's field). */
-  usedOverlap?(terms: readonly string[], agentId: string | null, now: number): (id: string) => number;
   /** Learned term-association rows of the query terms, in the shared scope and `agentId`'s own (association scout). */
   termAssoc?(terms: readonly string[], agentId: string | null): TermAssocRow[];
   /** Called once at the start of each retrieval: per-scan caches (edges, links) may be dropped here. */

@@ -27,6 +27,12 @@ export const QUERY_EXPANSION = {
    * on a word every question shares (a person's name in a conversation) says nothing about this question.
    */
   min_score: 0.2,
+  /**
+   * How much a note's ignored-for words (ignored-terms.ts) take back from its match: its score × max(0, 1 −
+   * ignored_offset × how much of the query they cover). A note used for questions like this one, and since
+   * passed over for them, is not proposed as one only ever used. 0: not read.
+   */
+  ignored_offset: 0,
 };
 
 export interface ExpansionHit {

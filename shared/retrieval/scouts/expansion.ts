@@ -1,3 +1,4 @@
+import { QUERY_EXPANSION } from '../query-expansion';
 import { defineScout } from './define';
 
 /**
@@ -14,8 +15,11 @@ export const expansionScout = defineScout({
   weight: 0.2,
   run({ query, corpus, visible, limit, now }) {
     const hits = corpus.expansion?.(query.terms, query.agent_id, now) ?? [];
+    const offset = QUERY_EXPANSION.ignored_offset;
+    const ignored = offset > 0 && hits.length > 0 ? (corpus.ignoredOverlap?.(query.terms, query.agent_id, now) ?? null) : null;
+    const scored = ignored ? hits.map((h) => ({ ...h, score: h.score * Math.max(0, 1 - offset * ignored(h.id)) })).filter((h) => h.score > 0).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)) : hits;
     const out = [];
-    for (const h of hits) {
+    for (const h of scored) {
       if (out.length >= limit) break;
       if (!corpus.note(h.id) || !visible(h.id)) continue;
       out.push({ id: h.id, score: h.score, reasons: [`used before for questions with ${h.terms.slice(0, 3).map((t) => `"${t}"`).join(', ')} (${h.score.toFixed(2)})`] });

@@ -85,6 +85,28 @@ describe('feedback fills the expansion field, and retrieval reads it (the scout 
     expect(unrelatedAfter.nodes[0].id).toBe(unrelatedBefore.nodes[0].id);
   });
 
+  test('with ignored_offset, a note since passed over for such questions is no longer proposed', async () => {
+    for (const q of ['what to plant in the garden this spring', 'spring garden vegetables', 'garden ideas for spring planting']) await use(q, 'agent-b', BEDS);
+    for (let i = 0; i < 3; i++) {
+      const r = await ask('spring garden ideas', 'agent-b');
+      expect(r.nodes.map((n) => n.id)).toContain(BEDS);
+      const other = r.nodes.find((n) => n.id !== BEDS)!.id;
+      expect((await h.engine.services.learning.feedback({ receipt_id: r.receipt_id!, cited: [other], agent: 'agent-b' })).ignored).toContain(BEDS);
+    }
+    const proposed = async (): Promise<boolean> => (await ask('spring garden ideas', undefined, false)).nodes.find((n) => n.id === BEDS)?.scouts.includes('expansion') ?? false;
+    const shippedOffset = QUERY_EXPANSION.ignored_offset;
+    try {
+      QUERY_EXPANSION.ignored_offset = 0; // not read: its uses alone
+      expect(await proposed()).toBe(true);
+      QUERY_EXPANSION.ignored_offset = 1; // ignored since for every word of this question
+      expect(await proposed()).toBe(false);
+      // A question only partly like those it was passed over for still finds it through its uses.
+      expect((await ask('garden vegetables to plant', undefined, false)).nodes.find((n) => n.id === BEDS)?.scouts).toContain('expansion');
+    } finally {
+      QUERY_EXPANSION.ignored_offset = shippedOffset;
+    }
+  });
+
   test('silent before any feedback: no hits, the same ranking and scores as without the scout', async () => {
     const q = 'spring garden ideas';
     const plain = await ask(q, undefined, false);

@@ -30,9 +30,10 @@ export const QUERY_EXPANSION = {
   /**
    * How much a note's ignored-for words (ignored-terms.ts) take back from its match: its score × max(0, 1 −
    * ignored_offset × how much of the query they cover). A note used for questions like this one, and since
-   * passed over for them, is not proposed as one only ever used. 0: not read.
+   * passed over for them, is not proposed as one only ever used. 0: not read. 1: the point the
+   * cross-validation objective picks on all dev data (scripts/feedback-cv-grid-6.json; docs/evaluation.md).
    */
-  ignored_offset: 0,
+  ignored_offset: 1,
 };
 
 export interface ExpansionHit {

@@ -1,4 +1,5 @@
-import { QUERY_EXPANSION } from '../query-expansion';
+import { QUERY_EXPANSION, type ExpansionHit } from '../query-expansion';
+import type { ResolvedQuery, RetrievalCorpus } from '../scout-contract';
 import { defineScout } from './define';
 
 /**
@@ -14,12 +15,8 @@ export const expansionScout = defineScout({
   // query-conditional (docs/evaluation.md); before, it picked 0 (a scout of weight 0 does not run).
   weight: 0.2,
   run({ query, corpus, visible, limit, now }) {
-    const hits = corpus.expansion?.(query.terms, query.agent_id, now) ?? [];
-    const offset = QUERY_EXPANSION.ignored_offset;
-    const ignored = offset > 0 && hits.length > 0 ? (corpus.ignoredOverlap?.(query.terms, query.agent_id, now) ?? null) : null;
-    const scored = ignored ? hits.map((h) => ({ ...h, score: h.score * Math.max(0, 1 - offset * ignored(h.id)) })).filter((h) => h.score > 0).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1)) : hits;
     const out = [];
-    for (const h of scored) {
+    for (const h of passedOverTakenBack(corpus.expansion?.(query.terms, query.agent_id, now) ?? [], corpus, query, now)) {
       if (out.length >= limit) break;
       if (!corpus.note(h.id) || !visible(h.id)) continue;
       out.push({ id: h.id, score: h.score, reasons: [`used before for questions with ${h.terms.slice(0, 3).map((t) => `"${t}"`).join(', ')} (${h.score.toFixed(2)})`] });
@@ -27,3 +24,14 @@ export const expansionScout = defineScout({
     return out;
   },
 });
+
+/** The hits with each match × max(0, 1 − ignored_offset × how much of the query its ignored-for words cover), best first. */
+function passedOverTakenBack(hits: ExpansionHit[], corpus: RetrievalCorpus, query: ResolvedQuery, now: number): ExpansionHit[] {
+  const offset = QUERY_EXPANSION.ignored_offset;
+  const ignored = offset > 0 && hits.length > 0 ? corpus.ignoredOverlap?.(query.terms, query.agent_id, now) : undefined;
+  if (!ignored) return hits;
+  return hits
+    .map((h) => ({ ...h, score: h.score * Math.max(0, 1 - offset * ignored(h.id)) }))
+    .filter((h) => h.score > 0)
+    .sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
+}

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, type CallToolResult, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { builtFolder } from '../../build-once';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -58,4 +58,12 @@ export function samplingClient(answer: (params: CreateMessageRequest['params']) 
     return { model: 'canned', role: 'assistant', content: { type: 'text', text: answer(req.params) } };
   });
   return client;
+}
+
+/** The JSON a tool call answered with; fails the test on isError. */
+export function toolJson(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
+  const res = r as CallToolResult;
+  const text = (res.content[0] as { type: 'text'; text: string }).text;
+  if (res.isError) throw new Error(`tool failed: ${text}`);
+  return JSON.parse(text);
 }

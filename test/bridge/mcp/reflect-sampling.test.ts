@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { cli } from '../run-cli';
-import { buildBridge, connect, samplingClient } from './built-bridge';
+import { buildBridge, connect, samplingClient, toolJson } from './built-bridge';
 import { eventually } from '../../eventually';
 import { startCatalogHost } from './catalog-host';
 
@@ -33,13 +33,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { type: 'text'; text: string }).text;
-  if (res.isError) throw new Error(`tool failed: ${text}`);
-  return JSON.parse(text);
-}
-
 const STEPS = ['lithos_task_create', 'lithos_task_claim', 'lithos_finding_post', 'lithos_task_complete'];
 const WORDED = {
   accept: true,
@@ -54,10 +47,10 @@ async function threeDeploys(client: Client | undefined, relayed = false): Promis
   const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full', client });
   try {
     for (const title of ['Deploy api', 'Deploy web', 'Deploy docs']) {
-      const id = json(await s.client.callTool({ name: 'lithos_task_create', arguments: { title, tags: ['deploys'] } })).task_id as string;
-      json(await s.client.callTool({ name: 'lithos_task_claim', arguments: { task_id: id, aspect: 'rollout' } }));
-      json(await s.client.callTool({ name: 'lithos_finding_post', arguments: { task_id: id, summary: 'Canary green.' } }));
-      json(await s.client.callTool({ name: 'lithos_task_complete', arguments: { task_id: id, cited_nodes: ['runbooks/Deploy checklist.md'] } })); // the third reflects
+      const id = toolJson(await s.client.callTool({ name: 'lithos_task_create', arguments: { title, tags: ['deploys'] } })).task_id as string;
+      toolJson(await s.client.callTool({ name: 'lithos_task_claim', arguments: { task_id: id, aspect: 'rollout' } }));
+      toolJson(await s.client.callTool({ name: 'lithos_finding_post', arguments: { task_id: id, summary: 'Canary green.' } }));
+      toolJson(await s.client.callTool({ name: 'lithos_task_complete', arguments: { task_id: id, cited_nodes: ['runbooks/Deploy checklist.md'] } })); // the third reflects
     }
   } finally {
     await s.client.close();

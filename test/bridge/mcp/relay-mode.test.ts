@@ -8,7 +8,7 @@ import { modeHost, type ModeHost } from '../../../bridge/mcp/mode-host';
 import type { Logger } from '../../../shared/ports';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
-import { buildBridge, connect, type Session } from './built-bridge';
+import { buildBridge, connect, type Session, toolJson } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
 import { HANG_MS, eventually } from '../../eventually';
 
@@ -43,13 +43,6 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { type: 'text'; text: string }).text;
-  if (res.isError) throw new Error(`tool failed: ${text}`);
-  return JSON.parse(text);
-}
-
 function errorOf(r: unknown): { code: string; message: string; data: Record<string, unknown> } {
   const res = r as CallToolResult;
   expect(res.isError).toBe(true);
@@ -64,14 +57,14 @@ test('with a host running, calls are relayed: its engine sees the write, the cal
   session = await connect(build.cli, vault, { agent: 'agent-a' });
   const s = session;
 
-  const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Relayed', namespace: 'project', content: 'Through the host.' } }));
+  const w = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Relayed', namespace: 'project', content: 'Through the host.' } }));
   expect(w).toMatchObject({ path: 'project/Relayed.md', created: true });
   expect(host.engine.services.notes.note('project/Relayed.md')).toBeTruthy();
-  const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+  const r = toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
   expect(r).toMatchObject({ version: w.version, frontmatter: { author: 'agent-a' } });
   // The session acts for agent-a (--agent): a call naming another agent is refused before it reaches the host.
   expect(errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-z' } })).code).toBe('forbidden');
-  json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-a' } }));
+  toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x', agent_id: 'agent-a' } }));
   expect(host.calls).toEqual([
     { tool: 'lithos_write', caller: { kind: 'agent', agent_id: 'agent-a' } },
     { tool: 'lithos_read', caller: { kind: 'agent', agent_id: 'agent-a' } },
@@ -90,7 +83,7 @@ test('stopping the host fails the call in flight as retryable (no hang); with br
   host = await startCatalogHost(vault);
   session = await connect(build.cli, vault, { agent: 'agent-a' });
   const s = session;
-  const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Before stop', content: 'Written through the host.' } }));
+  const w = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Before stop', content: 'Written through the host.' } }));
 
   const inFlight = s.client.callTool({ name: 'test_hold', arguments: {} });
   await host.held();
@@ -102,7 +95,7 @@ test('stopping the host fails the call in flight as retryable (no hang); with br
   expect(existsSync(bridgeFile())).toBe(false);
 
   // The plugin is gone: this call opens the vault in the bridge (headless, under the lock).
-  const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+  const r = toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
   expect(r).toMatchObject({ path: 'Before stop.md', version: w.version, frontmatter: { author: 'agent-a' } });
   expect(h.calls.map((c) => c.tool)).toEqual(['lithos_write', 'test_hold']);
   expect(existsSync(lockFile())).toBe(true);
@@ -112,12 +105,12 @@ test('stopping the host fails the call in flight as retryable (no hang); with br
 test('headless first, then the host starts: the next call hands over (headless engine closed, lock released) and the headless write is on disk and visible through the host', async () => {
   session = await connect(build.cli, vault, { agent: 'agent-a' });
   const s = session;
-  const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Written headless', content: 'Before the plugin started.' } }));
+  const w = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Written headless', content: 'Before the plugin started.' } }));
   expect(existsSync(lockFile())).toBe(true);
   expect(existsSync(join(vault, 'Written headless.md'))).toBe(true);
 
   host = await startCatalogHost(vault);
-  const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+  const r = toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
   expect(r).toMatchObject({ path: 'Written headless.md', version: w.version, frontmatter: { author: 'agent-a' } });
   expect(host.calls.map((c) => c.tool)).toEqual(['lithos_read']);
   // The headless engine flushed and let go of the vault before the first relayed call.
@@ -125,9 +118,9 @@ test('headless first, then the host starts: the next call hands over (headless e
   expect(existsSync(join(vault, '.lithos/memory.sqlite'))).toBe(true);
   expect(s.stderr()).toContain('switched from headless to relay');
 
-  const after = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'After handover', content: 'Through the host.' } }));
+  const after = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'After handover', content: 'Through the host.' } }));
   expect(host.engine.services.notes.note(after.path)).toBeTruthy();
-  const search = json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'plugin started' } }));
+  const search = toolJson(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'plugin started' } }));
   expect(search.results.map((x: { path: string }) => x.path)).toContain('Written headless.md');
 }, 60_000);
 

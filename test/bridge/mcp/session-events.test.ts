@@ -2,9 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cli } from '../run-cli';
-import { buildBridge, connect } from './built-bridge';
+import { buildBridge, connect, toolJson } from './built-bridge';
 import { startCatalogHost, type CatalogHost } from './catalog-host';
 import { eventually } from '../../eventually';
 
@@ -37,13 +36,6 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { type: 'text'; text: string }).text;
-  if (res.isError) throw new Error(`tool failed: ${text}`);
-  return JSON.parse(text);
-}
-
 interface EventOut {
   kind: string;
   summary: string;
@@ -58,9 +50,9 @@ interface EventOut {
 async function session(): Promise<{ seenDuring: EventOut[] }> {
   // lithos_events is not in the core profile; the session's own record needs no profile: it is the bridge's.
   const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full', client: new Client({ name: 'claude-code', version: '2.1.0' }) });
-  json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } }));
+  toolJson(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } }));
   // The agent reads its own session back while it runs: the start is there already.
-  const seenDuring = json(await s.client.callTool({ name: 'lithos_events', arguments: { kinds: ['session'] } })).events as EventOut[];
+  const seenDuring = toolJson(await s.client.callTool({ name: 'lithos_events', arguments: { kinds: ['session'] } })).events as EventOut[];
   await s.client.close();
   return { seenDuring };
 }

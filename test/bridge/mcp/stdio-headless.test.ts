@@ -6,7 +6,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import { TOOL_CATALOG } from '../../../shared/tools/catalog';
 import { agentTools } from '../../../shared/governance/tool-access';
 import { RELOAD_MS } from '../../../shared/governance/policy';
-import { buildBridge, connect, vaultFiles, type Session } from './built-bridge';
+import { buildBridge, connect, vaultFiles, type Session, toolJson } from './built-bridge';
 import { HANG_MS } from '../../eventually';
 
 /**
@@ -31,14 +31,6 @@ beforeEach(() => {
   writeFileSync(join(vault, 'project/atlas/Index.md'), '---\nnote_type: concept\n---\nThe missing index caused the latency regression. Back to [[Pool sizing]].\n');
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-/** The JSON a tool call answered with; fails the test on isError. */
-function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { type: 'text'; text: string }).text;
-  if (res.isError) throw new Error(`tool failed: ${text}`);
-  return JSON.parse(text);
-}
 
 function errorOf(r: unknown): { code: string; message: string; data: Record<string, unknown> } {
   const res = r as CallToolResult;
@@ -86,30 +78,30 @@ test('a session: write, read, search, semantic, list, links, tags, related, edge
   const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   let exited: Promise<number | null> | null = null;
   try {
-    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Retry budget', namespace: 'project/atlas', content: 'Retries are capped at three. See [[Pool sizing]].', tags: ['atlas'] } }));
+    const w = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Retry budget', namespace: 'project/atlas', content: 'Retries are capped at three. See [[Pool sizing]].', tags: ['atlas'] } }));
     expect(w).toMatchObject({ path: 'project/atlas/Retry budget.md', created: true });
-    const r = json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
+    const r = toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } }));
     expect(r).toMatchObject({ version: w.version, frontmatter: { author: 'agent-a', contributors: ['agent-a'] } });
-    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'retries capped' } })).results[0].path).toBe('project/atlas/Retry budget.md');
-    expect(json(await s.client.callTool({ name: 'lithos_semantic', arguments: { query: 'connection pool', k: 2 } })).results.length).toBeGreaterThan(0);
-    expect(json(await s.client.callTool({ name: 'lithos_list', arguments: { namespace: 'project' } })).total).toBe(3);
-    expect(json(await s.client.callTool({ name: 'lithos_links', arguments: { path: 'project/atlas/Pool sizing.md' } })).incoming.map((x: { path: string }) => x.path)).toEqual(['project/atlas/Index.md', 'project/atlas/Retry budget.md']);
-    expect(json(await s.client.callTool({ name: 'lithos_tags', arguments: {} })).tags).toEqual([{ tag: 'atlas', count: 2 }]);
-    const e = json(await s.client.callTool({ name: 'lithos_edge_create', arguments: { from: w.id, to: 'project/atlas/Pool sizing.md', type: 'depends_on' } }));
-    expect(json(await s.client.callTool({ name: 'lithos_edge_update', arguments: { edge_id: e.edge.edge_id, weight: 0.9 } })).edge.weight).toBe(0.9);
-    expect(json(await s.client.callTool({ name: 'lithos_edge_list', arguments: { node: w.id } })).total).toBe(1);
-    expect(json(await s.client.callTool({ name: 'lithos_related', arguments: { id: w.id } })).related[0].path).toBe('project/atlas/Pool sizing.md');
-    expect(json(await s.client.callTool({ name: 'lithos_stats', arguments: {} }))).toMatchObject({ notes: 3, edges: 1 });
+    expect(toolJson(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'retries capped' } })).results[0].path).toBe('project/atlas/Retry budget.md');
+    expect(toolJson(await s.client.callTool({ name: 'lithos_semantic', arguments: { query: 'connection pool', k: 2 } })).results.length).toBeGreaterThan(0);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_list', arguments: { namespace: 'project' } })).total).toBe(3);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_links', arguments: { path: 'project/atlas/Pool sizing.md' } })).incoming.map((x: { path: string }) => x.path)).toEqual(['project/atlas/Index.md', 'project/atlas/Retry budget.md']);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_tags', arguments: {} })).tags).toEqual([{ tag: 'atlas', count: 2 }]);
+    const e = toolJson(await s.client.callTool({ name: 'lithos_edge_create', arguments: { from: w.id, to: 'project/atlas/Pool sizing.md', type: 'depends_on' } }));
+    expect(toolJson(await s.client.callTool({ name: 'lithos_edge_update', arguments: { edge_id: e.edge.edge_id, weight: 0.9 } })).edge.weight).toBe(0.9);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_edge_list', arguments: { node: w.id } })).total).toBe(1);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_related', arguments: { id: w.id } })).related[0].path).toBe('project/atlas/Pool sizing.md');
+    expect(toolJson(await s.client.callTool({ name: 'lithos_stats', arguments: {} }))).toMatchObject({ notes: 3, edges: 1 });
     // The coordination group rides on the same dispatcher and identity.
-    const task = json(await s.client.callTool({ name: 'lithos_task_create', arguments: { title: 'Tune the pool' } }));
+    const task = toolJson(await s.client.callTool({ name: 'lithos_task_create', arguments: { title: 'Tune the pool' } }));
     expect(task.task).toMatchObject({ title: 'Tune the pool' });
-    expect(json(await s.client.callTool({ name: 'lithos_agent_info', arguments: { id: 'agent-a' } })).agent).toMatchObject({ id: 'agent-a' });
+    expect(toolJson(await s.client.callTool({ name: 'lithos_agent_info', arguments: { id: 'agent-a' } })).agent).toMatchObject({ id: 'agent-a' });
     // The result once, as JSON text: no second copy in structuredContent to fill the agent's context twice.
     const once = (await s.client.callTool({ name: 'lithos_stats', arguments: {} })) as CallToolResult;
     expect(once.structuredContent).toBeUndefined();
     expect(once.content).toHaveLength(1);
-    const current = json(await s.client.callTool({ name: 'lithos_read', arguments: { path: 'project/atlas/Retry budget.md' } }));
-    const d = json(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md', expected_version: current.version } }));
+    const current = toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { path: 'project/atlas/Retry budget.md' } }));
+    const d = toolJson(await s.client.callTool({ name: 'lithos_delete', arguments: { path: 'project/atlas/Retry budget.md', expected_version: current.version } }));
     expect(d.trashed_to).toBe('.trash/project/atlas/Retry budget.md');
     expect(existsSync(join(vault, '.trash/project/atlas/Retry budget.md'))).toBe(true);
     expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(true);
@@ -140,8 +132,8 @@ test('bad calls are isError with JSON {code, message, data}, and the vault is un
     expect(vaultFiles(vault)).toEqual(before);
     expect(existsSync(join(root, 'escape.md'))).toBe(false);
     // The first agent_id named fixed the session's agent: it writes, and no call may act as another agent.
-    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x' } }));
-    expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('agent-a');
+    const w = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'By call', content: 'x' } }));
+    expect(toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('agent-a');
     const other = errorOf(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id, agent_id: 'agent-z' } }));
     expect(other).toMatchObject({ code: 'forbidden', data: { session_agent: 'agent-a', agent_id: 'agent-z' } });
   } finally {
@@ -154,13 +146,13 @@ test('bad calls are isError with JSON {code, message, data}, and the vault is un
 test("an agent written for the original Lithos MCP server: its argument names (agent, query, limit, node_id, from_id) work", async () => {
   const s = await connect(build.cli, vault, { tools: 'full' }); // no --agent: the original names the caller on each call
   try {
-    const w = json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Original agent note', content: 'Pool sizing notes from the original client.', agent: 'orig-agent' } }));
-    expect(json(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('orig-agent');
-    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool sizing', limit: 1 } })).results).toHaveLength(1);
-    const r = json(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query: 'pool sizing', limit: 2, agent_id: 'orig-agent' } }));
+    const w = toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Original agent note', content: 'Pool sizing notes from the original client.', agent: 'orig-agent' } }));
+    expect(toolJson(await s.client.callTool({ name: 'lithos_read', arguments: { id: w.id } })).frontmatter.author).toBe('orig-agent');
+    expect(toolJson(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool sizing', limit: 1 } })).results).toHaveLength(1);
+    const r = toolJson(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query: 'pool sizing', limit: 2, agent_id: 'orig-agent' } }));
     expect(r.nodes.length).toBeLessThanOrEqual(2);
-    expect(json(await s.client.callTool({ name: 'lithos_node_stats', arguments: { node_id: w.id } })).id).toBe(w.id);
-    expect(json(await s.client.callTool({ name: 'lithos_edge_list', arguments: { from_id: w.id } })).total).toBe(0);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_node_stats', arguments: { node_id: w.id } })).id).toBe(w.id);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_edge_list', arguments: { from_id: w.id } })).total).toBe(0);
   } finally {
     await close(s);
   }
@@ -175,9 +167,9 @@ test('a vault another process writes opens read-only: reads and retrieval work, 
   const s = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   try {
     expect((await s.client.listTools()).tools.length).toBe(agentTools(TOOL_CATALOG).length);
-    expect(json(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).notes).toBeGreaterThan(0);
-    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
-    expect(json(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query_text: 'pool sizing' } })).nodes.length).toBeGreaterThan(0);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_stats', arguments: {} })).notes).toBeGreaterThan(0);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_retrieve', arguments: { query_text: 'pool sizing' } })).nodes.length).toBeGreaterThan(0);
     const refused = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'New', content: 'x' } }));
     expect(refused).toMatchObject({ code: 'vault_locked', message: expect.stringMatching(/lithos mcp \(pid \d+\) holds this vault's writer lock.*reads only/) });
     // A bad call still says what is wrong with it.
@@ -194,7 +186,7 @@ test('SIGTERM flushes the stores and releases the lock, exit code 0', async () =
   const proc = childOf(s);
   const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
   try {
-    json(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Before term', content: 'kept' } }));
+    toolJson(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Before term', content: 'kept' } }));
     expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(true);
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -206,7 +198,7 @@ test('SIGTERM flushes the stores and releases the lock, exit code 0', async () =
   // Reopened, the stores know the note without re-reading a changed file.
   const again = await connect(build.cli, vault, { agent: 'agent-a', tools: 'full' });
   try {
-    expect(json(await again.client.callTool({ name: 'lithos_search', arguments: { query: 'before term' } })).results[0].path).toBe('Before term.md');
+    expect(toolJson(await again.client.callTool({ name: 'lithos_search', arguments: { query: 'before term' } })).results[0].path).toBe('Before term.md');
   } finally {
     await close(again);
   }
@@ -225,8 +217,8 @@ test('a client that sends its calls and closes stdin still gets every answer: ca
   proc.stdin.end();
   expect(await exited).toBe(0);
   const answers = new Map(out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: CallToolResult }).map((m) => [m.id, m.result]));
-  expect(json(answers.get(2)).results[0].path).toBe('project/atlas/Pool sizing.md');
-  expect(json(answers.get(3))).toMatchObject({ path: 'Piped.md', created: true });
+  expect(toolJson(answers.get(2)).results[0].path).toBe('project/atlas/Pool sizing.md');
+  expect(toolJson(answers.get(3))).toMatchObject({ path: 'Piped.md', created: true });
   expect(vaultFiles(vault)['Piped.md']).toContain('sent just before hanging up');
   expect(existsSync(join(vault, '.lithos/lock.json'))).toBe(false);
 }, 60_000);
@@ -251,7 +243,7 @@ test('an 11 MB message is answered with payload_too_large and the next call in t
   expect(await exited).toBe(0);
   const answers = new Map(out.trim().split('\n').map((l) => JSON.parse(l) as { id: number; error?: { code: number; data: Record<string, unknown> }; result?: CallToolResult }).map((m) => [m.id, m]));
   expect(answers.get(1)?.error).toMatchObject({ code: -32600, data: { code: 'payload_too_large' } });
-  expect(json(answers.get(2)?.result)).toMatchObject({ path: 'After.md', created: true });
+  expect(toolJson(answers.get(2)?.result)).toMatchObject({ path: 'After.md', created: true });
   expect(vaultFiles(vault)['After.md']).toContain('Written after the huge message.');
   expect(vaultFiles(vault)['Huge.md']).toBeUndefined();
 }, 60_000);
@@ -294,7 +286,7 @@ test("the vault policy's agent_tools: hidden from tools/list, refused headless, 
     const write = errorOf(await s.client.callTool({ name: 'lithos_write', arguments: { title: 'Sneaky', content: 'Must not land.', namespace: 'scratch' } }));
     expect(write.code).toBe('forbidden');
     expect(write.message).toContain('agents are read-only in this vault');
-    expect(json(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
+    expect(toolJson(await s.client.callTool({ name: 'lithos_search', arguments: { query: 'pool' } })).results.length).toBeGreaterThan(0);
   } finally {
     await close(s);
   }

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
 import { FIXTURE, INDEX_ID, POOL_ID } from '../../tools/fixture';
-import { buildBridge, connect, samplingClient } from './built-bridge';
+import { buildBridge, connect, samplingClient, toolJson } from './built-bridge';
 
 /**
  * Terrace 2 of retrieval through MCP sampling, end to end: the BUILT bridge (`lithos mcp`, headless) driven
@@ -34,14 +34,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** The JSON a tool call answered with; fails the test on isError. */
-function json(r: unknown): any { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
-  const res = r as CallToolResult;
-  const text = (res.content[0] as { type: 'text'; text: string }).text;
-  if (res.isError) throw new Error(`tool failed: ${text}`);
-  return JSON.parse(text);
-}
-
 /** A client that declares sampling and answers every sampling/createMessage with `answer`. */
 
 const DESIGN = { query_text: 'connection pool', query_class: 'design' };
@@ -49,8 +41,8 @@ const DESIGN = { query_text: 'connection pool', query_class: 'design' };
 async function retrieveVia(client: Client | undefined): Promise<{ result: any; receipts: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- tool results are JSON
   const s = await connect(build.cli, vault, { agent: 'agent-a', client, tools: 'full' }); // lithos_receipts is not in core
   try {
-    const result = json(await s.client.callTool({ name: 'lithos_retrieve', arguments: DESIGN }));
-    const receipts = json(await s.client.callTool({ name: 'lithos_receipts', arguments: { receipt_id: result.receipt_id } }));
+    const result = toolJson(await s.client.callTool({ name: 'lithos_retrieve', arguments: DESIGN }));
+    const receipts = toolJson(await s.client.callTool({ name: 'lithos_receipts', arguments: { receipt_id: result.receipt_id } }));
     return { result, receipts };
   } finally {
     await s.client.close();

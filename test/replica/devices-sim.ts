@@ -56,18 +56,6 @@ export function learnedState(d: SimDevice): Record<string, string> {
   return sharedLearnedState(d.store);
 }
 
-/** A deterministic random source (mulberry32), so a failing order can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Carries one random file of `from`'s folder to `to`, as a sync tool might: whole, cut off mid-way (a
  * transfer in progress), or as a conflict copy beside the file.

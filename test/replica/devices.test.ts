@@ -1,4 +1,5 @@
-import { carryAll, carryRandom, learnedState, makeDevice, NOTE_PATHS, rng, type SimDevice } from './devices-sim';
+import { carryAll, carryRandom, learnedState, makeDevice, NOTE_PATHS, type SimDevice } from './devices-sim';
+import { seededRandom } from '../../shared/retrieval/rng';
 
 /**
  * Spec (issue 22): devices that learn different things — feedback on notes, new and reinforced edges,
@@ -42,7 +43,7 @@ async function run(n: number, seed: number): Promise<SimDevice[]> {
     await learn(d, i + n); // more learning before anything else travels
     await d.replicator.sync();
   }
-  const r = rng(seed);
+  const r = seededRandom(seed); // a failing order can be replayed from its seed
   for (let step = 0; step < 40 * n; step++) {
     const from = devices[Math.floor(r() * n)];
     const to = devices[Math.floor(r() * n)];

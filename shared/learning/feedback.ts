@@ -163,7 +163,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
       });
     }
     // Which questions the ignores were for (the re-rank weighs them by a later question's likeness); only read below 1.
-    if (IGNORED_TERMS.unrelated < 1) out.ignored_terms = await recordIgnoredTerms(mem.learned, receipt, ignored, now, everyAgentReadsReceipt(d, receipt), (id) => d.search.noteText(id));
+    if (IGNORED_TERMS.unrelated < 1) out.ignored_terms = await recordIgnoredTerms(mem.learned, receipt, ignored, now, everyAgentReadsReceipt(d, receipt));
     for (const id of misleading) {
       const s = mem.stats.get(id);
       const count = s.misleading_count + 1;

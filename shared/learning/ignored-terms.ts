@@ -11,40 +11,17 @@
 import type { Receipt } from '../retrieval/types';
 import { IGNORED_TERMS } from '../retrieval/ignored-terms';
 import type { MemoryLearned } from '../stores/memory-learned';
-import type { TermAdd } from '../stores/decayed-terms';
-import { tokenize } from '../index/tokenizer';
 import { termFieldAdds } from './query-expansion';
 
-/** Each add at `matched` when its note's own text holds the word, else in full; adds of weight 0 dropped. */
-export function weighByNote(adds: readonly TermAdd[], noteText: (id: string) => string | null, matched: number): TermAdd[] {
-  if (matched >= 1) return [...adds];
-  const words = new Map<string, ReadonlySet<string> | null>();
-  const holds = (id: string, term: string): boolean => {
-    if (!words.has(id)) {
-      const text = noteText(id);
-      words.set(id, text === null ? null : new Set(tokenize(text)));
-    }
-    return words.get(id)?.has(term) ?? false;
-  };
-  return adds.flatMap((a) => {
-    const weight = holds(a.node_id, a.term) ? matched : 1;
-    return weight > 0 ? [{ ...a, weight }] : [];
-  });
-}
-
-/**
- * Adds the receipt's query words to each ignored note's field, a word the note holds itself at
- * IGNORED_TERMS.matched_weight (`noteText` null: not indexed, every word in full); false when nothing was recorded.
- */
+/** Adds the receipt's query words to each ignored note's field; false when nothing was recorded. */
 export async function recordIgnoredTerms(
   learned: MemoryLearned,
   receipt: Pick<Receipt, 'agent_id' | 'query_text'>,
   ignored: readonly string[],
   at: number,
   everyAgentReads: boolean,
-  noteText: (id: string) => string | null,
 ): Promise<boolean> {
-  const adds = weighByNote(termFieldAdds(receipt, ignored, everyAgentReads, IGNORED_TERMS.max_query_terms), noteText, IGNORED_TERMS.matched_weight);
+  const adds = termFieldAdds(receipt, ignored, everyAgentReads, IGNORED_TERMS.max_query_terms);
   if (adds.length === 0) return false;
   await learned.ignored.add(adds, at, IGNORED_TERMS.half_life_days, IGNORED_TERMS.max_terms);
   return true;

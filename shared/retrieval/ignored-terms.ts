@@ -18,13 +18,6 @@ export const IGNORED_TERMS = {
    * 0.05: cross-validated with RERANK.ignored_penalty (retrieval/constants.ts; docs/evaluation.md).
    */
   unrelated: 0.05,
-  /**
-   * The weight a question word gets in an ignored note's field when the note itself holds that word (1: every
-   * word alike). An ignore says the note did not answer what the question asked beyond what it matched:
-   * passed over for "antidepressants and migraines", a note on antidepressants is evidence against migraine
-   * questions, not against every antidepressant question. Cross-validated (docs/evaluation.md).
-   */
-  matched_weight: 1,
   // Bounds and decay of the recorded words: judgement, as query expansion's (the eval's clock is fixed).
   /** Query terms recorded per feedback (a pasted paragraph does not flood a note's field). */
   max_query_terms: 16,

@@ -1,7 +1,7 @@
 import type { IgnoredTermsChange, IgnoredTermsLog } from './memory-precedent-log';
 import type { MemoryTables } from './memory-tables';
 import type { ExpansionRow } from './memory-types';
-import { allTermRows, decayedTermRows, type TermAdd } from './decayed-terms';
+import { allTermRows, decayedTermRows } from './decayed-terms';
 
 /**
  * memory.sqlite's words of the questions each note was ignored for (table ignored_terms, rows shaped as
@@ -18,8 +18,8 @@ export class MemoryIgnoredTerms {
     return allTermRows(this.t.db, 'ignored_terms');
   }
 
-  /** Adds each add's weight (default 1) at `at`, decaying and bounding as query expansion does, in one mutation. */
-  add(adds: readonly TermAdd[], at: number, halfLifeDays: number, maxTerms: number): Promise<void> {
+  /** Adds 1 to each (scope, note, term) at `at`, decaying and bounding as query expansion does, in one mutation. */
+  add(adds: readonly { scope: string; node_id: string; term: string }[], at: number, halfLifeDays: number, maxTerms: number): Promise<void> {
     return this.t.mutate(() => {
       const rows = decayedTermRows(this.t.db, 'ignored_terms', adds, at, halfLifeDays, maxTerms);
       return rows.length ? [{ kind: 'ignored_terms', rows }] : [];

@@ -34,6 +34,12 @@ export const QUERY_EXPANSION = {
    * cross-validation objective picks on all dev data (scripts/feedback-cv-grid-6.json; docs/evaluation.md).
    */
   ignored_offset: 1,
+  /**
+   * The weight a question word gets in a used note's field when the note itself holds that word (1: every word
+   * alike). The lexical scout already matches a note on its own words; the field's own work is the words of
+   * past questions the note lacks (vocabulary it answered without saying). Cross-validated (docs/evaluation.md).
+   */
+  matched_weight: 1,
 };
 
 export interface ExpansionHit {

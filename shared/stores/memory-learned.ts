@@ -6,7 +6,7 @@ import type { ExpansionRow, MemoryOp, PrecedentRow, TagAffinityRow } from './mem
 import { checkPrecedent, nonEmpty } from './memory-validate';
 import { MemoryTermAssoc } from './memory-term-assoc';
 import { MemoryIgnoredTerms } from './memory-ignored-terms';
-import { allTermRows, decayedTermRows } from './decayed-terms';
+import { allTermRows, decayedTermRows, type TermAdd } from './decayed-terms';
 
 /**
  * What the learning layer keeps in memory.sqlite beside the node signals: its bookmarks (marks), the
@@ -138,11 +138,11 @@ export class MemoryLearned {
   }
 
   /**
-   * Adds 1 to each (scope, note, term) at `at`, in one mutation. A note's rows in that scope are first decayed
+   * Adds each add's weight (default 1) to its (scope, note, term) at `at`, in one mutation. A note's rows in that scope are first decayed
    * to `at` (halving every `halfLifeDays`) and re-stamped; beyond `maxTerms` per note and scope the weakest
    * are dropped (stores/decayed-terms.ts).
    */
-  addExpansion(adds: readonly { scope: string; node_id: string; term: string }[], at: number, halfLifeDays: number, maxTerms: number): Promise<void> {
+  addExpansion(adds: readonly TermAdd[], at: number, halfLifeDays: number, maxTerms: number): Promise<void> {
     return this.t.mutate(() => {
       const rows = decayedTermRows(this.t.db, 'query_expansion', adds, at, halfLifeDays, maxTerms);
       return rows.length ? [{ kind: 'expansion', rows }] : [];

@@ -85,6 +85,22 @@ describe('feedback fills the expansion field, and retrieval reads it (the scout 
     expect(unrelatedAfter.nodes[0].id).toBe(unrelatedBefore.nodes[0].id);
   });
 
+  test('a word the used note holds itself counts at the matched weight: the field keeps the words it lacked', async () => {
+    const was = QUERY_EXPANSION.matched_weight;
+    const termsOf = (id: string) => Object.fromEntries(h.engine.services.learning.memory.learned.expansionRows().filter((r) => r.node_id === id).map((r) => [r.term, r.weight]));
+    try {
+      // The raised-beds note says "beds" but neither "spring" nor "garden".
+      QUERY_EXPANSION.matched_weight = 0;
+      await use('spring garden beds', 'agent-b', BEDS);
+      expect(termsOf(BEDS)).toEqual({ spring: 1, garden: 1 });
+      QUERY_EXPANSION.matched_weight = 0.5;
+      await use('spring garden beds', 'agent-b', BEDS);
+      expect(termsOf(BEDS)).toEqual({ spring: 2, garden: 2, beds: 0.5 });
+    } finally {
+      QUERY_EXPANSION.matched_weight = was;
+    }
+  });
+
   test('with ignored_offset, a note since passed over for such questions is no longer proposed', async () => {
     for (const q of ['what to plant in the garden this spring', 'spring garden vegetables', 'garden ideas for spring planting']) await use(q, 'agent-b', BEDS);
     for (let i = 0; i < 3; i++) {
@@ -199,6 +215,10 @@ describe('the expansion rows (memory.sqlite)', () => {
     await store.learned.addExpansion([{ scope: '', node_id: 'n', term: 'a' }, { scope: '', node_id: 'n', term: 'a' }, { scope: '', node_id: 'n', term: 'b' }, { scope: '', node_id: 'n', term: 'c' }], 1, 30, 2);
     expect(store.learned.expansionRows().map((r) => r.term)).toEqual(['a', 'b']);
     await expect(store.learned.addExpansion([{ scope: '', node_id: '', term: 'x' }], 1, 30, 2)).rejects.toMatchObject({ code: 'invalid_argument' });
+    for (const weight of [0, -1, 1.5, Number.NaN]) {
+      await expect(store.learned.addExpansion([{ scope: '', node_id: 'n', term: 'x', weight }], 1, 30, 2)).rejects.toMatchObject({ code: 'invalid_argument' });
+    }
+    expect(store.learned.expansionRows().map((r) => r.term)).toEqual(['a', 'b']);
     await store.close();
   });
 

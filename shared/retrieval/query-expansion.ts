@@ -23,10 +23,11 @@ export const QUERY_EXPANSION = {
   k1: 1.2,
   b: 0.75,
   /**
-   * A note whose field scores below this share of the query's best possible score is not proposed: a match
-   * on a word every question shares (a person's name in a conversation) says nothing about this question.
+   * A note whose field scores below this share of the query's best possible score is not proposed. 0: the
+   * cross-validation pick once the field keeps only words the note lacks (matched_weight 0), which already
+   * leaves out what a note says itself, such as a speaker's name on every turn of a conversation.
    */
-  min_score: 0.2,
+  min_score: 0,
   /**
    * How much a note's ignored-for words (ignored-terms.ts) take back from its match: its score × max(0, 1 −
    * ignored_offset × how much of the query they cover). A note used for questions like this one, and since
@@ -37,9 +38,10 @@ export const QUERY_EXPANSION = {
   /**
    * The weight a question word gets in a used note's field when the note itself holds that word (1: every word
    * alike). The lexical scout already matches a note on its own words; the field's own work is the words of
-   * past questions the note lacks (vocabulary it answered without saying). Cross-validated (docs/evaluation.md).
+   * past questions the note lacks (vocabulary it answered without saying). 0: the point the cross-validation
+   * objective picks on all dev data (scripts/feedback-cv-grid-8.json to -13; docs/evaluation.md).
    */
-  matched_weight: 1,
+  matched_weight: 0,
 };
 
 export interface ExpansionHit {

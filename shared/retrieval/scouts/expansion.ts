@@ -11,9 +11,9 @@ import { defineScout } from './define';
 export const expansionScout = defineScout({
   name: 'expansion',
   wave: 1,
-  // 0.2: the point the cross-validation objective picks on all dev data since the ignored penalty became
-  // query-conditional (docs/evaluation.md); before, it picked 0 (a scout of weight 0 does not run).
-  weight: 0.2,
+  // 1.2, above lexical: the cross-validation pick on all dev data once the field holds only words the note lacks
+  // (QUERY_EXPANSION.matched_weight 0), so it adds what the note's text cannot match (docs/evaluation.md).
+  weight: 1.2,
   run({ query, corpus, visible, limit, now }) {
     const out = [];
     for (const h of passedOverTakenBack(corpus.expansion?.(query.terms, query.agent_id, now) ?? [], corpus, query, now)) {

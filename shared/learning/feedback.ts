@@ -202,7 +202,7 @@ export async function applyFeedbackOnce(d: FeedbackPorts, input: FeedbackInput):
     if (reinforce) {
       out.precedent = await recordPrecedent(mem.learned, receipt, used, now);
       const everyAgent = everyAgentReadsReceipt(d, receipt);
-      // Only the expansion scout reads the field: while it is off (the default), recording it is cost for nothing.
+      // Only the expansion scout reads the field: while it is off, recording it is cost for nothing.
       if (SCOUT_WEIGHTS.expansion > 0) await recordQueryExpansion(mem.learned, receipt, used, now, everyAgent, (id) => d.search.noteText(id));
       // Likewise the association scout (learning/term-assoc.ts; passed-over exploration picks are no evidence).
       if (SCOUT_WEIGHTS.association > 0) {

@@ -6,7 +6,7 @@ import { nonEmpty } from './memory-validate';
 /** The tables of per-note term weights that decay by a half-life (query_expansion, ignored_terms). */
 export type DecayedTermTable = 'query_expansion' | 'ignored_terms';
 
-/** One count to add to a note's term; `weight` 1 unless given (ignored terms weigh words the note holds less). */
+/** One count to add to a note's term; `weight` 1 unless given (query expansion weighs the words a note holds less). */
 export interface TermAdd {
   scope: string;
   node_id: string;
@@ -15,10 +15,11 @@ export interface TermAdd {
 }
 
 /**
- * The rows that adding each add's weight (1 when it gives none) to its (scope, note, term) at `at` leaves: a note's rows in that scope are first
- * decayed to `at` (halving every `halfLifeDays`; exact, as exponential decay does not depend on when it is
- * applied) and re-stamped; beyond `maxTerms` per note and scope the weakest get weight 0 (deleted). Checks
- * every add first: a bad one throws before anything is written.
+ * The rows that adding each add's weight (1 when it gives none) to its (scope, note, term) at `at` leaves: a
+ * note's rows in that scope are first decayed to `at` (halving every `halfLifeDays`; exact, as exponential decay
+ * does not depend on when it is applied) and re-stamped; beyond `maxTerms` per note and scope the weakest get
+ * weight 0 (deleted). Checks every add first (a weight must be in (0, 1]): a bad one throws before anything is
+ * written.
  */
 export function decayedTermRows(
   db: SqlDb,

@@ -138,9 +138,9 @@ export class MemoryLearned {
   }
 
   /**
-   * Adds each add's weight (default 1) to its (scope, note, term) at `at`, in one mutation. A note's rows in that scope are first decayed
-   * to `at` (halving every `halfLifeDays`) and re-stamped; beyond `maxTerms` per note and scope the weakest
-   * are dropped (stores/decayed-terms.ts).
+   * Adds each add's weight (default 1) to its (scope, note, term) at `at`, in one mutation. A note's rows in that
+   * scope are first decayed to `at` (halving every `halfLifeDays`) and re-stamped; beyond `maxTerms` per note and
+   * scope the weakest are dropped (stores/decayed-terms.ts).
    */
   addExpansion(adds: readonly TermAdd[], at: number, halfLifeDays: number, maxTerms: number): Promise<void> {
     return this.t.mutate(() => {

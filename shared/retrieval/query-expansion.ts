@@ -31,10 +31,11 @@ export const QUERY_EXPANSION = {
   /**
    * How much a note's ignored-for words (ignored-terms.ts) take back from its match: its score × max(0, 1 −
    * ignored_offset × how much of the query they cover). A note used for questions like this one, and since
-   * passed over for them, is not proposed as one only ever used. 0: not read. 1: the point the
-   * cross-validation objective picks on all dev data (scripts/feedback-cv-grid-6.json; docs/evaluation.md).
+   * passed over for them, is not proposed as one only ever used. 0: not read. 2 (half the query covered takes
+   * the whole match back): the point the cross-validation objective picks on all dev data
+   * (scripts/feedback-cv-grid-6.json, -14 and -15; docs/evaluation.md).
    */
-  ignored_offset: 1,
+  ignored_offset: 2,
   /**
    * The weight a question word gets in a used note's field when the note itself holds that word (1: every word
    * alike). The lexical scout already matches a note on its own words; the field's own work is the words of

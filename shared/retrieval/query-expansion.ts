@@ -37,8 +37,8 @@ export const QUERY_EXPANSION = {
    */
   ignored_offset: 2,
   /**
-   * The weight a question word gets in a used note's field when the note itself holds that word (1: every word
-   * alike). The lexical scout already matches a note on its own words; the field's own work is the words of
+   * The weight a question word gets in a used note's field when the note's text (SearchService.noteText: body and
+   * headings, not the title) holds that word (1: every word alike). The lexical scout already matches a note on its own words; the field's own work is the words of
    * past questions the note lacks (vocabulary it answered without saying). 0: the point the cross-validation
    * objective picks on all dev data (scripts/feedback-cv-grid-8.json to -13; docs/evaluation.md).
    */

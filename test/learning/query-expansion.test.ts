@@ -96,6 +96,11 @@ describe('feedback fills the expansion field, and retrieval reads it (the scout 
       QUERY_EXPANSION.matched_weight = 0.5;
       await use('spring garden beds', 'agent-b', BEDS);
       expect(termsOf(BEDS)).toEqual({ spring: 2, garden: 2, beds: 0.5 });
+      // Held means in the note's text (SearchService.noteText), not its title: "incident" is only in the payments
+      // note's title and is recorded; the cross-validated figures were measured so (docs/learning.md).
+      QUERY_EXPANSION.matched_weight = 0;
+      await use('payments incident processor outage', 'agent-b', PAYMENTS);
+      expect(termsOf(PAYMENTS)).toEqual({ incident: 1, outage: 1 });
     } finally {
       QUERY_EXPANSION.matched_weight = was;
     }
